@@ -1,0 +1,40 @@
+//! `DIR/run.toml`: what a run directory holds, so reports and merges can check that
+//! shards belong to one study.
+
+use serde::{Deserialize, Serialize};
+
+/// The description of one `et run` output directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunManifest {
+    /// Version of et that wrote the directory.
+    pub et_version: String,
+    /// Grammar name (built-in name or file stem).
+    pub grammar: String,
+    /// First global index of the requested range (decimal).
+    pub start: String,
+    /// Number of formulas in the requested range (before sharding).
+    pub n: u64,
+    /// `k/K` when this directory holds shard k of K, else absent.
+    pub shard: Option<String>,
+    /// Wall-clock timeout per call, seconds.
+    pub timeout_s: f64,
+    /// Memory limit per call in MiB, if any.
+    pub memory_mb: Option<u64>,
+    /// Reference solver override (`--reference`), if any.
+    pub reference: Option<String>,
+    /// The solvers of the run, in pool order.
+    pub solvers: Vec<ManifestSolver>,
+}
+
+/// A solver as recorded in the manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestSolver {
+    /// Unique name within the pool.
+    pub name: String,
+    /// Family (`z3`, `cvc5`, ...).
+    pub family: String,
+    /// Version string.
+    pub version: String,
+    /// Full command line (the formula path is appended unless input is stdin).
+    pub command: Vec<String>,
+}

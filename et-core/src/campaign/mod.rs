@@ -1,0 +1,6 @@
+//! Campaigns: `et run` streams formulas to a solver pool and records every call.
+//! [`row`] is the CSV schema and [`manifest`] the description of a run directory;
+//! both are the contract with [`crate::report`].
+
+pub mod manifest;
+pub mod row;

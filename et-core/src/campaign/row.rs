@@ -1,0 +1,90 @@
+//! One row of `runs.csv`: one solver call on one formula.
+
+use serde::{Deserialize, Serialize};
+
+/// A completed solver call, as written to `DIR/runs.csv` (column order = field order).
+///
+/// `verdict` and `reference` are empty when there is nothing to judge (the row is the
+/// reference itself, or the reference did not decide the formula).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    /// Grammar name (built-in name or the file stem of a `.pest` path).
+    pub grammar: String,
+    /// Global enumeration index of the formula (decimal, arbitrary precision).
+    pub index: String,
+    /// FEAT size of the formula.
+    pub size: u32,
+    /// Unique solver name from the pool (`z3-4.13.0`).
+    pub solver: String,
+    /// Solver family (`z3`, `cvc5`, `cvc4`, `yices`, ...).
+    pub family: String,
+    /// Solver version as given in the pool.
+    pub version: String,
+    /// Classified status label (`sat unsat unknown timeout memout crash rejected`).
+    pub status: String,
+    /// Verdict label (`unsound invalid_model crash timeout unknown`) or empty.
+    pub verdict: String,
+    /// Name of the reference solver this call was judged against, or empty.
+    pub reference: String,
+    /// The reference's status on the same formula, or empty.
+    pub reference_status: String,
+    /// Wall-clock seconds of the call.
+    pub time_s: f64,
+    /// User + system CPU seconds of the call (children included).
+    pub cpu_s: f64,
+    /// Peak resident set size in KiB.
+    pub max_rss_kb: u64,
+    /// Exit code, empty if killed by a signal.
+    pub exit_code: Option<i32>,
+    /// Terminating signal number, empty if it exited.
+    pub signal: Option<i32>,
+}
+
+/// The header of `runs.csv`, in column order.
+pub const COLUMNS: &[&str] = &[
+    "grammar",
+    "index",
+    "size",
+    "solver",
+    "family",
+    "version",
+    "status",
+    "verdict",
+    "reference",
+    "reference_status",
+    "time_s",
+    "cpu_s",
+    "max_rss_kb",
+    "exit_code",
+    "signal",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_matches_fields() {
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize(RunRow {
+            grammar: "core".into(),
+            index: "7".into(),
+            size: 5,
+            solver: "z3-4.13.0".into(),
+            family: "z3".into(),
+            version: "4.13.0".into(),
+            status: "sat".into(),
+            verdict: String::new(),
+            reference: String::new(),
+            reference_status: String::new(),
+            time_s: 0.01,
+            cpu_s: 0.01,
+            max_rss_kb: 1000,
+            exit_code: Some(0),
+            signal: None,
+        })
+        .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
+    }
+}

@@ -1,0 +1,120 @@
+use std::fmt;
+use std::str::FromStr;
+
+/// A label in the CSV that is not a known status or verdict.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {kind} `{value}` (expected one of: {expected})")]
+pub struct ParseLabelError {
+    kind: &'static str,
+    value: String,
+    expected: String,
+}
+
+macro_rules! labelled_enum {
+    ($(#[$meta:meta])* $name:ident, $kind:literal, { $($(#[$vmeta:meta])* $variant:ident => $label:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vmeta])* $variant),+ }
+
+        impl $name {
+            /// Every value, in the order reports list them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The label used in CSV files and on the command line.
+            pub fn label(self) -> &'static str {
+                match self { $($name::$variant => $label),+ }
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.label())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = ParseLabelError;
+            fn from_str(s: &str) -> Result<Self, Self::Err> {
+                match s {
+                    $($label => Ok($name::$variant),)+
+                    _ => Err(ParseLabelError {
+                        kind: $kind,
+                        value: s.to_string(),
+                        expected: [$($label),+].join(", "),
+                    }),
+                }
+            }
+        }
+    };
+}
+
+labelled_enum!(
+    /// What one solver call came to (DESIGN §6), after classification.
+    Status, "status", {
+        /// The solver answered `sat`.
+        Sat => "sat",
+        /// The solver answered `unsat`.
+        Unsat => "unsat",
+        /// The solver answered `unknown` (with or without a reason).
+        Unknown => "unknown",
+        /// Killed by et's wall-clock limit.
+        Timeout => "timeout",
+        /// Hit et's memory limit.
+        Memout => "memout",
+        /// Signal, assertion failure, internal error, sanitizer report.
+        Crash => "crash",
+        /// The solver did not accept the formula (parse/type error, unsupported feature).
+        Rejected => "rejected",
+    }
+);
+
+labelled_enum!(
+    /// What a call says about the solver under test, judged against the reference.
+    Verdict, "verdict", {
+        /// sat/unsat contradicts the reference answer.
+        Unsound => "unsound",
+        /// The solver's own model check (or ours) found a bad model.
+        InvalidModel => "invalid_model",
+        /// The solver crashed.
+        Crash => "crash",
+        /// Timed out where the reference decided the formula.
+        Timeout => "timeout",
+        /// Answered unknown where the reference decided the formula.
+        Unknown => "unknown",
+    }
+);
+
+impl Status {
+    /// sat or unsat: the formula was decided.
+    pub fn is_decided(self) -> bool {
+        matches!(self, Status::Sat | Status::Unsat)
+    }
+}
+
+impl Verdict {
+    /// Correctness verdicts are bugs; the others are performance findings.
+    pub fn is_bug(self) -> bool {
+        matches!(self, Verdict::Unsound | Verdict::InvalidModel | Verdict::Crash)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_round_trip() {
+        for s in Status::ALL {
+            assert_eq!(s.label().parse::<Status>().unwrap(), *s);
+        }
+        for v in Verdict::ALL {
+            assert_eq!(v.label().parse::<Verdict>().unwrap(), *v);
+        }
+    }
+
+    #[test]
+    fn unknown_label_names_the_value() {
+        let err = "sati".parse::<Status>().unwrap_err().to_string();
+        assert!(err.contains("`sati`"), "{err}");
+    }
+}
