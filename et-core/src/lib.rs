@@ -6,4 +6,6 @@
 //! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV).
 
 pub mod campaign;
+pub mod enumeration;
+pub mod grammar;
 pub mod oracle;

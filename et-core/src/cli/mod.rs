@@ -2,9 +2,20 @@
 //! examples, and the glue from flags to the library. No logic lives here that a
 //! library user would also need.
 
+mod count;
+mod enumerate;
+mod grammar_arg;
+mod grammars;
+mod index;
+mod output;
+mod rank;
+mod sample;
+
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+pub use grammar_arg::BadInput;
 
 /// Exit code for bad input (grammar, config, arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -21,7 +32,8 @@ correctness and performance to CSV.",
   et grammars
   et enumerate --grammar strings --n 1000000 > /dev/null
   et index --grammar strings 123456789012345678
-  et count --grammar core --max-size 8"
+  et count --grammar core --max-size 8
+  et rank --grammar core formulas.txt"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -29,18 +41,40 @@ pub struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    Grammars(grammars::Args),
+    Enumerate(enumerate::Args),
+    Index(index::Args),
+    Count(count::Args),
+    Sample(sample::Args),
+    Rank(rank::Args),
+}
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {}
+    match cli.command {
+        Command::Grammars(args) => grammars::run(args),
+        Command::Enumerate(args) => enumerate::run(args),
+        Command::Index(args) => index::run(args),
+        Command::Count(args) => count::run(args),
+        Command::Sample(args) => sample::run(args),
+        Command::Rank(args) => rank::run(args),
+    }
 }
 
-/// Prints an error chain as one `et: ...` line per cause and picks the exit code.
+/// Prints an error chain as one `et: ...` line per cause and picks the exit code:
+/// 2 for bad input (grammar, config, argument values), 1 otherwise.
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
     eprintln!("et: {err}");
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {cause}");
     }
-    ExitCode::FAILURE
+    if err
+        .chain()
+        .any(|c| c.is::<BadInput>() || c.is::<et_core::grammar::GrammarError>())
+    {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else {
+        ExitCode::FAILURE
+    }
 }

@@ -1,0 +1,64 @@
+//! `et rank`: formulas back to their global index.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args as ClapArgs;
+
+use et_core::enumeration::FormulaParser;
+
+use super::grammar_arg::{BadInput, GrammarArg};
+use super::output::{finished, Output};
+
+/// For each formula (one per line, spacing ignored) print its global index and size,
+/// tab-separated.
+#[derive(ClapArgs)]
+#[command(after_help = "Examples:
+  et enumerate --grammar core --n 5 | et rank --grammar core
+  et rank --grammar strings bug.smt2
+  echo '(declare-const a Bool)(declare-const b Bool)(assert (not a))(check-sat)' | et rank -g core")]
+pub struct Args {
+    #[command(flatten)]
+    grammar: GrammarArg,
+    /// File with one formula per line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut e = args.grammar.enumeration()?;
+    let (name, reader): (String, Box<dyn BufRead>) = match &args.file {
+        None => ("<stdin>".into(), Box::new(BufReader::new(io::stdin()))),
+        Some(p) if p.as_os_str() == "-" => {
+            ("<stdin>".into(), Box::new(BufReader::new(io::stdin())))
+        }
+        Some(p) => (
+            p.display().to_string(),
+            Box::new(BufReader::new(
+                File::open(p).with_context(|| format!("cannot open {}", p.display()))?,
+            )),
+        ),
+    };
+    let grammar = e.grammar().clone();
+    let parser = FormulaParser::new(&grammar);
+    let mut out = Output::new();
+    for (number, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {name}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let term = parser
+            .parse(&line)
+            .map_err(|err| BadInput(format!("{name}:{}: {err}", number + 1)))?;
+        let index = e.rank(&term);
+        let text = format!("{index}\t{}", term.size);
+        out.buf().extend_from_slice(text.as_bytes());
+        if let Err(closed) = out.end_line() {
+            return finished(Err(closed));
+        }
+    }
+    finished(out.flush())
+}

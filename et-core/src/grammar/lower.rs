@@ -1,0 +1,222 @@
+//! CFG → regular tree grammar: every alternative of every rule becomes a constructor,
+//! and groups and repetitions become generated rules. This is also where the cost
+//! model lives.
+//!
+//! Cost model (ET's): an alternative costs 1 if it contains a standalone `"("` token
+//! or refers directly to its own rule, else 0. Generated rules: a parenthesised choice
+//! `(x | y)` becomes a rule whose alternatives are `x` and `y`; `e{m,n}` is `e` written
+//! m times followed by a generated rule with alternatives `ε, e, e e, ...` up to n−m;
+//! `e?` is `e{0,1}`, `e{n}` is `e` n times; `e*` is a generated rule `S = ε | e S` and
+//! `e+` is `e S`. An alternative of a generated rule pays if it contains `"("`, refers
+//! to the generated rule itself (so each repetition of `e*` costs 1) or to the rule it
+//! is written in.
+
+use std::collections::HashMap;
+
+use super::diagnostic::{Diagnostic, Position};
+use super::model::{Alternative, Item, Nonterminal, NtId, TokenId};
+use super::syntax::{Expr, RuleDef};
+
+/// The lowered rules and token table, before validation.
+pub struct Lowered {
+    /// Rules in file order, then generated rules.
+    pub nonterminals: Vec<Nonterminal>,
+    /// Distinct token texts.
+    pub tokens: Vec<String>,
+}
+
+/// Lowers parsed rules; reports duplicate and undefined rules.
+pub fn lower(file: &str, rules: &[RuleDef]) -> Result<Lowered, Vec<Diagnostic>> {
+    let mut lowerer = Lowerer {
+        file,
+        ids: HashMap::new(),
+        nonterminals: Vec::new(),
+        tokens: Vec::new(),
+        token_ids: HashMap::new(),
+        problems: Vec::new(),
+    };
+    for rule in rules {
+        if let Some(&first) = lowerer.ids.get(&rule.name) {
+            let earlier: &Nonterminal = &lowerer.nonterminals[first];
+            let message = format!(
+                "rule `{}` is defined twice (first at line {})",
+                rule.name, earlier.position.line
+            );
+            lowerer.problem(rule.position, message);
+            continue;
+        }
+        lowerer
+            .ids
+            .insert(rule.name.clone(), lowerer.nonterminals.len());
+        lowerer.nonterminals.push(Nonterminal {
+            name: rule.name.clone(),
+            position: rule.position,
+            generated_in: None,
+            alternatives: Vec::new(),
+        });
+    }
+    for rule in rules {
+        let id = lowerer.ids[&rule.name];
+        if !lowerer.nonterminals[id].alternatives.is_empty() {
+            continue; // the duplicate definition, already reported
+        }
+        let branches = match &rule.expr {
+            Expr::Choice(alts, _) => alts.clone(),
+            other => vec![other.clone()],
+        };
+        let alternatives = branches
+            .iter()
+            .map(|b| {
+                let mut items = Vec::new();
+                lowerer.items(id, b, &mut items);
+                lowerer.alternative(id, id, items)
+            })
+            .collect();
+        lowerer.nonterminals[id].alternatives = alternatives;
+    }
+    if lowerer.problems.is_empty() {
+        Ok(Lowered {
+            nonterminals: lowerer.nonterminals,
+            tokens: lowerer.tokens,
+        })
+    } else {
+        Err(lowerer.problems)
+    }
+}
+
+struct Lowerer<'f> {
+    file: &'f str,
+    ids: HashMap<String, NtId>,
+    nonterminals: Vec<Nonterminal>,
+    tokens: Vec<String>,
+    token_ids: HashMap<String, TokenId>,
+    problems: Vec<Diagnostic>,
+}
+
+impl Lowerer<'_> {
+    fn problem(&mut self, position: Position, message: String) {
+        self.problems.push(Diagnostic {
+            file: self.file.to_string(),
+            position,
+            message,
+        });
+    }
+
+    fn token(&mut self, text: &str) -> TokenId {
+        if let Some(&id) = self.token_ids.get(text) {
+            return id;
+        }
+        let id = self.tokens.len();
+        self.tokens.push(text.to_string());
+        self.token_ids.insert(text.to_string(), id);
+        id
+    }
+
+    fn alternative(&self, nt: NtId, owner: NtId, items: Vec<Item>) -> Alternative {
+        let pays = items.iter().any(|item| match *item {
+            Item::Token(t) => self.tokens[t] == "(",
+            Item::Child(c) => c == nt || c == owner,
+        });
+        Alternative {
+            cost: u32::from(pays),
+            items,
+        }
+    }
+
+    /// Appends the items of `expr`, written in rule `owner`, to `out`.
+    fn items(&mut self, owner: NtId, expr: &Expr, out: &mut Vec<Item>) {
+        match expr {
+            Expr::Token(text, _) => {
+                let id = self.token(text);
+                out.push(Item::Token(id));
+            }
+            Expr::Ref(name, position) => match self.ids.get(name) {
+                Some(&id) => out.push(Item::Child(id)),
+                None => {
+                    let rule = self.nonterminals[owner].name.clone();
+                    self.problem(
+                        *position,
+                        format!("rule `{rule}` refers to `{name}`, which is not defined"),
+                    );
+                }
+            },
+            Expr::Seq(parts) => {
+                for p in parts {
+                    self.items(owner, p, out);
+                }
+            }
+            Expr::Choice(branches, position) => {
+                let branch_items: Vec<Vec<Item>> = branches
+                    .iter()
+                    .map(|b| {
+                        let mut items = Vec::new();
+                        self.items(owner, b, &mut items);
+                        items
+                    })
+                    .collect();
+                let id = self.generated(owner, *position, |_, _| branch_items);
+                out.push(Item::Child(id));
+            }
+            Expr::Repeat {
+                expr,
+                min,
+                max,
+                position,
+            } => {
+                let mut once = Vec::new();
+                self.items(owner, expr, &mut once);
+                for _ in 0..*min {
+                    out.extend_from_slice(&once);
+                }
+                match max {
+                    Some(max) if max == min => {}
+                    Some(max) => {
+                        let extra = max - min;
+                        let id = self.generated(owner, *position, |_, _| {
+                            (0..=extra).map(|r| once.repeat(r as usize)).collect()
+                        });
+                        out.push(Item::Child(id));
+                    }
+                    None => {
+                        let id = self.generated(owner, *position, |this, _| {
+                            let mut again = once.clone();
+                            again.push(Item::Child(this));
+                            vec![Vec::new(), again]
+                        });
+                        out.push(Item::Child(id));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds a generated rule whose alternatives `make` builds, given the new rule's id.
+    fn generated(
+        &mut self,
+        owner: NtId,
+        position: Position,
+        make: impl FnOnce(NtId, NtId) -> Vec<Vec<Item>>,
+    ) -> NtId {
+        let id = self.nonterminals.len();
+        let base = &self.nonterminals[owner].name;
+        let mut k = 1;
+        let mut name = format!("{base}__{k}");
+        while self.ids.contains_key(&name) {
+            k += 1;
+            name = format!("{base}__{k}");
+        }
+        self.ids.insert(name.clone(), id);
+        self.nonterminals.push(Nonterminal {
+            name,
+            position,
+            generated_in: Some(owner),
+            alternatives: Vec::new(),
+        });
+        let alternatives = make(id, owner)
+            .into_iter()
+            .map(|items| self.alternative(id, owner, items))
+            .collect();
+        self.nonterminals[id].alternatives = alternatives;
+        id
+    }
+}

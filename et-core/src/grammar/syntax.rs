@@ -1,0 +1,417 @@
+//! Reads the text of a `.pest` file into rules and expressions, keeping the position
+//! of every construct. pest_meta does the parsing; this module walks its parse tree
+//! itself (rather than using pest_meta's AST) because the AST drops the positions of
+//! expressions and its validator rejects left recursion, which is fine in a CFG.
+
+use pest::iterators::Pair;
+use pest_meta::parser::{self, Rule as Meta};
+
+use super::diagnostic::{Diagnostic, Position};
+
+/// A rule as written: `name = { expr }`.
+#[derive(Debug, Clone)]
+pub struct RuleDef {
+    /// The rule's name.
+    pub name: String,
+    /// Where the rule's name starts.
+    pub position: Position,
+    /// Its right-hand side.
+    pub expr: Expr,
+}
+
+/// A right-hand side expression, restricted to what a CFG can mean.
+#[derive(Debug, Clone)]
+pub enum Expr {
+    /// A string literal: one terminal token (unescaped).
+    Token(String, #[allow(dead_code)] Position),
+    /// A reference to another rule.
+    Ref(String, Position),
+    /// `a ~ b ~ c`.
+    Seq(Vec<Expr>),
+    /// `a | b | c`.
+    Choice(Vec<Expr>, Position),
+    /// `e?`, `e*`, `e+`, `e{n}`, `e{m,}`, `e{,n}`, `e{m,n}`: at least `min`, at most `max`.
+    Repeat {
+        /// The repeated expression.
+        expr: Box<Expr>,
+        /// Fewest repetitions.
+        min: u32,
+        /// Most repetitions; `None` is unbounded.
+        max: Option<u32>,
+        /// Where the operator is.
+        position: Position,
+    },
+}
+
+/// A parsed grammar file: its rules and its `//!` documentation.
+#[derive(Debug, Clone)]
+pub struct GrammarSource {
+    /// The rules in file order.
+    pub rules: Vec<RuleDef>,
+    /// The `//!` lines, joined with newlines.
+    pub doc: String,
+}
+
+/// pest's built-in rules: they match characters, not tokens, so they have no place in
+/// a grammar of formulas.
+const BUILTIN_RULES: &[&str] = &[
+    "ANY",
+    "SOI",
+    "EOI",
+    "PEEK",
+    "PEEK_ALL",
+    "POP",
+    "POP_ALL",
+    "DROP",
+    "NEWLINE",
+    "ASCII",
+    "ASCII_DIGIT",
+    "ASCII_NONZERO_DIGIT",
+    "ASCII_BIN_DIGIT",
+    "ASCII_OCT_DIGIT",
+    "ASCII_HEX_DIGIT",
+    "ASCII_ALPHA_LOWER",
+    "ASCII_ALPHA_UPPER",
+    "ASCII_ALPHA",
+    "ASCII_ALPHANUMERIC",
+];
+
+/// Parses grammar text; `file` is only used in diagnostics. Returns every problem found.
+pub fn parse(file: &str, text: &str) -> Result<GrammarSource, Vec<Diagnostic>> {
+    let pairs = parser::parse(Meta::grammar_rules, text).map_err(|e| {
+        let e = e.renamed_rules(parser::rename_meta_rule);
+        let (line, column) = match e.line_col {
+            pest::error::LineColLocation::Pos(p) => p,
+            pest::error::LineColLocation::Span(p, _) => p,
+        };
+        vec![Diagnostic {
+            file: file.to_string(),
+            position: Position { line, column },
+            message: format!("syntax error: {}", e.variant.message()),
+        }]
+    })?;
+    let mut reader = Reader {
+        file,
+        problems: Vec::new(),
+    };
+    let mut rules = Vec::new();
+    let mut doc = Vec::new();
+    for pair in pairs {
+        match pair.as_rule() {
+            Meta::grammar_doc => doc.push(doc_text(pair)),
+            Meta::grammar_rule => {
+                if let Some(rule) = reader.rule(pair) {
+                    rules.push(rule);
+                }
+            }
+            _ => {}
+        }
+    }
+    if reader.problems.is_empty() {
+        Ok(GrammarSource {
+            rules,
+            doc: doc.join("\n"),
+        })
+    } else {
+        Err(reader.problems)
+    }
+}
+
+fn doc_text(pair: Pair<Meta>) -> String {
+    pair.into_inner()
+        .map(|p| p.as_str().trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn position(pair: &Pair<Meta>) -> Position {
+    let (line, column) = pair.as_span().start_pos().line_col();
+    Position { line, column }
+}
+
+struct Reader<'f> {
+    file: &'f str,
+    problems: Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    fn problem(&mut self, position: Position, message: String) {
+        self.problems.push(Diagnostic {
+            file: self.file.to_string(),
+            position,
+            message,
+        });
+    }
+
+    fn rule(&mut self, pair: Pair<Meta>) -> Option<RuleDef> {
+        let mut inner = pair.into_inner();
+        let first = inner.next()?;
+        if first.as_rule() == Meta::line_doc {
+            return None;
+        }
+        let name = first.as_str().to_string();
+        let position = position(&first);
+        // Modifiers (silent, atomic, ...) change how pest builds parse trees and skips
+        // whitespace; neither matters to a formula grammar, so they are accepted.
+        let expr_pair = inner.find(|p| p.as_rule() == Meta::expression)?;
+        let expr = self.expression(&name, expr_pair)?;
+        Some(RuleDef {
+            name,
+            position,
+            expr,
+        })
+    }
+
+    /// `expression = choice_operator? ~ term ~ (infix_operator ~ term)*`: `~` binds
+    /// tighter than `|`.
+    fn expression(&mut self, rule: &str, pair: Pair<Meta>) -> Option<Expr> {
+        let position = position(&pair);
+        let mut alternatives: Vec<Vec<Expr>> = vec![Vec::new()];
+        let mut ok = true;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                // A leading `|` (allowed by pest) opens no empty alternative.
+                Meta::choice_operator if !alternatives.last().is_some_and(Vec::is_empty) => {
+                    alternatives.push(Vec::new());
+                }
+                Meta::sequence_operator => {}
+                Meta::term => match self.term(rule, p) {
+                    Some(e) => alternatives.last_mut().expect("never empty").push(e),
+                    None => ok = false,
+                },
+                _ => {}
+            }
+        }
+        if !ok {
+            return None;
+        }
+        let mut choices: Vec<Expr> = alternatives.into_iter().map(seq).collect();
+        Some(if choices.len() == 1 {
+            choices.pop().expect("one")
+        } else {
+            Expr::Choice(choices, position)
+        })
+    }
+
+    fn term(&mut self, rule: &str, pair: Pair<Meta>) -> Option<Expr> {
+        let mut expr: Option<Expr> = None;
+        let mut ok = true;
+        for p in pair.into_inner() {
+            let at = position(&p);
+            match p.as_rule() {
+                // `#tag = e` only labels a node in pest's parse tree.
+                Meta::tag_id | Meta::assignment_operator => {}
+                Meta::positive_predicate_operator | Meta::negative_predicate_operator => {
+                    self.problem(
+                        at,
+                        format!(
+                            "rule `{rule}` uses the lookahead `{}`: a lookahead matches no \
+                             token, so it has no meaning in a grammar of formulas",
+                            p.as_str()
+                        ),
+                    );
+                    ok = false;
+                }
+                Meta::opening_paren | Meta::closing_paren => {}
+                Meta::expression => match self.expression(rule, p) {
+                    Some(e) => expr = Some(e),
+                    None => ok = false,
+                },
+                Meta::string => match unescape(p.as_str()) {
+                    Some(s) => expr = Some(Expr::Token(s, at)),
+                    None => {
+                        self.problem(
+                            at,
+                            format!(
+                                "rule `{rule}` has a string with a bad escape: {}",
+                                p.as_str()
+                            ),
+                        );
+                        ok = false;
+                    }
+                },
+                Meta::identifier => {
+                    let name = p.as_str();
+                    if BUILTIN_RULES.contains(&name) || name.starts_with("ASCII_") {
+                        self.problem(
+                            at,
+                            format!(
+                                "rule `{rule}` uses pest's built-in rule `{name}`, which matches \
+                                 characters rather than tokens; write the tokens as string literals"
+                            ),
+                        );
+                        ok = false;
+                    } else {
+                        expr = Some(Expr::Ref(name.to_string(), at));
+                    }
+                }
+                Meta::_push | Meta::_push_literal | Meta::peek_slice => {
+                    self.problem(
+                        at,
+                        format!(
+                            "rule `{rule}` uses the stack operation `{}`: the stack makes a \
+                             grammar context-sensitive, and et enumerates context-free grammars",
+                            p.as_str().split('(').next().unwrap_or("").trim()
+                        ),
+                    );
+                    ok = false;
+                }
+                Meta::insensitive_string => {
+                    self.problem(
+                        at,
+                        format!(
+                            "rule `{rule}` uses the case-insensitive string {}: it has no single \
+                             printed form; list the spellings as alternatives",
+                            p.as_str()
+                        ),
+                    );
+                    ok = false;
+                }
+                Meta::range => {
+                    self.problem(
+                        at,
+                        format!(
+                            "rule `{rule}` uses the character range {}: ranges match characters, \
+                             not tokens; list the tokens as alternatives",
+                            p.as_str()
+                        ),
+                    );
+                    ok = false;
+                }
+                Meta::optional_operator => expr = expr.map(|e| repeat(e, 0, Some(1), at)),
+                Meta::repeat_operator => expr = expr.map(|e| repeat(e, 0, None, at)),
+                Meta::repeat_once_operator => expr = expr.map(|e| repeat(e, 1, None, at)),
+                Meta::repeat_exact | Meta::repeat_min | Meta::repeat_max | Meta::repeat_min_max => {
+                    let (min, max) = bounds(&p);
+                    if max.is_some_and(|m| m < min) {
+                        self.problem(
+                            at,
+                            format!(
+                                "rule `{rule}` repeats at least {min} but at most {max:?} times"
+                            ),
+                        );
+                        ok = false;
+                    }
+                    expr = expr.map(|e| repeat(e, min, max, at));
+                }
+                other => {
+                    self.problem(
+                        at,
+                        format!(
+                            "rule `{rule}` uses `{}` ({other:?}), which et does not support",
+                            p.as_str()
+                        ),
+                    );
+                    ok = false;
+                }
+            }
+        }
+        if ok {
+            expr
+        } else {
+            None
+        }
+    }
+}
+
+fn seq(mut items: Vec<Expr>) -> Expr {
+    if items.len() == 1 {
+        items.pop().expect("one")
+    } else {
+        Expr::Seq(items)
+    }
+}
+
+fn repeat(expr: Expr, min: u32, max: Option<u32>, position: Position) -> Expr {
+    Expr::Repeat {
+        expr: Box::new(expr),
+        min,
+        max,
+        position,
+    }
+}
+
+/// `{n}`, `{m,}`, `{,n}`, `{m,n}` → (min, max).
+fn bounds(pair: &Pair<Meta>) -> (u32, Option<u32>) {
+    let numbers: Vec<u32> = pair
+        .clone()
+        .into_inner()
+        .filter(|p| p.as_rule() == Meta::number)
+        .map(|p| p.as_str().parse().unwrap_or(u32::MAX))
+        .collect();
+    match pair.as_rule() {
+        Meta::repeat_exact => (numbers[0], Some(numbers[0])),
+        Meta::repeat_min => (numbers[0], None),
+        Meta::repeat_max => (0, Some(numbers[0])),
+        _ => (numbers[0], Some(numbers[1])),
+    }
+}
+
+/// Unescapes a pest string literal including its quotes.
+fn unescape(quoted: &str) -> Option<String> {
+    let body = &quoted[1..quoted.len() - 1];
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next()? {
+            '"' => out.push('"'),
+            '\\' => out.push('\\'),
+            '\'' => out.push('\''),
+            'n' => out.push('\n'),
+            'r' => out.push('\r'),
+            't' => out.push('\t'),
+            '0' => out.push('\0'),
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+            }
+            'u' => {
+                let rest: String = chars.by_ref().take_while(|&c| c != '}').collect();
+                let hex = rest.strip_prefix('{')?;
+                out.push(char::from_u32(u32::from_str_radix(hex, 16).ok()?)?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unescapes_quotes_and_unicode() {
+        assert_eq!(unescape(r#""\"\"""#).unwrap(), "\"\"");
+        assert_eq!(unescape(r#""a\u{41}\x42""#).unwrap(), "aAB");
+    }
+
+    #[test]
+    fn sequence_binds_tighter_than_choice() {
+        let g = parse("t", r#"start = { "a" ~ "b" | "c" }"#).unwrap();
+        match &g.rules[0].expr {
+            Expr::Choice(alts, _) => {
+                assert_eq!(alts.len(), 2);
+                assert!(matches!(&alts[0], Expr::Seq(items) if items.len() == 2));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_grammar_doc() {
+        let g = parse("t", "//! Boolean core.\nstart = { \"a\" }").unwrap();
+        assert_eq!(g.doc, "Boolean core.");
+    }
+
+    #[test]
+    fn lookahead_is_refused_with_position() {
+        let errs = parse("g.pest", "start = {\n  !\"a\" ~ \"b\" }").unwrap_err();
+        assert_eq!(errs[0].position, Position { line: 2, column: 3 });
+        assert!(errs[0].message.contains("lookahead"), "{}", errs[0]);
+    }
+}

@@ -1,0 +1,228 @@
+//! Checks that a lowered grammar can be enumerated: a start rule, every rule derives
+//! some finite formula, and no rule can reach itself without paying (a zero-cost
+//! cycle would put infinitely many formulas into one part). Unreachable rules are
+//! warnings. All problems are collected before reporting.
+
+use super::diagnostic::{Diagnostic, Position};
+use super::model::{Item, Nonterminal, NtId};
+
+/// Returns the start symbol and the warnings, or every problem found.
+pub fn validate(
+    file: &str,
+    nonterminals: &[Nonterminal],
+    start: &str,
+) -> Result<(NtId, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let diag = |position: Position, message: String| Diagnostic {
+        file: file.to_string(),
+        position,
+        message,
+    };
+    let mut problems = Vec::new();
+    let user = |nt: &&Nonterminal| nt.generated_in.is_none();
+
+    let start_id = nonterminals
+        .iter()
+        .position(|n| n.name == start && n.generated_in.is_none());
+    if start_id.is_none() {
+        let names: Vec<&str> = nonterminals
+            .iter()
+            .filter(user)
+            .map(|n| n.name.as_str())
+            .collect();
+        problems.push(diag(
+            Position::START,
+            format!(
+                "the grammar has no rule `{start}` to start from (rules: {})",
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ),
+        ));
+    }
+
+    let productive = productive(nonterminals);
+    for (id, nt) in nonterminals.iter().enumerate() {
+        if !productive[id] && nt.generated_in.is_none() {
+            let mut needs: Vec<String> = Vec::new();
+            for c in nt.alternatives.iter().flat_map(|a| a.children()) {
+                let owner = &nonterminals[nonterminals[c].generated_in.unwrap_or(c)].name;
+                let name = format!("`{owner}`");
+                if !productive[c] && !needs.contains(&name) {
+                    needs.push(name);
+                }
+            }
+            problems.push(diag(
+                nt.position,
+                format!(
+                    "rule `{}` derives no finite formula (empty language): every alternative \
+                     needs {}, which never finishes",
+                    nt.name,
+                    needs.join(" or ")
+                ),
+            ));
+        }
+    }
+
+    for cycle in zero_cost_cycles(nonterminals) {
+        let mut names: Vec<&str> = Vec::new();
+        for &id in &cycle {
+            let owner = nonterminals[id].generated_in.unwrap_or(id);
+            let name = nonterminals[owner].name.as_str();
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        let first = nonterminals[cycle[0]].generated_in.unwrap_or(cycle[0]);
+        let path = names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>();
+        problems.push(diag(
+            nonterminals[first].position,
+            format!(
+                "zero-cost cycle: {} can reach itself without paying (no `\"(\"` token and no \
+                 direct self-reference on the way), so one size would hold infinitely many \
+                 formulas; add a `\"(\"` token or make the rule refer to itself directly",
+                path.join(" → ")
+            ),
+        ));
+    }
+
+    let Some(start_id) = start_id else {
+        return Err(problems);
+    };
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let reachable = reachable(nonterminals, start_id);
+    let warnings = nonterminals
+        .iter()
+        .enumerate()
+        .filter(|(id, nt)| !reachable[*id] && nt.generated_in.is_none())
+        .map(|(_, nt)| {
+            diag(
+                nt.position,
+                format!("rule `{}` is unreachable from `{start}`", nt.name),
+            )
+        })
+        .collect();
+    Ok((start_id, warnings))
+}
+
+/// Least fixpoint: a rule is productive if some alternative has only productive children.
+pub fn productive(nonterminals: &[Nonterminal]) -> Vec<bool> {
+    let mut productive = vec![false; nonterminals.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (id, nt) in nonterminals.iter().enumerate() {
+            if !productive[id]
+                && nt
+                    .alternatives
+                    .iter()
+                    .any(|a| a.children().all(|c| productive[c]))
+            {
+                productive[id] = true;
+                changed = true;
+            }
+        }
+    }
+    productive
+}
+
+fn reachable(nonterminals: &[Nonterminal], start: NtId) -> Vec<bool> {
+    let mut seen = vec![false; nonterminals.len()];
+    let mut stack = vec![start];
+    seen[start] = true;
+    while let Some(id) = stack.pop() {
+        for alt in &nonterminals[id].alternatives {
+            for c in alt.children() {
+                if !seen[c] {
+                    seen[c] = true;
+                    stack.push(c);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The edges along which a rule's part n depends on another rule's part n: children
+/// of cost-0 alternatives.
+pub fn zero_cost_edges(nonterminals: &[Nonterminal]) -> Vec<Vec<NtId>> {
+    nonterminals
+        .iter()
+        .map(|nt| {
+            let mut next: Vec<NtId> = nt
+                .alternatives
+                .iter()
+                .filter(|a| a.cost == 0)
+                .flat_map(|a| a.items.iter())
+                .filter_map(|i| match i {
+                    Item::Child(c) => Some(*c),
+                    Item::Token(_) => None,
+                })
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+            next
+        })
+        .collect()
+}
+
+/// One cycle per strongly connected component of the zero-cost graph that has one
+/// (Tarjan's algorithm, iterative so deep grammars cannot overflow the stack).
+fn zero_cost_cycles(nonterminals: &[Nonterminal]) -> Vec<Vec<NtId>> {
+    let edges = zero_cost_edges(nonterminals);
+    let n = nonterminals.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next_index = 0;
+    let mut cycles = Vec::new();
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work: Vec<(NtId, usize)> = vec![(root, 0)];
+        while let Some(&mut (v, ref mut edge)) = work.last_mut() {
+            if *edge == 0 && index[v] == usize::MAX {
+                index[v] = next_index;
+                low[v] = next_index;
+                next_index += 1;
+                stack.push(v);
+                on_stack[v] = true;
+            }
+            if let Some(&w) = edges[v].get(*edge) {
+                *edge += 1;
+                if index[w] == usize::MAX {
+                    work.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut component = Vec::new();
+                loop {
+                    let w = stack.pop().expect("v is on the stack");
+                    on_stack[w] = false;
+                    component.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                if component.len() > 1 || edges[v].contains(&v) {
+                    component.sort_unstable();
+                    cycles.push(component);
+                }
+            }
+        }
+    }
+    cycles.sort();
+    cycles
+}
