@@ -1,0 +1,425 @@
+//! The `et run` loop. One producer thread streams the formulas of the plan; J workers
+//! each take a formula, run every solver that still needs it (and the references that
+//! judge them), classify and judge the calls, and save bug triggers; the calling
+//! thread appends the rows to `runs.csv` as formulas complete and reports progress.
+//!
+//! The unit of work is a formula, not a call, so a call's reference answer is at hand
+//! when it is judged and no cross-worker bookkeeping is needed.
+
+use std::collections::HashMap;
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+
+use crate::enumeration::Enumeration;
+use crate::oracle::{self, Status, Verdict};
+use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
+use crate::solvers::{InputMode, Pool, SolverConfig};
+
+use super::bugs::{BugStore, CallRecord, Trigger};
+use super::ledger::Ledger;
+use super::manifest::{ManifestSolver, RunManifest};
+use super::plan::Plan;
+use super::progress::Progress;
+use super::reference::{self, ReferenceCache};
+use super::row::RunRow;
+use super::summary::Summary;
+
+/// Everything `et run` was asked to do.
+pub struct Campaign {
+    /// Grammar name written into rows.
+    pub grammar: String,
+    /// The formulas.
+    pub plan: Plan,
+    /// The whole pool (references may come from outside the selection).
+    pub pool: Pool,
+    /// The solvers under test, in pool order.
+    pub under_test: Vec<SolverConfig>,
+    /// `--reference`, if given.
+    pub reference: Option<String>,
+    /// Wall-clock limit per call.
+    pub timeout: Duration,
+    /// Memory limit per call, MiB.
+    pub memory_mb: Option<u64>,
+    /// Worker threads.
+    pub jobs: usize,
+    /// Output directory.
+    pub out: PathBuf,
+    /// Continue an interrupted run in `out`.
+    pub resume: bool,
+    /// Reference cache file (default `out/reference.csv`).
+    pub reference_cache: Option<PathBuf>,
+}
+
+/// A formula handed to a worker.
+struct Job {
+    index: String,
+    size: u32,
+    text: String,
+    /// Statuses of solvers that already have a row (resume of a partly done formula).
+    done: HashMap<String, Status>,
+}
+
+/// What a worker sends back for one formula.
+struct Finished {
+    rows: Vec<RunRow>,
+    /// New reference answers: (solver, status, wall seconds).
+    references: Vec<(String, Status, f64)>,
+    index: String,
+    /// Wall seconds of every call made.
+    call_seconds: f64,
+    verdicts: Vec<Verdict>,
+}
+
+impl Campaign {
+    /// The manifest this campaign writes to `out/run.toml`.
+    pub fn manifest(&self) -> RunManifest {
+        RunManifest {
+            et_version: env!("CARGO_PKG_VERSION").to_string(),
+            grammar: self.grammar.clone(),
+            start: self.plan.start.to_string(),
+            n: self.plan.n,
+            shard: self.plan.shard.map(|s| s.to_string()),
+            timeout_s: self.timeout.as_secs_f64(),
+            memory_mb: self.memory_mb,
+            reference: self.reference.clone(),
+            solvers: self
+                .under_test
+                .iter()
+                .map(|s| ManifestSolver {
+                    name: s.name.clone(),
+                    family: s.family.clone(),
+                    version: s.version.clone(),
+                    command: s.command.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Runs the campaign; returns when every formula is done or `cancel` is set (then
+    /// in-flight calls are killed and their formulas left for `--resume`).
+    pub fn run(&self, enumeration: Enumeration, cancel: Arc<AtomicBool>, progress: &mut Progress) -> anyhow::Result<Summary> {
+        let runs_path = self.out.join("runs.csv");
+        let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
+        let ledger = self.prepare_dir(&runs_path, &names)?;
+        let references = reference::assign(&self.pool, &self.under_test, self.reference.as_deref());
+        let cache_path = self.reference_cache.clone().unwrap_or_else(|| self.out.join("reference.csv"));
+        let cache = ReferenceCache::load(&cache_path, &self.grammar)
+            .with_context(|| format!("cannot read the reference cache {}", cache_path.display()))?;
+        let mut cache_out = cache.appender()?;
+        let fresh = !runs_path.exists() || fs::metadata(&runs_path)?.len() == 0;
+        let file = OpenOptions::new().create(true).append(true).open(&runs_path)
+            .with_context(|| format!("cannot open {}", runs_path.display()))?;
+        let mut rows_out = csv::WriterBuilder::new().has_headers(fresh).from_writer(file);
+
+        let scratch = Scratch::new()?;
+        let total = self.plan.len();
+        let mut summary = Summary::new(&self.under_test, ledger.complete_count());
+        progress.start(total, ledger.complete_count());
+        let started = Instant::now();
+
+        let (job_tx, job_rx) = crossbeam_channel::bounded::<Job>(self.jobs * 2);
+        let (done_tx, done_rx) = mpsc::channel::<anyhow::Result<Finished>>();
+        let limits = Limits {
+            timeout: self.timeout,
+            memory_mb: self.memory_mb,
+            cancel: Some(cancel.clone()),
+            ..Limits::with_timeout(self.timeout)
+        };
+        let store = BugStore::new(&self.out);
+        let cache = &cache;
+        let references = &references;
+        let ledger = &ledger;
+        let limits = &limits;
+        let store = &store;
+
+        let outcome: anyhow::Result<()> = thread::scope(|scope| {
+            let producer_cancel = cancel.clone();
+            let plan = &self.plan;
+            scope.spawn(move || produce(enumeration, plan, ledger, job_tx, &producer_cancel));
+            for worker in 0..self.jobs {
+                let job_rx = job_rx.clone();
+                let done_tx = done_tx.clone();
+                let cancel = cancel.clone();
+                let file = scratch.file(worker);
+                scope.spawn(move || {
+                    let w = Worker { campaign: self, references, cache, limits, store, file, cancel };
+                    for job in job_rx {
+                        if w.cancel.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let result = w.formula(&job);
+                        let stop = result.is_err();
+                        if done_tx.send(result).is_err() || stop {
+                            break;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            loop {
+                match done_rx.recv_timeout(Duration::from_millis(200)) {
+                    Ok(Ok(finished)) => {
+                        for row in &finished.rows {
+                            rows_out.serialize(row)?;
+                        }
+                        // One flush per formula: its rows reach the file together.
+                        rows_out.flush()?;
+                        for (solver, status, secs) in &finished.references {
+                            cache_out.record(&finished.index, solver, *status, *secs, self.timeout.as_secs_f64())?;
+                        }
+                        summary.add(&finished.rows, finished.call_seconds);
+                        progress.formula_done(&finished.verdicts, &summary);
+                    }
+                    Ok(Err(e)) => {
+                        cancel.store(true, Ordering::Relaxed);
+                        return Err(e);
+                    }
+                    Err(RecvTimeoutError::Timeout) => progress.tick(&summary),
+                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                }
+            }
+        });
+        summary.finish(started.elapsed(), self.jobs, cancel.load(Ordering::Relaxed));
+        progress.finish(&summary);
+        outcome?;
+        Ok(summary)
+    }
+
+    /// Creates `out` with its manifest, or checks that a resumed directory holds the
+    /// same study; returns what is already done.
+    fn prepare_dir(&self, runs_path: &Path, names: &[String]) -> anyhow::Result<Ledger> {
+        let manifest_path = self.out.join("run.toml");
+        let manifest = self.manifest();
+        if manifest_path.exists() || runs_path.exists() {
+            if !self.resume {
+                bail!(
+                    "{} already holds a campaign; pass --resume to continue it, or choose another --out",
+                    self.out.display()
+                );
+            }
+            let text = fs::read_to_string(&manifest_path)
+                .with_context(|| format!("cannot resume: cannot read {}", manifest_path.display()))?;
+            let old: RunManifest = toml::from_str(&text)
+                .with_context(|| format!("cannot resume: {} is not a run manifest", manifest_path.display()))?;
+            check_same_study(&old, &manifest, &manifest_path)?;
+            if !runs_path.exists() {
+                return Ok(Ledger::default());
+            }
+            return Ok(Ledger::load(runs_path, &self.plan.start, names)?);
+        }
+        fs::create_dir_all(&self.out).with_context(|| format!("cannot create {}", self.out.display()))?;
+        let partial = manifest_path.with_extension("toml.partial");
+        fs::write(&partial, toml::to_string(&manifest)?)?;
+        fs::rename(&partial, &manifest_path)?;
+        Ok(Ledger::default())
+    }
+}
+
+fn check_same_study(old: &RunManifest, new: &RunManifest, path: &Path) -> anyhow::Result<()> {
+    let differ = |what: &str, a: String, b: String| -> anyhow::Result<()> {
+        if a != b {
+            bail!("cannot resume: {} was run with {what} {a}, not {b}", path.display());
+        }
+        Ok(())
+    };
+    differ("grammar", old.grammar.clone(), new.grammar.clone())?;
+    differ("start", old.start.clone(), new.start.clone())?;
+    differ("--n", old.n.to_string(), new.n.to_string())?;
+    differ("--shard", format!("{:?}", old.shard), format!("{:?}", new.shard))?;
+    differ("--timeout", old.timeout_s.to_string(), new.timeout_s.to_string())?;
+    let names = |m: &RunManifest| m.solvers.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(",");
+    differ("solvers", names(old), names(new))
+}
+
+/// Streams the plan's formulas into the job queue, skipping finished ones.
+fn produce(mut enumeration: Enumeration, plan: &Plan, ledger: &Ledger, jobs: crossbeam_channel::Sender<Job>, cancel: &AtomicBool) {
+    if plan.n == 0 {
+        return;
+    }
+    let mut stream = match enumeration.stream_from(&plan.start) {
+        Ok(s) => s,
+        Err(_) => return, // the CLI checked the range before starting
+    };
+    for offset in 0..plan.n {
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        if plan.takes(offset) && !ledger.is_complete(offset) {
+            let Some(term) = stream.current() else { return };
+            let job = Job {
+                index: plan.index(offset).to_string(),
+                size: term.size,
+                text: String::from_utf8_lossy(stream.current_text()).into_owned(),
+                done: ledger.done(offset).cloned().unwrap_or_default(),
+            };
+            if jobs.send(job).is_err() {
+                return;
+            }
+        }
+        if !stream.advance() {
+            return;
+        }
+    }
+}
+
+struct Worker<'a> {
+    campaign: &'a Campaign,
+    references: &'a HashMap<String, Option<SolverConfig>>,
+    cache: &'a ReferenceCache,
+    limits: &'a Limits,
+    store: &'a BugStore,
+    file: PathBuf,
+    cancel: Arc<AtomicBool>,
+}
+
+/// A call made on the current formula.
+struct Made {
+    outcome: CallOutcome,
+    class: oracle::Classification,
+}
+
+impl Worker<'_> {
+    fn formula(&self, job: &Job) -> anyhow::Result<Finished> {
+        let c = self.campaign;
+        let timeout_s = c.timeout.as_secs_f64();
+        let mut text = job.text.clone();
+        text.push('\n');
+        fs::write(&self.file, &text).with_context(|| format!("cannot write {}", self.file.display()))?;
+
+        let todo: Vec<&SolverConfig> = c.under_test.iter().filter(|s| !job.done.contains_key(&s.name)).collect();
+        let mut made: HashMap<String, Made> = HashMap::new();
+        let mut known: HashMap<String, Status> = job.done.clone();
+        let mut new_references = Vec::new();
+        let mut call_seconds = 0.0;
+        let mut call = |solver: &SolverConfig, made: &mut HashMap<String, Made>| -> anyhow::Result<bool> {
+            if self.cancel.load(Ordering::Relaxed) {
+                return Ok(false);
+            }
+            let input = match solver.input {
+                InputMode::File => Input::File(&self.file),
+                InputMode::Stdin => Input::Stdin(text.as_bytes()),
+            };
+            let outcome = run_call(&solver.command, input, self.limits)
+                .with_context(|| format!("cannot run solver {} ({})", solver.name, solver.command.join(" ")))?;
+            if outcome.cancelled {
+                return Ok(false);
+            }
+            call_seconds += outcome.wall.as_secs_f64();
+            let class = oracle::classify(&outcome);
+            made.insert(solver.name.clone(), Made { outcome, class });
+            Ok(true)
+        };
+        for solver in &todo {
+            if !call(solver, &mut made)? {
+                break;
+            }
+            known.insert(solver.name.clone(), made[&solver.name].class.status);
+        }
+        // References from outside the selection, unless cached.
+        for solver in &todo {
+            let Some(r) = self.references[&solver.name].as_ref() else { continue };
+            if known.contains_key(&r.name) {
+                continue;
+            }
+            if let Some(status) = self.cache.get(&r.name, &job.index, timeout_s) {
+                known.insert(r.name.clone(), status);
+                continue;
+            }
+            if !call(r, &mut made)? {
+                break;
+            }
+            let m = &made[&r.name];
+            known.insert(r.name.clone(), m.class.status);
+            new_references.push((r.name.clone(), m.class.status, m.outcome.wall.as_secs_f64()));
+        }
+        // Selected solvers that serve as references go to the cache too.
+        let referenced: Vec<&str> = self.references.values().flatten().map(|r| r.name.as_str()).collect();
+        for solver in &todo {
+            if referenced.contains(&solver.name.as_str()) {
+                if let Some(m) = made.get(&solver.name) {
+                    new_references.push((solver.name.clone(), m.class.status, m.outcome.wall.as_secs_f64()));
+                }
+            }
+        }
+
+        let mut rows = Vec::new();
+        let mut verdicts = Vec::new();
+        for solver in todo {
+            let Some(m) = made.get(&solver.name) else { continue };
+            let reference = self.references[&solver.name].as_ref();
+            let reference_status = reference.and_then(|r| known.get(&r.name).copied());
+            if reference.is_some() && reference_status.is_none() {
+                continue; // its reference was interrupted: judge it on resume
+            }
+            let verdict = oracle::judge(m.class.status, m.class.invalid_model, m.class.crash_signature.is_some(), reference_status);
+            if let Some(v) = verdict.filter(|v| v.is_bug()) {
+                let reference_record = reference.map(|r| CallRecord {
+                    solver: r,
+                    status: reference_status.map_or("", Status::label),
+                    outcome: made.get(&r.name).map(|m| &m.outcome),
+                });
+                self.store
+                    .save(&Trigger {
+                        verdict: v,
+                        index: &job.index,
+                        formula: &job.text,
+                        call: CallRecord { solver, status: m.class.status.label(), outcome: Some(&m.outcome) },
+                        reference: reference_record,
+                        signature: m.class.crash_signature.as_deref(),
+                    })
+                    .with_context(|| format!("cannot save the bug trigger of {} on {}", solver.name, job.index))?;
+            }
+            verdicts.extend(verdict);
+            rows.push(RunRow {
+                grammar: c.grammar.clone(),
+                index: job.index.clone(),
+                size: job.size,
+                solver: solver.name.clone(),
+                family: solver.family.clone(),
+                version: solver.version.clone(),
+                status: m.class.status.label().to_string(),
+                verdict: verdict.map_or(String::new(), |v| v.label().to_string()),
+                reference: reference.map_or(String::new(), |r| r.name.clone()),
+                reference_status: reference_status.map_or(String::new(), |s| s.label().to_string()),
+                time_s: m.outcome.wall.as_secs_f64(),
+                cpu_s: m.outcome.cpu.as_secs_f64(),
+                max_rss_kb: m.outcome.max_rss_kb,
+                exit_code: m.outcome.exit_code,
+                signal: m.outcome.signal,
+            });
+        }
+        Ok(Finished { rows, references: new_references, index: job.index.clone(), call_seconds, verdicts })
+    }
+}
+
+/// Per-worker formula files in a private temporary directory, removed at the end.
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new() -> anyhow::Result<Scratch> {
+        let dir = std::env::temp_dir().join(format!("et-run-{}", std::process::id()));
+        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(Scratch { dir })
+    }
+
+    fn file(&self, worker: usize) -> PathBuf {
+        self.dir.join(format!("formula-{worker}.smt2"))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+        let _ = std::io::stderr().flush();
+    }
+}

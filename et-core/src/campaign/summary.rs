@@ -1,0 +1,122 @@
+//! Counts of a run for the end-of-run table: statuses and verdicts per solver, and the
+//! driver's overhead.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::oracle::{Status, Verdict};
+use crate::solvers::SolverConfig;
+
+use super::row::RunRow;
+
+/// What a run did, per solver.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Solver names in pool order.
+    pub solvers: Vec<String>,
+    /// `[solver][status]` counts.
+    pub statuses: Vec<[u64; 7]>,
+    /// `[solver][verdict]` counts.
+    pub verdicts: Vec<[u64; 5]>,
+    /// Formulas finished in this run.
+    pub formulas: u64,
+    /// Formulas already finished by an earlier run (resume).
+    pub resumed: u64,
+    /// Sum of the wall times of every call of this run.
+    pub call_seconds: f64,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+    /// Worker count.
+    pub jobs: usize,
+    /// Whether the run was interrupted.
+    pub interrupted: bool,
+}
+
+impl Summary {
+    /// An empty summary for these solvers.
+    pub fn new(solvers: &[SolverConfig], resumed: u64) -> Summary {
+        Summary {
+            solvers: solvers.iter().map(|s| s.name.clone()).collect(),
+            statuses: vec![[0; 7]; solvers.len()],
+            verdicts: vec![[0; 5]; solvers.len()],
+            formulas: 0,
+            resumed,
+            call_seconds: 0.0,
+            elapsed: Duration::ZERO,
+            jobs: 1,
+            interrupted: false,
+        }
+    }
+
+    /// Counts the rows of one finished formula.
+    pub fn add(&mut self, rows: &[RunRow], call_seconds: f64) {
+        self.formulas += 1;
+        self.call_seconds += call_seconds;
+        for row in rows {
+            let Some(i) = self.solvers.iter().position(|s| *s == row.solver) else { continue };
+            if let Ok(s) = row.status.parse::<Status>() {
+                self.statuses[i][s as usize] += 1;
+            }
+            if let Ok(v) = row.verdict.parse::<Verdict>() {
+                self.verdicts[i][v as usize] += 1;
+            }
+        }
+    }
+
+    /// Records how the run ended.
+    pub fn finish(&mut self, elapsed: Duration, jobs: usize, interrupted: bool) {
+        self.elapsed = elapsed;
+        self.jobs = jobs;
+        self.interrupted = interrupted;
+    }
+
+    /// Total count of a verdict over all solvers.
+    pub fn verdict_total(&self, verdict: Verdict) -> u64 {
+        self.verdicts.iter().map(|v| v[verdict as usize]).sum()
+    }
+
+    /// Driver overhead: wall time ÷ (sum of call wall times ÷ J). 1.0 means the
+    /// solvers' own time is all the run cost.
+    pub fn overhead(&self) -> Option<f64> {
+        (self.call_seconds > 0.0).then(|| self.elapsed.as_secs_f64() / (self.call_seconds / self.jobs as f64))
+    }
+
+    /// The end-of-run table.
+    pub fn table(&self) -> String {
+        let width = self.solvers.iter().map(String::len).max().unwrap_or(6).max(6);
+        let mut out = String::new();
+        let _ = write!(out, "{:<width$}", "solver");
+        for s in Status::ALL {
+            let _ = write!(out, " {:>8}", s.label());
+        }
+        for v in Verdict::ALL {
+            let _ = write!(out, " {:>13}", format!("!{}", v.label()));
+        }
+        out.push('\n');
+        for (i, name) in self.solvers.iter().enumerate() {
+            let _ = write!(out, "{name:<width$}");
+            for s in Status::ALL {
+                let _ = write!(out, " {:>8}", self.statuses[i][*s as usize]);
+            }
+            for v in Verdict::ALL {
+                let _ = write!(out, " {:>13}", self.verdicts[i][*v as usize]);
+            }
+            out.push('\n');
+        }
+        let _ = write!(
+            out,
+            "{} formulas in {:.1} s ({} done earlier); solver time {:.1} s",
+            self.formulas,
+            self.elapsed.as_secs_f64(),
+            self.resumed,
+            self.call_seconds
+        );
+        if let Some(o) = self.overhead() {
+            let _ = write!(out, "; driver overhead {o:.3} (wall ÷ (solver time ÷ {} jobs))", self.jobs);
+        }
+        if self.interrupted {
+            out.push_str("\ninterrupted: finished rows are kept; continue with --resume");
+        }
+        out
+    }
+}
