@@ -6,6 +6,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod merge;
+mod plot;
+mod report;
+
 /// Exit code for bad input (grammar, config, arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
@@ -29,11 +33,22 @@ pub struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Tables of bug triggers, solved formulas, time and regressions from run directories.
+    Report(report::Args),
+    /// Evolution figures (SVG/PNG) from run directories.
+    Plot(plot::Args),
+    /// Join the shard directories of one study into one run directory.
+    Merge(merge::Args),
+}
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {}
+    match cli.command {
+        Command::Report(args) => report::run(args),
+        Command::Plot(args) => plot::run(args),
+        Command::Merge(args) => merge::run(args),
+    }
 }
 
 /// Prints an error chain as one `et: ...` line per cause and picks the exit code.
