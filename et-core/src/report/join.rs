@@ -187,32 +187,56 @@ impl FormulaJoin {
             }
         }
         let rows_per_part = (self.capacity * self.pool_size.max(1)) as u64;
-        let parts = spill.rows.div_ceil(rows_per_part).max(1) as usize;
-        let mut partitions = (0..parts)
-            .map(|_| Spill::create("part"))
-            .collect::<Result<Vec<_>, _>>()?;
-        let hasher = std::collections::hash_map::RandomState::new();
-        spill.replay(|grammar, index, o| {
-            let h = hasher.hash_one((grammar, index));
-            partitions[(h % parts as u64) as usize].write(grammar, index, &o)
-        })?;
-        drop(spill);
-        for mut part in partitions {
-            let mut formulas: HashMap<(u32, String), Vec<Outcome>> = HashMap::new();
-            part.replay(|grammar, index, o| {
-                let outs = formulas.entry((grammar, index.to_string())).or_default();
-                match outs.iter_mut().find(|x| x.solver == o.solver) {
-                    Some(old) => *old = o,
-                    None => outs.push(o),
-                }
-                Ok(())
-            })?;
-            for ((grammar, index), outs) in formulas {
-                sink(grammar, &index, &outs);
-            }
-        }
-        Ok(())
+        join_spill(spill, rows_per_part, 0, sink)
     }
+}
+
+/// Partitions beyond this many would risk the open-file limit; deeper levels split further.
+const MAX_PARTITIONS: u64 = 256;
+/// Levels of re-partitioning before a partition is joined in memory regardless.
+const MAX_DEPTH: u32 = 4;
+
+/// Joins a spill file: in memory if it fits the budget, else hash-partitioned into at
+/// most [`MAX_PARTITIONS`] files (fresh hash seed per level) which are joined in turn.
+fn join_spill(
+    mut spill: Spill,
+    rows_per_part: u64,
+    depth: u32,
+    sink: &mut impl FnMut(u32, &str, &[Outcome]),
+) -> Result<(), ReportError> {
+    if spill.rows <= rows_per_part || depth >= MAX_DEPTH {
+        let mut formulas: HashMap<(u32, String), Vec<Outcome>> = HashMap::new();
+        spill.replay(|grammar, index, o| {
+            let outs = formulas.entry((grammar, index.to_string())).or_default();
+            match outs.iter_mut().find(|x| x.solver == o.solver) {
+                Some(old) => *old = o,
+                None => outs.push(o),
+            }
+            Ok(())
+        })?;
+        for ((grammar, index), outs) in formulas {
+            sink(grammar, &index, &outs);
+        }
+        return Ok(());
+    }
+    let parts = spill.rows.div_ceil(rows_per_part).clamp(2, MAX_PARTITIONS);
+    let mut partitions = (0..parts)
+        .map(|_| Spill::create("part"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let hasher = std::collections::hash_map::RandomState::new();
+    spill.replay(|grammar, index, o| {
+        let h = hasher.hash_one((grammar, index));
+        partitions[(h % parts) as usize].write(grammar, index, &o)
+    })?;
+    drop(spill);
+    // Close every partition before descending, so at most one level's files are open.
+    for part in &mut partitions {
+        part.close()?;
+    }
+    for part in partitions {
+        join_spill(part, rows_per_part, depth + 1, sink)?;
+    }
+    Ok(())
 }
 
 /// A temporary file of spilled calls, one tab-separated line per call; removed on drop.
@@ -249,14 +273,20 @@ impl Spill {
         Ok(())
     }
 
+    /// Flushes and closes the file for writing.
+    fn close(&mut self) -> Result<(), ReportError> {
+        if let Some(mut w) = self.writer.take() {
+            w.flush().map_err(|e| ReportError::io(&self.path, e))?;
+        }
+        Ok(())
+    }
+
     /// Reads the file back (closing it for writing first).
     fn replay(
         &mut self,
         mut f: impl FnMut(u32, &str, Outcome) -> Result<(), ReportError>,
     ) -> Result<(), ReportError> {
-        if let Some(mut w) = self.writer.take() {
-            w.flush().map_err(|e| ReportError::io(&self.path, e))?;
-        }
+        self.close()?;
         let file = File::open(&self.path).map_err(|e| ReportError::io(&self.path, e))?;
         let corrupt = || {
             ReportError::io(
