@@ -33,7 +33,7 @@ pub struct Args {
         default_value = "1/64,1/32,1/16,1/8,1/4,1/2,1,2,4,8"
     )]
     pub timeouts: String,
-    /// Also write every table as OUTDIR/<table>.csv.
+    /// Also write each table as OUTDIR/NAME.csv (bugs, performance, solved, time, regressions).
     #[arg(long, value_name = "OUTDIR")]
     pub csv: Option<PathBuf>,
     /// Formulas the per-formula join keeps in memory before spilling to a temp file.
