@@ -9,3 +9,4 @@ pub mod campaign;
 pub mod enumeration;
 pub mod grammar;
 pub mod oracle;
+pub mod report;

@@ -15,6 +15,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod merge;
+mod plot;
+mod report;
+
 pub use grammar_arg::BadInput;
 
 /// Exit code for bad input (grammar, config, arguments).
@@ -48,6 +52,12 @@ enum Command {
     Count(count::Args),
     Sample(sample::Args),
     Rank(rank::Args),
+    /// Tables of bug triggers, solved formulas, time and regressions from run directories.
+    Report(report::Args),
+    /// Evolution figures (SVG/PNG) from run directories.
+    Plot(plot::Args),
+    /// Join the shard directories of one study into one run directory.
+    Merge(merge::Args),
 }
 
 /// Runs the parsed command line.
@@ -59,6 +69,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Count(args) => count::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Rank(args) => rank::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Plot(args) => plot::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

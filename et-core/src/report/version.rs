@@ -1,0 +1,116 @@
+//! Release order of solver versions: `4.8.9 < 4.8.10 < 4.9.0`, `1.0.0-rc1 < 1.0.0`.
+//!
+//! Plain string order puts 4.8.10 before 4.8.9, which scrambles every evolution plot,
+//! so versions are compared piece by piece: digit runs as numbers, letter runs as text.
+
+use std::cmp::Ordering;
+
+/// One run of digits or of letters in a version string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece<'a> {
+    Number(&'a str),
+    Text(&'a str),
+}
+
+/// Splits `4.8.10-rc1` into `4 8 10 rc 1`; separators (`.`, `-`, `_`, `+`, ...) only split.
+fn pieces(version: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let bytes = version.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        if bytes[i].is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            out.push(Piece::Number(&version[start..i]));
+        } else if bytes[i].is_ascii_alphabetic() {
+            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            out.push(Piece::Text(&version[start..i]));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Compares decimal digit strings by value without parsing (versions may hold dates).
+fn compare_numbers(a: &str, b: &str) -> Ordering {
+    let a = a.trim_start_matches('0');
+    let b = b.trim_start_matches('0');
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
+}
+
+/// Orders two version strings by release order.
+///
+/// Numbers compare by value; a number sorts after text at the same position (so
+/// `1.0.rc1 < 1.0.0`); when one version is a prefix of the other, a following text
+/// piece marks a pre-release (`1.0.0-rc1 < 1.0.0`) and a following number a later
+/// release (`1.0 < 1.0.1`). Versions without any digits (`trunk`, `main`) sort after
+/// numbered ones. Ties fall back to the raw strings so the order is total.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    let (pa, pb) = (pieces(a), pieces(b));
+    let numbered = |p: &[Piece]| p.iter().any(|x| matches!(x, Piece::Number(_)));
+    let by_pieces = match (numbered(&pa), numbered(&pb)) {
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        _ => compare_pieces(&pa, &pb),
+    };
+    by_pieces.then_with(|| a.cmp(b))
+}
+
+fn compare_pieces(pa: &[Piece], pb: &[Piece]) -> Ordering {
+    for i in 0..pa.len().max(pb.len()) {
+        let ord = match (pa.get(i), pb.get(i)) {
+            (Some(Piece::Number(x)), Some(Piece::Number(y))) => compare_numbers(x, y),
+            (Some(Piece::Text(x)), Some(Piece::Text(y))) => {
+                x.to_ascii_lowercase().cmp(&y.to_ascii_lowercase())
+            }
+            (Some(Piece::Number(_)), Some(Piece::Text(_))) => Ordering::Greater,
+            (Some(Piece::Text(_)), Some(Piece::Number(_))) => Ordering::Less,
+            (Some(Piece::Text(_)), None) => Ordering::Less,
+            (Some(Piece::Number(_)), None) => Ordering::Greater,
+            (None, Some(Piece::Text(_))) => Ordering::Greater,
+            (None, Some(Piece::Number(_))) => Ordering::Less,
+            (None, None) => Ordering::Equal,
+        };
+        if ord != Ordering::Equal {
+            return ord;
+        }
+    }
+    Ordering::Equal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sorted(mut v: Vec<&str>) -> Vec<&str> {
+        v.sort_by(|a, b| compare_versions(a, b));
+        v
+    }
+
+    #[test]
+    fn numeric_pieces_compare_by_value() {
+        assert_eq!(
+            sorted(vec!["4.8.10", "4.8.9", "4.13.0", "4.8.17", "4.9.0"]),
+            vec!["4.8.9", "4.8.10", "4.8.17", "4.9.0", "4.13.0"]
+        );
+    }
+
+    #[test]
+    fn pre_releases_come_before_the_release() {
+        assert_eq!(
+            sorted(vec!["1.0.0", "1.0.0-rc2", "1.0.0-rc1", "0.9", "1.0.1"]),
+            vec!["0.9", "1.0.0-rc1", "1.0.0-rc2", "1.0.0", "1.0.1"]
+        );
+    }
+
+    #[test]
+    fn shorter_prefix_is_earlier_and_names_go_last() {
+        assert_eq!(sorted(vec!["trunk", "1.1", "1"]), vec!["1", "1.1", "trunk"]);
+        assert_eq!(compare_versions("1.08", "1.8"), Ordering::Less); // tie broken by text
+    }
+}
