@@ -6,6 +6,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod solvers;
+
 /// Exit code for bad input (grammar, config, arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
@@ -29,11 +31,16 @@ pub struct Cli {
 }
 
 #[derive(Subcommand)]
-enum Command {}
+enum Command {
+    /// Install solver releases side by side, list and check solver pools.
+    Solvers(solvers::Args),
+}
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    match cli.command {}
+    match cli.command {
+        Command::Solvers(args) => solvers::run(args),
+    }
 }
 
 /// Prints an error chain as one `et: ...` line per cause and picks the exit code.
