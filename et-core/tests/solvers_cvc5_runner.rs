@@ -154,3 +154,63 @@ fn version_is_the_wheels() {
         stdout(&out)
     );
 }
+
+/// cvc5 1.0.9–1.1.x have no C API; their wheel's Python InputParser drives them instead.
+#[test]
+fn python_runner_for_cvc5_1_1_behaves_the_same() {
+    use et_core::solvers::install::{Installer, Spec};
+    test_pool();
+    let mut installer = Installer::new(&et_core::solvers::testing::test_home());
+    installer.verbose = false;
+    let report = installer
+        .install(&[Spec::parse("cvc5@1.1.2").unwrap()])
+        .unwrap();
+    let solver = report
+        .installed
+        .iter()
+        .chain(&report.present)
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!(solver.options(), SELF_CHECKS);
+    let dir = std::env::temp_dir().join(format!("et-cvc5-py-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "(declare-const a String) (assert (= (str.++ a \"b\") \"ab\")) (check-sat)",
+            "sat\n",
+            Some(0),
+        ),
+        (
+            "(declare-const a Int) (assert (> a a)) (check-sat)",
+            "unsat\n",
+            Some(0),
+        ),
+        (
+            "(declare-const a Int) (assert (+ a true)) (check-sat)",
+            "(error \"Parse Error: ",
+            Some(1),
+        ),
+    ];
+    for (i, (formula, expected, code)) in cases.iter().enumerate() {
+        let file = dir.join(format!("{i}.smt2"));
+        std::fs::write(&file, formula).unwrap();
+        let out = solver.command_for(&file).output().unwrap();
+        assert!(stdout(&out).starts_with(expected), "{formula}: {out:?}");
+        assert_eq!(out.status.code(), *code, "{formula}: {out:?}");
+    }
+    let hard = dir.join("hard.smt2");
+    std::fs::write(
+        &hard,
+        "(set-logic ALL) (declare-const x Int) (declare-const y Int) (declare-const z Int) \
+         (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))) (check-sat)",
+    )
+    .unwrap();
+    let out = Command::new(solver.program())
+        .args(["--tlimit=300", "-q"])
+        .arg(&hard)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(libc_sigabrt()), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cvc5 interrupted by timeout."));
+}

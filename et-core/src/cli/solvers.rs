@@ -46,8 +46,11 @@ Examples:
   ET_HOME=/scratch/et et solvers install cvc5@latest")]
     Install {
         /// What to install (see below).
-        #[arg(required = true, value_name = "SPEC")]
+        #[arg(required_unless_present = "test_pool", value_name = "SPEC")]
         specs: Vec<String>,
+        /// Install the pool of et's own tests and mark it complete (used by setup.sh).
+        #[arg(long, hide = true)]
+        test_pool: bool,
         /// Pool file to add the solvers to [default: $ET_HOME/pool.toml].
         #[arg(long, value_name = "FILE")]
         pool: Option<PathBuf>,
@@ -139,7 +142,21 @@ fn is_bad_input(err: &anyhow::Error) -> bool {
 
 fn run_command(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
-        Sub::Install { specs, pool, jobs } => install(&specs, pool, jobs),
+        Sub::Install {
+            test_pool: true, ..
+        } => {
+            let home = solvers::et_home();
+            let pool = et_core::solvers::testing::install_test_pool(&home)?;
+            eprintln!(
+                "test pool ready in {}: {}",
+                home.display(),
+                pool.names().join(", ")
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Sub::Install {
+            specs, pool, jobs, ..
+        } => install(&specs, pool, jobs),
         Sub::List { pool } => list(pool),
         Sub::Check {
             pool,

@@ -25,6 +25,9 @@ pub const DEFAULT_POOL: &[&str] = &["z3@4.x", "cvc5@latest"];
 
 /// Oldest z3-solver wheel whose `z3` binary runs here (older wheels have no binary).
 const Z3_OLDEST: [u64; 3] = [4, 8, 5];
+/// The driver for cvc5 wheels without a C API, installed as their `bin/cvc5`.
+const PYTHON_RUNNER: &str = include_str!("cvc5_python_runner.py");
+
 /// Oldest cvc5 wheel whose libraries export the C API the runner drives.
 const CVC5_C_API: [u64; 3] = [1, 2, 0];
 
@@ -547,7 +550,7 @@ impl Installer {
             input: InputMode::File,
         };
         if program.is_file() {
-            if target.family == Family::Cvc5 {
+            if target.family == Family::Cvc5 && dir.join("lib").is_dir() {
                 self.refresh_runner(&program)?;
             }
             return Ok((config, false));
@@ -585,6 +588,17 @@ impl Installer {
                     why: format!("the wheel {} holds no {member}", wheel.display()),
                 })?;
                 move_file(&found, &bin.join(exe))?;
+            }
+            Family::Cvc5 if version_key(&target.version)[..] < CVC5_C_API[..] => {
+                // No C API: unpack the Python package and drive its InputParser.
+                self.extract(&wheel, &unpacked, &["cvc5/*", "cvc5.libs/*"])?;
+                move_file(&unpacked, &stage.join("python"))?;
+                let python =
+                    run(Command::new(&self.python)
+                        .args(["-c", "import sys; print(sys.executable)"]))?;
+                // -S -E: no site-packages or PYTHON* variables, a faster and isolated start.
+                let script = format!("#!{} -SE\n{PYTHON_RUNNER}", python.trim());
+                std::fs::write(bin.join(exe), script).map_err(io("cannot write", &bin))?;
             }
             Family::Cvc5 => {
                 self.extract(&wheel, &unpacked, &["cvc5.libs/*"])?;
@@ -773,18 +787,11 @@ impl Installer {
 
 /// Why a release cannot be used, if it cannot.
 fn unusable(target: &Target) -> Option<String> {
-    if target.family == Family::Cvc5 && version_key(&target.version)[..] < CVC5_C_API[..] {
-        let key = version_key(&target.version);
-        return Some(if key[..] < [1, 0, 9][..] {
-            "cvc5 wheels before 1.0.9 cannot read SMT-LIB through their API (no input parser)"
-                .to_string()
-        } else {
-            "cvc5 wheels before 1.2.0 have no C API; they need the Python InputParser runner, \
-             which et does not provide yet"
-                .to_string()
-        });
-    }
-    None
+    let too_old = version_key(&target.version)[..] < [1, 0, 9][..];
+    (target.family == Family::Cvc5 && too_old).then(|| {
+        "cvc5 wheels before 1.0.9 cannot read SMT-LIB through their API (no input parser)"
+            .to_string()
+    })
 }
 
 fn find_file(dir: &Path, name: &str) -> Option<PathBuf> {

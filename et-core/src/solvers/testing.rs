@@ -55,7 +55,14 @@ pub fn install_test_pool(home: &Path) -> Result<Pool, super::install::InstallErr
                 // Tests exercise the runner being built, not the copy of an older build.
                 let installer = Installer::new(home);
                 for s in selected.solvers.iter().filter(|s| s.family == "cvc5") {
-                    installer.refresh_runner(Path::new(s.program()))?;
+                    let program = Path::new(s.program());
+                    if program
+                        .parent()
+                        .and_then(Path::parent)
+                        .is_some_and(|d| d.join("lib").is_dir())
+                    {
+                        installer.refresh_runner(program)?;
+                    }
                 }
                 return Ok(selected);
             }
