@@ -245,7 +245,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if let Some(ms) = inv.tlimit_ms {
+    // As in cvc5, a limit of 0 means no limit.
+    if let Some(ms) = inv.tlimit_ms.filter(|&ms| ms > 0) {
         // The real driver arms a timer that prints this line and aborts; do the same so
         // that classifiers see one behaviour for every cvc5.
         std::thread::spawn(move || {

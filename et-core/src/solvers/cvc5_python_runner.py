@@ -62,7 +62,9 @@ def main(argv):
                 name, value = opt, "true"
             if name == "tlimit":
                 try:
-                    WATCHDOG = timeout(int(value))
+                    ms = int(value)
+                    if ms > 0:  # as in cvc5, 0 means no limit
+                        WATCHDOG = timeout(ms)
                 except ValueError:
                     return error("Error in option parsing: --tlimit expects milliseconds, got `%s'" % value)
             elif name in ("lang", "input-language", "output-lang", "output-language"):

@@ -440,6 +440,13 @@ impl Installer {
     /// and reports what happened. Failures of single solvers are in the report; call
     /// [`InstallReport::into_result`] to turn them into an error.
     pub fn install(&self, specs: &[Spec]) -> Result<InstallReport, InstallError> {
+        if self.pool_file.extension().is_some_and(|e| e == "cfg") {
+            return Err(InstallError::BadSpec {
+                spec: self.pool_file.display().to_string(),
+                why: "install appends TOML entries; give a .toml pool file, not a solvers.cfg"
+                    .to_string(),
+            });
+        }
         let mut report = InstallReport::default();
         let mut versions: HashMap<Family, Vec<(String, String)>> = HashMap::new();
         let mut targets: Vec<Target> = Vec::new();
