@@ -15,18 +15,30 @@ fn cvc5() -> (PathBuf, String) {
 }
 
 fn run(args: &[&str], formula: &str) -> Output {
-    let dir = std::env::temp_dir().join(format!("et-cvc5-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!(
-        "{:x}.smt2",
-        fxhash(formula) ^ fxhash(&args.join(" "))
-    ));
-    std::fs::write(&file, formula).unwrap();
+    let file = formula_file(formula);
     Command::new(cvc5().0)
         .args(args)
         .arg(&file)
         .output()
         .unwrap()
+}
+
+/// A file holding `formula`, named by its hash so that runs share it instead of piling up
+/// files; written through a rename so concurrent test processes never see it half-written.
+fn formula_file(formula: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join("et-cvc5-test-formulas");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{:016x}.smt2", fxhash(formula)));
+    if !file.exists() {
+        let tmp = dir.join(format!(
+            "{:016x}.{}.tmp",
+            fxhash(formula),
+            std::process::id()
+        ));
+        std::fs::write(&tmp, formula).unwrap();
+        std::fs::rename(&tmp, &file).unwrap();
+    }
+    file
 }
 
 fn fxhash(s: &str) -> u64 {
@@ -173,8 +185,6 @@ fn python_runner_for_cvc5_1_1_behaves_the_same() {
         .unwrap()
         .clone();
     assert_eq!(solver.options(), SELF_CHECKS);
-    let dir = std::env::temp_dir().join(format!("et-cvc5-py-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let cases = [
         (
             "(declare-const a String) (assert (= (str.++ a \"b\") \"ab\")) (check-sat)",
@@ -192,20 +202,15 @@ fn python_runner_for_cvc5_1_1_behaves_the_same() {
             Some(1),
         ),
     ];
-    for (i, (formula, expected, code)) in cases.iter().enumerate() {
-        let file = dir.join(format!("{i}.smt2"));
-        std::fs::write(&file, formula).unwrap();
-        let out = solver.command_for(&file).output().unwrap();
+    for (formula, expected, code) in cases {
+        let out = solver.command_for(&formula_file(formula)).output().unwrap();
         assert!(stdout(&out).starts_with(expected), "{formula}: {out:?}");
-        assert_eq!(out.status.code(), *code, "{formula}: {out:?}");
+        assert_eq!(out.status.code(), code, "{formula}: {out:?}");
     }
-    let hard = dir.join("hard.smt2");
-    std::fs::write(
-        &hard,
+    let hard = formula_file(
         "(set-logic ALL) (declare-const x Int) (declare-const y Int) (declare-const z Int) \
          (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))) (check-sat)",
-    )
-    .unwrap();
+    );
     let out = Command::new(solver.program())
         .args(["--tlimit=300", "-q"])
         .arg(&hard)

@@ -11,11 +11,27 @@ use et_core::solvers::install::{InstallError, Installer, Spec};
 use et_core::solvers::testing::{test_home, test_pool};
 use et_core::solvers::{Pool, SolverConfig};
 
-fn scratch(label: &str) -> PathBuf {
+/// A private directory for one test, removed when the test ends.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(label: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("et-test-{label}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// Runs `solver` on `formula` and returns its first output line and exit success.
@@ -176,7 +192,8 @@ fn reinstalling_is_a_no_op() {
 
 #[test]
 fn unknown_version_lists_available_ones() {
-    let installer = Installer::new(&scratch("unknown"));
+    let home = scratch("unknown");
+    let installer = Installer::new(&home);
     let err = installer
         .install(&[Spec::parse("z3@4.99.1").unwrap()])
         .unwrap_err();
@@ -193,7 +210,8 @@ fn unknown_version_lists_available_ones() {
 
 #[test]
 fn cvc5_without_an_smtlib_api_is_refused_with_the_reason() {
-    let installer = Installer::new(&scratch("refused"));
+    let home = scratch("refused");
+    let installer = Installer::new(&home);
     let err = installer
         .install(&[Spec::parse("cvc5@1.0.8").unwrap()])
         .unwrap_err()

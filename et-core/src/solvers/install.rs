@@ -70,6 +70,15 @@ impl Family {
         }
     }
 
+    /// The installed program's file name in `<solver dir>/bin/`.
+    pub fn program(self) -> &'static str {
+        match self {
+            Family::Z3 => "z3",
+            Family::Cvc5 => "cvc5",
+            Family::Yices => "yices-smt2",
+        }
+    }
+
     /// The et version of a PyPI version (`4.13.0.0` → `4.13.0`, `2.6.5.post24` → `2.6.5`),
     /// or `None` for releases et does not install (too old, or no usable binary).
     fn et_version(self, pip_version: &str) -> Option<String> {
@@ -459,6 +468,26 @@ impl Installer {
                 }
                 Spec::Pypi(family, req) => (*family, req),
             };
+            if let VersionReq::Exact(v) = req {
+                // An installed release needs no PyPI lookup: re-runs work offline.
+                let version = family.et_version(v).unwrap_or_else(|| v.clone());
+                let name = format!("{}-{version}", family.name());
+                if self
+                    .solver_dir(&name)
+                    .join("bin")
+                    .join(family.program())
+                    .is_file()
+                {
+                    if !targets.iter().any(|t| t.name() == name) {
+                        targets.push(Target {
+                            family,
+                            version,
+                            pip_version: v.clone(),
+                        });
+                    }
+                    continue;
+                }
+            }
             if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family) {
                 slot.insert(self.pypi_versions(family)?);
             }
@@ -537,11 +566,7 @@ impl Installer {
     fn install_one(&self, target: &Target) -> Outcome {
         let name = target.name();
         let dir = self.solver_dir(&name);
-        let exe = match target.family {
-            Family::Z3 => "z3",
-            Family::Cvc5 => "cvc5",
-            Family::Yices => "yices-smt2",
-        };
+        let exe = target.family.program();
         let program = dir.join("bin").join(exe);
         let config = SolverConfig {
             name: name.clone(),
