@@ -10,3 +10,4 @@ pub mod enumeration;
 pub mod grammar;
 pub mod oracle;
 pub mod report;
+pub mod solvers;

@@ -20,6 +20,7 @@ mod plot;
 mod report;
 
 pub use grammar_arg::BadInput;
+mod solvers;
 
 /// Exit code for bad input (grammar, config, arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -58,6 +59,8 @@ enum Command {
     Plot(plot::Args),
     /// Join the shard directories of one study into one run directory.
     Merge(merge::Args),
+    /// Install solver releases side by side, list and check solver pools.
+    Solvers(solvers::Args),
 }
 
 /// Runs the parsed command line.
@@ -72,6 +75,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Solvers(args) => solvers::run(args),
     }
 }
 

@@ -1,0 +1,76 @@
+//! Solver pools: which solvers a campaign runs, where they come from, and whether they
+//! work.
+//!
+//! - [`pool`]: the pool file (`$ET_HOME/pool.toml`), ET's `solvers.cfg`, selection.
+//! - [`install`]: real releases from PyPI wheels and Debian packages, side by side
+//!   under `$ET_HOME/solvers/<family>-<version>/`.
+//! - [`check`]: runs each solver on a known-sat and a known-unsat formula.
+//! - [`testing`]: the pool every test of et runs against, installed on first use.
+//!
+//! This module never classifies solver output beyond the sat/unsat smoke test of
+//! [`check`]; the campaign's calls and verdicts live elsewhere.
+
+pub mod check;
+pub mod install;
+pub mod pool;
+pub mod testing;
+
+use std::path::{Path, PathBuf};
+
+pub use pool::{InputMode, Pool, PoolError, SolverConfig};
+
+/// The directory holding installed solvers and the default pool: `$ET_HOME`, else
+/// `$XDG_DATA_HOME/et`, else `~/.local/share/et`.
+pub fn et_home() -> PathBuf {
+    if let Some(home) = std::env::var_os("ET_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(home);
+    }
+    if let Some(data) = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(data).join("et");
+    }
+    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from("."), PathBuf::from);
+    home.join(".local/share/et")
+}
+
+/// The pool file used when no `--pool` is given: `<home>/pool.toml`.
+pub fn default_pool_path(home: &Path) -> PathBuf {
+    home.join("pool.toml")
+}
+
+/// Loads `pool` if given; otherwise the default pool of [`et_home`], installing the
+/// default solvers (newest z3 4.x and newest cvc5) first if there is no pool yet, and
+/// saying so on stderr. This is what every command that needs solvers calls.
+pub fn load_pool_or_install_default(pool: Option<&Path>) -> Result<Pool, install::InstallError> {
+    if let Some(path) = pool {
+        return Ok(Pool::load(path)?);
+    }
+    let home = et_home();
+    let path = default_pool_path(&home);
+    if !path.exists() {
+        eprintln!(
+            "et: no solver pool yet ({} does not exist); installing the default pool: {}",
+            path.display(),
+            install::DEFAULT_POOL.join(" ")
+        );
+        let installer = install::Installer::new(&home);
+        let specs = install::Spec::parse_all(install::DEFAULT_POOL)?;
+        let report = installer.install(&specs)?;
+        eprintln!("et: {}", report.summary());
+    }
+    Ok(Pool::load(&path)?)
+}
+
+/// Self-check options a family gets by default: z3 validates its models, cvc5/cvc4 check
+/// models and unsat cores (and enable the full string solver, as ET did), quietly.
+pub fn self_check_options(family: &str) -> &'static [&'static str] {
+    match family {
+        "z3" => &["model_validate=true"],
+        "cvc5" | "cvc4" => &[
+            "--check-models",
+            "--check-unsat-cores",
+            "--strings-exp",
+            "-q",
+        ],
+        _ => &[],
+    }
+}

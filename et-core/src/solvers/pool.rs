@@ -1,0 +1,570 @@
+//! Pool files: the TOML pool (`$ET_HOME/pool.toml`, written by `et solvers install`,
+//! editable by hand) and the published ET's `solvers.cfg` (one solver per line).
+//!
+//! ```toml
+//! [[solver]]
+//! name = "z3-4.13.0"          # unique
+//! family = "z3"
+//! version = "4.13.0"
+//! command = ["/abs/path/z3", "model_validate=true"]   # the formula's path is appended
+//! # input = "stdin"            # pass the formula on standard input instead
+//! ```
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use toml::Spanned;
+
+/// How a solver receives the formula.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InputMode {
+    /// The formula's file path is appended to the command line.
+    #[default]
+    File,
+    /// The formula is written to the solver's standard input.
+    Stdin,
+}
+
+/// One solver of a pool: what to run and how to name it in results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// Unique name used in results and `--solvers`, e.g. `z3-4.13.0`.
+    pub name: String,
+    /// Solver family (`z3`, `cvc5`, `cvc4`, `yices`, ...): decides the reference solver.
+    pub family: String,
+    /// Release, e.g. `4.13.0`; orders versions in evolution plots.
+    pub version: String,
+    /// Program and options; the formula's path is appended when `input` is `File`.
+    pub command: Vec<String>,
+    /// How the formula is passed.
+    pub input: InputMode,
+}
+
+impl SolverConfig {
+    /// The program to run (first word of the command).
+    pub fn program(&self) -> &str {
+        &self.command[0]
+    }
+
+    /// Options after the program, without the formula.
+    pub fn options(&self) -> &[String] {
+        &self.command[1..]
+    }
+
+    /// The full argument vector (program first) to solve the formula at `formula`.
+    pub fn argv(&self, formula: &Path) -> Vec<OsString> {
+        let mut argv: Vec<OsString> = self.command.iter().map(OsString::from).collect();
+        if self.input == InputMode::File {
+            argv.push(formula.as_os_str().to_owned());
+        }
+        argv
+    }
+
+    /// A [`std::process::Command`] for the formula at `formula`; with [`InputMode::Stdin`]
+    /// the caller pipes the formula in.
+    pub fn command_for(&self, formula: &Path) -> std::process::Command {
+        let argv = self.argv(formula);
+        let mut cmd = std::process::Command::new(&argv[0]);
+        cmd.args(&argv[1..]);
+        cmd
+    }
+
+    /// Numeric components of the version (`4.8.12` → `[4, 8, 12]`), for release order.
+    pub fn version_key(&self) -> Vec<u64> {
+        version_key(&self.version)
+    }
+
+    /// This solver as one `[[solver]]` block of a pool file.
+    pub fn to_toml(&self) -> String {
+        let q = |s: &str| toml::Value::String(s.to_string()).to_string();
+        let command: Vec<String> = self.command.iter().map(|s| q(s)).collect();
+        let mut out = format!(
+            "[[solver]]\nname = {}\nfamily = {}\nversion = {}\ncommand = [{}]\n",
+            q(&self.name),
+            q(&self.family),
+            q(&self.version),
+            command.join(", ")
+        );
+        if self.input == InputMode::Stdin {
+            out.push_str("input = \"stdin\"\n");
+        }
+        out
+    }
+}
+
+/// Numeric components of a version string, ignoring suffixes (`1.0.3-1` → `[1, 0, 3]`).
+pub fn version_key(version: &str) -> Vec<u64> {
+    let upstream = version.split(['-', '+']).next().unwrap_or("");
+    upstream
+        .split('.')
+        .map_while(|part| part.parse().ok())
+        .collect()
+}
+
+/// Errors reading or selecting from a pool; each names the file and line or the value.
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    /// The pool file cannot be read.
+    #[error("cannot read solver pool {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The pool file is malformed at a position.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong there.
+        message: String,
+    },
+    /// `--solvers` named a solver the pool does not have.
+    #[error("no solver `{name}` in the pool {origin}; it has: {available}")]
+    UnknownSolver {
+        /// The requested name.
+        name: String,
+        /// Where the pool came from.
+        origin: String,
+        /// The names it does have, comma-separated.
+        available: String,
+    },
+}
+
+/// A list of solver configurations, in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pool {
+    /// The solvers, in file order.
+    pub solvers: Vec<SolverConfig>,
+    /// The file it was read from, if any.
+    pub source: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PoolFile {
+    #[serde(default)]
+    solver: Vec<RawSolver>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSolver {
+    name: Spanned<String>,
+    family: Spanned<String>,
+    version: String,
+    command: Spanned<Vec<String>>,
+    #[serde(default)]
+    input: InputMode,
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.len(), |nl| before.len() - nl - 1)
+        + 1;
+    (line, column)
+}
+
+fn syntax(path: &Path, text: &str, offset: usize, message: impl Into<String>) -> PoolError {
+    let (line, column) = line_column(text, offset);
+    PoolError::Syntax {
+        path: path.to_path_buf(),
+        line,
+        column,
+        message: message.into(),
+    }
+}
+
+/// Makes a relative program path (one with a `/`) relative to the pool file's directory,
+/// so a pool can be moved together with its solvers; bare names are looked up in PATH.
+fn resolve_program(program: &str, origin: &Path) -> String {
+    let p = Path::new(program);
+    if p.is_absolute() || !program.contains('/') {
+        return program.to_string();
+    }
+    let dir = origin.parent().unwrap_or(Path::new("."));
+    dir.join(p).to_string_lossy().into_owned()
+}
+
+impl Pool {
+    /// Reads a pool file: ET's `solvers.cfg` if the name ends in `.cfg`, TOML otherwise.
+    pub fn load(path: &Path) -> Result<Pool, PoolError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PoolError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if path.extension().is_some_and(|e| e == "cfg") {
+            Pool::from_solvers_cfg(&text, path)
+        } else {
+            Pool::from_toml(&text, path)
+        }
+    }
+
+    /// Parses a TOML pool; `origin` names the file in errors and anchors relative paths.
+    pub fn from_toml(text: &str, origin: &Path) -> Result<Pool, PoolError> {
+        let file: PoolFile = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start);
+            syntax(origin, text, offset, e.message().trim().to_string())
+        })?;
+        let mut solvers: Vec<SolverConfig> = Vec::new();
+        for raw in file.solver {
+            let name = raw.name.get_ref().trim().to_string();
+            if name.is_empty() || name.contains([',', ' ', '\t']) {
+                return Err(syntax(
+                    origin,
+                    text,
+                    raw.name.span().start,
+                    format!("solver name `{name}` must be non-empty, without spaces or commas"),
+                ));
+            }
+            if solvers.iter().any(|s| s.name == name) {
+                return Err(syntax(
+                    origin,
+                    text,
+                    raw.name.span().start,
+                    format!("solver name `{name}` appears twice; names must be unique"),
+                ));
+            }
+            if raw.family.get_ref().trim().is_empty() {
+                return Err(syntax(
+                    origin,
+                    text,
+                    raw.family.span().start,
+                    "family must not be empty",
+                ));
+            }
+            let mut command = raw.command.get_ref().clone();
+            if command.first().filter(|p| !p.trim().is_empty()).is_none() {
+                return Err(syntax(
+                    origin,
+                    text,
+                    raw.command.span().start,
+                    format!("solver `{name}` has an empty command"),
+                ));
+            }
+            command[0] = resolve_program(&command[0], origin);
+            solvers.push(SolverConfig {
+                name,
+                family: raw.family.into_inner(),
+                version: raw.version,
+                command,
+                input: raw.input,
+            });
+        }
+        Ok(Pool {
+            solvers,
+            source: Some(origin.to_path_buf()),
+        })
+    }
+
+    /// Parses ET's `solvers.cfg`: one solver per line, the command then its options;
+    /// blank lines and `#` comments are skipped. Family and version are guessed from the
+    /// program path (`/opt/z3-4.8.5/bin/z3` → z3, 4.8.5).
+    pub fn from_solvers_cfg(text: &str, origin: &Path) -> Result<Pool, PoolError> {
+        let mut solvers: Vec<SolverConfig> = Vec::new();
+        let mut offset = 0;
+        for (index, line) in text.split_inclusive('\n').enumerate() {
+            let line_start = offset;
+            offset += line.len();
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            let words = split_words(line)
+                .map_err(|col| syntax(origin, text, line_start + col, "unterminated quote"))?;
+            let mut command = words;
+            command[0] = resolve_program(&command[0], origin);
+            let program = command[0].clone();
+            let family = guess_family(&program);
+            let version = guess_version(&program).unwrap_or_else(|| "unknown".to_string());
+            let mut name = if version == "unknown" {
+                format!("{family}-line{}", index + 1)
+            } else {
+                format!("{family}-{version}")
+            };
+            if solvers.iter().any(|s| s.name == name) {
+                name = format!("{name}-line{}", index + 1);
+            }
+            solvers.push(SolverConfig {
+                name,
+                family,
+                version,
+                command,
+                input: InputMode::File,
+            });
+        }
+        Ok(Pool {
+            solvers,
+            source: Some(origin.to_path_buf()),
+        })
+    }
+
+    /// The sub-pool of the given names, in the order given. A family name (`z3`) selects
+    /// every solver of that family.
+    pub fn select<S: AsRef<str>>(&self, names: &[S]) -> Result<Pool, PoolError> {
+        let mut chosen: Vec<SolverConfig> = Vec::new();
+        for name in names {
+            let name = name.as_ref().trim();
+            // An exact name wins; otherwise the name is taken as a family.
+            let matches: Vec<&SolverConfig> = match self.get(name) {
+                Some(exact) => vec![exact],
+                None => self.solvers.iter().filter(|s| s.family == name).collect(),
+            };
+            if matches.is_empty() {
+                return Err(PoolError::UnknownSolver {
+                    name: name.to_string(),
+                    origin: self.source.as_ref().map_or_else(
+                        || "(built in memory)".to_string(),
+                        |p| p.display().to_string(),
+                    ),
+                    available: self.names().join(", "),
+                });
+            }
+            for s in matches {
+                if !chosen.iter().any(|c| c.name == s.name) {
+                    chosen.push(s.clone());
+                }
+            }
+        }
+        Ok(Pool {
+            solvers: chosen,
+            source: self.source.clone(),
+        })
+    }
+
+    /// The solver called `name`.
+    pub fn get(&self, name: &str) -> Option<&SolverConfig> {
+        self.solvers.iter().find(|s| s.name == name)
+    }
+
+    /// The solver of `family` with the highest version, e.g. the reference z3.
+    pub fn newest(&self, family: &str) -> Option<&SolverConfig> {
+        self.solvers
+            .iter()
+            .filter(|s| s.family == family)
+            .max_by_key(|s| s.version_key())
+    }
+
+    /// Names of all solvers, in pool order.
+    pub fn names(&self) -> Vec<&str> {
+        self.solvers.iter().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The whole pool as a TOML pool file.
+    pub fn to_toml(&self) -> String {
+        self.solvers
+            .iter()
+            .map(SolverConfig::to_toml)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// Splits a `solvers.cfg` line into words; single and double quotes group words.
+/// On an unterminated quote, returns the byte column of the quote.
+fn split_words(line: &str) -> Result<Vec<String>, usize> {
+    let mut words = Vec::new();
+    let mut current = String::new();
+    let mut in_word = false;
+    let mut quote: Option<(char, usize)> = None;
+    for (i, ch) in line.char_indices() {
+        match quote {
+            Some((q, _)) if ch == q => quote = None,
+            Some(_) => current.push(ch),
+            None if ch == '"' || ch == '\'' => {
+                quote = Some((ch, i));
+                in_word = true;
+            }
+            None if ch.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut current));
+                    in_word = false;
+                }
+            }
+            None => {
+                current.push(ch);
+                in_word = true;
+            }
+        }
+    }
+    if let Some((_, at)) = quote {
+        return Err(at);
+    }
+    if in_word {
+        words.push(current);
+    }
+    Ok(words)
+}
+
+/// The family a program path belongs to, from its file name (`yices-smt2` → yices).
+fn guess_family(program: &str) -> String {
+    let base = Path::new(program)
+        .file_name()
+        .map_or(program.to_string(), |b| b.to_string_lossy().into_owned());
+    for family in [
+        "cvc5",
+        "cvc4",
+        "z3",
+        "yices",
+        "bitwuzla",
+        "boolector",
+        "mathsat",
+    ] {
+        if base.contains(family) {
+            return family.to_string();
+        }
+    }
+    base
+}
+
+/// The first dotted number (`4.8.5`) in a program path, if any.
+fn guess_version(program: &str) -> Option<String> {
+    let bytes = program.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
+            let start = i;
+            let mut dots = 0;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_digit()
+                    || (bytes[i] == b'.' && i + 1 < bytes.len() && bytes[i + 1].is_ascii_digit()))
+            {
+                dots += usize::from(bytes[i] == b'.');
+                i += 1;
+            }
+            if dots >= 1 {
+                return Some(program[start..i].to_string());
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_round_trip() {
+        let text = r#"
+[[solver]]
+name = "z3-4.13.0"
+family = "z3"
+version = "4.13.0"
+command = ["/opt/z3", "model_validate=true"]
+
+[[solver]]
+name = "cvc5-1.4.2"
+family = "cvc5"
+version = "1.4.2"
+command = ["/opt/cvc5", "-q"]
+input = "stdin"
+"#;
+        let pool = Pool::from_toml(text, Path::new("p.toml")).unwrap();
+        assert_eq!(pool.names(), ["z3-4.13.0", "cvc5-1.4.2"]);
+        assert_eq!(pool.solvers[1].input, InputMode::Stdin);
+        let again = Pool::from_toml(&pool.to_toml(), Path::new("p.toml")).unwrap();
+        assert_eq!(again.solvers, pool.solvers);
+    }
+
+    #[test]
+    fn duplicate_name_is_reported_at_its_line() {
+        let text = "[[solver]]\nname = \"a\"\nfamily = \"z3\"\nversion = \"1\"\ncommand = [\"z3\"]\n\
+                    [[solver]]\nname = \"a\"\nfamily = \"z3\"\nversion = \"2\"\ncommand = [\"z3\"]\n";
+        let err = Pool::from_toml(text, Path::new("p.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("p.toml:7:8: solver name `a` appears twice"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn malformed_toml_has_line_and_column() {
+        let text = "[[solver]]\nname = \"a\"\nfamily = \"z3\"\nversion = 1.0\ncommand = [\"z3\"]\n";
+        let err = Pool::from_toml(text, Path::new("p.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("p.toml:4:11:"), "{err}");
+        let err = Pool::from_toml(
+            "[[solver]]\nname = \"a\"\ncolour = 1\n",
+            Path::new("p.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.starts_with("p.toml:3:1:") && err.contains("colour"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn empty_command_is_rejected() {
+        let text = "[[solver]]\nname = \"a\"\nfamily = \"z3\"\nversion = \"1\"\ncommand = []\n";
+        let err = Pool::from_toml(text, Path::new("p.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("p.toml:5:11: solver `a` has an empty command"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn solvers_cfg_guesses_family_and_version() {
+        let text = "# ET pool\n/opt/z3-4.8.5/bin/z3 model_validate=true\n\n\
+                    /opt/cvc5-1.0.3/bin/cvc5 --check-models -q\n/usr/bin/cvc4 --strings-exp\n\
+                    ./yices-2.6.4/bin/yices-smt2 '--logic=QF_LIA'\n";
+        let pool = Pool::from_solvers_cfg(text, Path::new("/etc/et/solvers.cfg")).unwrap();
+        assert_eq!(
+            pool.names(),
+            ["z3-4.8.5", "cvc5-1.0.3", "cvc4-line5", "yices-2.6.4"]
+        );
+        assert_eq!(
+            pool.solvers[0].command,
+            ["/opt/z3-4.8.5/bin/z3", "model_validate=true"]
+        );
+        assert_eq!(pool.solvers[2].version, "unknown");
+        assert_eq!(
+            pool.solvers[3].program(),
+            "/etc/et/./yices-2.6.4/bin/yices-smt2"
+        );
+        assert_eq!(pool.solvers[3].options(), ["--logic=QF_LIA"]);
+        let err = Pool::from_solvers_cfg("z3\nz3 'oops\n", Path::new("s.cfg")).unwrap_err();
+        assert_eq!(err.to_string(), "s.cfg:2:4: unterminated quote");
+    }
+
+    #[test]
+    fn select_by_name_and_family() {
+        let text = "/a/z3-4.8.5/z3\n/a/z3-4.13.0/z3\n/a/cvc5-1.4.2/cvc5\n";
+        let pool = Pool::from_solvers_cfg(text, Path::new("s.cfg")).unwrap();
+        assert_eq!(
+            pool.select(&["cvc5-1.4.2", "z3"]).unwrap().names(),
+            ["cvc5-1.4.2", "z3-4.8.5", "z3-4.13.0"]
+        );
+        let err = pool.select(&["z3-9"]).unwrap_err().to_string();
+        assert!(
+            err.contains("z3-9") && err.contains("z3-4.8.5, z3-4.13.0, cvc5-1.4.2"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn version_keys_order_releases() {
+        assert!(version_key("4.8.12") > version_key("4.8.5"));
+        assert_eq!(version_key("1.0.3-1"), [1, 0, 3]);
+    }
+}

@@ -1,0 +1,221 @@
+//! The `et-cvc5` runner over a real cvc5 wheel behaves like the cvc5 binary: answers,
+//! `(error ...)` with exit 1, `--tlimit`, options, standard input.
+
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use et_core::solvers::testing::test_pool;
+
+fn cvc5() -> (PathBuf, String) {
+    let pool = test_pool();
+    let solver = pool.newest("cvc5").expect("the test pool has a cvc5");
+    (PathBuf::from(solver.program()), solver.version.clone())
+}
+
+fn run(args: &[&str], formula: &str) -> Output {
+    let file = formula_file(formula);
+    Command::new(cvc5().0)
+        .args(args)
+        .arg(&file)
+        .output()
+        .unwrap()
+}
+
+/// A file holding `formula`, named by its hash so that runs share it instead of piling up
+/// files; written through a rename so concurrent test processes never see it half-written.
+fn formula_file(formula: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join("et-cvc5-test-formulas");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{:016x}.smt2", fxhash(formula)));
+    if !file.exists() {
+        let tmp = dir.join(format!(
+            "{:016x}.{}.tmp",
+            fxhash(formula),
+            std::process::id()
+        ));
+        std::fs::write(&tmp, formula).unwrap();
+        std::fs::rename(&tmp, &file).unwrap();
+    }
+    file
+}
+
+fn fxhash(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+const SELF_CHECKS: &[&str] = &[
+    "--check-models",
+    "--check-unsat-cores",
+    "--strings-exp",
+    "-q",
+];
+
+#[test]
+fn answers_with_self_checks() {
+    let out = run(
+        SELF_CHECKS,
+        "(declare-const a String) (assert (str.in_re a (re.+ (str.to_re \"ab\")))) (check-sat)",
+    );
+    assert_eq!(stdout(&out), "sat\n");
+    assert!(out.status.success());
+    let out = run(
+        SELF_CHECKS,
+        "(declare-const a Int) (assert (> a a)) (check-sat)",
+    );
+    assert_eq!(stdout(&out), "unsat\n");
+    assert!(out.status.success());
+}
+
+#[test]
+fn parse_errors_print_error_and_exit_1() {
+    let out = run(
+        &["-q"],
+        "(declare-const a Int) (assert (+ a true)) (check-sat)",
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("(error \"Parse Error: "), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+    // Output before the error is kept, as the binary does.
+    let out = run(&["-q"], "(declare-const a Int) (check-sat) (check-sat");
+    let text = stdout(&out);
+    assert!(text.starts_with("sat\n(error \""), "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn command_errors_print_error_and_stop() {
+    let out = run(
+        &["-q"],
+        "(declare-const a Int) (check-sat) (get-unsat-core) (check-sat)",
+    );
+    let text = stdout(&out);
+    assert!(text.starts_with("sat\n(error \""), "{text}");
+    assert_eq!(text.lines().filter(|l| *l == "sat").count(), 1, "{text}");
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn options_are_passed_to_cvc5() {
+    let formula = "(declare-const a Int) (assert (= a 7)) (check-sat) (get-value (a))";
+    let out = run(&["--produce-models", "-q"], formula);
+    assert_eq!(stdout(&out), "sat\n((a 7))\n");
+    let out = run(&["--produce-models=false", "-q"], formula);
+    assert!(stdout(&out).starts_with("sat\n(error"), "{}", stdout(&out));
+    let out = run(&["--no-such-option", "-q"], formula);
+    assert_eq!(out.status.code(), Some(1));
+    let all = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert!(all.contains("no-such-option"), "{all}");
+}
+
+#[test]
+fn tlimit_interrupts_like_the_binary() {
+    let hard = "(set-logic ALL) (declare-const x Int) (declare-const y Int) (declare-const z Int) \
+        (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))) (check-sat)";
+    let out = run(&["--tlimit=200", "-q"], hard);
+    assert_eq!(out.status.signal(), Some(libc_sigabrt()), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cvc5 interrupted by timeout."));
+    assert_eq!(stdout(&out), "");
+}
+
+fn libc_sigabrt() -> i32 {
+    6
+}
+
+#[test]
+fn reads_standard_input_and_reports_missing_files() {
+    let mut child = Command::new(cvc5().0)
+        .arg("-q")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"(declare-const a Bool) (assert (not a)) (check-sat)")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&out), "sat\n");
+    let out = Command::new(cvc5().0)
+        .arg("/nonexistent.smt2")
+        .output()
+        .unwrap();
+    assert_eq!(
+        stdout(&out),
+        "(error \"Couldn't open file: /nonexistent.smt2\")\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn version_is_the_wheels() {
+    let (program, version) = cvc5();
+    let out = Command::new(program).arg("--version").output().unwrap();
+    assert!(
+        stdout(&out).contains(&format!("cvc5 version {version}")),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// cvc5 1.0.9–1.1.x have no C API; their wheel's Python InputParser drives them instead.
+#[test]
+fn python_runner_for_cvc5_1_1_behaves_the_same() {
+    use et_core::solvers::install::{Installer, Spec};
+    test_pool();
+    let mut installer = Installer::new(&et_core::solvers::testing::test_home());
+    installer.verbose = false;
+    let report = installer
+        .install(&[Spec::parse("cvc5@1.1.2").unwrap()])
+        .unwrap();
+    let solver = report
+        .installed
+        .iter()
+        .chain(&report.present)
+        .next()
+        .unwrap()
+        .clone();
+    assert_eq!(solver.options(), SELF_CHECKS);
+    let cases = [
+        (
+            "(declare-const a String) (assert (= (str.++ a \"b\") \"ab\")) (check-sat)",
+            "sat\n",
+            Some(0),
+        ),
+        (
+            "(declare-const a Int) (assert (> a a)) (check-sat)",
+            "unsat\n",
+            Some(0),
+        ),
+        (
+            "(declare-const a Int) (assert (+ a true)) (check-sat)",
+            "(error \"Parse Error: ",
+            Some(1),
+        ),
+    ];
+    for (formula, expected, code) in cases {
+        let out = solver.command_for(&formula_file(formula)).output().unwrap();
+        assert!(stdout(&out).starts_with(expected), "{formula}: {out:?}");
+        assert_eq!(out.status.code(), code, "{formula}: {out:?}");
+    }
+    let hard = formula_file(
+        "(set-logic ALL) (declare-const x Int) (declare-const y Int) (declare-const z Int) \
+         (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))) (check-sat)",
+    );
+    let out = Command::new(solver.program())
+        .args(["--tlimit=300", "-q"])
+        .arg(&hard)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.signal(), Some(libc_sigabrt()), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cvc5 interrupted by timeout."));
+}
