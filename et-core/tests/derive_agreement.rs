@@ -51,12 +51,7 @@ fn first_100000_formulas_agree() {
         let mut c = compiled.stream_from(&zero).unwrap();
         let mut i = interpreted.stream_from(&zero).unwrap();
         for n in 0..STREAMED {
-            assert_eq!(
-                c.current_text(),
-                i.current_text(),
-                "{} formula {n}",
-                b.name
-            );
+            assert_eq!(c.current_text(), i.current_text(), "{} formula {n}", b.name);
             assert!(c.advance() && i.advance(), "{} ends early", b.name);
         }
     }
@@ -118,7 +113,12 @@ fn random_indices_up_to_1e300_agree() {
             let index = rng.gen_biguint_below(&bound);
             let c = compiled.term(&index).unwrap();
             let i = interpreted.term(&index).unwrap();
-            assert_eq!(compiled.text(&c), interpreted.text(&i), "{} {index}", b.name);
+            assert_eq!(
+                compiled.text(&c),
+                interpreted.text(&i),
+                "{} {index}",
+                b.name
+            );
             assert_eq!(c, i, "{} {index}", b.name);
         }
     }
@@ -140,7 +140,10 @@ fn variant_names_read_as_operators() {
             Box::new(strings::StrTerm::A),
         )),
     );
-    assert_eq!(replace.to_string(), r#"(str.replace_all "a" b (str.++ a a))"#);
+    assert_eq!(
+        replace.to_string(),
+        r#"(str.replace_all "a" b (str.++ a a))"#
+    );
     let star = strings::RegexTerm::ReStar(strings::RegexConst::ReAllchar);
     assert_eq!(star.to_string(), "(re.* re.allchar)");
     let round = fp::FpTerm::FpRoundToIntegral(fp::Rm::RNE, Box::new(fp::FpTerm::A));

@@ -4,8 +4,8 @@
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 
-use et_core::enumeration::{Enumeration, FormulaParser};
 use et_core::builtins::{self, BUILTINS};
+use et_core::enumeration::{Enumeration, FormulaParser};
 
 fn enumeration(name: &str) -> Enumeration {
     Enumeration::new(builtins::load(name).unwrap())

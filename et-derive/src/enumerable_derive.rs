@@ -80,7 +80,9 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 fields: &[#(<#tys as ::et_core::typed::Constructors>::rule as ::et_core::typed::Describe),*],
             }
         });
-        let binds: Vec<Ident> = (0..field_types.len()).map(|j| format_ident!("f{j}")).collect();
+        let binds: Vec<Ident> = (0..field_types.len())
+            .map(|j| format_ident!("f{j}"))
+            .collect();
         let pattern = match fields {
             Fields::Unit => quote!(#path),
             Fields::Unnamed(_) => quote!(#path(#(#binds),*)),

@@ -78,7 +78,10 @@ fn grammar_path(input: &DeriveInput) -> syn::Result<LitStr> {
             ));
         };
         if found.is_some() {
-            return Err(syn::Error::new_spanned(attr, "a second `#[grammar]` attribute"));
+            return Err(syn::Error::new_spanned(
+                attr,
+                "a second `#[grammar]` attribute",
+            ));
         }
         found = Some(lit);
     }
@@ -240,7 +243,10 @@ fn rule_enum(grammar: &Grammar, nt: usize, types: &[String], reach: &[Vec<bool>]
         let cost = alt.cost;
         let children: Vec<usize> = alt.children().collect();
         let binds: Vec<_> = (0..children.len()).map(|j| format_ident!("c{j}")).collect();
-        let child_types: Vec<_> = children.iter().map(|&c| format_ident!("{}", types[c])).collect();
+        let child_types: Vec<_> = children
+            .iter()
+            .map(|&c| format_ident!("{}", types[c]))
+            .collect();
         let boxed: Vec<bool> = children.iter().map(|&c| reach[c][nt]).collect();
         let fields = child_types.iter().zip(&boxed).map(|(t, &b)| {
             if b {
@@ -260,14 +266,19 @@ fn rule_enum(grammar: &Grammar, nt: usize, types: &[String], reach: &[Vec<bool>]
         } else {
             decls.push(quote! { #[doc = #variant_doc] #v(#(#fields),*) });
         }
-        let from_children = child_types.iter().zip(&boxed).enumerate().map(|(j, (t, &b))| {
-            let value = quote!(<#t as ::et_core::typed::Enumerable>::from_term(&term.children[#j]));
-            if b {
-                quote!(::std::boxed::Box::new(#value))
-            } else {
-                value
-            }
-        });
+        let from_children = child_types
+            .iter()
+            .zip(&boxed)
+            .enumerate()
+            .map(|(j, (t, &b))| {
+                let value =
+                    quote!(<#t as ::et_core::typed::Enumerable>::from_term(&term.children[#j]));
+                if b {
+                    quote!(::std::boxed::Box::new(#value))
+                } else {
+                    value
+                }
+            });
         from_arms.push(if children.is_empty() {
             quote!(#alt_index => #ty::#v,)
         } else {
@@ -296,7 +307,8 @@ fn rule_enum(grammar: &Grammar, nt: usize, types: &[String], reach: &[Vec<bool>]
         write_arms.push(quote!(#pattern => { #(#writes)* }));
     }
     let rule_name = &rule.name;
-    let bad_alt = format!("rule `{rule_name}` has no alternative {{}}: the term is not of this grammar");
+    let bad_alt =
+        format!("rule `{rule_name}` has no alternative {{}}: the term is not of this grammar");
     quote! {
         #[doc = #doc]
         #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq, ::core::cmp::Eq, ::core::hash::Hash)]

@@ -10,23 +10,40 @@
 //!
 //! # `#[derive(Grammar)]`
 //!
-//! ```ignore
+//! ```
+//! use et_core::typed::{Enumerable, TypedEnumeration};
+//!
 //! #[derive(et_core::typed::Grammar)]
-//! #[grammar = "grammars/strings.pest"] // relative to the crate's Cargo.toml
+//! #[grammar = "../grammars/strings.pest"] // relative to the crate's Cargo.toml
 //! pub struct Strings;
+//!
+//! // `pub mod strings`: one enum per rule, one variant per alternative.
+//! use strings::{BoolTerm, StrTerm};
+//! let formula = BoolTerm::Not(Box::new(BoolTerm::EqStr(StrTerm::A, StrTerm::StrEmpty)));
+//! assert_eq!(formula.to_string(), r#"(not (= a ""))"#);
+//!
+//! let mut e = TypedEnumeration::<BoolTerm>::new();
+//! assert_eq!(e.get(&0u32.into()).unwrap(), BoolTerm::EqStr(StrTerm::StrEmpty, StrTerm::StrEmpty));
+//! assert_eq!(e.rank(&formula), 120u32.into());
 //! ```
 //!
 //! generates `pub mod strings` with one enum per rule (`strings::BoolTerm`), one
 //! variant per alternative named from its operator token (`Not`, `StrReplaceAll`,
 //! `ReStar`; `EqBool`/`EqStr` where two alternatives share `=`; `Alt<i>` when no
 //! readable name exists), children boxed where recursive, `Enumerable` and `Display`
-//! impls, and `strings::GRAMMAR`, the compiled grammar as static data.
+//! impls, and `strings::GRAMMAR`, the compiled grammar as static data. Editing the
+//! `.pest` file rebuilds the crate (the text is `include_str!`ed).
 //!
 //! # `#[derive(Enumerable)]`
 //!
 //! Standard FEAT: each constructor application costs 1 unless `#[enumerable(cost = n)]`
 //! says otherwise; a value prints as its constructor's name, or
-//! `#[enumerable(print = "...")]`, applied to its fields in parentheses.
+//! `#[enumerable(print = "...")]`, applied to its fields in parentheses; the derive
+//! implements `Display` that way. Fields are other `#[derive(Enumerable)]` types,
+//! boxed or not. Attributes are checked strictly: anything but `cost` and `print` is a
+//! compile error at its span. Problems that span several types (a zero-cost cycle, a
+//! type with no finite value) are found when the type's grammar is first built, and
+//! panic with the grammar library's sentence.
 //!
 //! ```
 //! use et_core::typed::{Enumerable, TypedEnumeration};

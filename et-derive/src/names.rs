@@ -58,7 +58,10 @@ pub fn variant_names(grammar: &Grammar, nt: NtId, type_names: &[String]) -> Vec<
             }
             let first = alt.children().next()?;
             let owner = &grammar.nonterminals[grammar.owner(first)].name;
-            Some(format!("{base}{}", camel(owner.strip_suffix("_term").unwrap_or(owner))))
+            Some(format!(
+                "{base}{}",
+                camel(owner.strip_suffix("_term").unwrap_or(owner))
+            ))
         })
         .collect();
     let mut used = HashSet::new();
@@ -74,7 +77,11 @@ pub fn variant_names(grammar: &Grammar, nt: NtId, type_names: &[String]) -> Vec<
 }
 
 fn unique(name: String, used: &mut HashSet<String>, fallback: impl Fn() -> String) -> String {
-    let mut name = if used.contains(&name) { fallback() } else { name };
+    let mut name = if used.contains(&name) {
+        fallback()
+    } else {
+        name
+    };
     while used.contains(&name) {
         name.push('X');
     }

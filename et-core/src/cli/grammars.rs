@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
-use et_core::enumeration::Enumeration;
 use et_core::builtins::BUILTINS;
+use et_core::enumeration::Enumeration;
 
 /// List the built-in grammars with their smallest formula size and a description.
 #[derive(ClapArgs)]

@@ -121,10 +121,7 @@ impl CompiledGrammar {
     /// The same grammar read from its `.pest` text by the interpreted path, for tests
     /// that check the two paths agree.
     pub fn interpreted(&self) -> Result<Grammar, GrammarError> {
-        let start = self
-            .rules
-            .get(self.start)
-            .map_or(DEFAULT_START, |r| r.name);
+        let start = self.rules.get(self.start).map_or(DEFAULT_START, |r| r.name);
         Grammar::from_source(self.name, self.file, self.source, start)
     }
 }
