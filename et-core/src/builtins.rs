@@ -121,6 +121,15 @@ pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
     ))
 }
 
+impl Grammar {
+    /// A built-in grammar by name (compiled), or else a `.pest` file by path
+    /// (interpreted); the same as [`load`]. It lives here, not in `grammar`, because
+    /// that module is compiled into et-derive too and knows no built-ins.
+    pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
+        load(name_or_path)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
