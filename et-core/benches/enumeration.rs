@@ -9,11 +9,19 @@ use std::time::{Duration, Instant};
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 
+use et_core::builtins::{self, Builtin};
 use et_core::enumeration::Enumeration;
-use et_core::grammar::Grammar;
+use et_core::typed::TypedEnumeration;
 
+/// A built-in grammar as the binary has it: compiled by `#[derive(Grammar)]`.
 fn enumeration(name: &str) -> Enumeration {
-    Enumeration::new(Grammar::load(name).expect("built-in grammar"))
+    Enumeration::new(builtins::load(name).expect("built-in grammar"))
+}
+
+/// The same grammar read from its `.pest` text at run time, as `--grammar x.pest` is.
+fn interpreted(name: &str) -> Enumeration {
+    let builtin = Builtin::find(name).expect("built-in grammar");
+    Enumeration::new(builtin.interpreted().expect("valid grammar"))
 }
 
 /// Best of `runs` timings of `f`.
@@ -28,9 +36,8 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
         .expect("runs > 0")
 }
 
-fn stream(name: &str, n: usize) -> Duration {
-    let mut e = enumeration(name);
-    best(5, || {
+fn stream(e: &mut Enumeration, n: usize) -> Duration {
+    best(1, || {
         let mut s = e.stream_from(&BigUint::from(0u32)).unwrap();
         let mut buf = Vec::with_capacity(1 << 17);
         let mut bytes = 0;
@@ -53,15 +60,52 @@ fn main() {
     let wanted = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
 
     for grammar in ["strings", "core", "fp"] {
-        let name = format!("stream_1e6_{grammar}");
-        if wanted(&name) {
-            let t = stream(grammar, 1_000_000);
+        // Compiled (the built-in as the binary has it) and interpreted (the same
+        // `.pest` text read at run time): same engine, so they should tie.
+        // Runs alternate between the two so that load from other processes hits both.
+        let mut paths = vec![
+            ("compiled", enumeration(grammar), Duration::MAX),
+            ("interpreted", interpreted(grammar), Duration::MAX),
+        ];
+        paths.retain(|(path, _, _)| wanted(&format!("stream_1e6_{grammar}_{path}")));
+        for _ in 0..7 {
+            for (_, e, t) in paths.iter_mut() {
+                *t = (*t).min(stream(e, 1_000_000));
+            }
+        }
+        for (path, _, t) in &paths {
             println!(
-                "{name:<28} {:>10.3} s  ({:.0} ns/formula)",
+                "{:<36} {:>10.3} s  ({:.0} ns/formula, best of 7)",
+                format!("stream_1e6_{grammar}_{path}"),
                 t.as_secs_f64(),
                 t.as_nanos() as f64 / 1e6
             );
         }
+    }
+
+    if wanted("typed_1e6_strings") {
+        // The generated types: each formula converted to a `strings::Start` value and
+        // printed through `Display` (not what `et enumerate` does; for library users).
+        let mut e = TypedEnumeration::<builtins::strings::Start>::new();
+        let t = best(3, || {
+            let mut out = String::with_capacity(1 << 17);
+            let mut bytes = 0;
+            for v in e.iter_from(&BigUint::from(0u32)).unwrap().take(1_000_000) {
+                use std::fmt::Write;
+                writeln!(out, "{v}").unwrap();
+                if out.len() > 1 << 16 {
+                    bytes += out.len();
+                    out.clear();
+                }
+            }
+            bytes + out.len()
+        });
+        println!(
+            "{:<36} {:>10.3} s  ({:.0} ns/formula)",
+            "typed_1e6_strings",
+            t.as_secs_f64(),
+            t.as_nanos() as f64 / 1e6
+        );
     }
 
     if wanted("index_1e1000") {

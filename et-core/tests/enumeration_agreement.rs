@@ -4,11 +4,11 @@
 use num_bigint::{BigUint, RandBigInt};
 use rand::SeedableRng;
 
+use et_core::builtins::{self, BUILTINS};
 use et_core::enumeration::{Enumeration, FormulaParser};
-use et_core::grammar::{Grammar, BUILTINS};
 
 fn enumeration(name: &str) -> Enumeration {
-    Enumeration::new(Grammar::load(name).unwrap())
+    Enumeration::new(builtins::load(name).unwrap())
 }
 
 #[test]

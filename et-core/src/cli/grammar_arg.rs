@@ -4,7 +4,6 @@ use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 
 use et_core::enumeration::Enumeration;
-use et_core::grammar::Grammar;
 
 /// Bad input that is not a grammar problem: an argument value, a formula, a config.
 #[derive(Debug, thiserror::Error)]
@@ -21,9 +20,10 @@ pub struct GrammarArg {
 }
 
 impl GrammarArg {
-    /// Loads and validates the grammar, printing its warnings on stderr.
+    /// The grammar: a built-in as compiled into the binary (nothing is read or parsed),
+    /// or a `.pest` file read, validated and costed at run time. Warnings go to stderr.
     pub fn enumeration(&self) -> anyhow::Result<Enumeration> {
-        let grammar = Grammar::load(&self.grammar)?;
+        let grammar = et_core::builtins::load(&self.grammar)?;
         for w in &grammar.warnings {
             eprintln!("et: warning: {w}");
         }

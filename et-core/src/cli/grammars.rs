@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
+use et_core::builtins::BUILTINS;
 use et_core::enumeration::Enumeration;
-use et_core::grammar::BUILTINS;
 
 /// List the built-in grammars with their smallest formula size and a description.
 #[derive(ClapArgs)]
@@ -17,7 +17,7 @@ pub struct Args {}
 pub fn run(_: Args) -> anyhow::Result<ExitCode> {
     println!("{:<12} {:>8}  description", "name", "smallest");
     for b in BUILTINS {
-        let grammar = b.grammar()?;
+        let grammar = b.grammar();
         let doc = grammar.doc.clone();
         let mut e = Enumeration::new(grammar);
         let description = doc

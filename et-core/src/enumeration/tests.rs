@@ -2,10 +2,11 @@ use num_bigint::BigUint;
 use rand::SeedableRng;
 
 use super::*;
-use crate::grammar::{Grammar, BUILTINS};
+use crate::builtins::{self, BUILTINS};
+use crate::grammar::Grammar;
 
 fn builtin(name: &str) -> Enumeration {
-    Enumeration::new(Grammar::load(name).unwrap())
+    Enumeration::new(builtins::load(name).unwrap())
 }
 
 fn inline(text: &str) -> Enumeration {

@@ -1,9 +1,10 @@
 //! Theory grammars: reading `.pest` files, lowering them to constructors with costs,
-//! validating them, and the built-in grammars. This module is shared by the
-//! interpreted path (`et --grammar x.pest`) and the derive macro, so both read,
-//! validate and cost a grammar with the same code. It knows nothing of enumeration.
+//! and validating them. This module is shared by the interpreted path
+//! (`et --grammar x.pest`) and the derive macro, which compiles this very source file
+//! (`#[path]` in et-derive), so both read, validate and cost a grammar with the same
+//! code. It must therefore stay self-contained: only `super::`, std, pest, pest_meta
+//! and thiserror. It knows nothing of enumeration or of the built-in grammars.
 
-mod builtin;
 mod diagnostic;
 mod lower;
 mod model;
@@ -12,7 +13,6 @@ mod validate;
 
 use std::path::Path;
 
-pub use builtin::{Builtin, BUILTINS};
 pub use diagnostic::{Diagnostic, GrammarError, Position};
 pub use model::{Alternative, Grammar, Item, Nonterminal, NtId, TokenId};
 pub use validate::zero_cost_edges;
@@ -61,23 +61,26 @@ impl Grammar {
         Grammar::from_source(&name, &path.display().to_string(), &text, start)
     }
 
-    /// A built-in grammar by name, or else a `.pest` file by path.
-    pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
-        if let Some(builtin) = Builtin::find(name_or_path) {
-            return builtin.grammar();
-        }
-        let path = Path::new(name_or_path);
-        if path.exists() {
-            return Grammar::from_file(path, DEFAULT_START);
-        }
-        Err(GrammarError::Unknown(
-            name_or_path.to_string(),
-            BUILTINS
-                .iter()
-                .map(|b| b.name)
-                .collect::<Vec<_>>()
-                .join(" "),
-        ))
+    /// Validates constructors built by other means than reading a file (the rules of
+    /// Rust ADTs under `#[derive(Enumerable)]`).
+    pub fn from_nonterminals(
+        name: &str,
+        file: &str,
+        tokens: Vec<String>,
+        nonterminals: Vec<Nonterminal>,
+        start: &str,
+    ) -> Result<Grammar, GrammarError> {
+        let (start, warnings) =
+            validate::validate(file, &nonterminals, start).map_err(GrammarError::Invalid)?;
+        Ok(Grammar {
+            name: name.to_string(),
+            file: file.to_string(),
+            doc: String::new(),
+            tokens,
+            nonterminals,
+            start,
+            warnings,
+        })
     }
 }
 

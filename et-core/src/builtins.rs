@@ -1,0 +1,146 @@
+//! The eight theory grammars of ET (DESIGN §4), compiled into the binary by
+//! `#[derive(Grammar)]`: each becomes a module of typed enums (`builtins::strings::BoolTerm`)
+//! and a [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;
+//! [`Builtin::interpreted`] does, for the tests that compare the two paths.
+
+use std::path::Path;
+
+use crate::grammar::{Grammar, GrammarError, DEFAULT_START};
+use crate::typed::{self, CompiledGrammar, DerivedGrammar};
+
+/// core: Booleans.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/core.pest"]
+pub struct Core;
+
+/// ints: integer arithmetic.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/ints.pest"]
+pub struct Ints;
+
+/// reals: real arithmetic with transcendental functions.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/reals.pest"]
+pub struct Reals;
+
+/// realints: mixed integer and real arithmetic, as published.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/realints.pest"]
+pub struct Realints;
+
+/// bitvectors: 64-bit bit-vectors and their conversion to integers.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/bitvectors.pest"]
+pub struct Bitvectors;
+
+/// arrays: arrays from bit-vectors to bit-vectors.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/arrays.pest"]
+pub struct Arrays;
+
+/// fp: IEEE double-precision floating point.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/fp.pest"]
+pub struct Fp;
+
+/// strings: strings, integers and regular expressions.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/strings.pest"]
+pub struct Strings;
+
+/// A grammar that ships with et.
+#[derive(Debug, Clone, Copy)]
+pub struct Builtin {
+    /// Its name on the command line.
+    pub name: &'static str,
+    /// The grammar as the macro compiled it.
+    pub compiled: &'static CompiledGrammar,
+}
+
+/// The built-in grammars, in the order ET lists them.
+pub const BUILTINS: &[Builtin] = &[
+    Builtin::of::<Core>("core"),
+    Builtin::of::<Ints>("ints"),
+    Builtin::of::<Reals>("reals"),
+    Builtin::of::<Realints>("realints"),
+    Builtin::of::<Bitvectors>("bitvectors"),
+    Builtin::of::<Arrays>("arrays"),
+    Builtin::of::<Fp>("fp"),
+    Builtin::of::<Strings>("strings"),
+];
+
+impl Builtin {
+    const fn of<G: DerivedGrammar>(name: &'static str) -> Builtin {
+        Builtin {
+            name,
+            compiled: G::COMPILED,
+        }
+    }
+
+    /// Looks a built-in up by name.
+    pub fn find(name: &str) -> Option<&'static Builtin> {
+        BUILTINS.iter().find(|b| b.name == name)
+    }
+
+    /// The grammar, built from the compiled data (no parsing).
+    pub fn grammar(&self) -> Grammar {
+        let mut grammar = self.compiled.grammar();
+        grammar.name = self.name.to_string();
+        grammar.file = format!("<builtin:{}>", self.name);
+        grammar
+    }
+
+    /// The same grammar read from its `.pest` text by the interpreted path, as
+    /// `et --grammar grammars/<name>.pest` reads it; for tests and benchmarks.
+    pub fn interpreted(&self) -> Result<Grammar, GrammarError> {
+        Grammar::from_source(
+            self.name,
+            &format!("<builtin:{}>", self.name),
+            self.compiled.source,
+            DEFAULT_START,
+        )
+    }
+}
+
+/// A built-in grammar by name (compiled), or else a `.pest` file by path (interpreted).
+pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
+    if let Some(builtin) = Builtin::find(name_or_path) {
+        return Ok(builtin.grammar());
+    }
+    let path = Path::new(name_or_path);
+    if path.exists() {
+        return Grammar::from_file(path, DEFAULT_START);
+    }
+    Err(GrammarError::Unknown(
+        name_or_path.to_string(),
+        BUILTINS
+            .iter()
+            .map(|b| b.name)
+            .collect::<Vec<_>>()
+            .join(" "),
+    ))
+}
+
+impl Grammar {
+    /// A built-in grammar by name (compiled), or else a `.pest` file by path
+    /// (interpreted); the same as [`load`]. It lives here, not in `grammar`, because
+    /// that module is compiled into et-derive too and knows no built-ins.
+    pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
+        load(name_or_path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtins_are_valid_and_documented() {
+        for b in BUILTINS {
+            let g = b.interpreted().unwrap();
+            assert!(g.warnings.is_empty(), "{}: {:?}", b.name, g.warnings);
+            assert!(g.doc.starts_with(&format!("{}:", b.name)), "{}", b.name);
+            assert!(b.grammar().doc.starts_with(&format!("{}:", b.name)));
+        }
+    }
+}
