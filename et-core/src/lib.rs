@@ -7,3 +7,4 @@
 
 pub mod campaign;
 pub mod oracle;
+pub mod solvers;
