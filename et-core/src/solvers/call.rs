@@ -40,8 +40,8 @@ const READ_CHUNK: usize = 64 * 1024;
 /// (`RLIMIT_AS`), that is how hitting the limit usually shows: C++ solvers throw
 /// `std::bad_alloc` (and abort if nobody catches it), z3 prints `out of memory`,
 /// glibc reports `Cannot allocate memory`. Matched case-insensitively on stderr and
-/// stdout. This list lives here and not in the oracle's pattern table because only the
-/// call knows whether a memory limit was set; the oracle reads the `memout` flag.
+/// stdout. This list lives here and not in the oracle's pattern table because memout is
+/// decided with facts only the call has (the limit, the RSS); the oracle reads the flag.
 pub const OUT_OF_MEMORY_MARKERS: &[&str] = &[
     "std::bad_alloc",
     "out of memory",
@@ -104,7 +104,7 @@ pub struct CallOutcome {
     pub signal: Option<i32>,
     /// et killed the solver at the wall-clock limit.
     pub timed_out: bool,
-    /// The solver hit the memory limit (see [`OUT_OF_MEMORY_MARKERS`] and [`run_call`]).
+    /// The solver ran out of memory (heuristic: see [`detect_memout`]).
     pub memout: bool,
 }
 
@@ -151,11 +151,7 @@ pub enum CallError {
 /// happened; it blocks the calling thread until the solver and its process group are
 /// gone. Safe to call from many threads at once.
 ///
-/// `memout` is a heuristic, set only when a memory limit was given and either an
-/// allocation-failure message ([`OUT_OF_MEMORY_MARKERS`]) appears in the output, or
-/// the solver died of a signal (SIGABRT/SIGSEGV/SIGKILL/SIGBUS, not our timeout kill)
-/// with its peak RSS within 10% of the limit — `RLIMIT_AS` bounds virtual memory, so
-/// the RSS test only catches the cases where resident memory got close to it.
+/// `memout` is the heuristic of [`detect_memout`].
 pub fn run_call(
     command: &[String],
     input: Input<'_>,
@@ -378,17 +374,29 @@ pub fn run_call(
         timed_out,
         memout: false,
     };
-    outcome.memout = !timed_out && limits.memory_mb.is_some_and(|mb| looks_like_memout(&outcome, mb));
+    outcome.memout = detect_memout(&outcome, limits.memory_mb);
     Ok(outcome)
 }
 
-/// The memout heuristic documented on [`run_call`].
-fn looks_like_memout(outcome: &CallOutcome, limit_mb: u64) -> bool {
+/// Whether a finished call ran out of memory, given the memory limit it ran under.
+///
+/// Heuristic, because `RLIMIT_AS` makes allocations fail rather than killing: true when
+/// the call was not killed by our timeout and either an allocation-failure message
+/// ([`OUT_OF_MEMORY_MARKERS`]) appears in its output (with or without our limit: a
+/// solver that ran out of memory did not reject the formula), or, under a limit, it
+/// died of SIGABRT/SIGSEGV/SIGBUS/SIGKILL with its peak RSS within 10% of the limit
+/// (RSS is below the address space, so this only catches solvers that got close).
+pub fn detect_memout(outcome: &CallOutcome, memory_mb: Option<u64>) -> bool {
+    if outcome.timed_out {
+        return false;
+    }
     let says_oom = [&outcome.stderr, &outcome.stdout].iter().any(|bytes| {
         let text = String::from_utf8_lossy(bytes).to_ascii_lowercase();
         OUT_OF_MEMORY_MARKERS.iter().any(|m| text.contains(m))
     });
-    let near_limit = outcome.max_rss_kb.saturating_mul(10) >= limit_mb.saturating_mul(1024 * 9);
+    let near_limit = memory_mb.is_some_and(|mb| {
+        outcome.max_rss_kb.saturating_mul(10) >= mb.saturating_mul(1024 * 9)
+    });
     let fatal_signal = matches!(
         outcome.signal,
         Some(libc::SIGABRT | libc::SIGSEGV | libc::SIGKILL | libc::SIGBUS)
