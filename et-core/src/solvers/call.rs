@@ -57,7 +57,8 @@ pub struct Limits {
     pub timeout: Duration,
     /// Address-space limit in MiB (`RLIMIT_AS`); `None` leaves memory unlimited.
     pub memory_mb: Option<u64>,
-    /// Bytes kept from each of stdout and stderr; the rest is read and discarded.
+    /// Bytes kept from each of stdout and stderr (start and end); the middle of a
+    /// longer output is read and discarded, so the solver never blocks on a full pipe.
     pub capture_bytes: usize,
 }
 
@@ -84,13 +85,15 @@ pub enum Input<'a> {
 /// Everything observed about one finished call; the oracle classifies it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CallOutcome {
-    /// Captured stdout, at most `capture_bytes` long.
+    /// Captured stdout: all of it, or when longer than `capture_bytes`, its start and
+    /// its last 64 KiB (at most a quarter of the cap) around an `[et: N bytes omitted]`
+    /// line.
     pub stdout: Vec<u8>,
-    /// Captured stderr, at most `capture_bytes` long.
+    /// Captured stderr, kept the same way as stdout.
     pub stderr: Vec<u8>,
-    /// stdout was longer than the cap; the rest was discarded.
+    /// stdout was longer than the cap; its middle was discarded.
     pub stdout_truncated: bool,
-    /// stderr was longer than the cap; the rest was discarded.
+    /// stderr was longer than the cap; its middle was discarded.
     pub stderr_truncated: bool,
     /// Wall-clock time from spawn to exit (or to the kill at the timeout).
     pub wall: Duration,
@@ -361,11 +364,13 @@ pub fn run_call(
     drop(child);
 
     let (status, usage) = exit.expect("loop ends only after the child was reaped");
+    let (stdout, stdout_truncated) = out.finish();
+    let (stderr, stderr_truncated) = err.finish();
     let mut outcome = CallOutcome {
-        stdout: out.data,
-        stderr: err.data,
-        stdout_truncated: out.truncated,
-        stderr_truncated: err.truncated,
+        stdout,
+        stderr,
+        stdout_truncated,
+        stderr_truncated,
         wall,
         cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
         max_rss_kb: usage.ru_maxrss.max(0) as u64,
@@ -441,53 +446,79 @@ impl Drop for GroupGuard {
     }
 }
 
-/// One captured output stream: the pipe while it is open, the kept bytes, and whether
-/// anything was discarded.
+/// One captured output stream: the pipe while it is open, and the kept bytes. Like
+/// BenchExec, an overlong output loses its middle, not its end: the first
+/// `cap - tail_cap` bytes and the last `tail_cap` bytes are kept, because a solver's
+/// final words (its answer after a long trace, an assertion after a long dump) matter.
 struct Capture {
     fd: Option<OwnedFd>,
-    data: Vec<u8>,
-    cap: usize,
-    truncated: bool,
+    head: Vec<u8>,
+    head_cap: usize,
+    /// Bytes after the head; trimmed to the last `tail_cap` bytes now and then.
+    tail: Vec<u8>,
+    tail_cap: usize,
+    total: u64,
 }
 
 impl Capture {
     fn new(fd: Option<RawFd>, cap: usize) -> Self {
+        let tail_cap = (cap / 4).min(64 * 1024);
         Capture {
             // SAFETY: the fd comes from `into_raw_fd` of a pipe we own.
             fd: fd.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }),
-            data: Vec::new(),
-            cap,
-            truncated: false,
+            head: Vec::new(),
+            head_cap: cap - tail_cap,
+            tail: Vec::new(),
+            tail_cap,
+            total: 0,
         }
     }
 
-    /// Reads what is available without blocking; closes the pipe at end of file.
+    /// One non-blocking read (one per wake-up, so a flooding stream cannot starve the
+    /// other one or the deadline); closes the pipe at end of file.
     fn read_some(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let Some(fd) = &self.fd else { return Ok(()) };
-        loop {
+        let n = loop {
             let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-            if n < 0 {
-                let e = io::Error::last_os_error();
-                match e.kind() {
-                    io::ErrorKind::Interrupted => continue,
-                    io::ErrorKind::WouldBlock => return Ok(()),
-                    _ => return Err(e),
-                }
+            if n >= 0 {
+                break n as usize;
             }
-            if n == 0 {
-                self.fd = None;
-                return Ok(());
+            let e = io::Error::last_os_error();
+            match e.kind() {
+                io::ErrorKind::Interrupted => continue,
+                io::ErrorKind::WouldBlock => return Ok(()),
+                _ => return Err(e),
             }
-            let chunk = &buf[..n as usize];
-            let room = self.cap.saturating_sub(self.data.len());
-            if chunk.len() > room {
-                self.truncated = true;
-            }
-            self.data.extend_from_slice(&chunk[..chunk.len().min(room)]);
-            if (n as usize) < buf.len() {
-                return Ok(()); // pipe drained for now
-            }
+        };
+        if n == 0 {
+            self.fd = None;
+            return Ok(());
         }
+        self.total += n as u64;
+        let chunk = &buf[..n];
+        let room = self.head_cap.saturating_sub(self.head.len()).min(n);
+        self.head.extend_from_slice(&chunk[..room]);
+        self.tail.extend_from_slice(&chunk[room..]);
+        if self.tail.len() > 2 * self.tail_cap.max(READ_CHUNK) {
+            self.tail.drain(..self.tail.len() - self.tail_cap);
+        }
+        Ok(())
+    }
+
+    /// The kept bytes (with a marker line where the middle was dropped) and whether
+    /// anything was dropped.
+    fn finish(mut self) -> (Vec<u8>, bool) {
+        let kept = (self.head.len() + self.tail.len()) as u64;
+        if self.total <= kept && self.tail.len() <= self.tail_cap {
+            self.head.append(&mut self.tail);
+            return (self.head, false);
+        }
+        let tail = &self.tail[self.tail.len().saturating_sub(self.tail_cap)..];
+        let dropped = self.total - (self.head.len() + tail.len()) as u64;
+        self.head
+            .extend_from_slice(format!("\n[et: {dropped} bytes omitted]\n").as_bytes());
+        self.head.extend_from_slice(tail);
+        (self.head, true)
     }
 }
 
