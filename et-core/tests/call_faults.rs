@@ -33,7 +33,11 @@ fn dies_soon(pid: i32) -> bool {
     for _ in 0..200 {
         match std::fs::read_to_string(&stat) {
             Err(_) => return true,
-            Ok(s) if s.rsplit(')').next().is_some_and(|r| r.trim_start().starts_with('Z')) => {
+            Ok(s)
+                if s.rsplit(')')
+                    .next()
+                    .is_some_and(|r| r.trim_start().starts_with('Z')) =>
+            {
                 return true
             }
             Ok(_) => std::thread::sleep(Duration::from_millis(5)),
@@ -55,7 +59,10 @@ fn hang_is_killed_at_the_timeout() {
     // would hold the pipes and the call would only end after the drain grace (500 ms).
     assert!(took < timeout + Duration::from_millis(400), "took {took:?}");
     assert_eq!(classify(&o).status, Status::Timeout);
-    assert_eq!(judge(Status::Timeout, false, Some(Status::Sat)), Some(Verdict::Timeout));
+    assert_eq!(
+        judge(Status::Timeout, false, Some(Status::Sat)),
+        Some(Verdict::Timeout)
+    );
 }
 
 #[test]
@@ -66,7 +73,10 @@ fn segfault_is_a_crash() {
     let c = classify(&o);
     assert_eq!(c.status, Status::Crash);
     assert_eq!(c.crash_signature.as_deref(), Some("SIGSEGV"));
-    assert_eq!(judge(c.status, c.invalid_model, Some(Status::Sat)), Some(Verdict::Crash));
+    assert_eq!(
+        judge(c.status, c.invalid_model, Some(Status::Sat)),
+        Some(Verdict::Crash)
+    );
 }
 
 #[test]
@@ -83,7 +93,11 @@ fn huge_output_is_capped_and_memory_stays_small() {
     assert!(o.stdout_text().contains("bytes omitted]"));
     // 110 MiB went through the pipes; keeping it would raise our peak by that much.
     // (Peak RSS of the whole test process: other tests running alongside are small.)
-    assert!(after - before < 32 * 1024, "peak RSS grew by {} KiB", after - before);
+    assert!(
+        after - before < 32 * 1024,
+        "peak RSS grew by {} KiB",
+        after - before
+    );
     // The answer printed after the flood survives in the kept tail.
     assert!(o.stdout.ends_with(b"\nsat\n"));
     assert_eq!(classify(&o).status, Status::Sat);
@@ -104,7 +118,10 @@ fn sat_then_invalid_model_error_is_an_invalid_model() {
     assert_eq!(o.exit_code, Some(1));
     let c = classify(&o);
     assert_eq!((c.status, c.invalid_model), (Status::Sat, true));
-    assert_eq!(judge(c.status, c.invalid_model, Some(Status::Sat)), Some(Verdict::InvalidModel));
+    assert_eq!(
+        judge(c.status, c.invalid_model, Some(Status::Sat)),
+        Some(Verdict::InvalidModel)
+    );
 }
 
 #[test]
@@ -115,7 +132,11 @@ fn detached_orphan_is_killed() {
         Duration::from_secs(10),
     );
     assert_eq!(classify(&o).status, Status::Sat);
-    let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     std::fs::remove_file(&pidfile).ok();
     assert!(dies_soon(pid), "orphan {pid} still alive");
 }
@@ -125,12 +146,20 @@ fn orphan_holding_the_pipes_is_killed_without_waiting() {
     let pidfile = scratch("orphan-pipes");
     let started = Instant::now();
     let o = run(
-        &[fake("orphan.sh"), pidfile.to_string_lossy().into_owned(), "keep-pipes".into()],
+        &[
+            fake("orphan.sh"),
+            pidfile.to_string_lossy().into_owned(),
+            "keep-pipes".into(),
+        ],
         Duration::from_secs(10),
     );
     let took = started.elapsed();
     assert_eq!(classify(&o).status, Status::Sat);
-    let pid: i32 = std::fs::read_to_string(&pidfile).unwrap().trim().parse().unwrap();
+    let pid: i32 = std::fs::read_to_string(&pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
     std::fs::remove_file(&pidfile).ok();
     assert!(dies_soon(pid), "orphan {pid} still alive");
     // The group kill closes the orphan's pipe ends at once: no drain grace spent.

@@ -78,7 +78,10 @@ fn every_fixture_is_expected() {
         let entry = entry.unwrap();
         if entry.file_type().unwrap().is_dir() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            assert!(EXPECTED.iter().any(|e| e.0 == name), "fixture {name} has no expectation");
+            assert!(
+                EXPECTED.iter().any(|e| e.0 == name),
+                "fixture {name} has no expectation"
+            );
         }
     }
 }
@@ -91,7 +94,8 @@ fn every_pattern_occurs_in_its_fixture() {
         let (_, outcome) = load(p.fixture);
         let text = format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text());
         assert!(
-            text.to_ascii_lowercase().contains(&p.text.to_ascii_lowercase()),
+            text.to_ascii_lowercase()
+                .contains(&p.text.to_ascii_lowercase()),
             "`{}` not in fixture {}",
             p.text,
             p.fixture
@@ -114,14 +118,16 @@ fn order_matters_on_real_outputs() {
     let (_, cm) = load("cvc4-1.8-check-models-failure");
     assert_eq!(cm.signal, Some(6));
     let c = classify(&cm);
-    assert_eq!((c.status, c.invalid_model, c.crash_signature), (Status::Sat, true, None));
+    assert_eq!(
+        (c.status, c.invalid_model, c.crash_signature),
+        (Status::Sat, true, None)
+    );
 }
 
 #[test]
 fn crash_signature_of_a_real_fatal_failure_is_its_location() {
     let (_, cvc4) = load("cvc4-1.8-fp-unimplemented");
-    let sig =
-        et_core::oracle::crash_signature(&cvc4, &cvc4.stdout_text(), &cvc4.stderr_text());
+    let sig = et_core::oracle::crash_signature(&cvc4, &cvc4.stdout_text(), &cvc4.stderr_text());
     assert_eq!(sig, "src/theory/fp/fp_converter.cpp:1700");
 }
 
@@ -159,7 +165,11 @@ fn live_debian_solvers_agree_with_fixtures() {
             invalid_model,
             ..
         } = classify(&outcome);
-        assert_eq!((got, invalid_model), (*status, *invalid), "live {name}: {outcome:?}");
+        assert_eq!(
+            (got, invalid_model),
+            (*status, *invalid),
+            "live {name}: {outcome:?}"
+        );
         ran += 1;
     }
     eprintln!("{ran} live solver calls agreed with their fixtures");

@@ -243,13 +243,19 @@ mod tests {
     fn answers() {
         assert_eq!(status(&out("sat\n", "", Some(0), None)), Status::Sat);
         assert_eq!(status(&out("unsat\n", "", Some(0), None)), Status::Unsat);
-        assert_eq!(status(&out("unknown\n", "", Some(0), None)), Status::Unknown);
+        assert_eq!(
+            status(&out("unknown\n", "", Some(0), None)),
+            Status::Unknown
+        );
         // cvc5 1.2+ (not installable here as a binary: the snippet is its documented form).
         assert_eq!(
             status(&out("unknown (INCOMPLETE)\n", "", Some(0), None)),
             Status::Unknown
         );
-        assert_eq!(status(&out("timeout\n", "", Some(0), None)), Status::Timeout);
+        assert_eq!(
+            status(&out("timeout\n", "", Some(0), None)),
+            Status::Timeout
+        );
     }
 
     #[test]
@@ -296,28 +302,46 @@ mod tests {
             let c = classify(&out("sat\n", stderr, Some(1), None));
             assert_eq!((c.status, c.invalid_model), (*want, *invalid), "{stderr}");
         }
-        let snippets = cases.iter().map(|c| c.0.to_ascii_lowercase()).collect::<Vec<_>>();
+        let snippets = cases
+            .iter()
+            .map(|c| c.0.to_ascii_lowercase())
+            .collect::<Vec<_>>();
         for p in patterns::PATTERNS.iter().filter(|p| p.fixture.is_empty()) {
             let t = p.text.to_ascii_lowercase();
-            assert!(snippets.iter().any(|s| s.contains(&t)), "no test for `{}`", p.text);
+            assert!(
+                snippets.iter().any(|s| s.contains(&t)),
+                "no test for `{}`",
+                p.text
+            );
         }
     }
 
     #[test]
     fn signatures() {
         let sig = |stderr: &str, signal| {
-            classify(&out("", stderr, None, signal)).crash_signature.unwrap()
+            classify(&out("", stderr, None, signal))
+                .crash_signature
+                .unwrap()
         };
         assert_eq!(
-            sig("ASSERTION VIOLATION\nFile: ../src/smt/smt_context.cpp\nLine: 12\n", None),
+            sig(
+                "ASSERTION VIOLATION\nFile: ../src/smt/smt_context.cpp\nLine: 12\n",
+                None
+            ),
             "src/smt/smt_context.cpp:12"
         );
         assert_eq!(
-            sig("Fatal failure within void f() at /home/u/cvc5/src/smt/check_models.cpp:207\n", Some(6)),
+            sig(
+                "Fatal failure within void f() at /home/u/cvc5/src/smt/check_models.cpp:207\n",
+                Some(6)
+            ),
             "src/smt/check_models.cpp:207"
         );
         assert_eq!(
-            sig("z3: ../src/util/vector.h:44: void f(): Assertion `a' failed.", Some(6)),
+            sig(
+                "z3: ../src/util/vector.h:44: void f(): Assertion `a' failed.",
+                Some(6)
+            ),
             "src/util/vector.h:44"
         );
         assert_eq!(sig("", Some(11)), "SIGSEGV");

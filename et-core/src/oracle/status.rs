@@ -94,7 +94,10 @@ impl Status {
 impl Verdict {
     /// Correctness verdicts are bugs; the others are performance findings.
     pub fn is_bug(self) -> bool {
-        matches!(self, Verdict::Unsound | Verdict::InvalidModel | Verdict::Crash)
+        matches!(
+            self,
+            Verdict::Unsound | Verdict::InvalidModel | Verdict::Crash
+        )
     }
 }
 

@@ -4,9 +4,13 @@
 //! up to a bound, and wall time, CPU time, peak memory and exit status are recorded.
 //!
 //! How a call runs (Linux):
-//! - the child calls `setsid` before `exec`, so it leads a new session and process
-//!   group whose id is its pid; every process it forks stays in that group unless it
-//!   calls `setsid`/`setpgid` itself (such escapees are out of reach without cgroups);
+//! - the child calls `setpgid(0, 0)` before `exec`, so it leads a new process group
+//!   whose id is its pid; every process it forks stays in that group unless it calls
+//!   `setsid`/`setpgid` itself (such escapees are out of reach without cgroups). Not
+//!   `setsid`: a new session also gets a new scheduler autogroup on Linux, which made
+//!   about 5% of calls wait ~10 ms to be scheduled on a loaded machine (measured with
+//!   `benches/call.rs`); a separate group already keeps terminal signals (Ctrl-C) away
+//!   from solvers, because only the terminal's foreground group receives them;
 //! - `PR_SET_PDEATHSIG(SIGKILL)` makes the solver die if the thread that started it
 //!   dies (et killed with `kill -9`), so an interrupted campaign leaves no solver behind;
 //! - `RLIMIT_AS` caps the address space when a memory limit is given, and
@@ -186,10 +190,10 @@ pub fn run_call(
         .memory_mb
         .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t);
     // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-    // system calls (setsid, prctl, setrlimit), allocating nothing.
+    // system calls (setpgid, prctl, setrlimit), allocating nothing.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::setsid() < 0 {
+            if libc::setpgid(0, 0) < 0 {
                 return Err(io::Error::last_os_error());
             }
             #[cfg(target_os = "linux")]
@@ -399,9 +403,8 @@ pub fn detect_memout(outcome: &CallOutcome, memory_mb: Option<u64>) -> bool {
         let text = String::from_utf8_lossy(bytes).to_ascii_lowercase();
         OUT_OF_MEMORY_MARKERS.iter().any(|m| text.contains(m))
     });
-    let near_limit = memory_mb.is_some_and(|mb| {
-        outcome.max_rss_kb.saturating_mul(10) >= mb.saturating_mul(1024 * 9)
-    });
+    let near_limit = memory_mb
+        .is_some_and(|mb| outcome.max_rss_kb.saturating_mul(10) >= mb.saturating_mul(1024 * 9));
     let fatal_signal = matches!(
         outcome.signal,
         Some(libc::SIGABRT | libc::SIGSEGV | libc::SIGKILL | libc::SIGBUS)
@@ -643,7 +646,11 @@ mod tests {
 
     #[test]
     fn empty_command_is_an_error() {
-        let err = run_call(&[], Input::Stdin(b""), &Limits::with_timeout(Duration::from_secs(1)));
+        let err = run_call(
+            &[],
+            Input::Stdin(b""),
+            &Limits::with_timeout(Duration::from_secs(1)),
+        );
         assert!(matches!(err, Err(CallError::EmptyCommand)));
     }
 
