@@ -130,6 +130,27 @@ fn main() {
     let (call_stdin, call_file) = (m[4], m[5]);
     std::fs::remove_file(&path).ok();
 
+    // Timeout precision at the smallest timeout of the ET study (1/64 s): how late
+    // does run_call return after the deadline, killing a solver that never answers?
+    let timeout = Duration::from_secs_f64(1.0 / 64.0);
+    let hang = vec!["/bin/sleep".to_string(), "1000".to_string()];
+    let rounds = (iterations / 10).max(20);
+    let mut late: Vec<Duration> = (0..rounds)
+        .map(|_| {
+            let t = Instant::now();
+            let o = run_call(&hang, Input::Stdin(b""), &Limits::with_timeout(timeout)).unwrap();
+            assert!(o.timed_out);
+            t.elapsed().saturating_sub(timeout)
+        })
+        .collect();
+    late.sort();
+    println!(
+        "\n{rounds} hangs at a 1/64 s timeout: returned after the deadline by median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+        us(late[rounds / 2]),
+        us(late[(rounds - 1) * 99 / 100]),
+        us(late[rounds - 1]),
+    );
+
     println!(
         "\nmedian overhead of run_call (file) over std output() with fork+exec: {:+.1} µs",
         us(call_file) - us(fork_file)

@@ -155,10 +155,13 @@ pub enum CallError {
 }
 
 /// Runs `command` (program then arguments) on `input` under `limits` and reports what
-/// happened; it blocks the calling thread until the solver and its process group are
-/// gone. Safe to call from many threads at once.
+/// happened; it blocks the calling thread until the solver has exited or been killed,
+/// and its process group has been sent SIGKILL. Safe to call from many threads at once.
 ///
-/// `memout` is the heuristic of [`detect_memout`].
+/// `memout` is the heuristic of [`detect_memout`]. The solver is killed if the calling
+/// *thread* dies (that is how `PR_SET_PDEATHSIG` works), which cannot happen while this
+/// function runs. Writing the formula to stdin expects SIGPIPE to be ignored, as Rust
+/// programs do by default, so a solver that exits without reading does not kill et.
 pub fn run_call(
     command: &[String],
     input: Input<'_>,
@@ -227,7 +230,7 @@ pub fn run_call(
     })?;
     let pid = child.id() as libc::pid_t;
     // From here on the group must be killed on every path, including errors.
-    let guard = GroupGuard { pid, reaped: false };
+    let mut guard = GroupGuard { pid, reaped: false };
 
     let mut stdin_pipe = match input {
         Input::Stdin(bytes) => child.stdin.take().map(|s| {
@@ -256,7 +259,6 @@ pub fn run_call(
     }
     let pidfd = pidfd_open(pid);
 
-    let mut guard = guard;
     let mut exit: Option<(libc::c_int, libc::rusage)> = None;
     let mut wall = Duration::ZERO;
     let mut timed_out = false;
@@ -286,15 +288,22 @@ pub fn run_call(
         }
 
         // 2. Wait for the next event.
-        let mut fds: Vec<libc::pollfd> = Vec::with_capacity(4);
+        let unused = libc::pollfd {
+            fd: -1,
+            events: 0,
+            revents: 0,
+        };
+        let mut fds = [unused; 4];
+        let mut nfds = 0;
         let mut slots = [usize::MAX; 4]; // stdout, stderr, stdin, pidfd
         let mut push = |slot: usize, fd: RawFd, events: libc::c_short| {
-            slots[slot] = fds.len();
-            fds.push(libc::pollfd {
+            slots[slot] = nfds;
+            fds[nfds] = libc::pollfd {
                 fd,
                 events,
                 revents: 0,
-            });
+            };
+            nfds += 1;
         };
         if let Some(fd) = &out.fd {
             push(0, fd.as_raw_fd(), libc::POLLIN);
@@ -326,7 +335,7 @@ pub fn run_call(
         let n = unsafe {
             libc::ppoll(
                 fds.as_mut_ptr(),
-                fds.len() as libc::nfds_t,
+                nfds as libc::nfds_t,
                 &ts,
                 std::ptr::null(),
             )
