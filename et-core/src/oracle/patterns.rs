@@ -135,9 +135,9 @@ pub const PATTERNS: &[Pattern] = &[
     p("Assertion failure", Crash, "cvc4/cvc5 Assert()", ""),
     p("Check failure", Crash, "cvc4/cvc5 AlwaysAssert()", ""),
     p(
-        "' failed.",
+        "Assertion `",
         Crash,
-        "C assert(): \"file:line: func: Assertion `cond' failed.\"",
+        "C assert() in glibc: \"file:line: func: Assertion `cond' failed.\"",
         "",
     ),
     p("AddressSanitizer", Crash, "ASan builds", ""),

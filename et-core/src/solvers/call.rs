@@ -167,6 +167,17 @@ pub fn run_call(
     input: Input<'_>,
     limits: &Limits,
 ) -> Result<CallOutcome, CallError> {
+    supervise(command, input, limits, true)
+}
+
+/// [`run_call`], with the choice of waiting on a pidfd or (tests of the fallback for
+/// kernels without one) on 1 ms `waitid` slices.
+fn supervise(
+    command: &[String],
+    input: Input<'_>,
+    limits: &Limits,
+    use_pidfd: bool,
+) -> Result<CallOutcome, CallError> {
     let program = command.first().ok_or(CallError::EmptyCommand)?;
     let sup = |what: &'static str| {
         let program = program.clone();
@@ -257,7 +268,7 @@ pub fn run_call(
             set_nonblocking(fd.as_raw_fd()).map_err(sup("fcntl"))?;
         }
     }
-    let pidfd = pidfd_open(pid);
+    let pidfd = if use_pidfd { pidfd_open(pid) } else { None };
 
     let mut exit: Option<(libc::c_int, libc::rusage)> = None;
     let mut wall = Duration::ZERO;
@@ -688,6 +699,37 @@ mod tests {
         .unwrap();
         assert_eq!(o.signal, Some(libc::SIGABRT));
         assert!(o.memout);
+    }
+
+    #[test]
+    fn fallback_without_pidfd_behaves_the_same() {
+        let limits = Limits::with_timeout(Duration::from_millis(200));
+        let o = supervise(&sh("echo sat; exit 2"), Input::Stdin(b"x"), &limits, false).unwrap();
+        assert_eq!((o.stdout_text().as_ref(), o.exit_code), ("sat\n", Some(2)));
+        let o = supervise(&sh("sleep 100"), Input::Stdin(b""), &limits, false).unwrap();
+        assert!(o.timed_out);
+        assert_eq!(o.signal, Some(libc::SIGKILL));
+        let o = supervise(&sh("kill -SEGV $$"), Input::Stdin(b""), &limits, false).unwrap();
+        assert_eq!(o.signal, Some(libc::SIGSEGV));
+    }
+
+    #[test]
+    fn cpu_time_and_rss_are_the_childs() {
+        let o = run_call(
+            &sh("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done"),
+            Input::Stdin(b""),
+            &Limits::with_timeout(Duration::from_secs(30)),
+        )
+        .unwrap();
+        assert_eq!(o.stdout_text(), "done\n");
+        assert!(o.cpu > Duration::from_millis(20), "{:?}", o.cpu);
+        assert!(
+            o.cpu <= o.wall + Duration::from_millis(20),
+            "{:?} > {:?}",
+            o.cpu,
+            o.wall
+        );
+        assert!(o.max_rss_kb > 0);
     }
 
     fn which(name: &str) -> Result<String, ()> {
