@@ -70,14 +70,14 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
         return Classification::plain(Status::Rejected);
     }
     if outcome.signal.is_some() || has(Meaning::Crash) {
-        return crash(outcome, &stdout, &stderr);
+        return crash(outcome);
     }
     if has(Meaning::Error) {
         return Classification::plain(Status::Rejected);
     }
     match answer(&stdout) {
         Some(status) => Classification::plain(status),
-        None => crash(outcome, &stdout, &stderr),
+        None => crash(outcome),
     }
 }
 
@@ -93,11 +93,11 @@ fn answer(stdout: &str) -> Option<Status> {
     })
 }
 
-fn crash(outcome: &CallOutcome, stdout: &str, stderr: &str) -> Classification {
+fn crash(outcome: &CallOutcome) -> Classification {
     Classification {
         status: Status::Crash,
         invalid_model: false,
-        crash_signature: Some(crash_signature(outcome, stdout, stderr)),
+        crash_signature: Some(crash_signature(outcome)),
     }
 }
 
@@ -106,8 +106,8 @@ fn crash(outcome: &CallOutcome, stdout: &str, stderr: &str) -> Classification {
 /// builds in different directories agree), else the signal name and the first error
 /// line, else the exit code. Digit runs in the error line become `N`, because they are
 /// mostly positions in the formula, which differ between triggers of one bug.
-pub fn crash_signature(outcome: &CallOutcome, stdout: &str, stderr: &str) -> String {
-    let text = format!("{stderr}\n{stdout}");
+pub fn crash_signature(outcome: &CallOutcome) -> String {
+    let text = format!("{}\n{}", outcome.stderr_text(), outcome.stdout_text());
     if let Some(location) = source_location(&text) {
         return location;
     }
