@@ -1,6 +1,15 @@
 //! The oracle: what a solver call answered ([`Status`]) and what that means for the
 //! solver under test ([`Verdict`]). It sees outputs and exit codes, never processes.
+//!
+//! [`classify`] turns a [`crate::solvers::call::CallOutcome`] into a [`Classification`]
+//! using the one pattern table in [`patterns`]; [`judge`] compares it with the
+//! reference solver's status; [`default_references`] picks that reference.
 
+mod classify;
+mod judge;
+pub mod patterns;
 mod status;
 
+pub use classify::{classify, crash_signature, signal_name, Classification};
+pub use judge::{compare_versions, default_references, judge, PoolSolver, UnknownReference};
 pub use status::{ParseLabelError, Status, Verdict};

@@ -1,6 +1,8 @@
 //! Solver pools: which solvers a campaign runs, where they come from, and whether they
 //! work.
 //!
+//! - [`call`]: one solver call under et's own limits (process group, wall-clock
+//!   timeout, memory, bounded capture, rusage).
 //! - [`pool`]: the pool file (`$ET_HOME/pool.toml`), ET's `solvers.cfg`, selection.
 //! - [`install`]: real releases from PyPI wheels and Debian packages, side by side
 //!   under `$ET_HOME/solvers/<family>-<version>/`.
@@ -8,8 +10,9 @@
 //! - [`testing`]: the pool every test of et runs against, installed on first use.
 //!
 //! This module never classifies solver output beyond the sat/unsat smoke test of
-//! [`check`]; the campaign's calls and verdicts live elsewhere.
+//! [`check`]; what an answer means is the [`crate::oracle`]'s job.
 
+pub mod call;
 pub mod check;
 pub mod install;
 pub mod pool;

@@ -1,0 +1,175 @@
+//! The one table of output patterns the oracle recognises (DESIGN §6).
+//!
+//! Every message the classification looks for is a row here: the text, what it means,
+//! which solver printed it, and the fixture under `et-core/tests/fixtures/outputs/`
+//! holding a real output with it (the fixture test walks this table, so a pattern
+//! cannot be added without evidence or an explicit "no fixture" entry). Patterns are
+//! matched as case-insensitive substrings of stdout and stderr together. Answer lines
+//! (`sat`, `unsat`, `unknown`, z3's `timeout`) are not patterns: they are whole lines,
+//! parsed by [`super::classify`] last.
+
+/// What a matched pattern says about the call; the variants follow the order in which
+/// [`super::classify`] consults them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Meaning {
+    /// The solver's own model check failed: verdict `invalid_model` (step 2).
+    InvalidModel,
+    /// The solver does not support a feature of the formula: `rejected` (step 3).
+    Unsupported,
+    /// Assertion failure, internal error, sanitizer report: `crash` (step 4).
+    Crash,
+    /// Any other error message: `rejected` (step 5).
+    Error,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct Pattern {
+    /// Text matched case-insensitively anywhere in stdout or stderr.
+    pub text: &'static str,
+    /// What a match means.
+    pub meaning: Meaning,
+    /// Which solver prints it, and when.
+    pub seen_in: &'static str,
+    /// Fixture directory with a real output containing it; empty when none could be
+    /// produced with the solvers installable here (the unit tests then use a snippet).
+    pub fixture: &'static str,
+}
+
+const fn p(
+    text: &'static str,
+    meaning: Meaning,
+    seen_in: &'static str,
+    fixture: &'static str,
+) -> Pattern {
+    Pattern {
+        text,
+        meaning,
+        seen_in,
+        fixture,
+    }
+}
+
+use Meaning::*;
+
+/// All patterns, grouped by meaning in classification order.
+pub const PATTERNS: &[Pattern] = &[
+    // 2. Self-check failures. They come with `sat`, an `(error` and exit 1 (z3) or with
+    //    "Fatal failure"/SIGABRT (cvc4/cvc5), so they must be looked at first.
+    p(
+        "an invalid model was generated",
+        InvalidModel,
+        "z3 with model_validate=true (e.g. PyPI 4.8.5 on ints, 4.8.7 on strings)",
+        "z3-4.8.7-invalid-model",
+    ),
+    p(
+        "ERRORS SATISFYING ASSERTIONS WITH MODEL",
+        InvalidModel,
+        "cvc4 and cvc5 with --check-models (SmtEngine/SolverEngine::checkModel)",
+        "cvc4-1.8-check-models-failure",
+    ),
+    p(
+        "has an asserted fact that the model doesn't satisfy",
+        InvalidModel,
+        "cvc4 and cvc5 with --check-models (checkTheoryAssertionsWithModel)",
+        "",
+    ),
+    // 3. Unsupported features: the formula is outside what this build handles. Debian's
+    //    cvc4 1.8 aborts with SIGABRT and "Fatal failure" on floating point, which would
+    //    otherwise look like a crash.
+    p(
+        "Unimplemented",
+        Unsupported,
+        "cvc4 1.8 (Debian, no SymFPU) on floating point: \"Unimplemented code encountered\"",
+        "cvc4-1.8-fp-unimplemented",
+    ),
+    p(
+        "not yet implemented",
+        Unsupported,
+        "cvc4/cvc5 on unsupported operators",
+        "",
+    ),
+    p(
+        "NOT IMPLEMENTED YET",
+        Unsupported,
+        "z3 reaching NOT_IMPLEMENTED_YET (printed with ASSERTION VIOLATION)",
+        "",
+    ),
+    p(
+        "dependent on SymFPU",
+        Unsupported,
+        "cvc4 1.8 (Debian, no SymFPU) on floating point",
+        "cvc4-1.8-fp-unimplemented",
+    ),
+    p(
+        "unsupported",
+        Unsupported,
+        "z3/cvc5 on unsupported commands, logics or operators",
+        "",
+    ),
+    p(
+        "Cannot run check-model on a model with approximate values",
+        Unsupported,
+        "cvc4 1.8 --check-models on nonlinear/transcendental models",
+        "cvc4-1.8-approximate-model",
+    ),
+    // 4. Crashes reported in text (a signal is a crash without any text).
+    p(
+        "Fatal failure",
+        Crash,
+        "cvc4/cvc5 failed internal checks (e.g. --check-unsat-cores)",
+        "cvc4-1.8-fp-unimplemented",
+    ),
+    p(
+        "Internal error",
+        Crash,
+        "cvc4/cvc5 internal errors",
+        "cvc4-1.8-check-models-failure",
+    ),
+    p(
+        "ASSERTION VIOLATION",
+        Crash,
+        "z3 debug builds and z3 UNREACHABLE/NOT_IMPLEMENTED_YET in releases",
+        "",
+    ),
+    p("Assertion failure", Crash, "cvc4/cvc5 Assert()", ""),
+    p("Check failure", Crash, "cvc4/cvc5 AlwaysAssert()", ""),
+    p(
+        "Assertion `",
+        Crash,
+        "C assert() in glibc: \"file:line: func: Assertion `cond' failed.\"",
+        "",
+    ),
+    p("AddressSanitizer", Crash, "ASan builds", ""),
+    p("LeakSanitizer", Crash, "ASan/LSan builds", ""),
+    p(
+        "runtime error:",
+        Crash,
+        "UBSan builds (\"file:line:col: runtime error: ...\")",
+        "",
+    ),
+    p(
+        "Segmentation fault",
+        Crash,
+        "solvers that catch SIGSEGV and print it",
+        "",
+    ),
+    // 5. Any other error: parse, type and option errors. z3 4.8.5–4.8.8 print it, drop
+    //    the assert and still answer `sat` with exit 1: the answer does not count.
+    p(
+        "(error",
+        Error,
+        "z3/cvc4/cvc5 SMT-LIB error responses",
+        "z3-4.8.5-unknown-function",
+    ),
+];
+
+/// The rows of `meaning` that occur in `lowercase_text` (already lowercased).
+pub(crate) fn matches(
+    lowercase_text: &str,
+    meaning: Meaning,
+) -> impl Iterator<Item = &'static Pattern> + '_ {
+    PATTERNS.iter().filter(move |p| {
+        p.meaning == meaning && lowercase_text.contains(&p.text.to_ascii_lowercase())
+    })
+}

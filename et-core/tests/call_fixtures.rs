@@ -1,0 +1,201 @@
+//! Classification of real solver outputs saved under tests/fixtures/outputs/ (see
+//! capture.py there for how each was produced), one test per pattern of the table; and,
+//! where the solvers are installed, the same calls run live through `solvers::call`
+//! must classify the same way: the Debian z3/cvc4/cvc5 when on PATH, the PyPI z3 4.8.5
+//! and 4.8.7 bug triggers when `ET_Z3_WHEELS` names a directory holding their unpacked
+//! wheels.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use et_core::oracle::{classify, patterns, Classification, Status};
+use et_core::solvers::call::{detect_memout, run_call, CallOutcome, Input, Limits};
+
+/// What each fixture must classify as: (directory, status, invalid_model).
+const EXPECTED: &[(&str, Status, bool)] = &[
+    ("z3-4.8.12-sat", Status::Sat, false),
+    ("z3-4.8.12-unsat", Status::Unsat, false),
+    ("z3-4.8.12-unknown", Status::Unknown, false),
+    ("z3-4.8.12-own-timeout", Status::Timeout, false),
+    ("z3-4.8.12-out-of-memory", Status::Memout, false),
+    ("z3-4.8.12-unknown-constant", Status::Rejected, false),
+    ("z3-4.8.7-invalid-model", Status::Sat, true),
+    ("z3-4.8.5-invalid-model", Status::Sat, true),
+    ("z3-4.8.5-unknown-function", Status::Rejected, false),
+    ("cvc4-1.8-fp-unimplemented", Status::Rejected, false),
+    ("cvc4-1.8-approximate-model", Status::Rejected, false),
+    ("cvc4-1.8-check-models-failure", Status::Sat, true),
+    ("cvc4-1.8-unknown", Status::Unknown, false),
+    ("cvc4-1.8-parse-error", Status::Rejected, false),
+    ("cvc5-1.0.3-sat", Status::Sat, false),
+    ("cvc5-1.0.3-unsat", Status::Unsat, false),
+    ("cvc5-1.0.3-parse-error", Status::Rejected, false),
+];
+
+#[derive(serde::Deserialize)]
+struct Meta {
+    solver: String,
+    command: Vec<String>,
+    exit_code: Option<i32>,
+    signal: Option<i32>,
+    memory_limit_kb: Option<u64>,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/outputs")
+}
+
+fn load(name: &str) -> (Meta, CallOutcome) {
+    let dir = root().join(name);
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{name}/{f}: {e}"));
+    let meta: Meta = toml::from_str(&String::from_utf8(read("meta.toml")).unwrap()).unwrap();
+    let mut outcome = CallOutcome {
+        stdout: read("stdout"),
+        stderr: read("stderr"),
+        exit_code: meta.exit_code,
+        signal: meta.signal,
+        ..CallOutcome::default()
+    };
+    outcome.memout = detect_memout(&outcome, meta.memory_limit_kb.map(|kb| kb / 1024));
+    (meta, outcome)
+}
+
+#[test]
+fn every_fixture_classifies_as_expected() {
+    for (name, status, invalid) in EXPECTED {
+        let (meta, outcome) = load(name);
+        let c = classify(&outcome);
+        assert_eq!(
+            (c.status, c.invalid_model),
+            (*status, *invalid),
+            "{name} ({})",
+            meta.solver
+        );
+    }
+}
+
+#[test]
+fn every_fixture_is_expected() {
+    for entry in std::fs::read_dir(root()).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_dir() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            assert!(
+                EXPECTED.iter().any(|e| e.0 == name),
+                "fixture {name} has no expectation"
+            );
+        }
+    }
+}
+
+/// Each pattern with a fixture occurs in that real output, and the output classifies
+/// by that pattern's meaning (or by an earlier step, which is the point of the order).
+#[test]
+fn every_pattern_occurs_in_its_fixture() {
+    for p in patterns::PATTERNS.iter().filter(|p| !p.fixture.is_empty()) {
+        let (_, outcome) = load(p.fixture);
+        let text = format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text());
+        assert!(
+            text.to_ascii_lowercase()
+                .contains(&p.text.to_ascii_lowercase()),
+            "`{}` not in fixture {}",
+            p.text,
+            p.fixture
+        );
+    }
+}
+
+#[test]
+fn order_matters_on_real_outputs() {
+    // z3 invalid model: `sat`, an `(error`, exit 1 — not rejected.
+    let (_, z3) = load("z3-4.8.7-invalid-model");
+    assert!(z3.stdout_text().contains("sat\n(error"));
+    assert_eq!(z3.exit_code, Some(1));
+    // Debian cvc4 on floating point: SIGABRT and "Fatal failure" — rejected, not crash.
+    let (_, cvc4) = load("cvc4-1.8-fp-unimplemented");
+    assert_eq!(cvc4.signal, Some(6));
+    assert!(cvc4.stderr_text().contains("Fatal failure"));
+    assert_eq!(classify(&cvc4).status, Status::Rejected);
+    // cvc4 check-models failure: SIGABRT, "Fatal failure", "Internal error" — invalid model.
+    let (_, cm) = load("cvc4-1.8-check-models-failure");
+    assert_eq!(cm.signal, Some(6));
+    let c = classify(&cm);
+    assert_eq!(
+        (c.status, c.invalid_model, c.crash_signature),
+        (Status::Sat, true, None)
+    );
+}
+
+#[test]
+fn crash_signature_of_a_real_fatal_failure_is_its_location() {
+    let (_, cvc4) = load("cvc4-1.8-fp-unimplemented");
+    let sig = et_core::oracle::crash_signature(&cvc4);
+    assert_eq!(sig, "src/theory/fp/fp_converter.cpp:1700");
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .any(|d| Path::new(d).join(program).is_file())
+}
+
+/// A PyPI wheel's binary (named in meta.toml by its path inside the wheel, e.g.
+/// `z3_solver-4.8.7.0.data/data/bin/z3`) under the directory `ET_Z3_WHEELS`.
+fn wheel_binary(inner: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(std::env::var_os("ET_Z3_WHEELS")?);
+    let mut dirs = vec![root];
+    while let Some(dir) = dirs.pop() {
+        let candidate = dir.join(inner);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        for entry in std::fs::read_dir(&dir).ok()?.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                dirs.push(entry.path());
+            }
+        }
+    }
+    None
+}
+
+/// Each fixture's call, run live through run_call where its solver is available, must
+/// classify as its saved output does.
+#[test]
+fn live_solvers_agree_with_fixtures() {
+    let mut ran = 0;
+    for (name, status, invalid) in EXPECTED {
+        let (meta, _) = load(name);
+        let mut args = meta.command[..meta.command.len() - 1].to_vec(); // drop "input.smt2"
+        if args[0].starts_with("z3_solver-") {
+            match wheel_binary(&args[0]) {
+                Some(path) => args[0] = path.to_string_lossy().into_owned(),
+                None => {
+                    eprintln!("skipping live {name}: set ET_Z3_WHEELS to the unpacked wheels");
+                    continue;
+                }
+            }
+        } else if !on_path(&args[0]) {
+            eprintln!("skipping live {name}: {} not installed", args[0]);
+            continue;
+        }
+        let input = root().join(name).join("input.smt2");
+        let limits = Limits {
+            memory_mb: meta.memory_limit_kb.map(|kb| kb / 1024),
+            ..Limits::with_timeout(Duration::from_secs(20))
+        };
+        let outcome = run_call(&args, Input::File(&input), &limits).unwrap();
+        let Classification {
+            status: got,
+            invalid_model,
+            ..
+        } = classify(&outcome);
+        assert_eq!(
+            (got, invalid_model),
+            (*status, *invalid),
+            "live {name}: {outcome:?}"
+        );
+        ran += 1;
+    }
+    eprintln!("{ran} live solver calls agreed with their fixtures");
+}
