@@ -65,7 +65,10 @@ impl BugStore {
         let stem = format!("{}-{}", trigger.call.solver.name, trigger.index);
         let smt2 = dir.join(format!("{stem}.smt2"));
         write_complete(&smt2, format!("{}\n", trigger.formula).as_bytes())?;
-        write_complete(&dir.join(format!("{stem}.log")), log(trigger, &smt2).as_bytes())?;
+        write_complete(
+            &dir.join(format!("{stem}.log")),
+            log(trigger, &smt2).as_bytes(),
+        )?;
         Ok(smt2)
     }
 }
@@ -80,13 +83,19 @@ fn write_complete(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 fn slug(signature: &str) -> String {
     let readable: String = signature
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(60)
         .collect();
     // FNV-1a: stable across runs and machines, unlike std's hasher.
-    let hash = signature
-        .bytes()
-        .fold(0xcbf29ce484222325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100000001b3));
+    let hash = signature.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    });
     format!("{}-{:08x}", readable.trim_matches('_'), hash as u32)
 }
 
@@ -113,7 +122,11 @@ fn describe(out: &mut String, role: &str, record: &CallRecord, smt2: &Path) {
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let _ = writeln!(out, "\n== {role}: {} (status {})", record.solver.name, record.status);
+    let _ = writeln!(
+        out,
+        "\n== {role}: {} (status {})",
+        record.solver.name, record.status
+    );
     let _ = writeln!(out, "command: {}", argv.join(" "));
     match record.outcome {
         None => out.push_str("(answer from the reference cache; not run again)\n"),
@@ -127,9 +140,25 @@ fn describe(out: &mut String, role: &str, record: &CallRecord, smt2: &Path) {
                 o.cpu.as_secs_f64(),
                 o.max_rss_kb
             );
-            let _ = writeln!(out, "-- stdout{}:", if o.stdout_truncated { " (truncated)" } else { "" });
+            let _ = writeln!(
+                out,
+                "-- stdout{}:",
+                if o.stdout_truncated {
+                    " (truncated)"
+                } else {
+                    ""
+                }
+            );
             out.push_str(&o.stdout_text());
-            let _ = writeln!(out, "-- stderr{}:", if o.stderr_truncated { " (truncated)" } else { "" });
+            let _ = writeln!(
+                out,
+                "-- stderr{}:",
+                if o.stderr_truncated {
+                    " (truncated)"
+                } else {
+                    ""
+                }
+            );
             out.push_str(&o.stderr_text());
         }
     }

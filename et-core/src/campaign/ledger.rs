@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use num_bigint::BigUint;
+use num_traits::CheckedSub;
 
 use crate::oracle::Status;
 
@@ -77,8 +78,14 @@ impl Ledger {
                 .checked_sub(start)
                 .and_then(|o| u64::try_from(o).ok())
                 .ok_or_else(|| bad(format!("index {index} is outside this study")))?;
-            let status: Status = row.status.parse().map_err(|e: crate::oracle::ParseLabelError| bad(e.to_string()))?;
-            by_formula.entry(offset).or_default().insert(row.solver, status);
+            let status: Status = row
+                .status
+                .parse()
+                .map_err(|e: crate::oracle::ParseLabelError| bad(e.to_string()))?;
+            by_formula
+                .entry(offset)
+                .or_default()
+                .insert(row.solver, status);
             ledger.rows += 1;
         }
         for (offset, done) in by_formula {

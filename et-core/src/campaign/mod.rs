@@ -2,5 +2,12 @@
 //! [`row`] is the CSV schema and [`manifest`] the description of a run directory;
 //! both are the contract with [`crate::report`].
 
+pub mod bugs;
+pub mod ledger;
 pub mod manifest;
+pub mod plan;
+pub mod progress;
+pub mod reference;
 pub mod row;
+pub mod runner;
+pub mod summary;

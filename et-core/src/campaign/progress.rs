@@ -43,7 +43,12 @@ impl Progress {
             );
             Progress::Bar(bar)
         } else {
-            Progress::Lines { total: 0, done: 0, started: Instant::now(), last: Instant::now() }
+            Progress::Lines {
+                total: 0,
+                done: 0,
+                started: Instant::now(),
+                last: Instant::now(),
+            }
         }
     }
 
@@ -82,11 +87,20 @@ impl Progress {
 
     /// Called regularly: prints a line if ten seconds passed.
     pub fn tick(&mut self, summary: &Summary) {
-        if let Progress::Lines { total, done, started, last } = self {
+        if let Progress::Lines {
+            total,
+            done,
+            started,
+            last,
+        } = self
+        {
             if last.elapsed() >= Duration::from_secs(10) {
                 *last = Instant::now();
                 let rate = summary.formulas as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                eprintln!("et: {done}/{total} formulas, {rate:.1}/s {}", verdict_counts(summary));
+                eprintln!(
+                    "et: {done}/{total} formulas, {rate:.1}/s {}",
+                    verdict_counts(summary)
+                );
             }
         }
     }

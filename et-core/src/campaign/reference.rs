@@ -4,44 +4,44 @@
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufReader, Write};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::oracle::Status;
-use crate::solvers::pool::{version_key, Pool, SolverConfig};
+use crate::oracle::{self, Status};
+use crate::solvers::{Pool, SolverConfig};
 
-/// The reference of each solver under test, by name (`None`: nothing to judge against).
-///
-/// Default (ET's rule): the newest release of the *other* family — cvc5 and cvc4 are
-/// judged against the newest z3, z3 against the newest cvc5 (else cvc4), any other
-/// family against the newest z3. An explicit reference judges every solver but itself,
-/// which is judged by the default rule.
-pub fn assign(pool: &Pool, under_test: &[SolverConfig], explicit: Option<&str>) -> HashMap<String, Option<SolverConfig>> {
-    let newest = |family: &str| -> Option<SolverConfig> {
-        pool.solvers
-            .iter()
-            .filter(|s| s.family == family)
-            .max_by(|a, b| version_key(&a.version).cmp(&version_key(&b.version)))
-            .cloned()
-    };
-    let default_for = |s: &SolverConfig| -> Option<SolverConfig> {
-        match s.family.as_str() {
-            "z3" => newest("cvc5").or_else(|| newest("cvc4")),
-            _ => newest("z3"),
-        }
-    };
-    under_test
+/// The reference of each solver under test, by name (`None`: nothing to judge
+/// against), by the oracle's rule ([`oracle::default_references`]) over the whole pool:
+/// a reference may be a solver that is not under test.
+pub fn assign(
+    pool: &Pool,
+    under_test: &[SolverConfig],
+    explicit: Option<&str>,
+) -> Result<HashMap<String, Option<SolverConfig>>, oracle::UnknownReference> {
+    let solvers: Vec<oracle::PoolSolver> = pool
+        .solvers
+        .iter()
+        .map(|s| oracle::PoolSolver {
+            name: &s.name,
+            family: &s.family,
+            version: &s.version,
+        })
+        .collect();
+    let references = oracle::default_references(&solvers, explicit)?;
+    Ok(under_test
         .iter()
         .map(|s| {
-            let reference = match explicit.and_then(|name| pool.get(name)) {
-                Some(r) if r.name != s.name => Some(r.clone()),
-                _ => default_for(s),
-            };
-            (s.name.clone(), reference.filter(|r| r.name != s.name))
+            let reference = pool
+                .solvers
+                .iter()
+                .position(|p| p.name == s.name)
+                .and_then(|i| references[i])
+                .map(|r| pool.solvers[r].clone());
+            (s.name.clone(), reference)
         })
-        .collect()
+        .collect())
 }
 
 /// One cached reference answer.
@@ -104,8 +104,13 @@ impl ReferenceCache {
     /// Opens the file for appending, writing the header if it is new.
     pub fn appender(&self) -> anyhow::Result<ReferenceAppender> {
         let fresh = !self.path.exists() || std::fs::metadata(&self.path)?.len() == 0;
-        let file = OpenOptions::new().create(true).append(true).open(&self.path)?;
-        let writer = csv::WriterBuilder::new().has_headers(fresh).from_writer(file);
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.path)?;
+        let writer = csv::WriterBuilder::new()
+            .has_headers(fresh)
+            .from_writer(file);
         Ok(ReferenceAppender {
             writer,
             grammar: self.grammar.clone(),
@@ -121,7 +126,14 @@ pub struct ReferenceAppender {
 
 impl ReferenceAppender {
     /// Records one answer and flushes it.
-    pub fn record(&mut self, index: &str, solver: &str, status: Status, time_s: f64, timeout_s: f64) -> anyhow::Result<()> {
+    pub fn record(
+        &mut self,
+        index: &str,
+        solver: &str,
+        status: Status,
+        time_s: f64,
+        timeout_s: f64,
+    ) -> anyhow::Result<()> {
         self.writer.serialize(ReferenceRow {
             grammar: self.grammar.clone(),
             index: index.to_string(),
@@ -138,6 +150,5 @@ impl ReferenceAppender {
 impl Drop for ReferenceAppender {
     fn drop(&mut self) {
         let _ = self.writer.flush();
-        let _ = self.writer.get_mut().flush();
     }
 }

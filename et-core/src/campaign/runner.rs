@@ -105,19 +105,33 @@ impl Campaign {
 
     /// Runs the campaign; returns when every formula is done or `cancel` is set (then
     /// in-flight calls are killed and their formulas left for `--resume`).
-    pub fn run(&self, enumeration: Enumeration, cancel: Arc<AtomicBool>, progress: &mut Progress) -> anyhow::Result<Summary> {
+    pub fn run(
+        &self,
+        enumeration: Enumeration,
+        cancel: Arc<AtomicBool>,
+        progress: &mut Progress,
+    ) -> anyhow::Result<Summary> {
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
         let ledger = self.prepare_dir(&runs_path, &names)?;
-        let references = reference::assign(&self.pool, &self.under_test, self.reference.as_deref());
-        let cache_path = self.reference_cache.clone().unwrap_or_else(|| self.out.join("reference.csv"));
+        let references =
+            reference::assign(&self.pool, &self.under_test, self.reference.as_deref())?;
+        let cache_path = self
+            .reference_cache
+            .clone()
+            .unwrap_or_else(|| self.out.join("reference.csv"));
         let cache = ReferenceCache::load(&cache_path, &self.grammar)
             .with_context(|| format!("cannot read the reference cache {}", cache_path.display()))?;
         let mut cache_out = cache.appender()?;
         let fresh = !runs_path.exists() || fs::metadata(&runs_path)?.len() == 0;
-        let file = OpenOptions::new().create(true).append(true).open(&runs_path)
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&runs_path)
             .with_context(|| format!("cannot open {}", runs_path.display()))?;
-        let mut rows_out = csv::WriterBuilder::new().has_headers(fresh).from_writer(file);
+        let mut rows_out = csv::WriterBuilder::new()
+            .has_headers(fresh)
+            .from_writer(file);
 
         let scratch = Scratch::new()?;
         let total = self.plan.len();
@@ -150,7 +164,15 @@ impl Campaign {
                 let cancel = cancel.clone();
                 let file = scratch.file(worker);
                 scope.spawn(move || {
-                    let w = Worker { campaign: self, references, cache, limits, store, file, cancel };
+                    let w = Worker {
+                        campaign: self,
+                        references,
+                        cache,
+                        limits,
+                        store,
+                        file,
+                        cancel,
+                    };
                     for job in job_rx {
                         if w.cancel.load(Ordering::Relaxed) {
                             break;
@@ -173,7 +195,13 @@ impl Campaign {
                         // One flush per formula: its rows reach the file together.
                         rows_out.flush()?;
                         for (solver, status, secs) in &finished.references {
-                            cache_out.record(&finished.index, solver, *status, *secs, self.timeout.as_secs_f64())?;
+                            cache_out.record(
+                                &finished.index,
+                                solver,
+                                *status,
+                                *secs,
+                                self.timeout.as_secs_f64(),
+                            )?;
                         }
                         summary.add(&finished.rows, finished.call_seconds);
                         progress.formula_done(&finished.verdicts, &summary);
@@ -205,17 +233,23 @@ impl Campaign {
                     self.out.display()
                 );
             }
-            let text = fs::read_to_string(&manifest_path)
-                .with_context(|| format!("cannot resume: cannot read {}", manifest_path.display()))?;
-            let old: RunManifest = toml::from_str(&text)
-                .with_context(|| format!("cannot resume: {} is not a run manifest", manifest_path.display()))?;
+            let text = fs::read_to_string(&manifest_path).with_context(|| {
+                format!("cannot resume: cannot read {}", manifest_path.display())
+            })?;
+            let old: RunManifest = toml::from_str(&text).with_context(|| {
+                format!(
+                    "cannot resume: {} is not a run manifest",
+                    manifest_path.display()
+                )
+            })?;
             check_same_study(&old, &manifest, &manifest_path)?;
             if !runs_path.exists() {
                 return Ok(Ledger::default());
             }
             return Ok(Ledger::load(runs_path, &self.plan.start, names)?);
         }
-        fs::create_dir_all(&self.out).with_context(|| format!("cannot create {}", self.out.display()))?;
+        fs::create_dir_all(&self.out)
+            .with_context(|| format!("cannot create {}", self.out.display()))?;
         let partial = manifest_path.with_extension("toml.partial");
         fs::write(&partial, toml::to_string(&manifest)?)?;
         fs::rename(&partial, &manifest_path)?;
@@ -226,21 +260,44 @@ impl Campaign {
 fn check_same_study(old: &RunManifest, new: &RunManifest, path: &Path) -> anyhow::Result<()> {
     let differ = |what: &str, a: String, b: String| -> anyhow::Result<()> {
         if a != b {
-            bail!("cannot resume: {} was run with {what} {a}, not {b}", path.display());
+            bail!(
+                "cannot resume: {} was run with {what} {a}, not {b}",
+                path.display()
+            );
         }
         Ok(())
     };
     differ("grammar", old.grammar.clone(), new.grammar.clone())?;
     differ("start", old.start.clone(), new.start.clone())?;
     differ("--n", old.n.to_string(), new.n.to_string())?;
-    differ("--shard", format!("{:?}", old.shard), format!("{:?}", new.shard))?;
-    differ("--timeout", old.timeout_s.to_string(), new.timeout_s.to_string())?;
-    let names = |m: &RunManifest| m.solvers.iter().map(|s| s.name.clone()).collect::<Vec<_>>().join(",");
+    differ(
+        "--shard",
+        format!("{:?}", old.shard),
+        format!("{:?}", new.shard),
+    )?;
+    differ(
+        "--timeout",
+        old.timeout_s.to_string(),
+        new.timeout_s.to_string(),
+    )?;
+    let names = |m: &RunManifest| {
+        m.solvers
+            .iter()
+            .map(|s| s.name.clone())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
     differ("solvers", names(old), names(new))
 }
 
 /// Streams the plan's formulas into the job queue, skipping finished ones.
-fn produce(mut enumeration: Enumeration, plan: &Plan, ledger: &Ledger, jobs: crossbeam_channel::Sender<Job>, cancel: &AtomicBool) {
+fn produce(
+    mut enumeration: Enumeration,
+    plan: &Plan,
+    ledger: &Ledger,
+    jobs: crossbeam_channel::Sender<Job>,
+    cancel: &AtomicBool,
+) {
     if plan.n == 0 {
         return;
     }
@@ -292,31 +349,42 @@ impl Worker<'_> {
         let timeout_s = c.timeout.as_secs_f64();
         let mut text = job.text.clone();
         text.push('\n');
-        fs::write(&self.file, &text).with_context(|| format!("cannot write {}", self.file.display()))?;
+        fs::write(&self.file, &text)
+            .with_context(|| format!("cannot write {}", self.file.display()))?;
 
-        let todo: Vec<&SolverConfig> = c.under_test.iter().filter(|s| !job.done.contains_key(&s.name)).collect();
+        let todo: Vec<&SolverConfig> = c
+            .under_test
+            .iter()
+            .filter(|s| !job.done.contains_key(&s.name))
+            .collect();
         let mut made: HashMap<String, Made> = HashMap::new();
         let mut known: HashMap<String, Status> = job.done.clone();
         let mut new_references = Vec::new();
         let mut call_seconds = 0.0;
-        let mut call = |solver: &SolverConfig, made: &mut HashMap<String, Made>| -> anyhow::Result<bool> {
-            if self.cancel.load(Ordering::Relaxed) {
-                return Ok(false);
-            }
-            let input = match solver.input {
-                InputMode::File => Input::File(&self.file),
-                InputMode::Stdin => Input::Stdin(text.as_bytes()),
+        let mut call =
+            |solver: &SolverConfig, made: &mut HashMap<String, Made>| -> anyhow::Result<bool> {
+                if self.cancel.load(Ordering::Relaxed) {
+                    return Ok(false);
+                }
+                let input = match solver.input {
+                    InputMode::File => Input::File(&self.file),
+                    InputMode::Stdin => Input::Stdin(text.as_bytes()),
+                };
+                let outcome = run_call(&solver.command, input, self.limits).with_context(|| {
+                    format!(
+                        "cannot run solver {} ({})",
+                        solver.name,
+                        solver.command.join(" ")
+                    )
+                })?;
+                if outcome.cancelled {
+                    return Ok(false);
+                }
+                call_seconds += outcome.wall.as_secs_f64();
+                let class = oracle::classify(&outcome);
+                made.insert(solver.name.clone(), Made { outcome, class });
+                Ok(true)
             };
-            let outcome = run_call(&solver.command, input, self.limits)
-                .with_context(|| format!("cannot run solver {} ({})", solver.name, solver.command.join(" ")))?;
-            if outcome.cancelled {
-                return Ok(false);
-            }
-            call_seconds += outcome.wall.as_secs_f64();
-            let class = oracle::classify(&outcome);
-            made.insert(solver.name.clone(), Made { outcome, class });
-            Ok(true)
-        };
         for solver in &todo {
             if !call(solver, &mut made)? {
                 break;
@@ -325,7 +393,9 @@ impl Worker<'_> {
         }
         // References from outside the selection, unless cached.
         for solver in &todo {
-            let Some(r) = self.references[&solver.name].as_ref() else { continue };
+            let Some(r) = self.references[&solver.name].as_ref() else {
+                continue;
+            };
             if known.contains_key(&r.name) {
                 continue;
             }
@@ -341,11 +411,20 @@ impl Worker<'_> {
             new_references.push((r.name.clone(), m.class.status, m.outcome.wall.as_secs_f64()));
         }
         // Selected solvers that serve as references go to the cache too.
-        let referenced: Vec<&str> = self.references.values().flatten().map(|r| r.name.as_str()).collect();
+        let referenced: Vec<&str> = self
+            .references
+            .values()
+            .flatten()
+            .map(|r| r.name.as_str())
+            .collect();
         for solver in &todo {
             if referenced.contains(&solver.name.as_str()) {
                 if let Some(m) = made.get(&solver.name) {
-                    new_references.push((solver.name.clone(), m.class.status, m.outcome.wall.as_secs_f64()));
+                    new_references.push((
+                        solver.name.clone(),
+                        m.class.status,
+                        m.outcome.wall.as_secs_f64(),
+                    ));
                 }
             }
         }
@@ -353,13 +432,15 @@ impl Worker<'_> {
         let mut rows = Vec::new();
         let mut verdicts = Vec::new();
         for solver in todo {
-            let Some(m) = made.get(&solver.name) else { continue };
+            let Some(m) = made.get(&solver.name) else {
+                continue;
+            };
             let reference = self.references[&solver.name].as_ref();
             let reference_status = reference.and_then(|r| known.get(&r.name).copied());
             if reference.is_some() && reference_status.is_none() {
                 continue; // its reference was interrupted: judge it on resume
             }
-            let verdict = oracle::judge(m.class.status, m.class.invalid_model, m.class.crash_signature.is_some(), reference_status);
+            let verdict = oracle::judge(m.class.status, m.class.invalid_model, reference_status);
             if let Some(v) = verdict.filter(|v| v.is_bug()) {
                 let reference_record = reference.map(|r| CallRecord {
                     solver: r,
@@ -371,11 +452,20 @@ impl Worker<'_> {
                         verdict: v,
                         index: &job.index,
                         formula: &job.text,
-                        call: CallRecord { solver, status: m.class.status.label(), outcome: Some(&m.outcome) },
+                        call: CallRecord {
+                            solver,
+                            status: m.class.status.label(),
+                            outcome: Some(&m.outcome),
+                        },
                         reference: reference_record,
                         signature: m.class.crash_signature.as_deref(),
                     })
-                    .with_context(|| format!("cannot save the bug trigger of {} on {}", solver.name, job.index))?;
+                    .with_context(|| {
+                        format!(
+                            "cannot save the bug trigger of {} on {}",
+                            solver.name, job.index
+                        )
+                    })?;
             }
             verdicts.extend(verdict);
             rows.push(RunRow {
@@ -396,7 +486,13 @@ impl Worker<'_> {
                 signal: m.outcome.signal,
             });
         }
-        Ok(Finished { rows, references: new_references, index: job.index.clone(), call_seconds, verdicts })
+        Ok(Finished {
+            rows,
+            references: new_references,
+            index: job.index.clone(),
+            call_seconds,
+            verdicts,
+        })
     }
 }
 

@@ -53,7 +53,9 @@ impl Summary {
         self.formulas += 1;
         self.call_seconds += call_seconds;
         for row in rows {
-            let Some(i) = self.solvers.iter().position(|s| *s == row.solver) else { continue };
+            let Some(i) = self.solvers.iter().position(|s| *s == row.solver) else {
+                continue;
+            };
             if let Ok(s) = row.status.parse::<Status>() {
                 self.statuses[i][s as usize] += 1;
             }
@@ -78,12 +80,19 @@ impl Summary {
     /// Driver overhead: wall time ÷ (sum of call wall times ÷ J). 1.0 means the
     /// solvers' own time is all the run cost.
     pub fn overhead(&self) -> Option<f64> {
-        (self.call_seconds > 0.0).then(|| self.elapsed.as_secs_f64() / (self.call_seconds / self.jobs as f64))
+        (self.call_seconds > 0.0)
+            .then(|| self.elapsed.as_secs_f64() / (self.call_seconds / self.jobs as f64))
     }
 
     /// The end-of-run table.
     pub fn table(&self) -> String {
-        let width = self.solvers.iter().map(String::len).max().unwrap_or(6).max(6);
+        let width = self
+            .solvers
+            .iter()
+            .map(String::len)
+            .max()
+            .unwrap_or(6)
+            .max(6);
         let mut out = String::new();
         let _ = write!(out, "{:<width$}", "solver");
         for s in Status::ALL {
@@ -112,7 +121,11 @@ impl Summary {
             self.call_seconds
         );
         if let Some(o) = self.overhead() {
-            let _ = write!(out, "; driver overhead {o:.3} (wall ÷ (solver time ÷ {} jobs))", self.jobs);
+            let _ = write!(
+                out,
+                "; driver overhead {o:.3} (wall ÷ (solver time ÷ {} jobs))",
+                self.jobs
+            );
         }
         if self.interrupted {
             out.push_str("\ninterrupted: finished rows are kept; continue with --resume");

@@ -9,6 +9,7 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
+use num_traits::CheckedSub;
 
 use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::progress::Progress;
@@ -86,7 +87,9 @@ extern "C" fn on_signal(_: libc::c_int) {
 }
 
 fn install_signal_handlers() -> Arc<AtomicBool> {
-    let flag = CANCEL.get_or_init(|| Arc::new(AtomicBool::new(false))).clone();
+    let flag = CANCEL
+        .get_or_init(|| Arc::new(AtomicBool::new(false)))
+        .clone();
     for signal in [libc::SIGINT, libc::SIGTERM] {
         // SAFETY: the handler only stores to an atomic that is initialised first.
         unsafe {
@@ -98,10 +101,17 @@ fn install_signal_handlers() -> Arc<AtomicBool> {
 
 /// Parses `8`, `0.25` or `1/64` seconds.
 fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
-    let bad = || BadInput(format!("`{text}` is not a timeout in seconds (e.g. 8, 0.25 or 1/64)"));
+    let bad = || {
+        BadInput(format!(
+            "`{text}` is not a timeout in seconds (e.g. 8, 0.25 or 1/64)"
+        ))
+    };
     let secs = match text.split_once('/') {
         Some((a, b)) => {
-            let (a, b): (f64, f64) = (a.trim().parse().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?);
+            let (a, b): (f64, f64) = (
+                a.trim().parse().map_err(|_| bad())?,
+                b.trim().parse().map_err(|_| bad())?,
+            );
             a / b
         }
         None => text.trim().parse().map_err(|_| bad())?,
@@ -120,7 +130,8 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
             let pool = if path.extension().is_some_and(|e| e == "toml") {
                 Pool::load(path)?
             } else {
-                let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
                 Pool::from_solvers_cfg(&text, path)?
             };
             let all = pool.solvers.clone();
@@ -130,7 +141,11 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
     let pool = solvers::load_pool_or_install_default(args.pool.as_deref())?;
     let under_test = match &args.solvers {
         Some(names) => {
-            let names: Vec<&str> = names.split(',').map(str::trim).filter(|n| !n.is_empty()).collect();
+            let names: Vec<&str> = names
+                .split(',')
+                .map(str::trim)
+                .filter(|n| !n.is_empty())
+                .collect();
             pool.select(&names)?.solvers
         }
         None => pool.solvers.clone(),
@@ -141,7 +156,9 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let timeout = parse_seconds(&args.timeout)?;
     let start = parse_index(&args.start)?;
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     if jobs == 0 {
         return Err(BadInput("--jobs must be at least 1".into()).into());
     }
@@ -173,9 +190,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
-    let plan = Plan { start, n, shard: args.shard };
+    let plan = Plan {
+        start,
+        n,
+        shard: args.shard,
+    };
     let out = args.out.clone().unwrap_or_else(|| {
-        let shard = plan.shard.map_or(String::new(), |s| format!("-shard-{}-of-{}", s.k, s.count));
+        let shard = plan
+            .shard
+            .map_or(String::new(), |s| format!("-shard-{}-of-{}", s.k, s.count));
         PathBuf::from("results").join(format!("{grammar}-{}-{n}{shard}", plan.start))
     });
     let campaign = Campaign {
@@ -210,8 +233,14 @@ mod tests {
     #[test]
     fn timeouts_parse_as_decimals_and_fractions() {
         assert_eq!(parse_seconds("8").unwrap(), Duration::from_secs(8));
-        assert_eq!(parse_seconds("1/64").unwrap(), Duration::from_secs_f64(1.0 / 64.0));
+        assert_eq!(
+            parse_seconds("1/64").unwrap(),
+            Duration::from_secs_f64(1.0 / 64.0)
+        );
         assert!(parse_seconds("0").is_err());
-        assert!(parse_seconds("fast").unwrap_err().to_string().contains("`fast`"));
+        assert!(parse_seconds("fast")
+            .unwrap_err()
+            .to_string()
+            .contains("`fast`"));
     }
 }

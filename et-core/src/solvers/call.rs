@@ -28,6 +28,8 @@ use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Default cap on the bytes kept from each of stdout and stderr (1 MiB).
@@ -55,7 +57,7 @@ pub const OUT_OF_MEMORY_MARKERS: &[&str] = &[
 ];
 
 /// Limits et enforces on one call, from outside the solver.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     /// Wall-clock limit; the process group is killed with SIGKILL when it passes.
     pub timeout: Duration,
@@ -64,7 +66,13 @@ pub struct Limits {
     /// Bytes kept from each of stdout and stderr (start and end); the middle of a
     /// longer output is read and discarded, so the solver never blocks on a full pipe.
     pub capture_bytes: usize,
+    /// When set (Ctrl-C of a campaign), the call is killed at once and reported as
+    /// [`CallOutcome::cancelled`]; checked at least every [`CANCEL_POLL`].
+    pub cancel: Option<Arc<AtomicBool>>,
 }
+
+/// How often a running call looks at its cancel flag.
+pub const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 impl Limits {
     /// Limits with the given timeout, no memory limit and the default capture cap.
@@ -73,6 +81,7 @@ impl Limits {
             timeout,
             memory_mb: None,
             capture_bytes: DEFAULT_CAPTURE_BYTES,
+            cancel: None,
         }
     }
 }
@@ -113,6 +122,9 @@ pub struct CallOutcome {
     pub timed_out: bool,
     /// The solver ran out of memory (heuristic: see [`detect_memout`]).
     pub memout: bool,
+    /// The call was cancelled (its [`Limits::cancel`] flag was set) and killed: it says
+    /// nothing about the solver.
+    pub cancelled: bool,
 }
 
 impl CallOutcome {
@@ -273,6 +285,7 @@ fn supervise(
     let mut exit: Option<(libc::c_int, libc::rusage)> = None;
     let mut wall = Duration::ZERO;
     let mut timed_out = false;
+    let mut cancelled = false;
     let mut drain_deadline = deadline;
     let mut buf = vec![0u8; READ_CHUNK];
 
@@ -290,6 +303,13 @@ fn supervise(
             timed_out = true;
             exit = Some(guard.kill_and_reap().map_err(sup("wait4"))?);
             drain_deadline = Instant::now() + DRAIN_GRACE;
+        }
+        let cancel = limits.cancel.as_ref();
+        if exit.is_none() && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            wall = now - start;
+            cancelled = true;
+            exit = Some(guard.kill_and_reap().map_err(sup("wait4"))?);
+            drain_deadline = Instant::now();
         }
         if exit.is_some() && out.fd.is_none() && err.fd.is_none() {
             break;
@@ -338,6 +358,9 @@ fn supervise(
         let mut wait = until.saturating_duration_since(Instant::now());
         if exit.is_none() && pidfd.is_none() {
             wait = wait.min(Duration::from_millis(1));
+        }
+        if exit.is_none() && limits.cancel.is_some() {
+            wait = wait.min(CANCEL_POLL);
         }
         let ts = libc::timespec {
             tv_sec: wait.as_secs() as libc::time_t,
@@ -402,6 +425,7 @@ fn supervise(
         signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
         timed_out,
         memout: false,
+        cancelled,
     };
     outcome.memout = detect_memout(&outcome, limits.memory_mb);
     Ok(outcome)
