@@ -4,8 +4,10 @@
 # z3 4.8.7, z3 4.8.5), installed into <repo>/.cache/et-home. Run as root in CI.
 # Idempotent: a second run only rebuilds incrementally and re-checks the solvers.
 #
-#   scripts/setup.sh               # packages, build, test pool
-#   scripts/setup.sh --debian      # also Debian's z3 4.8.12, cvc4 1.8, cvc5 1.0.3
+#   scripts/setup.sh               # packages (with Debian's z3 4.8.12, cvc4 1.8 and
+#                                  # cvc5 1.0.3, whose real outputs tests replay), build,
+#                                  # test pool
+#   scripts/setup.sh --debian      # also add Debian's solvers to the pool
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,8 +22,7 @@ for arg in "$@"; do
 done
 
 # python3 + pip download the wheels; libgomp1 is needed by z3 4.8.5's binary.
-packages=(python3 python3-pip libgomp1 ca-certificates)
-$with_debian && packages+=(z3 cvc4 cvc5)
+packages=(python3 python3-pip libgomp1 ca-certificates z3 cvc4 cvc5)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

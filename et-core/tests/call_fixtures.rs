@@ -1,9 +1,8 @@
 //! Classification of real solver outputs saved under tests/fixtures/outputs/ (see
 //! capture.py there for how each was produced), one test per pattern of the table; and,
 //! where the solvers are installed, the same calls run live through `solvers::call`
-//! must classify the same way: the Debian z3/cvc4/cvc5 when on PATH, the PyPI z3 4.8.5
-//! and 4.8.7 bug triggers when `ET_Z3_WHEELS` names a directory holding their unpacked
-//! wheels.
+//! must classify the same way: the Debian z3/cvc4/cvc5 (installed by scripts/setup.sh)
+//! when on PATH, and the PyPI z3 4.8.5 and 4.8.7 bug triggers through the test pool.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -140,23 +139,15 @@ fn on_path(program: &str) -> bool {
         .any(|d| Path::new(d).join(program).is_file())
 }
 
-/// A PyPI wheel's binary (named in meta.toml by its path inside the wheel, e.g.
-/// `z3_solver-4.8.7.0.data/data/bin/z3`) under the directory `ET_Z3_WHEELS`.
+/// The z3 binary of a PyPI wheel named in meta.toml by its path inside the wheel
+/// (`z3_solver-4.8.7.0.data/data/bin/z3`): the same release from the test pool.
 fn wheel_binary(inner: &str) -> Option<PathBuf> {
-    let root = PathBuf::from(std::env::var_os("ET_Z3_WHEELS")?);
-    let mut dirs = vec![root];
-    while let Some(dir) = dirs.pop() {
-        let candidate = dir.join(inner);
-        if candidate.is_file() {
-            return Some(candidate);
-        }
-        for entry in std::fs::read_dir(&dir).ok()?.flatten() {
-            if entry.file_type().is_ok_and(|t| t.is_dir()) {
-                dirs.push(entry.path());
-            }
-        }
-    }
-    None
+    let version = inner.strip_prefix("z3_solver-")?.split(".data").next()?;
+    // Wheels carry a fourth version component (4.8.7.0); the pool names the release.
+    let release = version.strip_suffix(".0").unwrap_or(version);
+    let pool = et_core::solvers::testing::test_pool();
+    pool.get(&format!("z3-{release}"))
+        .map(|s| PathBuf::from(s.program()))
 }
 
 /// Each fixture's call, run live through run_call where its solver is available, must
@@ -170,10 +161,7 @@ fn live_solvers_agree_with_fixtures() {
         if args[0].starts_with("z3_solver-") {
             match wheel_binary(&args[0]) {
                 Some(path) => args[0] = path.to_string_lossy().into_owned(),
-                None => {
-                    eprintln!("skipping live {name}: set ET_Z3_WHEELS to the unpacked wheels");
-                    continue;
-                }
+                None => panic!("{name}: the test pool has no {}", args[0]),
             }
         } else if !on_path(&args[0]) {
             eprintln!("skipping live {name}: {} not installed", args[0]);

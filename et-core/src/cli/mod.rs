@@ -39,7 +39,11 @@ correctness and performance to CSV.",
   et enumerate --grammar strings --n 1000000 > /dev/null
   et index --grammar strings 123456789012345678
   et count --grammar core --max-size 8
-  et rank --grammar core formulas.txt"
+  et rank --grammar core formulas.txt
+  et solvers install z3@4.13.0 cvc5@1.4.2
+  et run --grammar core --n 400 --timeout 8 --out results/core
+  et report results/core
+  et plot results/core --out plots"
 )]
 pub struct Cli {
     #[command(subcommand)]
