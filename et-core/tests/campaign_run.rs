@@ -326,54 +326,16 @@ fn assert_complete(dir: &Path, n: usize, solvers: &[&str]) {
     }
 }
 
-#[test]
-fn kill_9_then_resume_loses_and_repeats_nothing() {
+/// A 150-formula core campaign on the newest z3 and cvc5, started in the background and
+/// stopped by `stop` once it has written `at_least` rows; then resumed to the end.
+fn interrupt_and_resume(
+    name: &str,
+    at_least: usize,
+    stop: impl FnOnce(Child) -> Output,
+) -> (Output, usize) {
     let pool = test_pool();
     let (z3, cvc5) = (newest(&pool, "z3"), newest(&pool, "cvc5"));
-    let dir = scratch("kill9");
-    let file = pool_file(&dir, &[z3.clone(), cvc5.clone()]);
-    let out = dir.join("run");
-    let args = [
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "150",
-        "--pool",
-        file.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let mut child = et().args(args).stderr(Stdio::null()).spawn().unwrap();
-    wait_for_rows(&out, 60, &mut child);
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let before = rows(&out).len();
-    assert!(before < 300, "killed before the end");
-    // Without --resume the directory is refused.
-    let o = run(&args);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
-    let mut resumed = args.to_vec();
-    resumed.push("--resume");
-    let o = run(&resumed);
-    assert!(o.status.success());
-    assert_complete(&out, 150, &[&z3.name, &cvc5.name]);
-    // Resuming a complete run does nothing.
-    let o = run(&resumed);
-    assert!(o.status.success());
-    assert_complete(&out, 150, &[&z3.name, &cvc5.name]);
-}
-
-#[test]
-fn ctrl_c_keeps_finished_rows_and_exits_130() {
-    let pool = test_pool();
-    let (z3, cvc5) = (newest(&pool, "z3"), newest(&pool, "cvc5"));
-    let dir = scratch("sigint");
+    let dir = scratch(name);
     let file = pool_file(&dir, &[z3.clone(), cvc5.clone()]);
     let out = dir.join("run");
     let args = [
@@ -392,23 +354,49 @@ fn ctrl_c_keeps_finished_rows_and_exits_130() {
         out.to_str().unwrap(),
     ];
     let mut child = et().args(args).stderr(Stdio::piped()).spawn().unwrap();
-    wait_for_rows(&out, 40, &mut child);
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let o = child.wait_with_output().unwrap();
+    wait_for_rows(&out, at_least, &mut child);
+    let stopped = stop(child);
+    let kept = rows(&out).len();
+    assert!(
+        (at_least..300).contains(&kept),
+        "stopped before the end with its rows: {kept}"
+    );
+    // Without --resume the directory is refused.
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    let mut resumed = args.to_vec();
+    resumed.push("--resume");
+    assert!(run(&resumed).status.success());
+    assert_complete(&out, 150, &[&z3.name, &cvc5.name]);
+    // Resuming a complete run does nothing.
+    assert!(run(&resumed).status.success());
+    assert_complete(&out, 150, &[&z3.name, &cvc5.name]);
+    (stopped, kept)
+}
+
+#[test]
+fn kill_9_then_resume_loses_and_repeats_nothing() {
+    interrupt_and_resume("kill9", 60, |mut child| {
+        child.kill().unwrap(); // SIGKILL
+        child.wait_with_output().unwrap()
+    });
+}
+
+#[test]
+fn ctrl_c_keeps_finished_rows_and_exits_130() {
+    let (o, _) = interrupt_and_resume("sigint", 40, |child| {
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        child.wait_with_output().unwrap()
+    });
     assert_eq!(o.status.code(), Some(130));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("interrupted") && err.contains("z3"),
         "summary printed: {err}"
     );
-    let kept = rows(&out).len();
-    assert!((40..300).contains(&kept), "{kept}");
-    let mut resumed = args.to_vec();
-    resumed.push("--resume");
-    assert!(run(&resumed).status.success());
-    assert_complete(&out, 150, &[&z3.name, &cvc5.name]);
 }
 
 #[test]

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 
-use super::grammar_arg::{parse_index, GrammarArg};
+use super::grammar_arg::{GrammarArg, RangeArg};
 use super::output::{finished, Closed, Output};
 
 /// Print the formulas at global indices START .. START+N−1, one per line.
@@ -21,19 +21,15 @@ use super::output::{finished, Closed, Output};
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
-    /// How many formulas.
-    #[arg(long, short = 'n')]
-    n: u64,
-    /// Global index of the first formula (decimal, any size, or 10^k).
-    #[arg(long, default_value = "0")]
-    start: String,
+    #[command(flatten)]
+    range: RangeArg,
     /// Write DIR/<index>.smt2 files instead of printing.
     #[arg(long, value_name = "DIR")]
     out_dir: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let start = parse_index(&args.start)?;
+    let start = args.range.start()?;
     let mut enumeration = args.grammar.enumeration()?;
     let mut stream = enumeration.stream_from(&start)?;
     let mut produced = 0u64;
@@ -41,7 +37,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => {
             let mut out = Output::new();
             let result = (|| -> Result<(), Closed> {
-                while produced < args.n && stream.print_current(out.buf()) {
+                while produced < args.range.n && stream.print_current(out.buf()) {
                     out.end_line()?;
                     produced += 1;
                     stream.advance();
@@ -56,7 +52,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             let mut index = start.clone();
             let mut text = Vec::new();
-            while produced < args.n && stream.print_current(&mut text) {
+            while produced < args.range.n && stream.print_current(&mut text) {
                 text.push(b'\n');
                 let path = dir.join(format!("{index}.smt2"));
                 // Written under a temporary name so a file that exists is complete.
@@ -71,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    if produced < args.n {
+    if produced < args.range.n {
         let total = &start + BigUint::from(produced);
         eprintln!(
             "et: grammar `{}` has only {total} formulas; stopped after {produced}",

@@ -31,6 +31,24 @@ impl GrammarArg {
     }
 }
 
+/// `--start I --n N`: the formulas at global indices I .. I+N−1.
+#[derive(ClapArgs, Debug, Clone)]
+pub struct RangeArg {
+    /// How many formulas (for `et run`: of the whole study, before sharding).
+    #[arg(long, short = 'n')]
+    pub n: u64,
+    /// Global index of the first formula (decimal, any size, or 10^k).
+    #[arg(long, default_value = "0")]
+    pub start: String,
+}
+
+impl RangeArg {
+    /// The first index, parsed.
+    pub fn start(&self) -> Result<BigUint, BadInput> {
+        parse_index(&self.start)
+    }
+}
+
 /// Parses an index: a decimal integer of any size, or `10^k`, naming the value if it
 /// is neither.
 pub fn parse_index(text: &str) -> Result<BigUint, BadInput> {

@@ -16,7 +16,7 @@ use et_core::campaign::progress::Progress;
 use et_core::campaign::runner::Campaign;
 use et_core::solvers::{self, Pool};
 
-use super::grammar_arg::{parse_index, BadInput, GrammarArg};
+use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
 
 /// Stream the N smallest formulas of a grammar to a pool of solvers, cross-check the
 /// answers and log every call to DIR/runs.csv.
@@ -35,12 +35,8 @@ use super::grammar_arg::{parse_index, BadInput, GrammarArg};
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
-    /// How many formulas (of the whole study, before sharding).
-    #[arg(long, short = 'n')]
-    n: u64,
-    /// Global index of the first formula (decimal, any size, or 10^k).
-    #[arg(long, default_value = "0")]
-    start: String,
+    #[command(flatten)]
+    range: RangeArg,
     /// Run only shard k of K (k in 1..=K): the formulas whose offset is ≡ k−1 mod K.
     #[arg(long, value_name = "k/K")]
     shard: Option<Shard>,
@@ -155,7 +151,7 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let timeout = parse_seconds(&args.timeout)?;
-    let start = parse_index(&args.start)?;
+    let start = args.range.start()?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -164,7 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut enumeration = args.grammar.enumeration()?;
     let grammar = enumeration.grammar().name.clone();
-    let mut n = args.n;
+    let mut n = args.range.n;
     if let Some(total) = enumeration.total() {
         let available = total.checked_sub(&start).unwrap_or_default();
         if BigUint::from(n) > available {
