@@ -129,8 +129,11 @@ impl Campaign {
             .append(true)
             .open(&runs_path)
             .with_context(|| format!("cannot open {}", runs_path.display()))?;
+        // Large enough that a formula's rows, even for a pool of dozens of versions, leave
+        // in the one write of the flush below.
         let mut rows_out = csv::WriterBuilder::new()
             .has_headers(fresh)
+            .buffer_capacity(1 << 20)
             .from_writer(file);
 
         let scratch = Scratch::new()?;
