@@ -37,9 +37,11 @@ impl Progress {
         } else if std::io::stderr().is_terminal() {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
             bar.set_style(
-                ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} formulas, {per_sec}, ETA {eta} {msg}")
-                    .expect("valid template")
-                    .progress_chars("=> "),
+                ProgressStyle::with_template(
+                    "{elapsed_precise} [{wide_bar}] {pos}/{len} formulas, ETA {eta} {msg}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
             );
             Progress::Bar(bar)
         } else {
@@ -68,14 +70,13 @@ impl Progress {
         }
     }
 
-    /// One formula finished with these verdicts.
-    pub fn formula_done(&mut self, verdicts: &[Verdict], summary: &Summary) {
+    /// One more formula finished; `summary` holds the counts so far.
+    pub fn formula_done(&mut self, summary: &Summary) {
         match self {
             Progress::Bar(bar) => {
                 bar.inc(1);
-                if !verdicts.is_empty() {
-                    bar.set_message(verdict_counts(summary));
-                }
+                let rate = summary.calls() as f64 / bar.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{rate:.0} calls/s {}", verdict_counts(summary)));
             }
             Progress::Lines { done, .. } => {
                 *done += 1;

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::enumeration::Enumeration;
-use crate::oracle::{self, Status, Verdict};
+use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
 use crate::solvers::{InputMode, Pool, SolverConfig};
 
@@ -75,7 +75,6 @@ struct Finished {
     index: String,
     /// Wall seconds of every call made.
     call_seconds: f64,
-    verdicts: Vec<Verdict>,
 }
 
 impl Campaign {
@@ -207,7 +206,7 @@ impl Campaign {
                             )?;
                         }
                         summary.add(&finished.rows, finished.call_seconds);
-                        progress.formula_done(&finished.verdicts, &summary);
+                        progress.formula_done(&summary);
                     }
                     Ok(Err(e)) => {
                         cancel.store(true, Ordering::Relaxed);
@@ -433,7 +432,6 @@ impl Worker<'_> {
         }
 
         let mut rows = Vec::new();
-        let mut verdicts = Vec::new();
         for solver in todo {
             let Some(m) = made.get(&solver.name) else {
                 continue;
@@ -470,7 +468,6 @@ impl Worker<'_> {
                         )
                     })?;
             }
-            verdicts.extend(verdict);
             rows.push(RunRow {
                 grammar: c.grammar.clone(),
                 index: job.index.clone(),
@@ -494,7 +491,6 @@ impl Worker<'_> {
             references: new_references,
             index: job.index.clone(),
             call_seconds,
-            verdicts,
         })
     }
 }

@@ -72,6 +72,11 @@ impl Summary {
         self.interrupted = interrupted;
     }
 
+    /// Calls made in this run (rows written).
+    pub fn calls(&self) -> u64 {
+        self.statuses.iter().flatten().sum()
+    }
+
     /// Total count of a verdict over all solvers.
     pub fn verdict_total(&self, verdict: Verdict) -> u64 {
         self.verdicts.iter().map(|v| v[verdict as usize]).sum()
