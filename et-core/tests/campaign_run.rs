@@ -490,3 +490,49 @@ fn shards_merge_into_the_unsharded_report() {
         );
     }
 }
+
+#[test]
+fn reference_answers_are_cached_and_reused() {
+    let pool = test_pool();
+    let (old, new, cvc5) = (
+        pool.get("z3-4.8.7").unwrap().clone(),
+        newest(&pool, "z3"),
+        newest(&pool, "cvc5"),
+    );
+    let dir = scratch("refcache");
+    let file = pool_file(&dir, &[old.clone(), new.clone(), cvc5.clone()]);
+    let cache = dir.join("answers.csv");
+    let study = |solver: &str, out: &str| {
+        run(&[
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "20",
+            "--pool",
+            file.to_str().unwrap(),
+            "--solvers",
+            solver,
+            "--timeout",
+            "10",
+            "--reference-cache",
+            cache.to_str().unwrap(),
+            "--out",
+            dir.join(out).to_str().unwrap(),
+        ])
+    };
+    assert!(study(&new.name, "first").status.success());
+    // cvc5 judged z3 without being under test: its 20 answers are in the cache.
+    let rows_in = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count() - 1;
+    assert_eq!(rows_in(&cache), 20);
+    assert!(rows(&dir.join("first"))
+        .iter()
+        .all(|r| r.reference == cvc5.name && !r.reference_status.is_empty()));
+    // A second study of another version reuses them: cvc5 is not run again.
+    assert!(study(&old.name, "second").status.success());
+    assert_eq!(rows_in(&cache), 20);
+    let second = rows(&dir.join("second"));
+    assert_eq!(second.len(), 20);
+    assert!(second.iter().all(|r| r.reference == cvc5.name
+        && (r.reference_status == "sat" || r.reference_status == "unsat")));
+}

@@ -3,7 +3,7 @@
 //! their missing solvers. Also repairs the file's end, since a power loss can leave half
 //! a row.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
@@ -15,11 +15,15 @@ use crate::oracle::Status;
 
 use super::row::RunRow;
 
-/// Rows already in `runs.csv`, by formula.
+/// Rows already in `runs.csv`, by formula. Memory is one bit per formula of the study
+/// plus the few formulas that are partly done, so resuming a run of 10^8 formulas
+/// costs megabytes, not gigabytes.
 #[derive(Debug, Default)]
 pub struct Ledger {
-    /// Formulas (offset from the study's start) that have a row for every solver.
-    complete: HashSet<u64>,
+    /// Bit `offset` is set when the formula at that offset from the study's start has a
+    /// row for every solver.
+    complete: Vec<u64>,
+    complete_count: u64,
     /// Formulas with rows for some solvers only: solver name → status.
     partial: HashMap<u64, HashMap<String, Status>>,
     /// Number of rows read.
@@ -60,16 +64,43 @@ impl Ledger {
         repair_tail(path).map_err(io)?;
         let file = File::open(path).map_err(io)?;
         let mut reader = csv::Reader::from_reader(BufReader::new(file));
-        let mut by_formula: HashMap<u64, HashMap<String, Status>> = HashMap::new();
+        let column: HashMap<&str, usize> = solvers
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect();
+        // A formula's rows are written together, so formulas seen but not yet complete
+        // stay few while reading; what is left at the end was cut off mid-formula.
+        let mut pending: HashMap<u64, Vec<Option<Status>>> = HashMap::new();
         let mut ledger = Ledger::default();
-        for (i, record) in reader.deserialize::<RunRow>().enumerate() {
-            let line = i as u64 + 2;
+        let mut record = csv::StringRecord::new();
+        let headers = reader.headers().map_err(|e| LedgerError::Row {
+            path: path.display().to_string(),
+            line: 1,
+            reason: e.to_string(),
+        })?;
+        let headers = headers.clone();
+        let mut line = 1u64;
+        loop {
+            line += 1;
             let bad = |reason: String| LedgerError::Row {
                 path: path.display().to_string(),
                 line,
                 reason,
             };
-            let row = record.map_err(|e| bad(e.to_string()))?;
+            if !reader
+                .read_record(&mut record)
+                .map_err(|e| bad(e.to_string()))?
+            {
+                break;
+            }
+            let row: RunRow = record
+                .deserialize(Some(&headers))
+                .map_err(|e| bad(e.to_string()))?;
+            ledger.rows += 1;
+            let Some(&solver) = column.get(row.solver.as_str()) else {
+                continue; // not a solver of this run
+            };
             let index: BigUint = row
                 .index
                 .parse()
@@ -82,25 +113,47 @@ impl Ledger {
                 .status
                 .parse()
                 .map_err(|e: crate::oracle::ParseLabelError| bad(e.to_string()))?;
-            by_formula
+            if ledger.is_complete(offset) {
+                continue;
+            }
+            let done = pending
                 .entry(offset)
-                .or_default()
-                .insert(row.solver, status);
-            ledger.rows += 1;
-        }
-        for (offset, done) in by_formula {
-            if solvers.iter().all(|s| done.contains_key(s)) {
-                ledger.complete.insert(offset);
-            } else {
-                ledger.partial.insert(offset, done);
+                .or_insert_with(|| vec![None; solvers.len()]);
+            done[solver] = Some(status);
+            if done.iter().all(Option::is_some) {
+                pending.remove(&offset);
+                ledger.mark_complete(offset);
             }
         }
+        ledger.partial = pending
+            .into_iter()
+            .map(|(offset, done)| {
+                let known = solvers
+                    .iter()
+                    .zip(done)
+                    .filter_map(|(name, status)| Some((name.clone(), status?)))
+                    .collect();
+                (offset, known)
+            })
+            .collect();
         Ok(ledger)
     }
 
     /// Whether every solver already has a row for the formula.
     pub fn is_complete(&self, offset: u64) -> bool {
-        self.complete.contains(&offset)
+        let word = (offset / 64) as usize;
+        self.complete
+            .get(word)
+            .is_some_and(|w| w & (1 << (offset % 64)) != 0)
+    }
+
+    fn mark_complete(&mut self, offset: u64) {
+        let word = (offset / 64) as usize;
+        if self.complete.len() <= word {
+            self.complete.resize(word + 1, 0);
+        }
+        self.complete[word] |= 1 << (offset % 64);
+        self.complete_count += 1;
     }
 
     /// The solvers that already have a row for the formula, with their statuses.
@@ -110,7 +163,7 @@ impl Ledger {
 
     /// Number of complete formulas.
     pub fn complete_count(&self) -> u64 {
-        self.complete.len() as u64
+        self.complete_count
     }
 }
 
@@ -150,4 +203,59 @@ pub fn repair_tail(path: &Path) -> std::io::Result<()> {
 pub fn count_rows(path: &Path) -> std::io::Result<u64> {
     let reader = BufReader::new(File::open(path)?);
     Ok(reader.lines().count().saturating_sub(1) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(index: u32, solver: &str, status: &str) -> String {
+        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,\n")
+    }
+
+    #[test]
+    fn reads_complete_partial_and_torn_rows() {
+        let dir = std::env::temp_dir().join(format!("et-ledger-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("runs.csv");
+        let mut text = super::super::row::COLUMNS.join(",") + "\n";
+        text += &row(100, "x", "sat");
+        text += &row(101, "y", "unsat");
+        text += &row(100, "y", "sat");
+        text += &row(101, "other", "sat");
+        text += "g,102,5,x,f,1,sa"; // torn by a crash mid-write
+        std::fs::write(&path, &text).unwrap();
+        let solvers = ["x".to_string(), "y".to_string()];
+        let ledger = Ledger::load(&path, &BigUint::from(100u32), &solvers).unwrap();
+        assert!(ledger.is_complete(0));
+        assert!(!ledger.is_complete(1) && !ledger.is_complete(2));
+        assert_eq!(ledger.complete_count(), 1);
+        let partial = ledger.done(1).unwrap();
+        assert_eq!(partial.len(), 1);
+        assert_eq!(partial["y"], Status::Unsat);
+        assert!(ledger.done(2).is_none(), "the torn row is dropped");
+        let repaired = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            repaired.ends_with('\n') && !repaired.contains(",102,"),
+            "{repaired}"
+        );
+        assert_eq!(ledger.rows, 4);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn rows_outside_the_study_are_errors_with_their_line() {
+        let dir = std::env::temp_dir().join(format!("et-ledger-out-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("runs.csv");
+        let text = super::super::row::COLUMNS.join(",") + "\n" + &row(3, "x", "sat");
+        std::fs::write(&path, text).unwrap();
+        let err = Ledger::load(&path, &BigUint::from(10u32), &["x".into()]).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("runs.csv:2: not a row of et's runs.csv: index 3 is outside this study"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -9,8 +9,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use num_bigint::BigUint;
+use num_traits::CheckedSub;
+
 use crate::oracle::{self, Status};
 use crate::solvers::{Pool, SolverConfig};
+
+use super::plan::Plan;
 
 /// The reference of each solver under test, by name (`None`: nothing to judge
 /// against), by the oracle's rule ([`oracle::default_references`]) over the whole pool:
@@ -61,44 +66,73 @@ pub struct ReferenceRow {
     pub timeout_s: f64,
 }
 
-/// The reference cache file of a run.
+/// The reference cache of a run: the cached answers this run can use, kept compactly
+/// (by formula offset and reference), so a shared cache of millions of rows stays
+/// cheap to hold.
 pub struct ReferenceCache {
     path: PathBuf,
     grammar: String,
-    known: HashMap<(String, String), (Status, f64)>,
+    references: Vec<String>,
+    known: HashMap<(u64, u16), Status>,
 }
 
 impl ReferenceCache {
-    /// Reads the cache at `path` (missing is empty), keeping the rows of `grammar`.
-    pub fn load(path: &Path, grammar: &str) -> anyhow::Result<ReferenceCache> {
+    /// Reads the cache at `path` (missing is empty), keeping the answers that this run
+    /// could use: rows of `grammar` by one of `references`, for a formula of `plan` that
+    /// `wanted` accepts (one still to do), that stand at `timeout_s` — a decided answer
+    /// always does, an undecided one only if it ran at least that long.
+    pub fn load(
+        path: &Path,
+        grammar: &str,
+        references: &[String],
+        plan: &Plan,
+        timeout_s: f64,
+        wanted: impl Fn(u64) -> bool,
+    ) -> anyhow::Result<ReferenceCache> {
         let mut known = HashMap::new();
         if path.exists() {
             super::ledger::repair_tail(path)?;
             let mut reader = csv::Reader::from_reader(BufReader::new(File::open(path)?));
             for (i, row) in reader.deserialize::<ReferenceRow>().enumerate() {
-                let row = row.map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 2))?;
+                let at = || format!("{}:{}", path.display(), i + 2);
+                let row = row.map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+                let Some(reference) = references.iter().position(|r| *r == row.solver) else {
+                    continue;
+                };
                 if row.grammar != grammar {
                     continue;
                 }
+                let index: BigUint = row.index.parse().map_err(|_| {
+                    anyhow::anyhow!("{}: index `{}` is not a number", at(), row.index)
+                })?;
+                let Some(offset) = index
+                    .checked_sub(&plan.start)
+                    .and_then(|o| u64::try_from(o).ok())
+                    .filter(|&o| o < plan.n && wanted(o))
+                else {
+                    continue;
+                };
                 let status: Status = row
                     .status
                     .parse()
-                    .map_err(|e| anyhow::anyhow!("{}:{}: {e}", path.display(), i + 2))?;
-                known.insert((row.solver, row.index), (status, row.timeout_s));
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+                if status.is_decided() || row.timeout_s >= timeout_s {
+                    known.insert((offset, reference as u16), status);
+                }
             }
         }
         Ok(ReferenceCache {
             path: path.to_path_buf(),
             grammar: grammar.to_string(),
+            references: references.to_vec(),
             known,
         })
     }
 
-    /// The cached answer of `solver` on `index`, if it stands at `timeout_s`: a decided
-    /// answer always does, an undecided one only if it ran at least that long.
-    pub fn get(&self, solver: &str, index: &str, timeout_s: f64) -> Option<Status> {
-        let (status, ran) = self.known.get(&(solver.to_string(), index.to_string()))?;
-        (status.is_decided() || *ran >= timeout_s).then_some(*status)
+    /// The cached answer of `solver` on the formula at `offset`, if one stands.
+    pub fn get(&self, solver: &str, offset: u64) -> Option<Status> {
+        let reference = self.references.iter().position(|r| r == solver)?;
+        self.known.get(&(offset, reference as u16)).copied()
     }
 
     /// Opens the file for appending, writing the header if it is new.

@@ -60,6 +60,7 @@ pub struct Campaign {
 
 /// A formula handed to a worker.
 struct Job {
+    offset: u64,
     index: String,
     size: u32,
     text: String,
@@ -119,8 +120,22 @@ impl Campaign {
             .reference_cache
             .clone()
             .unwrap_or_else(|| self.out.join("reference.csv"));
-        let cache = ReferenceCache::load(&cache_path, &self.grammar)
-            .with_context(|| format!("cannot read the reference cache {}", cache_path.display()))?;
+        let mut reference_names: Vec<String> = references
+            .values()
+            .flatten()
+            .map(|r| r.name.clone())
+            .collect();
+        reference_names.sort();
+        reference_names.dedup();
+        let cache = ReferenceCache::load(
+            &cache_path,
+            &self.grammar,
+            &reference_names,
+            &self.plan,
+            self.timeout.as_secs_f64(),
+            |offset| self.plan.takes(offset) && !ledger.is_complete(offset),
+        )
+        .with_context(|| format!("cannot read the reference cache {}", cache_path.display()))?;
         let mut cache_out = cache.appender()?;
         let fresh = !runs_path.exists() || fs::metadata(&runs_path)?.len() == 0;
         let file = OpenOptions::new()
@@ -314,6 +329,7 @@ fn produce(
         if plan.takes(offset) && !ledger.is_complete(offset) {
             let Some(term) = stream.current() else { return };
             let job = Job {
+                offset,
                 index: plan.index(offset).to_string(),
                 size: term.size,
                 text: String::from_utf8_lossy(stream.current_text()).into_owned(),
@@ -348,7 +364,6 @@ struct Made {
 impl Worker<'_> {
     fn formula(&self, job: &Job) -> anyhow::Result<Finished> {
         let c = self.campaign;
-        let timeout_s = c.timeout.as_secs_f64();
         let mut text = job.text.clone();
         text.push('\n');
         fs::write(&self.file, &text)
@@ -401,7 +416,7 @@ impl Worker<'_> {
             if known.contains_key(&r.name) {
                 continue;
             }
-            if let Some(status) = self.cache.get(&r.name, &job.index, timeout_s) {
+            if let Some(status) = self.cache.get(&r.name, job.offset) {
                 known.insert(r.name.clone(), status);
                 continue;
             }
