@@ -11,3 +11,4 @@ pub mod reference;
 pub mod row;
 pub mod runner;
 pub mod summary;
+mod worker;

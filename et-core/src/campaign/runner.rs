@@ -1,14 +1,11 @@
 //! The `et run` loop. One producer thread streams the formulas of the plan; J workers
-//! each take a formula, run every solver that still needs it (and the references that
-//! judge them), classify and judge the calls, and save bug triggers; the calling
+//! ([`super::worker`]) each take a formula and return its judged rows; the calling
 //! thread appends the rows to `runs.csv` as formulas complete and reports progress.
 //!
 //! The unit of work is a formula, not a call, so a call's reference answer is at hand
 //! when it is judged and no cross-worker bookkeeping is needed.
 
-use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -19,18 +16,17 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::enumeration::Enumeration;
-use crate::oracle::{self, Status};
-use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
-use crate::solvers::{InputMode, Pool, SolverConfig};
+use crate::solvers::call::Limits;
+use crate::solvers::{Pool, SolverConfig};
 
-use super::bugs::{BugStore, CallRecord, Trigger};
+use super::bugs::BugStore;
 use super::ledger::Ledger;
 use super::manifest::{ManifestSolver, RunManifest};
 use super::plan::Plan;
 use super::progress::Progress;
 use super::reference::{self, ReferenceCache};
-use super::row::RunRow;
 use super::summary::Summary;
+use super::worker::{Finished, Job, Scratch, Worker};
 
 /// Everything `et run` was asked to do.
 pub struct Campaign {
@@ -56,26 +52,6 @@ pub struct Campaign {
     pub resume: bool,
     /// Reference cache file (default `out/reference.csv`).
     pub reference_cache: Option<PathBuf>,
-}
-
-/// A formula handed to a worker.
-struct Job {
-    offset: u64,
-    index: String,
-    size: u32,
-    text: String,
-    /// Statuses of solvers that already have a row (resume of a partly done formula).
-    done: HashMap<String, Status>,
-}
-
-/// What a worker sends back for one formula.
-struct Finished {
-    rows: Vec<RunRow>,
-    /// New reference answers: (solver, status, wall seconds).
-    references: Vec<(String, Status, f64)>,
-    index: String,
-    /// Wall seconds of every call made.
-    call_seconds: f64,
 }
 
 impl Campaign {
@@ -182,7 +158,8 @@ impl Campaign {
                 let file = scratch.file(worker);
                 scope.spawn(move || {
                     let w = Worker {
-                        campaign: self,
+                        grammar: &self.grammar,
+                        under_test: &self.under_test,
                         references,
                         cache,
                         limits,
@@ -342,194 +319,5 @@ fn produce(
         if !stream.advance() {
             return;
         }
-    }
-}
-
-struct Worker<'a> {
-    campaign: &'a Campaign,
-    references: &'a HashMap<String, Option<SolverConfig>>,
-    cache: &'a ReferenceCache,
-    limits: &'a Limits,
-    store: &'a BugStore,
-    file: PathBuf,
-    cancel: Arc<AtomicBool>,
-}
-
-/// A call made on the current formula.
-struct Made {
-    outcome: CallOutcome,
-    class: oracle::Classification,
-}
-
-impl Worker<'_> {
-    fn formula(&self, job: &Job) -> anyhow::Result<Finished> {
-        let c = self.campaign;
-        let mut text = job.text.clone();
-        text.push('\n');
-        fs::write(&self.file, &text)
-            .with_context(|| format!("cannot write {}", self.file.display()))?;
-
-        let todo: Vec<&SolverConfig> = c
-            .under_test
-            .iter()
-            .filter(|s| !job.done.contains_key(&s.name))
-            .collect();
-        let mut made: HashMap<String, Made> = HashMap::new();
-        let mut known: HashMap<String, Status> = job.done.clone();
-        let mut new_references = Vec::new();
-        let mut call_seconds = 0.0;
-        let mut call =
-            |solver: &SolverConfig, made: &mut HashMap<String, Made>| -> anyhow::Result<bool> {
-                if self.cancel.load(Ordering::Relaxed) {
-                    return Ok(false);
-                }
-                let input = match solver.input {
-                    InputMode::File => Input::File(&self.file),
-                    InputMode::Stdin => Input::Stdin(text.as_bytes()),
-                };
-                let outcome = run_call(&solver.command, input, self.limits).with_context(|| {
-                    format!(
-                        "cannot run solver {} ({})",
-                        solver.name,
-                        solver.command.join(" ")
-                    )
-                })?;
-                if outcome.cancelled {
-                    return Ok(false);
-                }
-                call_seconds += outcome.wall.as_secs_f64();
-                let class = oracle::classify(&outcome);
-                made.insert(solver.name.clone(), Made { outcome, class });
-                Ok(true)
-            };
-        for solver in &todo {
-            if !call(solver, &mut made)? {
-                break;
-            }
-            known.insert(solver.name.clone(), made[&solver.name].class.status);
-        }
-        // References from outside the selection, unless cached.
-        for solver in &todo {
-            let Some(r) = self.references[&solver.name].as_ref() else {
-                continue;
-            };
-            if known.contains_key(&r.name) {
-                continue;
-            }
-            if let Some(status) = self.cache.get(&r.name, job.offset) {
-                known.insert(r.name.clone(), status);
-                continue;
-            }
-            if !call(r, &mut made)? {
-                break;
-            }
-            let m = &made[&r.name];
-            known.insert(r.name.clone(), m.class.status);
-            new_references.push((r.name.clone(), m.class.status, m.outcome.wall.as_secs_f64()));
-        }
-        // Selected solvers that serve as references go to the cache too.
-        let referenced: Vec<&str> = self
-            .references
-            .values()
-            .flatten()
-            .map(|r| r.name.as_str())
-            .collect();
-        for solver in &todo {
-            if referenced.contains(&solver.name.as_str()) {
-                if let Some(m) = made.get(&solver.name) {
-                    new_references.push((
-                        solver.name.clone(),
-                        m.class.status,
-                        m.outcome.wall.as_secs_f64(),
-                    ));
-                }
-            }
-        }
-
-        let mut rows = Vec::new();
-        for solver in todo {
-            let Some(m) = made.get(&solver.name) else {
-                continue;
-            };
-            let reference = self.references[&solver.name].as_ref();
-            let reference_status = reference.and_then(|r| known.get(&r.name).copied());
-            if reference.is_some() && reference_status.is_none() {
-                continue; // its reference was interrupted: judge it on resume
-            }
-            let verdict = oracle::judge(m.class.status, m.class.invalid_model, reference_status);
-            if let Some(v) = verdict.filter(|v| v.is_bug()) {
-                let reference_record = reference.map(|r| CallRecord {
-                    solver: r,
-                    status: reference_status.map_or("", Status::label),
-                    outcome: made.get(&r.name).map(|m| &m.outcome),
-                });
-                self.store
-                    .save(&Trigger {
-                        verdict: v,
-                        index: &job.index,
-                        formula: &job.text,
-                        call: CallRecord {
-                            solver,
-                            status: m.class.status.label(),
-                            outcome: Some(&m.outcome),
-                        },
-                        reference: reference_record,
-                        signature: m.class.crash_signature.as_deref(),
-                    })
-                    .with_context(|| {
-                        format!(
-                            "cannot save the bug trigger of {} on {}",
-                            solver.name, job.index
-                        )
-                    })?;
-            }
-            rows.push(RunRow {
-                grammar: c.grammar.clone(),
-                index: job.index.clone(),
-                size: job.size,
-                solver: solver.name.clone(),
-                family: solver.family.clone(),
-                version: solver.version.clone(),
-                status: m.class.status.label().to_string(),
-                verdict: verdict.map_or(String::new(), |v| v.label().to_string()),
-                reference: reference.map_or(String::new(), |r| r.name.clone()),
-                reference_status: reference_status.map_or(String::new(), |s| s.label().to_string()),
-                time_s: m.outcome.wall.as_secs_f64(),
-                cpu_s: m.outcome.cpu.as_secs_f64(),
-                max_rss_kb: m.outcome.max_rss_kb,
-                exit_code: m.outcome.exit_code,
-                signal: m.outcome.signal,
-            });
-        }
-        Ok(Finished {
-            rows,
-            references: new_references,
-            index: job.index.clone(),
-            call_seconds,
-        })
-    }
-}
-
-/// Per-worker formula files in a private temporary directory, removed at the end.
-struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    fn new() -> anyhow::Result<Scratch> {
-        let dir = std::env::temp_dir().join(format!("et-run-{}", std::process::id()));
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        Ok(Scratch { dir })
-    }
-
-    fn file(&self, worker: usize) -> PathBuf {
-        self.dir.join(format!("formula-{worker}.smt2"))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-        let _ = std::io::stderr().flush();
     }
 }
