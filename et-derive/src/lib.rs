@@ -75,6 +75,8 @@
 //! assert_eq!(e.rank(&third), 3u32.into());
 //! ```
 
+#![warn(missing_docs)]
+
 // Compiled from et-core's source rather than depended on: et-core depends on this
 // crate (its built-in grammars are derived), so the dependency cannot go the other
 // way. Items only the interpreted path uses are dead code here, and re-exports unused.
