@@ -13,6 +13,7 @@
 // paths resolve inside et-core too (the built-in grammars are derived here).
 extern crate self as et_core;
 
+pub mod atomic_file;
 pub mod builtins;
 pub mod campaign;
 pub mod enumeration;

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::atomic_file;
 use crate::oracle::Verdict;
 use crate::solvers::call::CallOutcome;
 use crate::solvers::SolverConfig;
@@ -58,25 +59,19 @@ impl BugStore {
             fs::create_dir_all(&dir)?;
             let sig = dir.join("signature.txt");
             if !sig.exists() {
-                write_complete(&sig, format!("{signature}\n").as_bytes())?;
+                atomic_file::write(&sig, format!("{signature}\n").as_bytes())?;
             }
         }
         fs::create_dir_all(&dir)?;
         let stem = format!("{}-{}", trigger.call.solver.name, trigger.index);
         let smt2 = dir.join(format!("{stem}.smt2"));
-        write_complete(&smt2, format!("{}\n", trigger.formula).as_bytes())?;
-        write_complete(
+        atomic_file::write(&smt2, format!("{}\n", trigger.formula).as_bytes())?;
+        atomic_file::write(
             &dir.join(format!("{stem}.log")),
             log(trigger, &smt2).as_bytes(),
         )?;
         Ok(smt2)
     }
-}
-
-fn write_complete(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let partial = path.with_extension("partial");
-    fs::write(&partial, bytes)?;
-    fs::rename(&partial, path)
 }
 
 /// A directory name for a signature: readable, filesystem-safe, and unique by a hash.

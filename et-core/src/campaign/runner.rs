@@ -244,9 +244,8 @@ impl Campaign {
         }
         fs::create_dir_all(&self.out)
             .with_context(|| format!("cannot create {}", self.out.display()))?;
-        let partial = manifest_path.with_extension("toml.partial");
-        fs::write(&partial, toml::to_string(&manifest)?)?;
-        fs::rename(&partial, &manifest_path)?;
+        crate::atomic_file::write(&manifest_path, toml::to_string(&manifest)?.as_bytes())
+            .with_context(|| format!("cannot write {}", manifest_path.display()))?;
         Ok(Ledger::default())
     }
 }

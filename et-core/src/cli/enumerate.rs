@@ -55,10 +55,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             while produced < args.range.n && stream.print_current(&mut text) {
                 text.push(b'\n');
                 let path = dir.join(format!("{index}.smt2"));
-                // Written under a temporary name so a file that exists is complete.
-                let partial = dir.join(format!(".{index}.smt2.partial"));
-                fs::write(&partial, &text)
-                    .and_then(|_| fs::rename(&partial, &path))
+                // A file that exists is complete, even if et is interrupted.
+                et_core::atomic_file::write(&path, &text)
                     .with_context(|| format!("cannot write {}", path.display()))?;
                 text.clear();
                 index += 1u32;

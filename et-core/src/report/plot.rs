@@ -79,7 +79,7 @@ pub fn write_plots(
             path: path.clone(),
             message,
         })?;
-        fs::write(&path, bytes).map_err(|e| ReportError::io(&path, e))?;
+        crate::atomic_file::write(&path, &bytes).map_err(|e| ReportError::io(&path, e))?;
         written.push(path);
     }
     Ok(written)

@@ -72,12 +72,15 @@ pub fn write_csv(dir: &Path, tables: &[Table]) -> Result<(), ReportError> {
             line: 0,
             error: e,
         };
-        let mut w = csv::Writer::from_path(&path).map_err(csv_err)?;
+        let mut w = csv::Writer::from_writer(Vec::new());
         w.write_record(&table.header).map_err(csv_err)?;
         for row in &table.rows {
             w.write_record(row).map_err(csv_err)?;
         }
-        w.flush().map_err(|e| ReportError::io(&path, e))?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| ReportError::io(&path, e.into_error()))?;
+        crate::atomic_file::write(&path, &bytes).map_err(|e| ReportError::io(&path, e))?;
     }
     Ok(())
 }
