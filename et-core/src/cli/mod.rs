@@ -87,16 +87,18 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// Prints an error chain as one `et: ...` line per cause and picks the exit code:
-/// 2 for bad input (grammar, config, argument values), 1 otherwise.
+/// 2 for bad input (grammar, pool file, argument values), 1 otherwise.
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
     eprintln!("et: {err}");
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {cause}");
     }
-    if err
-        .chain()
-        .any(|c| c.is::<BadInput>() || c.is::<et_core::grammar::GrammarError>())
-    {
+    if err.chain().any(|c| {
+        c.is::<BadInput>()
+            || c.is::<et_core::grammar::GrammarError>()
+            || c.is::<et_core::solvers::PoolError>()
+            || c.is::<et_core::campaign::plan::ShardError>()
+    }) {
         ExitCode::from(EXIT_BAD_INPUT)
     } else {
         ExitCode::FAILURE

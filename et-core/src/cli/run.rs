@@ -134,7 +134,12 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
             return Ok((pool, all));
         }
     }
-    let pool = solvers::load_pool_or_install_default(args.pool.as_deref())?;
+    // A malformed pool file is bad input (exit 2), not an installation failure.
+    let pool =
+        solvers::load_pool_or_install_default(args.pool.as_deref()).map_err(|e| match e {
+            solvers::install::InstallError::Pool(e) => anyhow::Error::from(e),
+            other => other.into(),
+        })?;
     let under_test = match &args.solvers {
         Some(names) => {
             let names: Vec<&str> = names
