@@ -536,3 +536,46 @@ fn reference_answers_are_cached_and_reused() {
     assert!(second.iter().all(|r| r.reference == cvc5.name
         && (r.reference_status == "sat" || r.reference_status == "unsat")));
 }
+
+#[test]
+fn bad_input_is_refused_with_exit_2_and_no_output_dir() {
+    let dir = scratch("badinput");
+    let bad_pool = dir.join("bad.toml");
+    std::fs::write(&bad_pool, "[[solver]]\nname = \"x\"\nfamily = 3\n").unwrap();
+    let out = dir.join("never");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--pool", bad_pool.to_str().unwrap(), "--timeout", "1"],
+            "bad.toml:3:10:",
+        ),
+        (&["--timeout", "0"], "`0` is not a timeout"),
+        (
+            &["--shard", "3/2", "--timeout", "1"],
+            "`3/2` is not a shard",
+        ),
+        (
+            &["--start", "1e9", "--timeout", "1"],
+            "`1e9` is not an index",
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec![
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "3",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = et().args(&args).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(needle),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(!out.exists(), "nothing written for {extra:?}");
+    }
+}
