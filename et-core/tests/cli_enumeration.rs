@@ -115,7 +115,7 @@ fn finite_language_end() {
     assert_eq!(stdout(&o).lines().count(), 3);
     assert!(stderr(&o).contains("has only 3 formulas"), "{}", stderr(&o));
     let o = et(&["index", "-g", &tiny, "3"]);
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("which has 3 formulas"),
         "{}",

@@ -98,6 +98,7 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
             || c.is::<et_core::grammar::GrammarError>()
             || c.is::<et_core::solvers::PoolError>()
             || c.is::<et_core::campaign::plan::ShardError>()
+            || c.is::<et_core::enumeration::IndexError>()
     }) {
         ExitCode::from(EXIT_BAD_INPUT)
     } else {
