@@ -18,6 +18,7 @@ pub enum FormatArg {
 /// Flags of `et plot`.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
+  et plot results/core                      # figures in results/core/plots/
   et plot results/core results/strings --out plots
   et plot results/shard-* --out plots --format png --timeouts 1/64,8
 
@@ -28,9 +29,10 @@ pub struct Args {
     /// Run directories written by `et run`.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Folder for the figure files (created if missing).
+    /// Folder for the figure files, created if missing (default: the first DIR's
+    /// `plots/`).
     #[arg(long, value_name = "PLOTDIR")]
-    pub out: PathBuf,
+    pub out: Option<PathBuf>,
     /// Image format.
     #[arg(long, value_enum, default_value = "svg")]
     pub format: FormatArg,
@@ -57,7 +59,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         FormatArg::Svg => Format::Svg,
         FormatArg::Png => Format::Png,
     };
-    for path in write_plots(&report, &args.out, format)? {
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.dirs[0].join("plots"));
+    for path in write_plots(&report, &out, format)? {
         println!("{}", path.display());
     }
     Ok(ExitCode::SUCCESS)
