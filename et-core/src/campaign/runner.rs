@@ -179,6 +179,9 @@ impl Campaign {
                     }
                 });
             }
+            // Only workers hold the channels now: when they all stop, the producer's
+            // send fails instead of blocking on a full queue, and our receive ends.
+            drop(job_rx);
             drop(done_tx);
             loop {
                 match done_rx.recv_timeout(Duration::from_millis(200)) {
