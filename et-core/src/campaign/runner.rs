@@ -83,10 +83,14 @@ impl Campaign {
     /// in-flight calls are killed and their formulas left for `--resume`).
     pub fn run(
         &self,
-        enumeration: Enumeration,
+        mut enumeration: Enumeration,
         cancel: Arc<AtomicBool>,
         progress: &mut Progress,
     ) -> anyhow::Result<Summary> {
+        if self.plan.n > 0 {
+            // Before anything is written: the producer has no one to report this to.
+            enumeration.locate(&self.plan.start)?;
+        }
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
         let ledger = self.prepare_dir(&runs_path, &names)?;
@@ -297,9 +301,8 @@ fn produce(
     if plan.n == 0 {
         return;
     }
-    let mut stream = match enumeration.stream_from(&plan.start) {
-        Ok(s) => s,
-        Err(_) => return, // the CLI checked the range before starting
+    let Ok(mut stream) = enumeration.stream_from(&plan.start) else {
+        return; // checked by Campaign::run before starting
     };
     for offset in 0..plan.n {
         if cancel.load(Ordering::Relaxed) {
