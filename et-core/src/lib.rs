@@ -22,3 +22,4 @@ pub mod oracle;
 pub mod report;
 pub mod solvers;
 pub mod typed;
+pub mod version;

@@ -1,8 +1,6 @@
 //! Judging a classified call against the reference answer, and the default choice of
 //! reference solver (DESIGN §6).
 
-use std::cmp::Ordering;
-
 use super::{Status, Verdict};
 
 /// The verdict on one call of the solver under test, or `None` when it is fine.
@@ -57,8 +55,9 @@ pub struct UnknownReference {
 /// reference itself). Otherwise ET's rule: the newest release of the *other* family —
 /// z3 is checked against the newest cvc5, or the newest cvc4 when the pool has no cvc5;
 /// cvc5 and cvc4 against the newest z3; any other family against the newest z3, else
-/// cvc5, else cvc4. "Newest" compares versions with [`compare_versions`]; ties go to
-/// the name that sorts last, so the choice never depends on pool order.
+/// cvc5, else cvc4. "Newest" is [`crate::version::newest`]: release order, releases
+/// before unnumbered builds, ties to the name that sorts last, so the choice never
+/// depends on pool order.
 pub fn default_references(
     pool: &[PoolSolver<'_>],
     override_name: Option<&str>,
@@ -73,12 +72,11 @@ pub fn default_references(
         return Ok((0..pool.len()).map(|i| (i != r).then_some(r)).collect());
     }
     let newest = |family: &str| {
-        (0..pool.len())
-            .filter(|&i| pool[i].family.eq_ignore_ascii_case(family))
-            .max_by(|&a, &b| {
-                compare_versions(pool[a].version, pool[b].version)
-                    .then_with(|| pool[a].name.cmp(pool[b].name))
-            })
+        crate::version::newest(
+            (0..pool.len()).filter(|&i| pool[i].family.eq_ignore_ascii_case(family)),
+            |&i| pool[i].version,
+            |&a, &b| pool[a].name.cmp(pool[b].name),
+        )
     };
     Ok(pool
         .iter()
@@ -91,41 +89,6 @@ pub fn default_references(
             preference.iter().find_map(|f| newest(f))
         })
         .collect())
-}
-
-/// Orders release versions numerically component by component (`4.8.10` > `4.8.9`,
-/// `4.12` > `4.8.17`, `1.0` = `1.0.0`). Each component compares by its leading number;
-/// a component with a suffix (`1.1.0-rc1`) sorts just below the plain number, and a
-/// version without any number (`trunk`) sorts below every release.
-pub fn compare_versions(a: &str, b: &str) -> Ordering {
-    // (number, is the whole component): a suffixed or textual component sorts below
-    // the plain number, so pre-releases come before their release.
-    fn key(v: &str) -> Vec<(u64, bool)> {
-        let v = v.trim().trim_start_matches(['v', 'V']);
-        let mut key = Vec::new();
-        for part in v.split(['.', '-', '+', '_']) {
-            let digits = part.chars().take_while(|c| c.is_ascii_digit()).count();
-            match part[..digits].parse::<u64>() {
-                Ok(n) => key.push((n, digits == part.len())),
-                Err(_) if key.is_empty() => break,
-                Err(_) => key.push((0, false)),
-            }
-            if digits != part.len() {
-                break;
-            }
-        }
-        key
-    }
-    let (ka, kb) = (key(a), key(b));
-    if ka.is_empty() || kb.is_empty() {
-        return (!ka.is_empty()).cmp(&!kb.is_empty());
-    }
-    let len = ka.len().max(kb.len());
-    let pad = |k: &[(u64, bool)], i: usize| k.get(i).copied().unwrap_or((0, true));
-    (0..len)
-        .map(|i| pad(&ka, i).cmp(&pad(&kb, i)))
-        .find(|o| o.is_ne())
-        .unwrap_or(Ordering::Equal)
 }
 
 #[cfg(test)]
@@ -151,19 +114,6 @@ mod tests {
         assert_eq!(judge(Unknown, false, None), None);
         assert_eq!(judge(Memout, false, Some(Sat)), None);
         assert_eq!(judge(Rejected, false, Some(Sat)), None);
-    }
-
-    #[test]
-    fn versions_compare_numerically() {
-        use Ordering::*;
-        assert_eq!(compare_versions("4.8.10", "4.8.9"), Greater);
-        assert_eq!(compare_versions("4.12.2", "4.8.17"), Greater);
-        assert_eq!(compare_versions("1.0", "1.0.0"), Equal);
-        assert_eq!(compare_versions("4.8.5.0", "4.8.5"), Equal);
-        assert_eq!(compare_versions("1.1.0-rc1", "1.1.0"), Less);
-        assert_eq!(compare_versions("1.1.0-rc1", "1.0.9"), Greater);
-        assert_eq!(compare_versions("trunk", "0.1"), Less);
-        assert_eq!(compare_versions("v1.2", "1.10"), Less);
     }
 
     fn s<'a>(name: &'a str, family: &'a str, version: &'a str) -> PoolSolver<'a> {

@@ -11,5 +11,5 @@ pub mod patterns;
 mod status;
 
 pub use classify::{classify, crash_signature, signal_name, Classification};
-pub use judge::{compare_versions, default_references, judge, PoolSolver, UnknownReference};
+pub use judge::{default_references, judge, PoolSolver, UnknownReference};
 pub use status::{ParseLabelError, Status, Verdict};

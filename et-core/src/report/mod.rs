@@ -3,7 +3,7 @@
 //!
 //! Code map: [`load`] reads run directories (manifest + streamed rows); [`join`] pairs
 //! the rows of one formula in bounded memory; [`stats`] aggregates one pass into a
-//! [`Report`]; [`version`] orders releases; [`timeouts`] parses the `solved within T`
+//! [`Report`] (versions in [`crate::version`] order); [`timeouts`] parses the `solved within T`
 //! grid; [`tables`] turns a report into text cells that [`render`] prints or writes as
 //! CSV; [`figures`] turns a report into plot data that [`plot`] draws; [`merge`] joins
 //! shards. Nothing here runs solvers or reclassifies calls: the CSV is the truth.
@@ -18,7 +18,6 @@ pub mod render;
 pub mod stats;
 pub mod tables;
 pub mod timeouts;
-pub mod version;
 
 pub use error::ReportError;
 pub use load::RunDir;

@@ -10,8 +10,8 @@ use crate::oracle::Verdict;
 use super::join::{FormulaJoin, JoinStats, Outcome};
 use super::load::RunDir;
 use super::timeouts::{default_timeouts, Timeout};
-use super::version::compare_versions;
 use super::ReportError;
+use crate::version::compare_versions;
 
 /// How many example indices a regression keeps (the smallest ones: smallest formulas).
 pub const MAX_EXAMPLES: usize = 5;

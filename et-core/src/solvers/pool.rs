@@ -71,11 +71,6 @@ impl SolverConfig {
         cmd
     }
 
-    /// Numeric components of the version (`4.8.12` → `[4, 8, 12]`), for release order.
-    pub fn version_key(&self) -> Vec<u64> {
-        version_key(&self.version)
-    }
-
     /// This solver as one `[[solver]]` block of a pool file.
     pub fn to_toml(&self) -> String {
         let q = |s: &str| toml::Value::String(s.to_string()).to_string();
@@ -94,7 +89,10 @@ impl SolverConfig {
     }
 }
 
-/// Numeric components of a version string, ignoring suffixes (`1.0.3-1` → `[1, 0, 3]`).
+/// Numeric components of a version string, ignoring suffixes (`1.0.3-1` → `[1, 0, 3]`):
+/// for reading PyPI version numbers and checking them against thresholds (the oldest
+/// usable z3, the first cvc5 with a C API). To order versions, use
+/// [`crate::version::compare_versions`].
 pub fn version_key(version: &str) -> Vec<u64> {
     let upstream = version.split(['-', '+']).next().unwrap_or("");
     upstream
@@ -350,10 +348,11 @@ impl Pool {
 
     /// The solver of `family` with the highest version, e.g. the reference z3.
     pub fn newest(&self, family: &str) -> Option<&SolverConfig> {
-        self.solvers
-            .iter()
-            .filter(|s| s.family == family)
-            .max_by_key(|s| s.version_key())
+        crate::version::newest(
+            self.solvers.iter().filter(|s| s.family == family),
+            |s| s.version.as_str(),
+            |a, b| a.name.cmp(&b.name),
+        )
     }
 
     /// Names of all solvers, in pool order.

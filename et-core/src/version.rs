@@ -1,4 +1,6 @@
 //! Release order of solver versions: `4.8.9 < 4.8.10 < 4.9.0`, `1.0.0-rc1 < 1.0.0`.
+//! The one ordering of versions in et: evolution plots and reports sort by it, and the
+//! default reference ("the newest release of the other family") is chosen by it.
 //!
 //! Plain string order puts 4.8.10 before 4.8.9, which scrambles every evolution plot,
 //! so versions are compared piece by piece: digit runs as numbers, letter runs as text.
@@ -61,6 +63,29 @@ pub fn compare_versions(a: &str, b: &str) -> Ordering {
     by_pieces.then_with(|| a.cmp(b))
 }
 
+/// Whether a version names a release (has a number), unlike `trunk` or `main`.
+pub fn is_release(version: &str) -> bool {
+    version.bytes().any(|b| b.is_ascii_digit())
+}
+
+/// The newest of `items` by release order of `version(item)`: releases win over
+/// unnumbered builds (a trunk build is newest only when nothing else is there), and
+/// ties go to the item `tie` orders last, so the choice never depends on input order.
+pub fn newest<T, V: AsRef<str>>(
+    items: impl IntoIterator<Item = T>,
+    version: impl Fn(&T) -> V,
+    tie: impl Fn(&T, &T) -> Ordering,
+) -> Option<T> {
+    items.into_iter().max_by(|a, b| {
+        let (va, vb) = (version(a), version(b));
+        let (va, vb) = (va.as_ref(), vb.as_ref());
+        is_release(va)
+            .cmp(&is_release(vb))
+            .then_with(|| compare_versions(va, vb))
+            .then_with(|| tie(a, b))
+    })
+}
+
 fn compare_pieces(pa: &[Piece], pb: &[Piece]) -> Ordering {
     for i in 0..pa.len().max(pb.len()) {
         let ord = match (pa.get(i), pb.get(i)) {
@@ -106,6 +131,17 @@ mod tests {
             sorted(vec!["1.0.0", "1.0.0-rc2", "1.0.0-rc1", "0.9", "1.0.1"]),
             vec!["0.9", "1.0.0-rc1", "1.0.0-rc2", "1.0.0", "1.0.1"]
         );
+    }
+
+    #[test]
+    fn newest_prefers_releases() {
+        let pick = |v: Vec<&'static str>| newest(v, |s| *s, |a, b| a.cmp(b));
+        assert_eq!(
+            pick(vec!["4.8.9", "trunk", "4.8.10", "4.12.2"]),
+            Some("4.12.2")
+        );
+        assert_eq!(pick(vec!["trunk"]), Some("trunk"));
+        assert_eq!(pick(vec![]), None);
     }
 
     #[test]
