@@ -548,7 +548,7 @@ fn bad_input_is_refused_with_exit_2_and_no_output_dir() {
             &["--pool", bad_pool.to_str().unwrap(), "--timeout", "1"],
             "bad.toml:3:10:",
         ),
-        (&["--timeout", "0"], "`0` is not a timeout"),
+        (&["--timeout", "0"], "bad timeout `0`"),
         (
             &["--shard", "3/2", "--timeout", "1"],
             "`3/2` is not a shard",

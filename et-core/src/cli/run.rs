@@ -95,27 +95,11 @@ fn install_signal_handlers() -> Arc<AtomicBool> {
     flag
 }
 
-/// Parses `8`, `0.25` or `1/64` seconds.
+/// Parses `8`, `0.25` or `1/64` seconds, as `et report --timeouts` does.
 fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
-    let bad = || {
-        BadInput(format!(
-            "`{text}` is not a timeout in seconds (e.g. 8, 0.25 or 1/64)"
-        ))
-    };
-    let secs = match text.split_once('/') {
-        Some((a, b)) => {
-            let (a, b): (f64, f64) = (
-                a.trim().parse().map_err(|_| bad())?,
-                b.trim().parse().map_err(|_| bad())?,
-            );
-            a / b
-        }
-        None => text.trim().parse().map_err(|_| bad())?,
-    };
-    if !(secs.is_finite() && secs > 0.0) {
-        return Err(bad());
-    }
-    Ok(Duration::from_secs_f64(secs))
+    et_core::report::timeouts::parse_timeout(text)
+        .map(|t| Duration::from_secs_f64(t.seconds))
+        .map_err(|e| BadInput(e.to_string()))
 }
 
 fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> {
