@@ -132,12 +132,7 @@ fn detached_orphan_is_killed() {
         Duration::from_secs(10),
     );
     assert_eq!(classify(&o).status, Status::Sat);
-    let pid: i32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    std::fs::remove_file(&pidfile).ok();
+    let pid = take_pid(&pidfile);
     assert!(dies_soon(pid), "orphan {pid} still alive");
 }
 
@@ -155,12 +150,7 @@ fn orphan_holding_the_pipes_is_killed_without_waiting() {
     );
     let took = started.elapsed();
     assert_eq!(classify(&o).status, Status::Sat);
-    let pid: i32 = std::fs::read_to_string(&pidfile)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
-    std::fs::remove_file(&pidfile).ok();
+    let pid = take_pid(&pidfile);
     assert!(dies_soon(pid), "orphan {pid} still alive");
     // The group kill closes the orphan's pipe ends at once: no drain grace spent.
     assert!(took < Duration::from_millis(450), "took {took:?}");
@@ -200,4 +190,15 @@ fn peak_rss_kb() -> i64 {
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap()
+}
+
+/// The pid the orphan script wrote, removing its file.
+fn take_pid(pidfile: &std::path::Path) -> i32 {
+    let pid = std::fs::read_to_string(pidfile)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    std::fs::remove_file(pidfile).ok();
+    pid
 }

@@ -3,7 +3,7 @@
 
 use crate::oracle::Verdict;
 
-use super::stats::Report;
+use super::stats::{Report, SolverGrammar};
 
 /// A titled table of text cells; `name` is the CSV file stem.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,11 +57,7 @@ fn verdict_table(report: &Report, name: &'static str, title: &str, bugs: bool) -
         .cells
         .iter()
         .map(|c| {
-            let mut row = vec![
-                report.solvers[c.solver].name.clone(),
-                report.grammars[c.grammar].clone(),
-                c.formulas.to_string(),
-            ];
+            let mut row = leading_cells(report, c);
             row.extend(verdicts.iter().map(|v| c.verdict(*v).to_string()));
             row.push(
                 verdicts
@@ -81,6 +77,15 @@ fn verdict_table(report: &Report, name: &'static str, title: &str, bugs: bool) -
     }
 }
 
+/// The cells every per-solver-and-grammar table starts with: solver, grammar, calls.
+fn leading_cells(report: &Report, c: &SolverGrammar) -> Vec<String> {
+    vec![
+        report.solvers[c.solver].name.clone(),
+        report.grammars[c.grammar].clone(),
+        c.formulas.to_string(),
+    ]
+}
+
 fn solved_table(report: &Report) -> Table {
     let mut header = vec!["solver".to_string(), "grammar".into(), "calls".into()];
     header.extend(report.timeouts.iter().map(|t| format!("<={}", t.label)));
@@ -88,11 +93,7 @@ fn solved_table(report: &Report) -> Table {
         .cells
         .iter()
         .map(|c| {
-            let mut row = vec![
-                report.solvers[c.solver].name.clone(),
-                report.grammars[c.grammar].clone(),
-                c.formulas.to_string(),
-            ];
+            let mut row = leading_cells(report, c);
             row.extend(c.solved.iter().map(u64::to_string));
             row
         })
@@ -122,16 +123,15 @@ fn time_table(report: &Report) -> Table {
         .cells
         .iter()
         .map(|c| {
-            vec![
-                report.solvers[c.solver].name.clone(),
-                report.grammars[c.grammar].clone(),
-                c.formulas.to_string(),
+            let mut row = leading_cells(report, c);
+            row.extend([
                 c.decided.to_string(),
                 secs(c.time_s),
                 c.throughput().map_or("-".into(), |t| format!("{t:.2}")),
                 c.joint_formulas.to_string(),
                 secs(c.joint_time_s),
-            ]
+            ]);
+            row
         })
         .collect();
     Table {
