@@ -131,13 +131,7 @@ fn stdin_input_mode_feeds_the_formula() {
 #[test]
 fn check_reports_a_missing_program() {
     let dir = scratch("missing");
-    let solver = SolverConfig {
-        name: "ghost".into(),
-        family: "z3".into(),
-        version: "0".into(),
-        command: vec!["/nonexistent/z3".into()],
-        input: Default::default(),
-    };
+    let solver = SolverConfig::new("ghost", "z3", "0", vec!["/nonexistent/z3".into()]);
     let result = check_solver(&solver, &dir, Duration::from_secs(5));
     assert!(!result.ok());
     assert!(result.sat.problem.unwrap().contains("/nonexistent/z3"));

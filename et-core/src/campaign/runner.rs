@@ -5,6 +5,7 @@
 //! The unit of work is a formula, not a call, so a call's reference answer is at hand
 //! when it is judged and no cross-worker bookkeeping is needed.
 
+use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,7 +39,8 @@ pub struct Campaign {
     pub pool: Pool,
     /// The solvers under test, in pool order.
     pub under_test: Vec<SolverConfig>,
-    /// `--reference`, if given.
+    /// `--reference`, if given: comma-separated judges (solver names or families) for
+    /// every solver, the first that decides a formula being its reference.
     pub reference: Option<String>,
     /// Wall-clock limit per call.
     pub timeout: Duration,
@@ -55,8 +57,49 @@ pub struct Campaign {
 }
 
 impl Campaign {
-    /// The manifest this campaign writes to `out/run.toml`.
-    pub fn manifest(&self) -> RunManifest {
+    /// The `--reference` list, if given.
+    pub fn reference_list(&self) -> Option<Vec<String>> {
+        self.reference.as_ref().map(|r| {
+            r.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+    }
+
+    /// The judges of each solver under test (see [`reference::assign`]).
+    pub fn judges(
+        &self,
+    ) -> Result<HashMap<String, Vec<SolverConfig>>, crate::solvers::reference_rules::ReferenceError>
+    {
+        reference::assign(
+            &self.pool,
+            &self.under_test,
+            &self.grammar,
+            self.reference_list().as_deref(),
+        )
+    }
+
+    /// The manifest this campaign writes to `out/run.toml`, with the judges each solver
+    /// gets (`references`) and the judges that are not under test (`reference_solvers`).
+    pub fn manifest(&self, judges: &HashMap<String, Vec<SolverConfig>>) -> RunManifest {
+        let entry = |s: &SolverConfig| ManifestSolver {
+            name: s.name.clone(),
+            family: s.family.clone(),
+            version: s.version.clone(),
+            command: s.command.clone(),
+            references: None,
+        };
+        let mut reference_solvers: Vec<ManifestSolver> = Vec::new();
+        for s in &self.under_test {
+            for j in &judges[&s.name] {
+                let listed = reference_solvers.iter().any(|r| r.name == j.name);
+                if !listed && !self.under_test.iter().any(|u| u.name == j.name) {
+                    reference_solvers.push(entry(j));
+                }
+            }
+        }
         RunManifest {
             et_version: env!("CARGO_PKG_VERSION").to_string(),
             grammar: self.grammar.clone(),
@@ -70,12 +113,11 @@ impl Campaign {
                 .under_test
                 .iter()
                 .map(|s| ManifestSolver {
-                    name: s.name.clone(),
-                    family: s.family.clone(),
-                    version: s.version.clone(),
-                    command: s.command.clone(),
+                    references: Some(judges[&s.name].iter().map(|j| j.name.clone()).collect()),
+                    ..entry(s)
                 })
                 .collect(),
+            reference_solvers,
         }
     }
 
@@ -93,9 +135,9 @@ impl Campaign {
         }
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
-        let ledger = self.prepare_dir(&runs_path, &names)?;
-        let references =
-            reference::assign(&self.pool, &self.under_test, self.reference.as_deref())?;
+        let references = self.judges()?;
+        let ledger = self.prepare_dir(&runs_path, &names, &references)?;
+        let logic = crate::builtins::declared_logic(enumeration.grammar())?.map(str::to_string);
         let cache_path = self
             .reference_cache
             .clone()
@@ -160,15 +202,19 @@ impl Campaign {
                 let done_tx = done_tx.clone();
                 let cancel = cancel.clone();
                 let file = scratch.file(worker);
+                let framed_file = scratch.framed_file(worker);
+                let logic = logic.as_deref();
                 scope.spawn(move || {
                     let w = Worker {
                         grammar: &self.grammar,
+                        logic,
                         under_test: &self.under_test,
                         references,
                         cache,
                         limits,
                         store,
                         file,
+                        framed_file,
                         cancel,
                     };
                     for job in job_rx {
@@ -224,9 +270,14 @@ impl Campaign {
 
     /// Creates `out` with its manifest, or checks that a resumed directory holds the
     /// same study; returns what is already done.
-    fn prepare_dir(&self, runs_path: &Path, names: &[String]) -> anyhow::Result<Ledger> {
+    fn prepare_dir(
+        &self,
+        runs_path: &Path,
+        names: &[String],
+        judges: &HashMap<String, Vec<SolverConfig>>,
+    ) -> anyhow::Result<Ledger> {
         let manifest_path = self.out.join("run.toml");
-        let manifest = self.manifest();
+        let manifest = self.manifest(judges);
         if manifest_path.exists() || runs_path.exists() {
             if !self.resume {
                 bail!(
@@ -287,7 +338,12 @@ fn check_same_study(old: &RunManifest, new: &RunManifest, path: &Path) -> anyhow
             .collect::<Vec<_>>()
             .join(",")
     };
-    differ("solvers", names(old), names(new))
+    differ("solvers", names(old), names(new))?;
+    // Directories written before references were recorded hold none to compare.
+    if old.solvers.iter().all(|s| s.references.is_some()) {
+        differ("references", old.references_text(), new.references_text())?;
+    }
+    Ok(())
 }
 
 /// Streams the plan's formulas into the job queue, skipping finished ones.

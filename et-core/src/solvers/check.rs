@@ -11,12 +11,13 @@ use std::time::{Duration, Instant};
 
 use super::pool::{InputMode, SolverConfig};
 
-/// A satisfiable formula every family accepts (yices needs the logic).
-pub const KNOWN_SAT: &str =
-    "(set-logic QF_LIA)\n(declare-const a Int)\n(assert (> a 1))\n(check-sat)\n(exit)\n";
-/// An unsatisfiable formula every family accepts.
-pub const KNOWN_UNSAT: &str = "(set-logic QF_LIA)\n(declare-const a Int)\n\
-    (assert (and (> a 1) (< a 0)))\n(check-sat)\n(exit)\n";
+/// A satisfiable formula of [`KNOWN_LOGIC`] every family accepts (behind its prelude).
+pub const KNOWN_SAT: &str = "(declare-const a Int)\n(assert (> a 1))\n(check-sat)\n(exit)\n";
+/// An unsatisfiable formula of [`KNOWN_LOGIC`] every family accepts.
+pub const KNOWN_UNSAT: &str =
+    "(declare-const a Int)\n(assert (and (> a 1) (< a 0)))\n(check-sat)\n(exit)\n";
+/// The logic of the known formulas, for the families that need it stated (yices).
+pub const KNOWN_LOGIC: &str = "QF_LIA";
 
 /// One run of a solver on one formula.
 #[derive(Debug, Clone)]
@@ -71,12 +72,16 @@ fn probe(
     timeout: Duration,
 ) -> Probe {
     let file = work_dir.join(format!("known-{expected}.smt2"));
+    let formula = match solver.prelude(Some(KNOWN_LOGIC)) {
+        Some(prelude) => format!("{prelude}\n{formula}"),
+        None => formula.to_string(),
+    };
     let failed = |problem: String| Probe {
         answer: None,
         wall: Duration::ZERO,
         problem: Some(problem),
     };
-    if let Err(e) = std::fs::write(&file, formula) {
+    if let Err(e) = std::fs::write(&file, &formula) {
         return failed(format!("cannot write {}: {e}", file.display()));
     }
     let mut cmd = solver.command_for(&file);
