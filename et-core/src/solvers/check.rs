@@ -181,15 +181,15 @@ fn describe(
     }
 }
 
-/// The first non-empty line of stderr, else of stdout, else how the process ended.
+/// The first line of stderr or stdout that mentions an error, else the first non-empty
+/// one, else how the process ended.
 fn first_line(outcome: &CallOutcome) -> String {
     let stderr = outcome.stderr_text();
     let stdout = outcome.stdout_text();
-    let line = stderr
-        .lines()
-        .chain(stdout.lines())
-        .map(str::trim)
-        .find(|l| !l.is_empty());
+    let lines = || stderr.lines().chain(stdout.lines()).map(str::trim);
+    let line = lines()
+        .find(|l| l.to_ascii_lowercase().contains("error"))
+        .or_else(|| lines().find(|l| !l.is_empty()));
     match (line, outcome.exit_code, outcome.signal) {
         (Some(line), _, _) => line.chars().take(200).collect(),
         (None, Some(code), _) => format!("exit code {code}, no output"),

@@ -11,16 +11,26 @@ use std::ffi::CStr;
 /// Longest path these helpers build (Linux's `PATH_MAX`).
 const PATH_MAX: usize = 4096;
 
-/// How long one kill round waits for a freezing cgroup to report that it is frozen, in
-/// 1 ms steps. A task in uninterruptible sleep (disk I/O) can delay freezing; after this
-/// the tasks are killed anyway (SIGKILL is still delivered, only the pid-reuse guard of
-/// the freezer is lost for that round).
-const FREEZE_WAIT_MS: u32 = 100;
+/// Step of the waits below: short, because a call's end (and a timeout's precision)
+/// waits on them, and freezing or exiting usually takes well under a millisecond.
+const STEP_US: u32 = 100;
+
+/// How many steps one kill round waits for a freezing cgroup to report that it is
+/// frozen (100 ms). A task in uninterruptible sleep (disk I/O) can delay freezing;
+/// after this the tasks are killed anyway (SIGKILL is still delivered, only the
+/// pid-reuse guard of the freezer is lost for that round).
+const FREEZE_WAIT_STEPS: u32 = 1000;
+
+/// How many steps a kill round waits for killed tasks to leave the cgroup (100 ms).
+const EXIT_WAIT_STEPS: u32 = 1000;
 
 /// Upper bound on kill rounds (freeze, kill every task, thaw) before giving up on a
 /// cgroup that does not empty; each round kills every task present, so more than a
 /// few are only needed by processes forking as fast as they are killed.
-const KILL_ROUNDS: u32 = 2000;
+const KILL_ROUNDS: u32 = 100;
+
+/// How many steps to wait for v2's `cgroup.kill` to empty the cgroup (2 s).
+const KILL_WAIT_STEPS: u32 = 20_000;
 
 /// Which cgroup interface a directory belongs to, with the files the kill uses.
 #[derive(Clone, Copy)]
@@ -208,11 +218,11 @@ pub(super) fn for_each_subdir(dir: &CStr, mut f: impl FnMut(&[u8])) -> bool {
     true
 }
 
-/// Sleeps about `ms` milliseconds.
-pub(super) fn sleep_ms(ms: u32) {
+/// Sleeps about `us` microseconds.
+pub(super) fn sleep_us(us: u32) {
     let ts = libc::timespec {
-        tv_sec: (ms / 1000) as libc::time_t,
-        tv_nsec: ((ms % 1000) * 1_000_000) as libc::c_long,
+        tv_sec: (us / 1_000_000) as libc::time_t,
+        tv_nsec: ((us % 1_000_000) * 1000) as libc::c_long,
     };
     // SAFETY: a plain system call.
     unsafe { libc::nanosleep(&ts, std::ptr::null_mut()) };
@@ -240,11 +250,11 @@ pub(super) fn kill_cgroup(dir: &CStr, via: KillVia) -> bool {
         if write_file(path.as_cstr(), b"1") {
             path.truncate(base);
             path.push(b"cgroup.procs");
-            for _ in 0..KILL_ROUNDS {
+            for _ in 0..KILL_WAIT_STEPS {
                 if is_empty(path.as_cstr()) {
                     return true;
                 }
-                sleep_ms(1);
+                sleep_us(STEP_US);
             }
             return false;
         }
@@ -268,11 +278,11 @@ pub(super) fn kill_cgroup(dir: &CStr, via: KillVia) -> bool {
         // Killed tasks leave the cgroup once they have run their exit path.
         path.truncate(base);
         path.push(b"cgroup.procs");
-        for _ in 0..20 {
+        for _ in 0..EXIT_WAIT_STEPS {
             if is_empty(path.as_cstr()) {
                 return true;
             }
-            sleep_ms(1);
+            sleep_us(STEP_US);
         }
     }
     false
@@ -303,11 +313,11 @@ fn freeze(path: &mut RawPath, base: usize, via: KillVia, on: bool) {
     path.truncate(base);
     path.push(state_file);
     let mut buf = [0u8; 256];
-    for _ in 0..FREEZE_WAIT_MS {
+    for _ in 0..FREEZE_WAIT_STEPS {
         match read_file(path.as_cstr(), &mut buf) {
             Some(text) if contains(text, frozen) => return,
             None => return,
-            Some(_) => sleep_ms(1),
+            Some(_) => sleep_us(STEP_US),
         }
     }
 }
@@ -319,7 +329,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 /// Removes an empty cgroup directory, retrying while its last tasks finish exiting;
 /// true when it is gone.
 pub(super) fn remove_dir(dir: &CStr) -> bool {
-    for _ in 0..200 {
+    for _ in 0..2000 {
         // SAFETY: a plain system call on a valid C string.
         if unsafe { libc::rmdir(dir.as_ptr()) } == 0 {
             return true;
@@ -327,7 +337,7 @@ pub(super) fn remove_dir(dir: &CStr) -> bool {
         // SAFETY: reading errno right after the failed call.
         match unsafe { *libc::__errno_location() } {
             libc::ENOENT => return true,
-            libc::EBUSY => sleep_ms(1),
+            libc::EBUSY => sleep_us(STEP_US),
             _ => return false,
         }
     }
