@@ -22,7 +22,7 @@
 //! parts that matter cannot go through a general-purpose API; what is left is creating
 //! directories and reading a handful of files.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CString;
 use std::fs;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -251,11 +251,12 @@ fn make_dir(dir: &Path) -> Result<(), String> {
 
 fn setup_v1(bases: &[PathBuf; 3]) -> Result<Cgroups, String> {
     let [memory_base, cpuacct_base, freezer_base] = bases;
-    reap_dead(
-        freezer_base,
-        KillVia::V1Freezer,
-        &[memory_base, cpuacct_base],
-    );
+    // The freezer first: it kills with the processes frozen. The same directories in
+    // the other hierarchies are then empty (or belong to a dead et whose freezer
+    // directory is already gone) and only need removing.
+    for base in [freezer_base, memory_base, cpuacct_base] {
+        reap_dead(base, KillVia::V1Freezer);
+    }
     let name = process_dir_name();
     let memory = memory_base.join(&name);
     let cpuacct = cpuacct_base.join(&name);
@@ -281,7 +282,7 @@ fn setup_v1(bases: &[PathBuf; 3]) -> Result<Cgroups, String> {
 }
 
 fn setup_v2(base: &Path) -> Result<Cgroups, String> {
-    reap_dead(base, KillVia::V2, &[]);
+    reap_dead(base, KillVia::V2);
     let enable = "+memory +cpu +pids";
     let control = base.join("cgroup.subtree_control");
     if fs::write(&control, enable).is_err() {
@@ -324,7 +325,9 @@ fn setup_v2(base: &Path) -> Result<Cgroups, String> {
 /// Kills and removes the `et-<pid>` (and v2 `et-<pid>-self`) directories of et
 /// processes that no longer exist, next to where ours go. A pid that is alive, even
 /// if reused by another program, is left alone: never kill what might be a live run.
-fn reap_dead(kill_base: &Path, via: KillVia, other_bases: &[&PathBuf]) {
+/// (In a hierarchy other than the freezer, the freeze step finds no freezer file and
+/// is skipped.)
+fn reap_dead(kill_base: &Path, via: KillVia) {
     let Ok(entries) = fs::read_dir(kill_base) else {
         return;
     };
@@ -344,13 +347,7 @@ fn reap_dead(kill_base: &Path, via: KillVia, other_bases: &[&PathBuf]) {
         if !gone {
             continue;
         }
-        let kill_dir = c_path(&kill_base.join(&*name));
-        let others: Vec<CString> = other_bases
-            .iter()
-            .map(|b| c_path(&b.join(&*name)))
-            .collect();
-        let others: Vec<&CStr> = others.iter().map(CString::as_c_str).collect();
-        raw::teardown(&kill_dir, via, &others);
+        raw::teardown(&c_path(&kill_base.join(&*name)), via, &[]);
     }
 }
 
