@@ -287,7 +287,7 @@ fn solvers_check_kills_a_grandchild_holding_stdout_and_classifies_like_a_run() {
     // orphan.sh answers sat to everything: right on the sat formula, wrong on unsat.
     let orphan = line("orphan");
     assert!(
-        orphan.contains("sat ") && orphan.contains("FAIL (expected `unsat`, answered `sat`)"),
+        orphan.contains("sat ") && orphan.contains("FAIL (expected `unsat`, got `sat`)"),
         "{orphan}"
     );
     let pid: i32 = std::fs::read_to_string(&pidfile)

@@ -154,7 +154,7 @@ fn describe(
 ) -> String {
     let detail = match status {
         Status::Sat | Status::Unsat | Status::Unknown => {
-            return format!("expected `{expected}`, answered `{status}`");
+            return format!("expected `{expected}`, got `{status}`");
         }
         Status::Timeout => match limits.cpu_timeout {
             Some(cpu) => format!(
