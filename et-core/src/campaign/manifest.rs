@@ -18,6 +18,15 @@ pub struct RunManifest {
     pub shard: Option<String>,
     /// Wall-clock timeout per call, seconds.
     pub timeout_s: f64,
+    /// CPU-time limit per call, seconds (`--cpu-timeout`), if any. Absent in studies
+    /// made before et had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_timeout_s: Option<f64>,
+    /// How solver calls were contained and measured: `cgroup-v1`, `cgroup-v2` or
+    /// `process-group` (see `solvers::call::Supervision`). Absent in studies made
+    /// before et recorded it (they used process groups).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supervision: Option<String>,
     /// Memory limit per call in MiB, if any.
     pub memory_mb: Option<u64>,
     /// Reference override (`--reference`, comma-separated judges), if any.

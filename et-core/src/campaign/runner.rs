@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::enumeration::Enumeration;
-use crate::solvers::call::Limits;
+use crate::solvers::call::{Limits, Supervisor};
+use crate::solvers::check;
 use crate::solvers::{Pool, SolverConfig};
 
 use super::bugs::BugStore;
@@ -44,6 +45,8 @@ pub struct Campaign {
     pub reference: Option<String>,
     /// Wall-clock limit per call.
     pub timeout: Duration,
+    /// CPU-time limit per call.
+    pub cpu_timeout: Option<Duration>,
     /// Memory limit per call, MiB.
     pub memory_mb: Option<u64>,
     /// Worker threads.
@@ -107,6 +110,8 @@ impl Campaign {
             n: self.plan.n,
             shard: self.plan.shard.map(|s| s.to_string()),
             timeout_s: self.timeout.as_secs_f64(),
+            cpu_timeout_s: self.cpu_timeout.map(|t| t.as_secs_f64()),
+            supervision: Some(Supervisor::global().supervision().label().to_string()),
             memory_mb: self.memory_mb,
             reference: self.reference.clone(),
             solvers: self
@@ -182,10 +187,27 @@ impl Campaign {
         let (done_tx, done_rx) = mpsc::channel::<anyhow::Result<Finished>>();
         let limits = Limits {
             timeout: self.timeout,
+            cpu_timeout: self.cpu_timeout,
             memory_mb: self.memory_mb,
             cancel: Some(cancel.clone()),
             ..Limits::with_timeout(self.timeout)
         };
+        // A solver that cannot even start under the memory limit is not run: its calls
+        // are setup errors, not crashes or memouts of the solver.
+        let mut involved: Vec<&SolverConfig> = self.under_test.iter().collect();
+        for r in references.values().flatten() {
+            if !involved.iter().any(|s| s.name == r.name) {
+                involved.push(r);
+            }
+        }
+        let cannot_start: HashMap<String, String> =
+            check::cannot_start(Supervisor::global(), &involved, &limits, scratch.dir())
+                .into_iter()
+                .collect();
+        for (name, why) in &cannot_start {
+            eprintln!("et: {name} cannot start ({why}); its calls are recorded as setup_error");
+        }
+        let cannot_start = &cannot_start;
         let store = BugStore::new(&self.out);
         let cache = &cache;
         let references = &references;
@@ -212,6 +234,7 @@ impl Campaign {
                         references,
                         cache,
                         limits,
+                        cannot_start,
                         store,
                         file,
                         framed_file,

@@ -58,6 +58,9 @@ pub(super) struct Worker<'a> {
     pub cache: &'a ReferenceCache,
     /// Per-call limits (with the run's cancel flag).
     pub limits: &'a Limits,
+    /// Solvers that cannot start under the limits, with the reason: not run, their
+    /// calls are setup errors.
+    pub cannot_start: &'a HashMap<String, String>,
     /// Where bug triggers go.
     pub store: &'a BugStore,
     /// This worker's formula file.
@@ -176,13 +179,16 @@ impl FormulaCalls<'_, '_> {
             InputMode::File => Input::File(file),
             InputMode::Stdin => Input::Stdin(text.as_bytes()),
         };
-        let outcome = run_call(&solver.command, input, w.limits).with_context(|| {
-            format!(
-                "cannot run solver {} ({})",
-                solver.name,
-                solver.command.join(" ")
-            )
-        })?;
+        let outcome = match w.cannot_start.get(&solver.name) {
+            Some(why) => CallOutcome::not_started(why.clone()),
+            None => run_call(&solver.command, input, w.limits).with_context(|| {
+                format!(
+                    "cannot run solver {} ({})",
+                    solver.name,
+                    solver.command.join(" ")
+                )
+            })?,
+        };
         if outcome.cancelled {
             return Ok(false);
         }
@@ -265,11 +271,36 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// Creates `$TMPDIR/et-run-<pid>`.
+    /// Creates `$TMPDIR/et-run-<pid>`, after removing those of et processes that no
+    /// longer exist (killed with `kill -9`, or a power loss).
     pub fn new() -> anyhow::Result<Scratch> {
-        let dir = std::env::temp_dir().join(format!("et-run-{}", std::process::id()));
+        let tmp = std::env::temp_dir();
+        if let Ok(entries) = fs::read_dir(&tmp) {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix("et-run-"))
+                    .and_then(|p| p.parse::<libc::pid_t>().ok())
+                else {
+                    continue;
+                };
+                // SAFETY: signal 0 only checks whether the process exists.
+                let gone = unsafe { libc::kill(pid, 0) } < 0
+                    && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+                if gone {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let dir = tmp.join(format!("et-run-{}", std::process::id()));
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         Ok(Scratch { dir })
+    }
+
+    /// The directory itself.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
     }
 
     /// The formula file of worker `worker`.

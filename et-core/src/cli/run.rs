@@ -37,7 +37,13 @@ use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
   et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume
   et run --grammar strings --n 2000 --timeout 1 --solvers z3-trunk --reference z3-4.13.0 \\
       --reference-cache ~/.cache/et/strings-refs.csv --fail-on unsound,invalid_model,crash --out ci/strings
-  et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints")]
+  et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints
+  et run --grammar ints --n 10000 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
+
+Each solver call runs in a cgroup of its own where the machine allows it (run.toml
+records `supervision`): the timeout kills the solver's whole process tree, --memory
+limits the tree's memory, and CPU time and peak memory are the tree's totals. Where
+cgroups are not usable, et says so once and uses a process group per call.")]
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
@@ -61,8 +67,13 @@ pub struct Args {
     /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64).
     #[arg(long, value_name = "SECS")]
     timeout: String,
-    /// Memory limit per call in MiB (address space).
-    #[arg(long, value_name = "MB")]
+    /// CPU-time limit per call in seconds, beside the wall-clock --timeout (all
+    /// processes of the call, with cgroups); exceeding it is `timeout`.
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    cpu_timeout: Option<Duration>,
+    /// Memory limit per call in MiB: the memory of the solver's whole process tree
+    /// (cgroups), else each process's address space.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
     memory: Option<u64>,
     /// Parallel workers (default: number of cores).
     #[arg(long, short = 'j')]
@@ -115,9 +126,16 @@ fn install_signal_handlers() -> Arc<AtomicBool> {
 
 /// Parses `8`, `0.25` or `1/64` seconds, as `et report --timeouts` does.
 fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
-    et_core::report::timeouts::parse_timeout(text)
-        .map(|t| Duration::from_secs_f64(t.seconds))
-        .map_err(|e| BadInput(e.to_string()))
+    seconds(text).map_err(BadInput)
+}
+
+/// A clap value parser for a positive number of seconds (`8`, `0.25`, `1/64`), with the
+/// grammar of `et report --timeouts`; NaN, infinity, zero, negative and absurdly large
+/// values are refused with the reason.
+pub(super) fn seconds(text: &str) -> Result<Duration, String> {
+    let t = et_core::report::timeouts::parse_timeout(text).map_err(|e| e.to_string())?;
+    Duration::try_from_secs_f64(t.seconds)
+        .map_err(|_| format!("`{text}` seconds is too large a time limit"))
 }
 
 fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> {
@@ -205,6 +223,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         under_test,
         reference: args.reference.clone(),
         timeout,
+        cpu_timeout: args.cpu_timeout,
         memory_mb: args.memory,
         jobs,
         out: out.clone(),
@@ -213,6 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges().map_err(|e| BadInput(e.to_string()))?;
+    super::solvers::note_supervision();
     let cancel = install_signal_handlers();
     let mut progress = Progress::for_stderr(args.quiet);
     let summary = campaign.run(enumeration, cancel, &mut progress)?;
