@@ -7,25 +7,26 @@ use clap::Args as ClapArgs;
 use et_core::builtins::BUILTINS;
 use et_core::enumeration::Enumeration;
 
-/// List the built-in grammars with their smallest formula size and a description.
+/// List the built-in grammars with their smallest formula size and a description: ET's
+/// eight theory grammars, then each extended to five variables and up to two asserts
+/// (`<theory>-5v2a`, as in ET's bug hunt).
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et grammars
+  et index --grammar ints-5v2a 10^275
   et enumerate --grammar $(et grammars | awk 'NR==2{print $1}') --n 3")]
 pub struct Args {}
 
 pub fn run(_: Args) -> anyhow::Result<ExitCode> {
-    println!("{:<12} {:>8}  description", "name", "smallest");
+    println!("{:<16} {:>8}  description", "name", "smallest");
     for b in BUILTINS {
-        let grammar = b.grammar();
-        let doc = grammar.doc.clone();
-        let mut e = Enumeration::new(grammar);
-        let description = doc
-            .strip_prefix(&format!("{}:", b.name))
-            .unwrap_or(&doc)
-            .trim()
-            .to_string();
-        println!("{:<12} {:>8}  {}", b.name, e.smallest_size(), description);
+        let mut e = Enumeration::new(b.grammar());
+        println!(
+            "{:<16} {:>8}  {}",
+            b.name,
+            e.smallest_size(),
+            b.description()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
