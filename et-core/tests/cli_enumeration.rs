@@ -267,7 +267,45 @@ fn grammar_errors_exit_2_with_location() {
 fn bad_index_names_the_value() {
     let o = et(&["index", "-g", "core", "12x"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("`12x` is not an index"));
+    assert!(stderr(&o).contains("`12x` is not a non-negative integer"));
+}
+
+/// Issue 14 item 12: one numeric grammar for every count and index.
+#[test]
+fn counts_and_indices_share_one_numeric_grammar() {
+    // `--n 10^1` is accepted where `--start 10^1` is, and `k*10^j` works for both.
+    let o = et(&["enumerate", "-g", "core", "--start", "2*10^1", "--n", "10^1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 10);
+    let first = stdout(&et(&["index", "-g", "core", "20"]));
+    assert_eq!(stdout(&o).lines().next(), first.lines().next());
+    // An empty request is refused, not answered with nothing and exit 0.
+    for args in [
+        &["enumerate", "-g", "core", "--n", "0"][..],
+        &["sample", "-g", "core", "--size", "5", "--n", "0"][..],
+    ] {
+        let o = et(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("'0'") && stderr(&o).contains("at least 1"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}
+
+/// Issue 14 item 19: one size bound, the same everywhere, refused at once and named.
+#[test]
+fn requests_beyond_the_bound_are_refused_at_once_naming_it() {
+    for args in [
+        &["count", "-g", "strings", "--max-size", "100000"][..],
+        &["sample", "-g", "strings", "--size", "4097"][..],
+    ] {
+        let o = et(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("larger than 4096"), "{}", stderr(&o));
+    }
+    // An index with more digits than any grammar reaches is refused before it is built.
+    let o = et(&["index", "-g", "strings", "10^99999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("more than 20000 digits"), "{}", stderr(&o));
 }
 
 #[test]
