@@ -274,7 +274,15 @@ fn bad_index_names_the_value() {
 #[test]
 fn counts_and_indices_share_one_numeric_grammar() {
     // `--n 10^1` is accepted where `--start 10^1` is, and `k*10^j` works for both.
-    let o = et(&["enumerate", "-g", "core", "--start", "2*10^1", "--n", "10^1"]);
+    let o = et(&[
+        "enumerate",
+        "-g",
+        "core",
+        "--start",
+        "2*10^1",
+        "--n",
+        "10^1",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 10);
     let first = stdout(&et(&["index", "-g", "core", "20"]));
@@ -286,7 +294,11 @@ fn counts_and_indices_share_one_numeric_grammar() {
     ] {
         let o = et(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&o).contains("'0'") && stderr(&o).contains("at least 1"), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("'0'") && stderr(&o).contains("at least 1"),
+            "{}",
+            stderr(&o)
+        );
         assert!(o.stdout.is_empty());
     }
 }
@@ -305,7 +317,11 @@ fn requests_beyond_the_bound_are_refused_at_once_naming_it() {
     // An index with more digits than any grammar reaches is refused before it is built.
     let o = et(&["index", "-g", "strings", "10^99999999999"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("more than 20000 digits"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("more than 20000 digits"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

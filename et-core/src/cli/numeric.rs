@@ -54,9 +54,7 @@ fn number(text: &str, max_digits: u64) -> Result<BigUint, String> {
             if exponent.is_empty() || !exponent.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad());
             }
-            let exponent: u64 = exponent
-                .parse()
-                .map_err(|_| too_large(text, max_digits))?;
+            let exponent: u64 = exponent.parse().map_err(|_| too_large(text, max_digits))?;
             // B^E has at least E·(bits(B) − 1)·log10(2) digits: refuse before computing.
             let at_least = exponent as f64 * base.bits().saturating_sub(1) as f64 * 0.30103;
             if at_least > max_digits as f64 + 1.0 {
@@ -141,7 +139,9 @@ mod tests {
 
     #[test]
     fn bad_values_are_named() {
-        for bad in ["", "12x", "-1", "10^", "^3", "1.5", "5*7", "10^-2", "1e6", "10^^2"] {
+        for bad in [
+            "", "12x", "-1", "10^", "^3", "1.5", "5*7", "10^-2", "1e6", "10^^2",
+        ] {
             let err = index(bad).unwrap_err();
             assert!(err.contains(&format!("`{bad}`")), "{bad}: {err}");
         }

@@ -1,6 +1,12 @@
-//! FEAT enumeration of a grammar (DESIGN §2): part cardinalities, random access by
-//! big-integer index, in-order streaming, uniform sampling of a part, and rank. It
-//! reads a validated [`Grammar`] and knows nothing of solvers or files.
+//! FEAT enumeration of a grammar: part cardinalities, random access by big-integer
+//! index, in-order streaming, uniform sampling of a part, and rank. It reads a
+//! validated [`Grammar`] and knows nothing of solvers or files.
+//!
+//! The order is FEAT's (the Haskell `testing-feat` library's, which the published ET
+//! generator uses): parts by size; within a part, a rule's alternatives in order; an
+//! alternative's children as the left-nested product `((c1 × c2) × c3) × …`, whose part
+//! n is the concatenation over k = 0..=n of (prefix part k) × (last child part n − k),
+//! each block prefix-major.
 
 mod cards;
 mod decode;
@@ -16,14 +22,16 @@ use rand::Rng;
 
 use crate::grammar::{Grammar, NtId};
 
-pub use cards::{AltShape, Cards, Node};
+pub use cards::{AltShape, Cards, Magnitude, Node};
 pub use parse::{atoms, FormulaParser, ParseError};
 pub use print::Printer;
 pub use term::Term;
 
-/// The largest size et enumerates. Parts grow exponentially for any useful grammar,
-/// so this is far past index 10^1000; it bounds memory and the depth of terms (the
-/// printer and the streaming step recurse once per level).
+/// The largest size et enumerates, the one bound on every count, index and size: a
+/// part of this size holds 10^6000 to 10^12000 formulas for the built-in grammars
+/// (arrays to fp), so indices up to 10^5000 are in reach for all of them. It bounds the
+/// memory of the tables and the depth of terms (the printer and the streaming step
+/// recurse once per level).
 pub const MAX_SIZE: u32 = 4096;
 
 /// An index that does not name a formula.
@@ -41,7 +49,7 @@ pub enum IndexError {
     },
     /// Reaching the index would need formulas larger than [`MAX_SIZE`].
     #[error(
-        "index {index} of grammar `{grammar}` lies beyond size {max}, where et stops enumerating"
+        "index {index} of grammar `{grammar}` lies beyond size {max}, the largest size et enumerates (see `et count --grammar {grammar} --max-size {max}` for the last index in reach)"
     )]
     TooLarge {
         /// The grammar's name.
@@ -60,8 +68,6 @@ pub struct Enumeration {
     printer: Printer,
     /// The largest size with formulas, for finite languages.
     max_size: Option<u32>,
-    /// `cumulative[n]` = number of formulas of size < n.
-    cumulative: Vec<BigUint>,
 }
 
 impl Enumeration {
@@ -75,7 +81,6 @@ impl Enumeration {
             cards,
             printer,
             max_size,
-            cumulative: vec![BigUint::zero()],
         }
     }
 
@@ -103,16 +108,9 @@ impl Enumeration {
         self.grammar.start
     }
 
-    /// Makes part sizes 0..=size known.
+    /// Makes part sizes 0..=size known (at most [`MAX_SIZE`]).
     pub fn ensure(&mut self, size: u32) {
         self.cards.ensure(size.min(MAX_SIZE));
-        while self.cumulative.len() <= size as usize + 1
-            && self.cumulative.len() <= MAX_SIZE as usize + 1
-        {
-            let n = self.cumulative.len() - 1;
-            let next = &self.cumulative[n] + self.cards.card(Node::Nt(self.start()), n as u32);
-            self.cumulative.push(next);
-        }
     }
 
     /// |part `size`|: the number of formulas of that size.
@@ -123,8 +121,9 @@ impl Enumeration {
 
     /// Number of formulas of size < `size`: the global index of the first of size `size`.
     pub fn count_below(&mut self, size: u32) -> BigUint {
-        self.ensure(size);
-        self.cumulative[size as usize].clone()
+        let size = size.min(MAX_SIZE + 1);
+        self.ensure(size.saturating_sub(1));
+        self.cards.cumulative(size).clone()
     }
 
     /// The number of formulas, if finite.
@@ -136,13 +135,20 @@ impl Enumeration {
     /// The smallest size with a formula.
     pub fn smallest_size(&mut self) -> u32 {
         let mut n = 0;
-        while self.part_cardinality(n).is_zero() && n < MAX_SIZE {
+        loop {
+            self.cards.ensure_magnitudes(n);
+            if self.cards.has(Node::Nt(self.start()), n) || n >= MAX_SIZE {
+                return n;
+            }
             n += 1;
         }
-        n
     }
 
     /// The size and the offset within its part of a global index.
+    ///
+    /// The size is found on the magnitudes first (cheap: no exact arithmetic), so an
+    /// index beyond [`MAX_SIZE`] is refused before any exact table is built; the exact
+    /// cumulative counts then settle it.
     pub fn locate(&mut self, index: &BigUint) -> Result<(u32, BigUint), IndexError> {
         if let Some(total) = self.total() {
             if *index >= total {
@@ -153,21 +159,44 @@ impl Enumeration {
                 });
             }
         }
-        // Grow one size at a time, then binary-search the cumulative counts.
-        let mut n = self.cumulative.len() as u32 - 1;
-        while self.cumulative[n as usize] <= *index {
-            if n > MAX_SIZE {
-                return Err(IndexError::TooLarge {
-                    grammar: self.grammar.name.clone(),
-                    index: index.clone(),
-                    max: MAX_SIZE,
-                });
+        let wanted = Magnitude::of(index);
+        // The first size whose cumulative count (values of size ≤ n) may exceed index.
+        let mut n = 0;
+        loop {
+            self.cards.ensure_magnitudes(n);
+            if !self
+                .cards
+                .cumulative_magnitude(n + 1)
+                .certainly_below(wanted)
+                && !(self.cards.cumulative_magnitude(n + 1).is_zero())
+            {
+                break;
             }
-            self.ensure(n);
+            if n >= MAX_SIZE {
+                return Err(self.too_large(index));
+            }
             n += 1;
         }
-        let size = self.cumulative.partition_point(|c| c <= index) as u32 - 1;
-        Ok((size, index - &self.cumulative[size as usize]))
+        // Exact: step forward past parts that end at or before the index.
+        loop {
+            if n > MAX_SIZE {
+                return Err(self.too_large(index));
+            }
+            self.ensure(n);
+            if self.cards.cumulative(n + 1) > index {
+                break;
+            }
+            n += 1;
+        }
+        Ok((n, index - self.cards.cumulative(n)))
+    }
+
+    fn too_large(&self, index: &BigUint) -> IndexError {
+        IndexError::TooLarge {
+            grammar: self.grammar.name.clone(),
+            index: index.clone(),
+            max: MAX_SIZE,
+        }
     }
 
     /// The formula at a global index.
