@@ -23,7 +23,7 @@ use rand::Rng;
 use crate::grammar::{Grammar, NtId};
 
 pub use cards::{AltShape, Cards, Magnitude, Node};
-pub use parse::{atoms, FormulaParser, ParseError};
+pub use parse::{atoms, FormulaParser, ParseError, MAX_DEPTH};
 pub use print::Printer;
 pub use term::Term;
 
@@ -38,7 +38,7 @@ pub const MAX_SIZE: u32 = 4096;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
     /// Past the end of a finite language.
-    #[error("index {index} is past the end of grammar `{grammar}`, which has {total} formulas (indices 0..{total})")]
+    #[error("index {} is past the end of grammar `{grammar}`, which has {total} formulas (indices 0..{total})", abbreviated(.index))]
     PastEnd {
         /// The grammar's name.
         grammar: String,
@@ -49,7 +49,7 @@ pub enum IndexError {
     },
     /// Reaching the index would need formulas larger than [`MAX_SIZE`].
     #[error(
-        "index {index} of grammar `{grammar}` lies beyond size {max}, the largest size et enumerates (see `et count --grammar {grammar} --max-size {max}` for the last index in reach)"
+        "index {} of grammar `{grammar}` lies beyond size {max}, the largest size et enumerates (`et count --grammar {grammar} --max-size {max}` shows the last index in reach)", abbreviated(.index)
     )]
     TooLarge {
         /// The grammar's name.
@@ -59,6 +59,20 @@ pub enum IndexError {
         /// [`MAX_SIZE`].
         max: u32,
     },
+}
+
+/// A number as a message shows it: in full up to 60 digits, else its ends and length.
+pub fn abbreviated(n: &BigUint) -> String {
+    let digits = n.to_string();
+    if digits.len() <= 60 {
+        return digits;
+    }
+    format!(
+        "{}…{} ({} digits)",
+        &digits[..20],
+        &digits[digits.len() - 10..],
+        digits.len()
+    )
 }
 
 /// The enumeration of a grammar's start rule.
@@ -211,8 +225,14 @@ impl Enumeration {
         decode::decode(&self.cards, self.start(), size, offset)
     }
 
-    /// The global index of a term of the start rule.
+    /// The global index of a term of the start rule, whose size must be at most
+    /// [`MAX_SIZE`] (callers with untrusted input check `term.size` first).
     pub fn rank(&mut self, term: &Term) -> BigUint {
+        assert!(
+            term.size <= MAX_SIZE,
+            "rank of a term of size {} > MAX_SIZE",
+            term.size
+        );
         self.ensure(term.size);
         self.count_below(term.size) + rank::rank(&self.cards, term)
     }
