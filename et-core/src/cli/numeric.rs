@@ -56,7 +56,8 @@ fn number(text: &str, max_digits: u64) -> Result<BigUint, String> {
             }
             let exponent: u64 = exponent.parse().map_err(|_| too_large(text, max_digits))?;
             // B^E has at least E·(bits(B) − 1)·log10(2) digits: refuse before computing.
-            let at_least = exponent as f64 * base.bits().saturating_sub(1) as f64 * 0.30103;
+            let at_least =
+                exponent as f64 * base.bits().saturating_sub(1) as f64 * std::f64::consts::LOG10_2;
             if at_least > max_digits as f64 + 1.0 {
                 return Err(too_large(text, max_digits));
             }

@@ -342,17 +342,17 @@ fn rebuilt_cardinalities_equal_plain_big_integer_sums() {
                 }
                 settled = before == (nt.clone(), seq.clone());
             }
-            for i in 0..nts {
+            for (i, plain) in nt.iter().enumerate() {
                 assert_eq!(
                     cards.card(Node::Nt(i), n as u32),
-                    &nt[i][n],
+                    &plain[n],
                     "{name} nt {i} size {n}"
                 );
             }
-            for s in 0..cards.seqs.len() {
+            for (s, plain) in seq.iter().enumerate() {
                 assert_eq!(
                     cards.card(Node::Seq(s), n as u32),
-                    &seq[s][n],
+                    &plain[n],
                     "{name} seq {s} size {n}"
                 );
             }

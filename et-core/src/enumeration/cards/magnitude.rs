@@ -69,7 +69,7 @@ impl Magnitude {
     }
 
     /// The product.
-    pub fn mul(self, other: Magnitude) -> Magnitude {
+    pub fn times(self, other: Magnitude) -> Magnitude {
         if self.is_zero() || other.is_zero() {
             return Magnitude::ZERO;
         }
@@ -80,7 +80,7 @@ impl Magnitude {
     }
 
     /// The sum.
-    pub fn add(self, other: Magnitude) -> Magnitude {
+    pub fn plus(self, other: Magnitude) -> Magnitude {
         let (big, small) = if self.exponent >= other.exponent || other.is_zero() {
             (self, other)
         } else {
@@ -184,7 +184,7 @@ impl Table {
                                 None if m == 0 => Magnitude::ONE,
                                 None => Magnitude::ZERO,
                             };
-                            total = total.add(body);
+                            total = total.plus(body);
                         }
                         total
                     }
@@ -196,7 +196,7 @@ impl Table {
                         // Same-size dependencies come first in `order`: both tables
                         // already hold size n.
                         for k in 0..=n {
-                            total = total.add(prefix[k].mul(last[n - k]));
+                            total = total.plus(prefix[k].times(last[n - k]));
                         }
                         total
                     }
@@ -207,7 +207,7 @@ impl Table {
             }
             self.max_log2.push(largest);
             let below = self.cumulative[n];
-            self.cumulative.push(below.add(self.get(shape.root, n)));
+            self.cumulative.push(below.plus(self.get(shape.root, n)));
         }
     }
 }
@@ -225,10 +225,10 @@ mod tests {
             let want = Magnitude::of(exact).log2();
             assert!((m.log2() - want).abs() < 1e-9, "{} vs {want}", m.log2());
         };
-        close(ma.mul(mb), &(&a * &b));
-        close(ma.add(mb), &(&a + &b));
-        close(Magnitude::ONE.add(Magnitude::ONE), &BigUint::from(2u32));
-        assert!(Magnitude::ZERO.add(Magnitude::ZERO).is_zero());
+        close(ma.times(mb), &(&a * &b));
+        close(ma.plus(mb), &(&a + &b));
+        close(Magnitude::ONE.plus(Magnitude::ONE), &BigUint::from(2u32));
+        assert!(Magnitude::ZERO.plus(Magnitude::ZERO).is_zero());
         assert!(ma.certainly_below(mb) != mb.certainly_below(ma));
         assert!(!ma.certainly_below(ma));
     }

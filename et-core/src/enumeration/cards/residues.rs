@@ -246,7 +246,7 @@ fn next_prime_below(n: u32) -> u32 {
 
 /// Deterministic Miller–Rabin for 32-bit numbers (bases 2, 7, 61).
 fn is_prime(n: u32) -> bool {
-    if n < 2 || n % 2 == 0 {
+    if n < 2 || n.is_multiple_of(2) {
         return n == 2;
     }
     let n64 = u64::from(n);
