@@ -348,26 +348,33 @@ fn finite_max_size(grammar: &Grammar, cards: &Cards) -> Option<u32> {
     let n = grammar.nonterminals.len();
     let mut colour = vec![0u8; n];
     let mut max: Vec<u32> = vec![0; n];
-    let mut stack: Vec<(NtId, usize)> = vec![(grammar.start, 0)];
-    colour[grammar.start] = 1;
-    while let Some(&mut (nt, ref mut i)) = stack.last_mut() {
-        let alts = usable(nt);
-        let children: Vec<NtId> = alts
+    // Each entry: a rule, its children through usable alternatives (listed once, when
+    // the rule is entered, so a rule with many alternatives costs linear time), and
+    // how many of them have been visited.
+    let children_of = |nt: NtId| -> Vec<NtId> {
+        usable(nt)
             .iter()
             .flat_map(|a| a.children.iter().copied())
-            .collect();
+            .collect()
+    };
+    let mut stack: Vec<(NtId, Vec<NtId>, usize)> =
+        vec![(grammar.start, children_of(grammar.start), 0)];
+    colour[grammar.start] = 1;
+    while let Some((nt, children, i)) = stack.last_mut() {
+        let nt = *nt;
         if let Some(&c) = children.get(*i) {
             *i += 1;
             match colour[c] {
                 0 => {
                     colour[c] = 1;
-                    stack.push((c, 0));
+                    stack.push((c, children_of(c), 0));
                 }
                 1 => return None,
                 _ => {}
             }
             continue;
         }
+        let alts = usable(nt);
         max[nt] = alts
             .iter()
             .map(|a| a.cost + a.children.iter().map(|&c| max[c]).sum::<u32>())
