@@ -176,7 +176,7 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let timeout = parse_seconds(&args.timeout)?;
-    let start = args.range.start()?;
+    let start = args.range.start.clone();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
