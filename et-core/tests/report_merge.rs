@@ -16,12 +16,34 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A scratch directory of the test's own (`tempfile`), removed when dropped, even when
+/// the test fails.
+struct Scratch {
+    _root: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// A fresh scratch directory per test (tests run in parallel).
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("et-merge-{test}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(test: &str) -> Scratch {
+    let root = tempfile::Builder::new()
+        .prefix(&format!("et-merge-{test}-"))
+        .tempdir()
+        .unwrap();
+    let path = root.path().to_path_buf();
+    Scratch { _root: root, path }
 }
 
 fn copy_dir(from: &Path, to: &Path) {

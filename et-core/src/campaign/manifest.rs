@@ -1,7 +1,16 @@
-//! `DIR/run.toml`: what a run directory holds, so reports and merges can check that
-//! shards belong to one study.
+//! `DIR/run.toml`: what a run directory holds — everything that decides its results —
+//! so reports and merges can check that shards belong to one study, `--resume` can
+//! refuse a changed study, and `et run --resume --out DIR` can continue with nothing
+//! else given.
+//!
+//! Every key is always written: `memory_mb = "unlimited"` when there is no memory
+//! limit and `reference = "default rule"` when no `--reference` was given (a solver
+//! name never holds a space, so the two cannot be confused). Manifests of older
+//! versions of et, which left those keys out, read the same.
 
 use serde::{Deserialize, Serialize};
+
+use crate::solvers::{InputMode, SolverConfig};
 
 /// The description of one `et run` output directory.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -10,6 +19,10 @@ pub struct RunManifest {
     pub et_version: String,
     /// Grammar name (built-in name or file stem).
     pub grammar: String,
+    /// The `.pest` file of a grammar given as a path (absolute), so a resume can read
+    /// it again; absent for built-in grammars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grammar_file: Option<String>,
     /// First global index of the requested range (decimal).
     pub start: String,
     /// Number of formulas in the requested range (before sharding).
@@ -18,12 +31,19 @@ pub struct RunManifest {
     pub shard: Option<String>,
     /// Wall-clock timeout per call, seconds.
     pub timeout_s: f64,
-    /// Memory limit per call in MiB, if any.
+    /// Memory limit per call in MiB; `None` (written `"unlimited"`) for no limit.
+    #[serde(default, with = "memory_limit")]
     pub memory_mb: Option<u64>,
-    /// Reference solver override (`--reference`), if any.
+    /// The `--reference` override; `None` (written `"default rule"`) when each solver
+    /// is judged by the default rule. The reference each solver actually had is in
+    /// [`ManifestSolver::reference`].
+    #[serde(default, with = "reference_choice")]
     pub reference: Option<String>,
-    /// The solvers of the run, in pool order.
+    /// The solvers under test, in pool order.
     pub solvers: Vec<ManifestSolver>,
+    /// Solvers that ran only as references of the solvers under test.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reference_solvers: Vec<ManifestSolver>,
 }
 
 /// A solver as recorded in the manifest.
@@ -37,4 +57,262 @@ pub struct ManifestSolver {
     pub version: String,
     /// Full command line (the formula path is appended unless input is stdin).
     pub command: Vec<String>,
+    /// How the formula is passed (written only when it is stdin).
+    #[serde(default, skip_serializing_if = "is_file_input")]
+    pub input: InputMode,
+    /// The solver it is judged against, if any (absent for reference-only solvers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+}
+
+fn is_file_input(mode: &InputMode) -> bool {
+    *mode == InputMode::File
+}
+
+impl ManifestSolver {
+    /// The record of `solver`, judged against `reference`.
+    pub fn new(solver: &SolverConfig, reference: Option<&str>) -> ManifestSolver {
+        ManifestSolver {
+            name: solver.name.clone(),
+            family: solver.family.clone(),
+            version: solver.version.clone(),
+            command: solver.command.clone(),
+            input: solver.input,
+            reference: reference.map(String::from),
+        }
+    }
+
+    /// The solver configuration it records.
+    pub fn config(&self) -> SolverConfig {
+        SolverConfig {
+            name: self.name.clone(),
+            family: self.family.clone(),
+            version: self.version.clone(),
+            command: self.command.clone(),
+            input: self.input,
+        }
+    }
+}
+
+/// The first difference between the study recorded in `old` and the one requested in
+/// `new` that would change results: (what, recorded value, requested value). The et
+/// version is not compared: a newer et continues an older one's study.
+pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String, String, String)> {
+    let differ = |what: &str, a: String, b: String| (a != b).then(|| (what.to_string(), a, b));
+    let optional = |v: &Option<String>| v.clone().unwrap_or_else(|| "(none)".to_string());
+    let names = |solvers: &[ManifestSolver]| {
+        let names: Vec<&str> = solvers.iter().map(|s| s.name.as_str()).collect();
+        if names.is_empty() {
+            "(none)".to_string()
+        } else {
+            names.join(",")
+        }
+    };
+    differ("grammar", old.grammar.clone(), new.grammar.clone())
+        .or_else(|| {
+            // Manifests of older versions did not record the file.
+            old.grammar_file.as_ref()?;
+            differ(
+                "grammar file",
+                optional(&old.grammar_file),
+                optional(&new.grammar_file),
+            )
+        })
+        .or_else(|| differ("--start", old.start.clone(), new.start.clone()))
+        .or_else(|| differ("--n", old.n.to_string(), new.n.to_string()))
+        .or_else(|| differ("--shard", optional(&old.shard), optional(&new.shard)))
+        .or_else(|| {
+            differ(
+                "--timeout",
+                old.timeout_s.to_string(),
+                new.timeout_s.to_string(),
+            )
+        })
+        .or_else(|| {
+            let memory = |m: Option<u64>| m.map_or("unlimited".to_string(), |mb| mb.to_string());
+            differ("--memory", memory(old.memory_mb), memory(new.memory_mb))
+        })
+        .or_else(|| {
+            let choice = |r: &Option<String>| r.clone().unwrap_or_else(|| DEFAULT_RULE.to_string());
+            differ(
+                "--reference",
+                choice(&old.reference),
+                choice(&new.reference),
+            )
+        })
+        .or_else(|| differ("solvers", names(&old.solvers), names(&new.solvers)))
+        .or_else(|| {
+            differ(
+                "reference-only solvers",
+                names(&old.reference_solvers),
+                names(&new.reference_solvers),
+            )
+        })
+        .or_else(|| {
+            let old_all = old.solvers.iter().chain(&old.reference_solvers);
+            let new_all = new.solvers.iter().chain(&new.reference_solvers);
+            old_all.zip(new_all).find_map(|(a, b)| {
+                let what = |field: &str| format!("solver {}'s {field}", a.name);
+                differ(&what("family"), a.family.clone(), b.family.clone())
+                    .or_else(|| differ(&what("version"), a.version.clone(), b.version.clone()))
+                    .or_else(|| differ(&what("command"), a.command.join(" "), b.command.join(" ")))
+                    .or_else(|| {
+                        differ(
+                            &what("input"),
+                            format!("{:?}", a.input).to_lowercase(),
+                            format!("{:?}", b.input).to_lowercase(),
+                        )
+                    })
+                    .or_else(|| {
+                        differ(
+                            &what("reference"),
+                            optional(&a.reference),
+                            optional(&b.reference),
+                        )
+                    })
+            })
+        })
+}
+
+/// What `reference` holds when no `--reference` was given.
+pub const DEFAULT_RULE: &str = "default rule";
+
+/// `memory_mb`: an integer, or `"unlimited"`.
+mod memory_limit {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    const UNLIMITED: &str = "unlimited";
+
+    pub fn serialize<S: Serializer>(value: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(mb) => s.serialize_u64(*mb),
+            None => s.serialize_str(UNLIMITED),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Mib(u64),
+        Word(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+        match Written::deserialize(d)? {
+            Written::Mib(mb) => Ok(Some(mb)),
+            Written::Word(w) if w == UNLIMITED => Ok(None),
+            Written::Word(w) => Err(serde::de::Error::custom(format!(
+                "memory_mb is `{w}`: expected a number of MiB or \"{UNLIMITED}\""
+            ))),
+        }
+    }
+}
+
+/// `reference`: a solver name, or `"default rule"`.
+mod reference_choice {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::DEFAULT_RULE;
+
+    pub fn serialize<S: Serializer>(value: &Option<String>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(value.as_deref().unwrap_or(DEFAULT_RULE))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok((name != DEFAULT_RULE).then_some(name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> RunManifest {
+        RunManifest {
+            et_version: "0.1.0".into(),
+            grammar: "core".into(),
+            grammar_file: None,
+            start: "0".into(),
+            n: 10,
+            shard: None,
+            timeout_s: 8.0,
+            memory_mb: None,
+            reference: None,
+            solvers: vec![ManifestSolver {
+                name: "z3".into(),
+                family: "z3".into(),
+                version: "4.8.5".into(),
+                command: vec!["/z3".into(), "model_validate=true".into()],
+                input: InputMode::File,
+                reference: Some("cvc5".into()),
+            }],
+            reference_solvers: vec![ManifestSolver {
+                name: "cvc5".into(),
+                family: "cvc5".into(),
+                version: "1.4.2".into(),
+                command: vec!["/cvc5".into()],
+                input: InputMode::Stdin,
+                reference: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn every_key_is_written_and_reads_back() {
+        let m = manifest();
+        let text = toml::to_string(&m).unwrap();
+        for key in [
+            "memory_mb = \"unlimited\"",
+            "reference = \"default rule\"",
+            "reference = \"cvc5\"",
+            "input = \"stdin\"",
+        ] {
+            assert!(text.contains(key), "{key} in\n{text}");
+        }
+        assert_eq!(toml::from_str::<RunManifest>(&text).unwrap(), m);
+        let limited = RunManifest {
+            memory_mb: Some(2048),
+            reference: Some("z3".into()),
+            ..m
+        };
+        let text = toml::to_string(&limited).unwrap();
+        assert!(text.contains("memory_mb = 2048") && text.contains("reference = \"z3\""));
+        assert_eq!(toml::from_str::<RunManifest>(&text).unwrap(), limited);
+    }
+
+    #[test]
+    fn manifests_of_older_versions_read() {
+        let text = "et_version = \"0.1.0\"\ngrammar = \"core\"\nstart = \"0\"\nn = 5\n\
+                    timeout_s = 1.0\n[[solvers]]\nname = \"z3\"\nfamily = \"z3\"\n\
+                    version = \"4.8.5\"\ncommand = [\"/z3\"]\n";
+        let m: RunManifest = toml::from_str(text).unwrap();
+        assert_eq!((m.memory_mb, m.reference.as_deref()), (None, None));
+        assert!(m.reference_solvers.is_empty());
+        let bad = text.replace("timeout_s = 1.0", "timeout_s = 1.0\nmemory_mb = \"lots\"");
+        let err = toml::from_str::<RunManifest>(&bad).unwrap_err().to_string();
+        assert!(err.contains("lots"), "{err}");
+    }
+
+    #[test]
+    fn differences_name_what_changed() {
+        let old = manifest();
+        assert_eq!(first_difference(&old, &old), None);
+        let mut new = old.clone();
+        new.memory_mb = Some(100);
+        assert_eq!(
+            first_difference(&old, &new),
+            Some(("--memory".into(), "unlimited".into(), "100".into()))
+        );
+        let mut new = old.clone();
+        new.reference_solvers[0].command.push("--x".into());
+        let (what, was, now) = first_difference(&old, &new).unwrap();
+        assert_eq!(
+            (what.as_str(), was.as_str(), now.as_str()),
+            ("solver cvc5's command", "/cvc5", "/cvc5 --x")
+        );
+        let mut new = old.clone();
+        new.et_version = "9.9.9".into();
+        assert_eq!(first_difference(&old, &new), None);
+    }
 }

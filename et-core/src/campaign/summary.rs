@@ -132,9 +132,6 @@ impl Summary {
                 self.jobs
             );
         }
-        if self.interrupted {
-            out.push_str("\ninterrupted: finished rows are kept; continue with --resume");
-        }
         out
     }
 }

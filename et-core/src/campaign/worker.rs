@@ -1,6 +1,7 @@
 //! One worker of a campaign: takes a formula, runs every solver under test that still
 //! needs it and the references that judge them (unless their answer is cached),
-//! classifies and judges each call, saves bug triggers, and hands back the rows.
+//! classifies and judges each call, saves bug triggers (and a sample of each kind of
+//! rejection), and hands back the rows.
 
 use std::collections::HashMap;
 use std::fs;
@@ -14,8 +15,8 @@ use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
 use crate::solvers::{InputMode, SolverConfig};
 
-use super::bugs::{BugStore, CallRecord, Trigger};
-use super::reference::ReferenceCache;
+use super::bugs::{BugStore, CallRecord, Sample, Trigger};
+use super::reference::{Answer, NewAnswer, ReferenceCache};
 use super::row::RunRow;
 
 /// A formula handed to a worker.
@@ -28,16 +29,16 @@ pub(super) struct Job {
     pub size: u32,
     /// The formula.
     pub text: String,
-    /// Statuses of solvers that already have a row (resume of a partly done formula).
-    pub done: HashMap<String, Status>,
+    /// Answers of solvers that already have a row (resume of a partly done formula).
+    pub done: HashMap<String, Answer>,
 }
 
 /// What a worker sends back for one formula.
 pub(super) struct Finished {
     /// Rows of the solvers under test that could be judged.
     pub rows: Vec<RunRow>,
-    /// New reference answers for the cache: (solver, status, wall seconds).
-    pub references: Vec<(String, Status, f64)>,
+    /// New reference answers for the cache.
+    pub references: Vec<NewAnswer>,
     /// Global index of the formula.
     pub index: String,
     /// Wall seconds of every call made.
@@ -70,13 +71,22 @@ struct Made {
     class: oracle::Classification,
 }
 
+impl Made {
+    fn answer(&self) -> Answer {
+        Answer {
+            status: self.class.status,
+            invalid_model: self.class.invalid_model,
+        }
+    }
+}
+
 /// The calls of one formula and what is known about it so far.
 struct FormulaCalls<'w, 'a> {
     worker: &'w Worker<'a>,
     text: String,
     made: HashMap<String, Made>,
-    /// Statuses by solver name: made here, found in runs.csv, or from the cache.
-    known: HashMap<String, Status>,
+    /// Answers by solver name: made here, found in runs.csv, or from the cache.
+    known: HashMap<String, Answer>,
     call_seconds: f64,
 }
 
@@ -113,8 +123,8 @@ impl Worker<'_> {
                 if calls.known.contains_key(&r.name) {
                     continue;
                 }
-                if let Some(status) = self.cache.get(&r.name, job.offset) {
-                    calls.known.insert(r.name.clone(), status);
+                if let Some(answer) = self.cache.get(&r.name, job.offset) {
+                    calls.known.insert(r.name.clone(), answer);
                     continue;
                 }
                 if !calls.call(r)? {
@@ -125,9 +135,8 @@ impl Worker<'_> {
         // Every reference answer made here goes to the cache, under test or not.
         for r in self.references.values().flatten() {
             if let Some(m) = calls.made.get(&r.name) {
-                let entry = (r.name.clone(), m.class.status, m.outcome.wall.as_secs_f64());
-                if !new_references.contains(&entry) {
-                    new_references.push(entry);
+                if !new_references.iter().any(|(name, _, _)| *name == r.name) {
+                    new_references.push((r.name.clone(), m.answer(), m.outcome.wall.as_secs_f64()));
                 }
             }
         }
@@ -169,9 +178,9 @@ impl FormulaCalls<'_, '_> {
         }
         self.call_seconds += outcome.wall.as_secs_f64();
         let class = oracle::classify(&outcome);
-        self.known.insert(solver.name.clone(), class.status);
-        self.made
-            .insert(solver.name.clone(), Made { outcome, class });
+        let made = Made { outcome, class };
+        self.known.insert(solver.name.clone(), made.answer());
+        self.made.insert(solver.name.clone(), made);
         Ok(true)
     }
 
@@ -183,11 +192,18 @@ impl FormulaCalls<'_, '_> {
             return Ok(None);
         };
         let reference = w.references[&solver.name].as_ref();
-        let reference_status = reference.and_then(|r| self.known.get(&r.name).copied());
-        if reference.is_some() && reference_status.is_none() {
+        let reference_answer = reference.and_then(|r| self.known.get(&r.name).copied());
+        if reference.is_some() && reference_answer.is_none() {
             return Ok(None); // its reference was interrupted: judge it on resume
         }
-        let verdict = oracle::judge(m.class.status, m.class.invalid_model, reference_status);
+        let reference_status = reference_answer.map(|a| a.status);
+        // Only a clean sat/unsat judges: a reference whose own model check failed has
+        // decided nothing.
+        let verdict = oracle::judge(
+            m.class.status,
+            m.class.invalid_model,
+            reference_answer.filter(|a| a.usable()).map(|a| a.status),
+        );
         if let Some(v) = verdict.filter(|v| v.is_bug()) {
             let trigger = Trigger {
                 verdict: v,
@@ -212,6 +228,25 @@ impl FormulaCalls<'_, '_> {
                 )
             })?;
         }
+        if m.class.status == Status::Rejected {
+            let error_line = oracle::error_line(&m.outcome);
+            let sample = Sample {
+                index: &job.index,
+                formula: &job.text,
+                call: CallRecord {
+                    solver,
+                    status: m.class.status.label(),
+                    outcome: Some(&m.outcome),
+                },
+                error_line: error_line.as_deref(),
+            };
+            w.store.save_sample(&sample).with_context(|| {
+                format!(
+                    "cannot save a sample of {}'s output on {}",
+                    solver.name, job.index
+                )
+            })?;
+        }
         Ok(Some(RunRow {
             grammar: w.grammar.to_string(),
             index: job.index.clone(),
@@ -228,31 +263,38 @@ impl FormulaCalls<'_, '_> {
             max_rss_kb: m.outcome.max_rss_kb,
             exit_code: m.outcome.exit_code,
             signal: m.outcome.signal,
+            reference_usable: match reference_answer {
+                None => String::new(),
+                Some(a) if a.usable() => "yes".to_string(),
+                Some(_) => "no".to_string(),
+            },
         }))
     }
 }
 
-/// Per-worker formula files in a private temporary directory, removed at the end.
+/// Per-worker formula files in a private temporary directory (`$TMPDIR/et-run-XXXXXX`,
+/// a unique name), removed when the run ends, however it ends short of SIGKILL.
 pub(super) struct Scratch {
-    dir: PathBuf,
+    dir: tempfile::TempDir,
 }
 
 impl Scratch {
-    /// Creates `$TMPDIR/et-run-<pid>`.
+    /// Creates the directory.
     pub fn new() -> anyhow::Result<Scratch> {
-        let dir = std::env::temp_dir().join(format!("et-run-{}", std::process::id()));
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let dir = tempfile::Builder::new()
+            .prefix("et-run-")
+            .tempdir()
+            .with_context(|| {
+                format!(
+                    "cannot create a scratch directory in {}",
+                    std::env::temp_dir().display()
+                )
+            })?;
         Ok(Scratch { dir })
     }
 
     /// The formula file of worker `worker`.
     pub fn file(&self, worker: usize) -> PathBuf {
-        self.dir.join(format!("formula-{worker}.smt2"))
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
+        self.dir.path().join(format!("formula-{worker}.smt2"))
     }
 }

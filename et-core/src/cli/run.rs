@@ -1,5 +1,6 @@
 //! `et run`: the differential campaign.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,12 +12,24 @@ use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
+use et_core::builtins::Builtin;
+use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::progress::Progress;
-use et_core::campaign::runner::Campaign;
-use et_core::solvers::{self, Pool};
+use et_core::campaign::runner::{read_manifest, Campaign};
+use et_core::campaign::CampaignError;
+use et_core::enumeration::Enumeration;
+use et_core::solvers::{self, pool::check_name, Pool, SolverConfig};
 
-use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
+use super::grammar_arg::{parse_index, BadInput};
+
+/// Most parallel workers `--jobs` accepts: each is a thread with a solver process, so
+/// more than this is a typo, not a machine.
+const MAX_JOBS: u64 = 1024;
+
+/// Shortest and longest `--timeout`, seconds: below a millisecond no solver starts;
+/// above a week a study never ends.
+const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
 
 /// Stream the N smallest formulas of a grammar to a pool of solvers, cross-check the
 /// answers and log every call to DIR/runs.csv.
@@ -24,45 +37,75 @@ use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
 /// Each solver is judged against a reference (default: the newest release of the other
 /// family in the pool, as in ET). Correctness bugs are saved under DIR/bugs/. Ctrl-C
 /// stops cleanly (exit 130); --resume continues exactly where a run stopped, even after
-/// `kill -9`.
+/// `kill -9`, and refuses any change to the study.
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et run --grammar core --n 400 --timeout 8 --out results/core-400
   et run --grammar strings --n 100000 --solvers z3-4.13.0,cvc5-1.2.0 --timeout 8
   et run --grammar strings --n 100000 --solvers pool.toml --timeout 1/4 --jobs 8
   et run --grammar ints --n 1000000 --shard $SLURM_ARRAY_TASK_ID/16 --timeout 8 --out results/ints-$SLURM_ARRAY_TASK_ID
-  et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume")]
+  et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume
+  et run --resume --out results/core-400          # the rest of the study from its run.toml
+
+The summary table goes to stdout, progress and notes to stderr. Exit codes: 0 done,
+1 failure while running (e.g. a full disk), 2 bad input or a refusal (nothing is
+written), 130 interrupted (continue with --resume).")]
 pub struct Args {
-    #[command(flatten)]
-    grammar: GrammarArg,
-    #[command(flatten)]
-    range: RangeArg,
+    /// A built-in grammar (core ints reals realints bitvectors arrays fp strings; see
+    /// `et grammars`) or the path of a `.pest` file.
+    #[arg(
+        long,
+        short = 'g',
+        value_name = "NAME|FILE",
+        required_unless_present = "resume"
+    )]
+    grammar: Option<String>,
+    /// How many formulas (of the whole study, before sharding).
+    #[arg(
+        long,
+        short = 'n',
+        required_unless_present = "resume",
+        allow_negative_numbers = true
+    )]
+    n: Option<u64>,
+    /// Global index of the first formula (decimal, any size, or 10^k) [default: 0].
+    #[arg(long, value_name = "INDEX", value_parser = start_index)]
+    start: Option<BigUint>,
     /// Run only shard k of K (k in 1..=K): the formulas whose offset is ≡ k−1 mod K.
     #[arg(long, value_name = "k/K")]
     shard: Option<Shard>,
     /// Pool file (default: $ET_HOME/pool.toml, installed on first use).
     #[arg(long, value_name = "FILE")]
     pool: Option<PathBuf>,
-    /// Solvers under test: comma-separated names from the pool, or a pool file
-    /// (.toml, or ET's solvers.cfg). Default: the whole pool.
+    /// Solvers under test: comma-separated names (or families) from the pool, or a pool
+    /// file of its own (.toml, or ET's solvers.cfg; not together with --pool).
+    /// Default: the whole pool.
     #[arg(long, value_name = "NAMES|FILE")]
     solvers: Option<String>,
     /// Judge every solver against this one instead of the default rule.
     #[arg(long, value_name = "NAME")]
     reference: Option<String>,
-    /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64).
-    #[arg(long, value_name = "SECS")]
-    timeout: String,
-    /// Memory limit per call in MiB (address space).
-    #[arg(long, value_name = "MB")]
+    /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64; from
+    /// 0.001 to 604800).
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = timeout_seconds,
+        required_unless_present = "resume",
+        allow_negative_numbers = true
+    )]
+    timeout: Option<Duration>,
+    /// Memory limit per call in MiB (address space) [default: none].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     memory: Option<u64>,
-    /// Parallel workers (default: number of cores).
-    #[arg(long, short = 'j')]
-    jobs: Option<usize>,
+    /// Parallel workers, 1 to 1024 (default: number of cores).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS), allow_negative_numbers = true)]
+    jobs: Option<u64>,
     /// Output directory (default: results/<grammar>-<start>-<n>[-shard-k-of-K]).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Continue the interrupted run in --out.
+    /// Continue the run in --out: arguments not given are taken from its run.toml;
+    /// those given must match it.
     #[arg(long)]
     resume: bool,
     /// Reference answers cache shared between runs (default: DIR/reference.csv).
@@ -95,18 +138,45 @@ fn install_signal_handlers() -> Arc<AtomicBool> {
     flag
 }
 
-/// Parses `8`, `0.25` or `1/64` seconds, as `et report --timeouts` does.
-fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
-    et_core::report::timeouts::parse_timeout(text)
-        .map(|t| Duration::from_secs_f64(t.seconds))
-        .map_err(|e| BadInput(e.to_string()))
+/// `--timeout`: `8`, `0.25` or `1/64` seconds, as `et report --timeouts` reads them,
+/// within [`TIMEOUT_RANGE`].
+fn timeout_seconds(text: &str) -> Result<Duration, String> {
+    let seconds = et_core::report::timeouts::parse_timeout(text)
+        .map_err(|e| e.to_string())?
+        .seconds;
+    let (low, high) = TIMEOUT_RANGE;
+    if !(low..=high).contains(&seconds) {
+        return Err(format!(
+            "bad timeout `{text}`: must be between {low} and {high} seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
-fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> {
-    // `--solvers pool.toml` names a pool file of its own.
+/// `--start`: a decimal index of any size, or `10^k`.
+fn start_index(text: &str) -> Result<BigUint, String> {
+    parse_index(text).map_err(|e| e.to_string())
+}
+
+/// The pool and the solvers under test from `--pool`/`--solvers`; conflicting or
+/// missing inputs are errors, never ignored.
+fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<SolverConfig>)> {
     if let Some(spec) = &args.solvers {
+        // Solver names hold no `/` and do not end in a pool file's extension.
         let path = Path::new(spec);
-        if path.is_file() {
+        if path.is_file() || spec.contains('/') || spec.ends_with(".toml") || spec.ends_with(".cfg")
+        {
+            if let Some(pool) = &args.pool {
+                return Err(BadInput(format!(
+                    "--pool {} and --solvers {spec} both name a pool file; give one of them \
+                     (with --pool, --solvers lists names from it)",
+                    pool.display()
+                ))
+                .into());
+            }
+            if !path.is_file() {
+                return Err(BadInput(format!("--solvers {spec}: no such pool file")).into());
+            }
             let pool = if path.extension().is_some_and(|e| e == "toml") {
                 Pool::load(path)?
             } else {
@@ -138,18 +208,156 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
     Ok((pool, under_test))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let timeout = parse_seconds(&args.timeout)?;
-    let start = args.range.start()?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(BadInput("--jobs must be at least 1".into()).into());
+/// The pool of a recorded study: its solvers under test and its reference-only ones.
+fn recorded_pool(
+    previous: &RunManifest,
+    path: &Path,
+) -> Result<(Pool, Vec<SolverConfig>), CampaignError> {
+    let under_test: Vec<SolverConfig> = previous.solvers.iter().map(|s| s.config()).collect();
+    let mut solvers = under_test.clone();
+    solvers.extend(previous.reference_solvers.iter().map(|s| s.config()));
+    for s in &solvers {
+        check_name(&s.name).map_err(|message| CampaignError::BadManifest {
+            path: path.to_path_buf(),
+            position: None,
+            message,
+        })?;
     }
-    let mut enumeration = args.grammar.enumeration()?;
+    let pool = Pool {
+        solvers,
+        source: Some(path.to_path_buf()),
+    };
+    Ok((pool, under_test))
+}
+
+/// The grammar to enumerate, and the absolute path of its `.pest` file if it is not
+/// a built-in.
+fn load_grammar(spec: &str) -> anyhow::Result<(Enumeration, Option<String>)> {
+    let grammar = et_core::builtins::load(spec)?;
+    for w in &grammar.warnings {
+        eprintln!("et: warning: {w}");
+    }
+    let file = match Builtin::find(spec) {
+        Some(_) => None,
+        None => Some(
+            std::fs::canonicalize(spec)
+                .with_context(|| format!("cannot resolve {spec}"))?
+                .to_string_lossy()
+                .into_owned(),
+        ),
+    };
+    Ok((Enumeration::new(grammar), file))
+}
+
+/// The study to run: each value from the command line, else from the run.toml being
+/// resumed, else its default.
+struct Study {
+    /// `--grammar`: a built-in name or a `.pest` path.
+    grammar: String,
+    start: BigUint,
+    n: u64,
+    shard: Option<Shard>,
+    timeout: Duration,
+    memory_mb: Option<u64>,
+    reference: Option<String>,
+}
+
+impl Study {
+    fn new(args: &Args, previous: Option<&RunManifest>) -> anyhow::Result<Study> {
+        let required = |flag: &str| BadInput(format!("{flag} is required"));
+        let grammar = match (&args.grammar, previous) {
+            (Some(g), _) => g.clone(),
+            (None, Some(m)) => match (&m.grammar_file, Builtin::find(&m.grammar)) {
+                (Some(file), _) => file.clone(),
+                (None, Some(_)) => m.grammar.clone(),
+                (None, None) => {
+                    return Err(BadInput(format!(
+                        "cannot resume: run.toml names grammar `{}`, which is not built in and \
+                         has no recorded file; give --grammar FILE",
+                        m.grammar
+                    ))
+                    .into())
+                }
+            },
+            (None, None) => return Err(required("--grammar").into()),
+        };
+        let start = match (&args.start, previous) {
+            (Some(s), _) => s.clone(),
+            (None, Some(m)) => parse_index(&m.start)?,
+            (None, None) => BigUint::default(),
+        };
+        let n = match (args.n, previous) {
+            (Some(n), _) => n,
+            (None, Some(m)) => m.n,
+            (None, None) => return Err(required("--n").into()),
+        };
+        let shard = match (args.shard, previous) {
+            (Some(s), _) => Some(s),
+            (None, Some(m)) => m.shard.as_deref().map(str::parse).transpose()?,
+            (None, None) => None,
+        };
+        let timeout = match (args.timeout, previous) {
+            (Some(t), _) => t,
+            (None, Some(m)) => timeout_seconds(&m.timeout_s.to_string()).map_err(BadInput)?,
+            (None, None) => return Err(required("--timeout").into()),
+        };
+        Ok(Study {
+            grammar,
+            start,
+            n,
+            shard,
+            timeout,
+            memory_mb: args.memory.or(previous.and_then(|m| m.memory_mb)),
+            reference: args
+                .reference
+                .clone()
+                .or(previous.and_then(|m| m.reference.clone())),
+        })
+    }
+}
+
+/// With `--resume --out DIR`, the study recorded in `DIR/run.toml` and its path; an
+/// error if there is none and the command line does not describe one either.
+fn recorded_study(args: &Args) -> anyhow::Result<Option<(RunManifest, PathBuf)>> {
+    if !args.resume {
+        return Ok(None);
+    }
+    if let Some(out) = &args.out {
+        let path = out.join("run.toml");
+        if path.is_file() {
+            return Ok(Some((read_manifest(&path)?, path)));
+        }
+    }
+    if args.grammar.is_some() && args.n.is_some() && args.timeout.is_some() {
+        return Ok(None); // a fresh start: --resume of a run that never began
+    }
+    Err(match &args.out {
+        Some(out) => CampaignError::NothingToResume { dir: out.clone() }.into(),
+        None => BadInput(
+            "--resume without --grammar, --n and --timeout needs --out DIR, the run to continue"
+                .into(),
+        )
+        .into(),
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let recorded = recorded_study(&args)?;
+    let Study {
+        grammar: grammar_spec,
+        start,
+        mut n,
+        shard,
+        timeout,
+        memory_mb,
+        reference,
+    } = Study::new(&args, recorded.as_ref().map(|(m, _)| m))?;
+    let (mut enumeration, grammar_file) = load_grammar(&grammar_spec)?;
     let grammar = enumeration.grammar().name.clone();
-    let mut n = args.range.n;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
     if let Some(total) = enumeration.total() {
         let available = total.checked_sub(&start).unwrap_or_default();
         if BigUint::from(n) > available {
@@ -159,14 +367,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         enumeration.locate(&start)?;
     }
-    if let Some(reference) = &args.reference {
-        // Checked against the pool below, once it is loaded.
-        if reference.is_empty() {
-            return Err(BadInput("--reference needs a solver name".into()).into());
-        }
+    if reference.as_deref() == Some("") {
+        return Err(BadInput("--reference needs a solver name".into()).into());
     }
-    let (pool, under_test) = load_pool(&args)?;
-    if let Some(reference) = &args.reference {
+    let (pool, under_test) = match (&recorded, args.pool.is_some() || args.solvers.is_some()) {
+        (Some((m, path)), false) => recorded_pool(m, path)?,
+        _ => load_pool(&args)?,
+    };
+    if let Some(reference) = &reference {
         if pool.get(reference).is_none() {
             return Err(BadInput(format!(
                 "--reference `{reference}` is not in the pool (solvers: {})",
@@ -175,11 +383,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
-    let plan = Plan {
-        start,
-        n,
-        shard: args.shard,
-    };
+    let plan = Plan { start, n, shard };
     let out = args.out.clone().unwrap_or_else(|| {
         let shard = plan
             .shard
@@ -188,12 +392,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     let campaign = Campaign {
         grammar,
+        grammar_file,
         plan,
         pool,
         under_test,
-        reference: args.reference.clone(),
+        reference,
         timeout,
-        memory_mb: args.memory,
+        memory_mb,
         jobs,
         out: out.clone(),
         resume: args.resume,
@@ -202,8 +407,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cancel = install_signal_handlers();
     let mut progress = Progress::for_stderr(args.quiet);
     let summary = campaign.run(enumeration, cancel, &mut progress)?;
+    if !args.quiet {
+        // Results on stdout; a reader that went away (`| head`) is not an error.
+        let _ = writeln!(std::io::stdout().lock(), "{}", summary.table());
+    }
     if summary.interrupted {
-        return Ok(ExitCode::from(130));
+        eprintln!(
+            "et: interrupted: finished rows are kept in {}; continue with `et run --resume --out {}`",
+            out.display(),
+            out.display()
+        );
+        return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
     }
     if !args.quiet {
         eprintln!("et: results in {}", out.display());
@@ -216,16 +430,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn timeouts_parse_as_decimals_and_fractions() {
-        assert_eq!(parse_seconds("8").unwrap(), Duration::from_secs(8));
+    fn timeouts_parse_as_decimals_and_fractions_within_bounds() {
+        assert_eq!(timeout_seconds("8").unwrap(), Duration::from_secs(8));
         assert_eq!(
-            parse_seconds("1/64").unwrap(),
+            timeout_seconds("1/64").unwrap(),
             Duration::from_secs_f64(1.0 / 64.0)
         );
-        assert!(parse_seconds("0").is_err());
-        assert!(parse_seconds("fast")
-            .unwrap_err()
-            .to_string()
-            .contains("`fast`"));
+        for bad in ["0", "-1", "nan", "inf", "1e300", "1e-9", "fast", "1/0"] {
+            let err = timeout_seconds(bad).unwrap_err();
+            assert!(err.contains(&format!("`{bad}`")), "{bad}: {err}");
+        }
     }
 }

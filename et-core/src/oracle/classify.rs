@@ -1,4 +1,4 @@
-//! Classification of one finished call (DESIGN §6): from what the process printed and
+//! Classification of one finished call: from what the process printed and
 //! how it ended to a [`Status`], an invalid-model flag and, for crashes, a signature
 //! that groups duplicate crash triggers.
 
@@ -27,7 +27,7 @@ impl Classification {
     }
 }
 
-/// Classifies a call, consulting the signals in DESIGN §6's order because they overlap
+/// Classifies a call, consulting the signals in this order because they overlap
 /// (a z3 invalid model prints `sat`, then an `(error`, and exits 1; Debian cvc4 aborts
 /// with "Fatal failure" on floating point, which it merely does not support):
 ///
@@ -123,6 +123,14 @@ pub fn crash_signature(outcome: &CallOutcome) -> String {
                 .map_or_else(|| "?".to_string(), |c| c.to_string())
         ),
     }
+}
+
+/// The first line of a call's output (stdout, then stderr) that names a crash pattern
+/// or mentions an error, with digit runs masked as `N` as in [`crash_signature`]: what
+/// tells kinds of rejections apart (the campaign keeps one sample of each).
+pub fn error_line(outcome: &CallOutcome) -> Option<String> {
+    let text = format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text());
+    first_error_line(&text).map(|l| mask_digits(l.trim()))
 }
 
 /// A `path/file.ext:line` in the text (cvc4/cvc5 "Fatal failure ... at F:L", C
