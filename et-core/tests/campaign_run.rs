@@ -13,7 +13,7 @@ use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{fake, rows, solver, stderr, stdout, Scratch};
-use et_core::campaign::manifest::RunManifest;
+use et_core::campaign::manifest::{JudgedBy, RunManifest};
 use et_core::enumeration::{Enumeration, FormulaParser};
 use et_core::grammar::Grammar;
 
@@ -96,8 +96,8 @@ fn core_and_strings_on_current_releases() {
         "{text}"
     );
     assert_eq!((m.memory_mb, m.reference), (None, None));
-    assert_eq!(m.solvers[0].reference.as_deref(), Some(CVC5));
-    assert_eq!(m.solvers[1].reference.as_deref(), Some(Z3));
+    assert_eq!(m.solvers[0].reference, JudgedBy::Solver(CVC5.into()));
+    assert_eq!(m.solvers[1].reference, JudgedBy::Solver(Z3.into()));
     // et's own scratch files are gone.
     assert_eq!(s.tmp_leftovers(), Vec::<String>::new());
 

@@ -4,9 +4,11 @@
 //! else given.
 //!
 //! Every key is always written: `memory_mb = "unlimited"` when there is no memory
-//! limit and `reference = "default rule"` when no `--reference` was given (a solver
-//! name never holds a space, so the two cannot be confused). Manifests of older
-//! versions of et, which left those keys out, read the same.
+//! limit, `reference = "default rule"` when no `--reference` was given, and each
+//! solver under test's `reference = "no reference"` when nothing judges it (a solver
+//! name never holds a space, so none of these can be mistaken for one). Manifests of
+//! older versions of et, which left those keys out, read the same; what they did not
+//! record is not compared on resume.
 
 use serde::{Deserialize, Serialize};
 
@@ -60,9 +62,44 @@ pub struct ManifestSolver {
     /// How the formula is passed (written only when it is stdin).
     #[serde(default, skip_serializing_if = "is_file_input")]
     pub input: InputMode,
-    /// The solver it is judged against, if any (absent for reference-only solvers).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reference: Option<String>,
+    /// What it is judged against (written for the solvers under test).
+    #[serde(
+        default,
+        skip_serializing_if = "JudgedBy::is_unrecorded",
+        with = "judged_by"
+    )]
+    pub reference: JudgedBy,
+}
+
+/// The reference of a solver under test, as recorded.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum JudgedBy {
+    /// Not recorded: a reference-only solver, or a manifest of an older et.
+    #[default]
+    Unrecorded,
+    /// Nothing judges it (no solver of another family in the pool).
+    Nobody,
+    /// This solver judges it.
+    Solver(String),
+}
+
+impl JudgedBy {
+    /// `Solver(name)` or `Nobody`.
+    pub fn from_name(name: Option<&str>) -> JudgedBy {
+        name.map_or(JudgedBy::Nobody, |n| JudgedBy::Solver(n.to_string()))
+    }
+
+    fn is_unrecorded(&self) -> bool {
+        *self == JudgedBy::Unrecorded
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            JudgedBy::Unrecorded => "(not recorded)".to_string(),
+            JudgedBy::Nobody => judged_by::NOBODY.to_string(),
+            JudgedBy::Solver(name) => name.clone(),
+        }
+    }
 }
 
 fn is_file_input(mode: &InputMode) -> bool {
@@ -71,14 +108,14 @@ fn is_file_input(mode: &InputMode) -> bool {
 
 impl ManifestSolver {
     /// The record of `solver`, judged against `reference`.
-    pub fn new(solver: &SolverConfig, reference: Option<&str>) -> ManifestSolver {
+    pub fn new(solver: &SolverConfig, reference: JudgedBy) -> ManifestSolver {
         ManifestSolver {
             name: solver.name.clone(),
             family: solver.family.clone(),
             version: solver.version.clone(),
             command: solver.command.clone(),
             input: solver.input,
-            reference: reference.map(String::from),
+            reference,
         }
     }
 
@@ -142,6 +179,8 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
         })
         .or_else(|| differ("solvers", names(&old.solvers), names(&new.solvers)))
         .or_else(|| {
+            // Manifests of older versions did not record references.
+            old.solvers.iter().find(|s| !s.reference.is_unrecorded())?;
             differ(
                 "reference-only solvers",
                 names(&old.reference_solvers),
@@ -164,10 +203,13 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
                         )
                     })
                     .or_else(|| {
+                        if a.reference.is_unrecorded() {
+                            return None;
+                        }
                         differ(
                             &what("reference"),
-                            optional(&a.reference),
-                            optional(&b.reference),
+                            a.reference.describe(),
+                            b.reference.describe(),
                         )
                     })
             })
@@ -208,6 +250,31 @@ mod memory_limit {
     }
 }
 
+/// A solver's `reference`: a solver name, or `"no reference"`.
+mod judged_by {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::JudgedBy;
+
+    pub const NOBODY: &str = "no reference";
+
+    pub fn serialize<S: Serializer>(value: &JudgedBy, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            JudgedBy::Solver(name) => s.serialize_str(name),
+            JudgedBy::Nobody | JudgedBy::Unrecorded => s.serialize_str(NOBODY),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<JudgedBy, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(if name == NOBODY {
+            JudgedBy::Nobody
+        } else {
+            JudgedBy::Solver(name)
+        })
+    }
+}
+
 /// `reference`: a solver name, or `"default rule"`.
 mod reference_choice {
     use serde::{Deserialize, Deserializer, Serializer};
@@ -245,7 +312,7 @@ mod tests {
                 version: "4.8.5".into(),
                 command: vec!["/z3".into(), "model_validate=true".into()],
                 input: InputMode::File,
-                reference: Some("cvc5".into()),
+                reference: JudgedBy::Solver("cvc5".into()),
             }],
             reference_solvers: vec![ManifestSolver {
                 name: "cvc5".into(),
@@ -253,7 +320,7 @@ mod tests {
                 version: "1.4.2".into(),
                 command: vec!["/cvc5".into()],
                 input: InputMode::Stdin,
-                reference: None,
+                reference: JudgedBy::Unrecorded,
             }],
         }
     }
@@ -289,6 +356,14 @@ mod tests {
         let m: RunManifest = toml::from_str(text).unwrap();
         assert_eq!((m.memory_mb, m.reference.as_deref()), (None, None));
         assert!(m.reference_solvers.is_empty());
+        assert_eq!(m.solvers[0].reference, JudgedBy::Unrecorded);
+        // What an older et did not record is not held against a resume.
+        let mut new = m.clone();
+        new.solvers[0].reference = JudgedBy::Solver("cvc5".into());
+        new.reference_solvers = manifest().reference_solvers;
+        assert_eq!(first_difference(&m, &new), None);
+        new.solvers[0].command.push("-v".into());
+        assert!(first_difference(&m, &new).is_some());
         let bad = text.replace("timeout_s = 1.0", "timeout_s = 1.0\nmemory_mb = \"lots\"");
         let err = toml::from_str::<RunManifest>(&bad).unwrap_err().to_string();
         assert!(err.contains("lots"), "{err}");
@@ -314,5 +389,15 @@ mod tests {
         let mut new = old.clone();
         new.et_version = "9.9.9".into();
         assert_eq!(first_difference(&old, &new), None);
+        let mut new = old.clone();
+        new.solvers[0].reference = JudgedBy::Nobody;
+        let (what, was, now) = first_difference(&old, &new).unwrap();
+        assert_eq!(
+            (what.as_str(), was.as_str(), now.as_str()),
+            ("solver z3's reference", "cvc5", "no reference")
+        );
+        let text = toml::to_string(&new).unwrap();
+        assert!(text.contains("reference = \"no reference\""), "{text}");
+        assert_eq!(toml::from_str::<RunManifest>(&text).unwrap(), new);
     }
 }

@@ -23,7 +23,7 @@ use super::bugs::BugStore;
 use super::error::CampaignError;
 use super::ledger::Ledger;
 use super::lock::DirLock;
-use super::manifest::{first_difference, ManifestSolver, RunManifest};
+use super::manifest::{first_difference, JudgedBy, ManifestSolver, RunManifest};
 use super::plan::Plan;
 use super::preflight::check_programs;
 use super::progress::Progress;
@@ -80,7 +80,7 @@ impl Campaign {
             .iter()
             .filter(|p| !self.under_test.iter().any(|u| u.name == p.name))
             .filter(|p| references.values().flatten().any(|r| r.name == p.name))
-            .map(|p| ManifestSolver::new(p, None))
+            .map(|p| ManifestSolver::new(p, JudgedBy::Unrecorded))
             .collect();
         RunManifest {
             et_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -95,7 +95,7 @@ impl Campaign {
             solvers: self
                 .under_test
                 .iter()
-                .map(|s| ManifestSolver::new(s, reference_of(s)))
+                .map(|s| ManifestSolver::new(s, JudgedBy::from_name(reference_of(s))))
                 .collect(),
             reference_solvers,
         }
