@@ -136,13 +136,14 @@ impl Builtin {
         }
     }
 
-    /// One line for `et grammars`: the grammar file's `//!` description, or for an
+    /// One line for `et grammars`: the first line of the grammar file's `//!`
+    /// documentation (the `logic:` line after it has a column of its own), or for an
     /// extension, what it extends.
     pub fn description(&self) -> String {
-        let doc = self.compiled.doc;
-        let base = doc
+        let first = self.compiled.doc.lines().next().unwrap_or_default();
+        let base = first
             .strip_prefix(&format!("{}:", self.compiled.name))
-            .unwrap_or(doc)
+            .unwrap_or(first)
             .trim();
         match self.compiled.extension {
             None => base.to_string(),
@@ -242,7 +243,9 @@ mod tests {
             let stem = b.compiled.name;
             assert!(g.doc.starts_with(&format!("{stem}:")), "{}", b.name);
             assert!(b.grammar().doc.starts_with(&format!("{stem}:")));
-            assert!(!b.description().is_empty() && !b.description().contains("//"));
+            let line = b.description();
+            assert!(!line.is_empty() && !line.contains("//"), "{}", b.name);
+            assert!(!line.contains('\n') && !line.contains("logic:"), "{line}");
         }
     }
 

@@ -319,7 +319,7 @@ fn the_next_et_reaps_what_a_dead_et_and_its_watchdog_left() {
     );
     assert!(!cgroup_dirs_named(&format!("et-{et_pid}")).is_empty());
     // The scratch directory of the dead run is there too.
-    assert!(tmp.path().join(format!("et-run-{et_pid}")).exists());
+    assert_eq!(scratch_dirs_of(tmp.path(), et_pid).len(), 1);
     // A new campaign (in the same cgroups and TMPDIR) reaps both before it starts.
     let out = Command::new(env!("CARGO_BIN_EXE_et"))
         .args([
@@ -348,7 +348,17 @@ fn the_next_et_reaps_what_a_dead_et_and_its_watchdog_left() {
         cgroup_dirs_named(&format!("et-{et_pid}")),
         Vec::<PathBuf>::new()
     );
-    assert!(!tmp.path().join(format!("et-run-{et_pid}")).exists());
+    assert_eq!(scratch_dirs_of(tmp.path(), et_pid), Vec::<String>::new());
+}
+
+/// The scratch directories (`et-run-<pid>-XXXXXX`) of the et with `pid` in `tmp`.
+fn scratch_dirs_of(tmp: &Path, pid: u32) -> Vec<String> {
+    let prefix = format!("et-run-{pid}-");
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&prefix))
+        .collect()
 }
 
 /// Whether `pid` is already gone or a zombie, without waiting.

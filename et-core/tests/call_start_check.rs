@@ -170,9 +170,11 @@ fn a_campaign_under_too_low_a_memory_limit_records_setup_errors_not_crashes() {
         bugs.display()
     );
     assert!(stderr.contains("cannot start"), "{stderr}");
+    // The summary is a result: it goes to stdout.
+    let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stderr.contains("40 calls could not start (setup_error)"),
-        "{stderr}"
+        stdout.contains("40 calls could not start (setup_error)"),
+        "{stdout}"
     );
 }
 

@@ -119,6 +119,17 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
         m.reference_solvers[0].command.last().map(String::as_str),
         Some("encoding=ascii")
     );
+    // `--resume --out DIR` alone rebuilds the study from run.toml, the derived judge
+    // and the grammar file included: the same study, so nothing is refused or redone.
+    let ascii = dir.path().join("ascii");
+    let (before, toml_before) = (
+        std::fs::read(ascii.join("runs.csv")).unwrap(),
+        std::fs::read(ascii.join("run.toml")).unwrap(),
+    );
+    let o = et(&["run", "--resume", "--out", ascii.to_str().unwrap()]);
+    assert!(o.status.success());
+    assert_eq!(std::fs::read(ascii.join("runs.csv")).unwrap(), before);
+    assert_eq!(std::fs::read(ascii.join("run.toml")).unwrap(), toml_before);
 
     let unicode = study(&dir.path().join("unicode"), &["--reference", &new.name]);
     let unsound: Vec<&RunRow> = unicode.iter().filter(|r| r.verdict == "unsound").collect();

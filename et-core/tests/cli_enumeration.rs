@@ -82,8 +82,8 @@ fn closed_pipe_ends_quietly() {
 
 #[test]
 fn out_dir_writes_one_file_per_index() {
-    let dir = std::env::temp_dir().join(format!("et-outdir-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path().join("formulas");
     let o = et(&[
         "enumerate",
         "-g",
@@ -184,9 +184,8 @@ fn rank_inverts_enumerate_and_names_the_failing_token() {
         .collect();
     assert_eq!(indices, ["5000", "5001", "5002"]);
 
-    let dir = std::env::temp_dir().join(format!("et-rank-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("bad.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.txt");
     std::fs::write(
         &file,
         "(declare-const a Bool) (declare-const b Bool) (assert (nand a b)) (check-sat)\n",

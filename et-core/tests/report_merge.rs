@@ -16,12 +16,34 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A scratch directory of the test's own (`tempfile`), removed when dropped, even when
+/// the test fails.
+struct Scratch {
+    _root: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// A fresh scratch directory per test (tests run in parallel).
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("et-merge-{test}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+fn scratch(test: &str) -> Scratch {
+    let root = tempfile::Builder::new()
+        .prefix(&format!("et-merge-{test}-"))
+        .tempdir()
+        .unwrap();
+    let path = root.path().to_path_buf();
+    Scratch { _root: root, path }
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -152,6 +174,40 @@ fn refuses_different_timeout() {
     let err = refused(&base, &[fixture("core-shard-1"), b]);
     assert!(err.contains("timeout_s differs (8 vs 4)"), "{err}");
     fs::remove_dir_all(&base).unwrap();
+}
+
+/// A CPU-time limit changes which calls time out: shards with different ones are
+/// different studies.
+#[test]
+fn refuses_different_cpu_timeout() {
+    let base = scratch("cpu-timeout");
+    let b = variant(
+        &base,
+        "core-shard-2",
+        "b",
+        "timeout_s = 8.0",
+        "timeout_s = 8.0\ncpu_timeout_s = 2.0",
+    );
+    let err = refused(&base, &[fixture("core-shard-1"), b]);
+    assert!(err.contains("cpu_timeout_s differs ((none) vs 2)"), "{err}");
+}
+
+/// Shards measured under different supervision (one machine with cgroups, one
+/// without) merge, and the merged run.toml names both.
+#[test]
+fn mixed_supervision_is_recorded() {
+    let base = scratch("supervision");
+    let b = variant(
+        &base,
+        "core-shard-2",
+        "b",
+        "timeout_s = 8.0",
+        "timeout_s = 8.0\nsupervision = \"cgroup-v2\"",
+    );
+    let out = base.join("merged");
+    merge(&[fixture("core-shard-1"), b], &out).unwrap();
+    let m = read_manifest(&out.join("run.toml")).unwrap();
+    assert_eq!(m.supervision.as_deref(), Some("process-group, cgroup-v2"));
 }
 
 #[test]

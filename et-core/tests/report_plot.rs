@@ -1,7 +1,7 @@
 //! `et plot`: the figures hold the expected panels and versions, SVGs are well-formed
 //! XML with the panel titles and version labels as text, PNGs decode at 1200 px.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use et_core::report::figures::figures;
 use et_core::report::plot::{write_plots, Format, WIDTH};
@@ -17,10 +17,34 @@ fn fixture_report() -> Report {
     build_report(&dirs, &ReportOptions::default()).unwrap()
 }
 
-fn out_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("et-plot-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A scratch directory of the test's own (`tempfile`), removed when dropped, even when
+/// the test fails.
+struct Scratch {
+    _root: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A directory for plots that does not exist yet, inside a scratch directory.
+fn out_dir(test: &str) -> Scratch {
+    let root = tempfile::Builder::new()
+        .prefix(&format!("et-plot-{test}-"))
+        .tempdir()
+        .unwrap();
+    let path = root.path().join("plots");
+    Scratch { _root: root, path }
 }
 
 #[test]

@@ -151,16 +151,15 @@ fn spilling_join_gives_the_same_tables() {
 
 #[test]
 fn bad_rows_name_file_line_and_value() {
-    let dir = std::env::temp_dir().join(format!("et-report-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = scratch.path();
     std::fs::copy(fixture("core/run.toml"), dir.join("run.toml")).unwrap();
     let csv = std::fs::read_to_string(fixture("core/runs.csv")).unwrap();
     let csv = csv.replacen(",unknown,unknown,", ",unknwn,unknown,", 1);
     std::fs::write(dir.join("runs.csv"), csv).unwrap();
-    let err = build_report(&[RunDir::open(&dir).unwrap()], &ReportOptions::default())
+    let err = build_report(&[RunDir::open(dir).unwrap()], &ReportOptions::default())
         .unwrap_err()
         .to_string();
-    std::fs::remove_dir_all(&dir).unwrap();
     assert!(err.contains("runs.csv:13:"), "{err}");
     assert!(err.contains("`unknwn`"), "{err}");
 }

@@ -6,45 +6,37 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use et_core::solvers::testing::test_pool;
+use et_core::solvers::testing::{test_extra, test_pool};
 
-fn cvc5() -> (PathBuf, String) {
+/// The `et-cvc5` runner of this build over the libraries of the test pool's cvc5 wheel
+/// (the copy installed in the test pool may be from an older build), and the wheel's
+/// version.
+fn cvc5() -> (Command, String) {
     let pool = test_pool();
-    let solver = pool.newest("cvc5").expect("the test pool has a cvc5");
-    (PathBuf::from(solver.program()), solver.version.clone())
+    let solver = pool
+        .get("cvc5-1.4.2")
+        .expect("the test pool has cvc5 1.4.2");
+    let lib = PathBuf::from(solver.program())
+        .parent()
+        .and_then(|bin| bin.parent())
+        .expect("<solver>/bin/cvc5")
+        .join("lib");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_et-cvc5"));
+    cmd.arg(format!("--et-lib-dir={}", lib.display()));
+    (cmd, solver.version.clone())
 }
 
 fn run(args: &[&str], formula: &str) -> Output {
     let file = formula_file(formula);
-    Command::new(cvc5().0)
-        .args(args)
-        .arg(&file)
-        .output()
-        .unwrap()
+    cvc5().0.args(args).arg(file.path()).output().unwrap()
 }
 
-/// A file holding `formula`, named by its hash so that runs share it instead of piling up
-/// files; written through a rename so concurrent test processes never see it half-written.
-fn formula_file(formula: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join("et-cvc5-test-formulas");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{:016x}.smt2", fxhash(formula)));
-    if !file.exists() {
-        let tmp = dir.join(format!(
-            "{:016x}.{}.tmp",
-            fxhash(formula),
-            std::process::id()
-        ));
-        std::fs::write(&tmp, formula).unwrap();
-        std::fs::rename(&tmp, &file).unwrap();
-    }
+/// A temporary file holding `formula`, removed when dropped.
+fn formula_file(formula: &str) -> tempfile::NamedTempFile {
+    let mut file = tempfile::Builder::new().suffix(".smt2").tempfile().unwrap();
+    file.write_all(formula.as_bytes()).unwrap();
+    file.flush().unwrap();
     file
-}
-
-fn fxhash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf29ce484222325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100000001b3)
-    })
 }
 
 fn stdout(out: &Output) -> String {
@@ -131,7 +123,8 @@ fn libc_sigabrt() -> i32 {
 
 #[test]
 fn reads_standard_input_and_reports_missing_files() {
-    let mut child = Command::new(cvc5().0)
+    let mut child = cvc5()
+        .0
         .arg("-q")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -145,10 +138,7 @@ fn reads_standard_input_and_reports_missing_files() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(stdout(&out), "sat\n");
-    let out = Command::new(cvc5().0)
-        .arg("/nonexistent.smt2")
-        .output()
-        .unwrap();
+    let out = cvc5().0.arg("/nonexistent.smt2").output().unwrap();
     assert_eq!(
         stdout(&out),
         "(error \"Couldn't open file: /nonexistent.smt2\")\n"
@@ -158,8 +148,8 @@ fn reads_standard_input_and_reports_missing_files() {
 
 #[test]
 fn version_is_the_wheels() {
-    let (program, version) = cvc5();
-    let out = Command::new(program).arg("--version").output().unwrap();
+    let (mut cvc5, version) = cvc5();
+    let out = cvc5.arg("--version").output().unwrap();
     assert!(
         stdout(&out).contains(&format!("cvc5 version {version}")),
         "{}",
@@ -170,20 +160,7 @@ fn version_is_the_wheels() {
 /// cvc5 1.0.9–1.1.x have no C API; their wheel's Python InputParser drives them instead.
 #[test]
 fn python_runner_for_cvc5_1_1_behaves_the_same() {
-    use et_core::solvers::install::{Installer, Spec};
-    test_pool();
-    let mut installer = Installer::new(&et_core::solvers::testing::test_home());
-    installer.verbose = false;
-    let report = installer
-        .install(&[Spec::parse("cvc5@1.1.2").unwrap()])
-        .unwrap();
-    let solver = report
-        .installed
-        .iter()
-        .chain(&report.present)
-        .next()
-        .unwrap()
-        .clone();
+    let solver = test_extra("cvc5-1.1.2");
     assert_eq!(solver.options(), SELF_CHECKS);
     let cases = [
         (
@@ -203,7 +180,8 @@ fn python_runner_for_cvc5_1_1_behaves_the_same() {
         ),
     ];
     for (formula, expected, code) in cases {
-        let out = solver.command_for(&formula_file(formula)).output().unwrap();
+        let file = formula_file(formula);
+        let out = solver.command_for(file.path()).output().unwrap();
         assert!(stdout(&out).starts_with(expected), "{formula}: {out:?}");
         assert_eq!(out.status.code(), code, "{formula}: {out:?}");
     }
@@ -213,7 +191,7 @@ fn python_runner_for_cvc5_1_1_behaves_the_same() {
     );
     let out = Command::new(solver.program())
         .args(["--tlimit=300", "-q"])
-        .arg(&hard)
+        .arg(hard.path())
         .output()
         .unwrap();
     assert_eq!(out.status.signal(), Some(libc_sigabrt()), "{out:?}");

@@ -2,7 +2,7 @@
 //! converts, installs are idempotent, unknown and unusable versions are refused, failed
 //! downloads leave nothing behind, and the `et solvers` commands behave.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -14,27 +14,23 @@ use et_core::solvers::pool::version_key;
 use et_core::solvers::testing::{test_home, test_pool};
 use et_core::solvers::{Pool, SolverConfig};
 
-/// A private directory for one test, removed when the test ends.
-struct Scratch(PathBuf);
+/// A private directory for one test (`tempfile`), removed when the test ends.
+struct Scratch(tempfile::TempDir);
 
 impl std::ops::Deref for Scratch {
     type Target = Path;
     fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+        self.0.path()
     }
 }
 
 fn scratch(label: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("et-test-{label}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    Scratch(
+        tempfile::Builder::new()
+            .prefix(&format!("et-test-{label}-"))
+            .tempdir()
+            .unwrap(),
+    )
 }
 
 /// Runs `solver` on `formula` and returns its first output line and exit success.

@@ -11,8 +11,9 @@ use std::path::Path;
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
-use crate::oracle::Status;
+use crate::oracle::{Status, Verdict};
 
+use super::reference::Answer;
 use super::row::RunRow;
 
 /// Rows already in `runs.csv`, by formula. Memory is one bit per formula of the study
@@ -24,8 +25,9 @@ pub struct Ledger {
     /// row for every solver.
     complete: Vec<u64>,
     complete_count: u64,
-    /// Formulas with rows for some solvers only: solver name → status.
-    partial: HashMap<u64, HashMap<String, Status>>,
+    /// Formulas with rows for some solvers only: solver name → its answer (which may
+    /// judge the others, when that solver is their reference).
+    partial: HashMap<u64, HashMap<String, Answer>>,
     /// Number of rows read.
     pub rows: u64,
 }
@@ -71,7 +73,7 @@ impl Ledger {
             .collect();
         // A formula's rows are written together, so formulas seen but not yet complete
         // stay few while reading; what is left at the end was cut off mid-formula.
-        let mut pending: HashMap<u64, Vec<Option<Status>>> = HashMap::new();
+        let mut pending: HashMap<u64, Vec<Option<Answer>>> = HashMap::new();
         let mut ledger = Ledger::default();
         let mut record = csv::StringRecord::new();
         let headers = reader.headers().map_err(|e| LedgerError::Row {
@@ -113,13 +115,17 @@ impl Ledger {
                 .status
                 .parse()
                 .map_err(|e: crate::oracle::ParseLabelError| bad(e.to_string()))?;
+            let invalid_model = row.verdict == Verdict::InvalidModel.label();
             if ledger.is_complete(offset) {
                 continue;
             }
             let done = pending
                 .entry(offset)
                 .or_insert_with(|| vec![None; solvers.len()]);
-            done[solver] = Some(status);
+            done[solver] = Some(Answer {
+                status,
+                invalid_model,
+            });
             if done.iter().all(Option::is_some) {
                 pending.remove(&offset);
                 ledger.mark_complete(offset);
@@ -156,8 +162,8 @@ impl Ledger {
         self.complete_count += 1;
     }
 
-    /// The solvers that already have a row for the formula, with their statuses.
-    pub fn done(&self, offset: u64) -> Option<&HashMap<String, Status>> {
+    /// The solvers that already have a row for the formula, with their answers.
+    pub fn done(&self, offset: u64) -> Option<&HashMap<String, Answer>> {
         self.partial.get(&offset)
     }
 
@@ -210,14 +216,13 @@ mod tests {
     use super::*;
 
     fn row(index: u32, solver: &str, status: &str) -> String {
-        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,\n")
+        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,,\n")
     }
 
     #[test]
     fn reads_complete_partial_and_torn_rows() {
-        let dir = std::env::temp_dir().join(format!("et-ledger-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("runs.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
         let mut text = super::super::row::COLUMNS.join(",") + "\n";
         text += &row(100, "x", "sat");
         text += &row(101, "y", "unsat");
@@ -232,7 +237,7 @@ mod tests {
         assert_eq!(ledger.complete_count(), 1);
         let partial = ledger.done(1).unwrap();
         assert_eq!(partial.len(), 1);
-        assert_eq!(partial["y"], Status::Unsat);
+        assert_eq!(partial["y"].status, Status::Unsat);
         assert!(ledger.done(2).is_none(), "the torn row is dropped");
         let repaired = std::fs::read_to_string(&path).unwrap();
         assert!(
@@ -240,14 +245,33 @@ mod tests {
             "{repaired}"
         );
         assert_eq!(ledger.rows, 4);
-        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A study begun by an older et has fewer columns; its rows (and invalid models,
+    /// which cannot judge) read all the same.
+    #[test]
+    fn reads_files_without_the_newer_columns() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        let old = &super::super::row::COLUMNS[..15];
+        assert_eq!(old.last(), Some(&"signal"));
+        let text = old.join(",")
+            + "\n"
+            + "g,0,5,x,f,1,sat,invalid_model,,,0.1,0.1,100,1,\n"
+            + "g,1,5,x,f,1,unsat,,,,0.1,0.1,100,0,\n";
+        std::fs::write(&path, text).unwrap();
+        let solvers = ["x".to_string(), "y".to_string()];
+        let ledger = Ledger::load(&path, &BigUint::from(0u32), &solvers).unwrap();
+        assert_eq!(ledger.rows, 2);
+        let first = ledger.done(0).unwrap()["x"];
+        assert!(first.invalid_model && !first.usable());
+        assert!(ledger.done(1).unwrap()["x"].usable());
     }
 
     #[test]
     fn rows_outside_the_study_are_errors_with_their_line() {
-        let dir = std::env::temp_dir().join(format!("et-ledger-out-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("runs.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
         let text = super::super::row::COLUMNS.join(",") + "\n" + &row(3, "x", "sat");
         std::fs::write(&path, text).unwrap();
         let err = Ledger::load(&path, &BigUint::from(10u32), &["x".into()]).unwrap_err();
@@ -256,6 +280,5 @@ mod tests {
                 .contains("runs.csv:2: not a row of et's runs.csv: index 3 is outside this study"),
             "{err}"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

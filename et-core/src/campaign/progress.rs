@@ -1,5 +1,6 @@
 //! Progress of a run on stderr: an indicatif bar on a terminal, a plain line every ten
-//! seconds otherwise (logs of cluster jobs), nothing when quiet.
+//! seconds otherwise (logs of cluster jobs), nothing when quiet. Results (the summary
+//! table) are not progress: they go to stdout.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -106,13 +107,10 @@ impl Progress {
         }
     }
 
-    /// The run ended: clear the bar and print the summary table.
-    pub fn finish(&mut self, summary: &Summary) {
+    /// The run ended: clear the bar (the summary is the caller's to print, on stdout).
+    pub fn finish(&mut self) {
         if let Progress::Bar(bar) = self {
             bar.finish_and_clear();
-        }
-        if !matches!(self, Progress::Quiet) {
-            eprintln!("{}", summary.table());
         }
     }
 }

@@ -3,7 +3,7 @@
 //! or a study of other versions pointed at the same cache — do not run them again.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
@@ -16,6 +16,8 @@ use crate::oracle::Status;
 use crate::solvers::reference_rules;
 use crate::solvers::{Pool, SolverConfig};
 
+use super::append::CsvAppender;
+use super::error::CampaignError;
 use super::plan::Plan;
 
 /// The judges of each solver under test on `grammar`, by name, in order (empty:
@@ -36,36 +38,75 @@ pub fn assign(
     )
 }
 
+/// A reference's answer on a formula, as far as judging needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answer {
+    /// Its classified status.
+    pub status: Status,
+    /// Its own model check failed (the status is then `sat`).
+    pub invalid_model: bool,
+}
+
+impl Answer {
+    /// Whether the answer can judge other solvers: a clean `sat` or `unsat`. An answer
+    /// whose model the solver's own check rejected has decided nothing.
+    pub fn usable(self) -> bool {
+        self.status.is_decided() && !self.invalid_model
+    }
+}
+
 /// Which judge's answer a call is judged by, as far as the answers known so far tell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reference<'a> {
     /// No judges: the call gets no soundness or performance verdict.
     None,
-    /// The first judge that decided the formula, or the first judge when none of
-    /// them did (its undecided answer then gives no verdict).
-    Judged(&'a SolverConfig, Status),
+    /// The first judge whose answer is usable (a clean sat/unsat), or the first judge
+    /// when none of them had one (its answer then gives no verdict).
+    Judged(&'a SolverConfig, Answer),
     /// This judge's answer is needed next (the ones before it did not decide).
     Missing(&'a SolverConfig),
 }
 
 /// The published campaign's rule for an ordered list of judges: the first that
-/// decides the formula is the reference. `known` gives a judge's answer if there is one.
+/// decides the formula is the reference. Deciding means a usable answer
+/// ([`Answer::usable`]): a `sat` whose model the judge's own check rejected decided
+/// nothing, so the next judge is asked. `known` gives a judge's answer if there is one.
 pub fn first_decided<'a>(
     judges: &'a [SolverConfig],
-    known: impl Fn(&str) -> Option<Status>,
+    known: impl Fn(&str) -> Option<Answer>,
 ) -> Reference<'a> {
     for judge in judges {
         match known(&judge.name) {
-            Some(status) if status.is_decided() => return Reference::Judged(judge, status),
+            Some(answer) if answer.usable() => return Reference::Judged(judge, answer),
             Some(_) => continue,
             None => return Reference::Missing(judge),
         }
     }
     match judges.first() {
-        Some(first) => Reference::Judged(first, known(&first.name).unwrap_or(Status::Unknown)),
+        Some(first) => Reference::Judged(
+            first,
+            known(&first.name).unwrap_or(Answer {
+                status: Status::Unknown,
+                invalid_model: false,
+            }),
+        ),
         None => Reference::None,
     }
 }
+
+/// Columns of the reference cache.
+pub const CACHE_COLUMNS: &[&str] = &[
+    "grammar",
+    "index",
+    "solver",
+    "status",
+    "time_s",
+    "timeout_s",
+    "usable",
+];
+
+/// Position of `usable` in [`CACHE_COLUMNS`].
+const USABLE_COLUMN: usize = 6;
 
 /// One cached reference answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -82,6 +123,11 @@ pub struct ReferenceRow {
     pub time_s: f64,
     /// The timeout it ran under: an undecided answer only stands for timeouts up to it.
     pub timeout_s: f64,
+    /// `yes` when the answer is a clean sat/unsat that can judge, `no` otherwise (an
+    /// invalid model, or undecided). Caches written before et recorded it lack the
+    /// column; their sat/unsat answers count as usable.
+    #[serde(default)]
+    pub usable: Option<String>,
 }
 
 /// The reference cache of a run: the cached answers this run can use, kept compactly
@@ -91,7 +137,7 @@ pub struct ReferenceCache {
     path: PathBuf,
     grammar: String,
     references: Vec<String>,
-    known: HashMap<(u64, u16), Status>,
+    known: HashMap<(u64, u16), Answer>,
 }
 
 impl ReferenceCache {
@@ -106,23 +152,36 @@ impl ReferenceCache {
         plan: &Plan,
         timeout_s: f64,
         wanted: impl Fn(u64) -> bool,
-    ) -> anyhow::Result<ReferenceCache> {
+    ) -> Result<ReferenceCache, CampaignError> {
         let mut known = HashMap::new();
         if path.exists() {
-            super::ledger::repair_tail(path)?;
-            let mut reader = csv::Reader::from_reader(BufReader::new(File::open(path)?));
+            if !path.is_file() {
+                return Err(CampaignError::BadCache {
+                    path: path.to_path_buf(),
+                    line: 1,
+                    reason: "not a regular file".to_string(),
+                });
+            }
+            super::ledger::repair_tail(path).map_err(CampaignError::io("cannot repair", path))?;
+            let file = File::open(path).map_err(CampaignError::io("cannot read", path))?;
+            let mut reader = csv::Reader::from_reader(BufReader::new(file));
             for (i, row) in reader.deserialize::<ReferenceRow>().enumerate() {
-                let at = || format!("{}:{}", path.display(), i + 2);
-                let row = row.map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+                let bad = |reason: String| CampaignError::BadCache {
+                    path: path.to_path_buf(),
+                    line: i as u64 + 2,
+                    reason,
+                };
+                let row = row.map_err(|e| bad(e.to_string()))?;
                 let Some(reference) = references.iter().position(|r| *r == row.solver) else {
                     continue;
                 };
                 if row.grammar != grammar {
                     continue;
                 }
-                let index: BigUint = row.index.parse().map_err(|_| {
-                    anyhow::anyhow!("{}: index `{}` is not a number", at(), row.index)
-                })?;
+                let index: BigUint = row
+                    .index
+                    .parse()
+                    .map_err(|_| bad(format!("index `{}` is not a number", row.index)))?;
                 let Some(offset) = index
                     .checked_sub(&plan.start)
                     .and_then(|o| u64::try_from(o).ok())
@@ -130,12 +189,23 @@ impl ReferenceCache {
                 else {
                     continue;
                 };
-                let status: Status = row
-                    .status
-                    .parse()
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+                let status: Status = row.status.parse().map_err(|e| bad(format!("{e}")))?;
+                let invalid_model = match row.usable.as_deref() {
+                    None | Some("") => false,
+                    Some("yes") => false,
+                    // A sat that cannot judge is an invalid model; an undecided answer
+                    // is unusable by its status alone.
+                    Some("no") => status.is_decided(),
+                    Some(other) => return Err(bad(format!("usable is `{other}`, not yes or no"))),
+                };
                 if status.is_decided() || row.timeout_s >= timeout_s {
-                    known.insert((offset, reference as u16), status);
+                    known.insert(
+                        (offset, reference as u16),
+                        Answer {
+                            status,
+                            invalid_model,
+                        },
+                    );
                 }
             }
         }
@@ -148,60 +218,54 @@ impl ReferenceCache {
     }
 
     /// The cached answer of `solver` on the formula at `offset`, if one stands.
-    pub fn get(&self, solver: &str, offset: u64) -> Option<Status> {
+    pub fn get(&self, solver: &str, offset: u64) -> Option<Answer> {
         let reference = self.references.iter().position(|r| r == solver)?;
         self.known.get(&(offset, reference as u16)).copied()
     }
 
     /// Opens the file for appending, writing the header if it is new.
-    pub fn appender(&self) -> anyhow::Result<ReferenceAppender> {
-        let fresh = !self.path.exists() || std::fs::metadata(&self.path)?.len() == 0;
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&self.path)?;
-        let writer = csv::WriterBuilder::new()
-            .has_headers(fresh)
-            .from_writer(file);
+    pub fn appender(&self) -> Result<ReferenceAppender, CampaignError> {
         Ok(ReferenceAppender {
-            writer,
+            out: CsvAppender::open(&self.path, CACHE_COLUMNS)?,
             grammar: self.grammar.clone(),
         })
     }
 }
 
-/// Appends new reference answers as they come.
+/// A new reference answer to cache: solver, answer, wall seconds.
+pub type NewAnswer = (String, Answer, f64);
+
+/// Appends new reference answers as they come, whole.
 pub struct ReferenceAppender {
-    writer: csv::Writer<File>,
+    out: CsvAppender,
     grammar: String,
 }
 
 impl ReferenceAppender {
-    /// Records one answer and flushes it.
+    /// Records the new answers on one formula in one write.
     pub fn record(
         &mut self,
         index: &str,
-        solver: &str,
-        status: Status,
-        time_s: f64,
+        answers: &[NewAnswer],
         timeout_s: f64,
-    ) -> anyhow::Result<()> {
-        self.writer.serialize(ReferenceRow {
-            grammar: self.grammar.clone(),
-            index: index.to_string(),
-            solver: solver.to_string(),
-            status: status.label().to_string(),
-            time_s,
-            timeout_s,
-        })?;
-        self.writer.flush()?;
-        Ok(())
-    }
-}
-
-impl Drop for ReferenceAppender {
-    fn drop(&mut self) {
-        let _ = self.writer.flush();
+    ) -> Result<(), CampaignError> {
+        // A cache begun by an older et has no `usable` column: an answer that cannot
+        // judge is left out of it rather than read back later as a decided one.
+        let records_usability = self.out.has_column(USABLE_COLUMN);
+        let rows: Vec<ReferenceRow> = answers
+            .iter()
+            .filter(|(_, answer, _)| records_usability || !answer.invalid_model)
+            .map(|(solver, answer, time_s)| ReferenceRow {
+                grammar: self.grammar.clone(),
+                index: index.to_string(),
+                solver: solver.clone(),
+                status: answer.status.label().to_string(),
+                time_s: *time_s,
+                timeout_s,
+                usable: Some(if answer.usable() { "yes" } else { "no" }.to_string()),
+            })
+            .collect();
+        self.out.append(&rows)
     }
 }
 
@@ -215,11 +279,19 @@ mod tests {
             .iter()
             .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
             .collect();
+        let plain = |status| Answer {
+            status,
+            invalid_model: false,
+        };
         let answers = |list: &'static [(&'static str, Status)]| {
-            move |name: &str| list.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+            move |name: &str| {
+                list.iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, s)| plain(*s))
+            }
         };
         let name = |r: Reference| match r {
-            Reference::Judged(j, s) => format!("{} {}", j.name, s.label()),
+            Reference::Judged(j, a) => format!("{} {}", j.name, a.status.label()),
             Reference::Missing(j) => format!("need {}", j.name),
             Reference::None => "none".to_string(),
         };
@@ -254,5 +326,38 @@ mod tests {
             "trunk timeout"
         );
         assert_eq!(name(first_decided(&[], answers(&[]))), "none");
+    }
+
+    /// A judge whose `sat` came with a model its own check rejected decided nothing:
+    /// the next judge is asked, and when none decides, the call gets no verdict.
+    #[test]
+    fn an_invalid_model_does_not_decide() {
+        let judges: Vec<SolverConfig> = ["trunk", "cvc5"]
+            .iter()
+            .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
+            .collect();
+        let invalid = Answer {
+            status: Status::Sat,
+            invalid_model: true,
+        };
+        let unsat = Answer {
+            status: Status::Unsat,
+            invalid_model: false,
+        };
+        let only_trunk = |name: &str| (name == "trunk").then_some(invalid);
+        assert_eq!(
+            first_decided(&judges, only_trunk),
+            Reference::Missing(&judges[1])
+        );
+        let both = |name: &str| Some(if name == "trunk" { invalid } else { unsat });
+        assert_eq!(
+            first_decided(&judges, both),
+            Reference::Judged(&judges[1], unsat)
+        );
+        let neither = |_: &str| Some(invalid);
+        let Reference::Judged(first, answer) = first_decided(&judges, neither) else {
+            panic!("the first judge is the reference when none decides");
+        };
+        assert_eq!((first.name.as_str(), answer.usable()), ("trunk", false));
     }
 }

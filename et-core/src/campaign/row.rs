@@ -4,8 +4,9 @@ use serde::{Deserialize, Serialize};
 
 /// A completed solver call, as written to `DIR/runs.csv` (column order = field order).
 ///
-/// `verdict` and `reference` are empty when there is nothing to judge (the row is the
-/// reference itself, or the reference did not decide the formula).
+/// `verdict` is empty when there is nothing to report; `reference` is empty when the
+/// solver has no reference. Files written by older versions of et lack the columns
+/// after `signal`; they read with those fields empty.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunRow {
     /// Grammar name (built-in name or the file stem of a `.pest` path).
@@ -38,6 +39,12 @@ pub struct RunRow {
     pub exit_code: Option<i32>,
     /// Terminating signal number, empty if it exited.
     pub signal: Option<i32>,
+    /// `yes` when the reference's answer was a clean sat/unsat that could judge this
+    /// call, `no` when it was not (undecided, or a `sat` whose model the reference's own
+    /// check rejected: no soundness or performance verdict then), empty when there is
+    /// no reference.
+    #[serde(default)]
+    pub reference_usable: String,
 }
 
 /// The header of `runs.csv`, in column order.
@@ -57,6 +64,7 @@ pub const COLUMNS: &[&str] = &[
     "max_rss_kb",
     "exit_code",
     "signal",
+    "reference_usable",
 ];
 
 #[cfg(test)]
@@ -82,6 +90,7 @@ mod tests {
             max_rss_kb: 1000,
             exit_code: Some(0),
             signal: None,
+            reference_usable: String::new(),
         })
         .unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();

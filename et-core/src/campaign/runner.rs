@@ -6,27 +6,30 @@
 //! when it is judged and no cross-worker bookkeeping is needed.
 
 use std::collections::HashMap;
-use std::fs::{self, OpenOptions};
-use std::path::{Path, PathBuf};
+use std::fs;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
-
 use crate::enumeration::Enumeration;
 use crate::solvers::call::{Limits, Supervisor};
 use crate::solvers::check;
 use crate::solvers::{Pool, SolverConfig};
 
+use super::append::CsvAppender;
 use super::bugs::BugStore;
+use super::error::CampaignError;
 use super::ledger::Ledger;
-use super::manifest::{ManifestSolver, RunManifest};
+use super::lock::DirLock;
+use super::manifest::{first_difference, ManifestSolver, RunManifest};
 use super::plan::Plan;
+use super::preflight::check_programs;
 use super::progress::Progress;
 use super::reference::{self, ReferenceCache};
+use super::row::COLUMNS;
 use super::summary::Summary;
 use super::worker::{Finished, Job, Scratch, Worker};
 
@@ -34,6 +37,8 @@ use super::worker::{Finished, Job, Scratch, Worker};
 pub struct Campaign {
     /// Grammar name written into rows.
     pub grammar: String,
+    /// The `.pest` file of a grammar given as a path (recorded for `--resume`).
+    pub grammar_file: Option<String>,
     /// The formulas.
     pub plan: Plan,
     /// The whole pool (references may come from outside the selection).
@@ -59,6 +64,9 @@ pub struct Campaign {
     pub reference_cache: Option<PathBuf>,
 }
 
+/// Each solver under test's judges, in order, by name.
+type Judges = HashMap<String, Vec<SolverConfig>>;
+
 impl Campaign {
     /// The `--reference` list, if given.
     pub fn reference_list(&self) -> Option<Vec<String>> {
@@ -72,10 +80,7 @@ impl Campaign {
     }
 
     /// The judges of each solver under test (see [`reference::assign`]).
-    pub fn judges(
-        &self,
-    ) -> Result<HashMap<String, Vec<SolverConfig>>, crate::solvers::reference_rules::ReferenceError>
-    {
+    pub fn judges(&self) -> Result<Judges, crate::solvers::reference_rules::ReferenceError> {
         reference::assign(
             &self.pool,
             &self.under_test,
@@ -85,27 +90,22 @@ impl Campaign {
     }
 
     /// The manifest this campaign writes to `out/run.toml`, with the judges each solver
-    /// gets (`references`) and the judges that are not under test (`reference_solvers`).
-    pub fn manifest(&self, judges: &HashMap<String, Vec<SolverConfig>>) -> RunManifest {
-        let entry = |s: &SolverConfig| ManifestSolver {
-            name: s.name.clone(),
-            family: s.family.clone(),
-            version: s.version.clone(),
-            command: s.command.clone(),
-            references: None,
-        };
+    /// gets (`references`) and the judges that are not under test (`reference_solvers`,
+    /// in the order they first judge).
+    pub fn manifest(&self, judges: &Judges) -> RunManifest {
         let mut reference_solvers: Vec<ManifestSolver> = Vec::new();
         for s in &self.under_test {
             for j in &judges[&s.name] {
                 let listed = reference_solvers.iter().any(|r| r.name == j.name);
                 if !listed && !self.under_test.iter().any(|u| u.name == j.name) {
-                    reference_solvers.push(entry(j));
+                    reference_solvers.push(ManifestSolver::new(j, None));
                 }
             }
         }
         RunManifest {
             et_version: env!("CARGO_PKG_VERSION").to_string(),
             grammar: self.grammar.clone(),
+            grammar_file: self.grammar_file.clone(),
             start: self.plan.start.to_string(),
             n: self.plan.n,
             shard: self.plan.shard.map(|s| s.to_string()),
@@ -113,13 +113,13 @@ impl Campaign {
             cpu_timeout_s: self.cpu_timeout.map(|t| t.as_secs_f64()),
             supervision: Some(Supervisor::global().supervision().label().to_string()),
             memory_mb: self.memory_mb,
-            reference: self.reference.clone(),
+            reference: self.reference_list().map(|l| l.join(",")),
             solvers: self
                 .under_test
                 .iter()
-                .map(|s| ManifestSolver {
-                    references: Some(judges[&s.name].iter().map(|j| j.name.clone()).collect()),
-                    ..entry(s)
+                .map(|s| {
+                    let names = judges[&s.name].iter().map(|j| j.name.clone()).collect();
+                    ManifestSolver::new(s, Some(names))
                 })
                 .collect(),
             reference_solvers,
@@ -128,6 +128,12 @@ impl Campaign {
 
     /// Runs the campaign; returns when every formula is done or `cancel` is set (then
     /// in-flight calls are killed and their formulas left for `--resume`).
+    ///
+    /// Nothing is written before the study is known to be runnable: the start index
+    /// exists, every solver and reference can start, and `out` is free (or, with
+    /// `--resume`, holds this very study and no other run holds it). Any error while
+    /// running — a failed write of `runs.csv`, `reference.csv` or a bug trigger — stops
+    /// dispatching at once and kills the calls in flight.
     pub fn run(
         &self,
         mut enumeration: Enumeration,
@@ -138,11 +144,13 @@ impl Campaign {
             // Before anything is written: the producer has no one to report this to.
             enumeration.locate(&self.plan.start)?;
         }
+        let references = self.judges()?;
+        check_programs(self.under_test.iter().chain(references.values().flatten()))?;
+        let logic = crate::builtins::declared_logic(enumeration.grammar())?.map(str::to_string);
+        let manifest = self.manifest(&references);
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
-        let references = self.judges()?;
-        let ledger = self.prepare_dir(&runs_path, &names, &references)?;
-        let logic = crate::builtins::declared_logic(enumeration.grammar())?.map(str::to_string);
+        let (_lock, ledger) = self.prepare_dir(&manifest, &names)?;
         let cache_path = self
             .reference_cache
             .clone()
@@ -161,21 +169,9 @@ impl Campaign {
             &self.plan,
             self.timeout.as_secs_f64(),
             |offset| self.plan.takes(offset) && !ledger.is_complete(offset),
-        )
-        .with_context(|| format!("cannot read the reference cache {}", cache_path.display()))?;
+        )?;
         let mut cache_out = cache.appender()?;
-        let fresh = !runs_path.exists() || fs::metadata(&runs_path)?.len() == 0;
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&runs_path)
-            .with_context(|| format!("cannot open {}", runs_path.display()))?;
-        // Large enough that a formula's rows, even for a pool of dozens of versions, leave
-        // in the one write of the flush below.
-        let mut rows_out = csv::WriterBuilder::new()
-            .has_headers(fresh)
-            .buffer_capacity(1 << 20)
-            .from_writer(file);
+        let mut rows_out = CsvAppender::open(&runs_path, COLUMNS)?;
 
         let scratch = Scratch::new()?;
         let total = self.plan.len();
@@ -209,6 +205,7 @@ impl Campaign {
         }
         let cannot_start = &cannot_start;
         let store = BugStore::new(&self.out);
+        let timeout_s = self.timeout.as_secs_f64();
         let cache = &cache;
         let references = &references;
         let ledger = &ledger;
@@ -257,116 +254,114 @@ impl Campaign {
             drop(job_rx);
             drop(done_tx);
             loop {
-                match done_rx.recv_timeout(Duration::from_millis(200)) {
-                    Ok(Ok(finished)) => {
-                        for row in &finished.rows {
-                            rows_out.serialize(row)?;
-                        }
-                        // One flush per formula: its rows reach the file together.
-                        rows_out.flush()?;
-                        for (solver, status, secs) in &finished.references {
-                            cache_out.record(
-                                &finished.index,
-                                solver,
-                                *status,
-                                *secs,
-                                self.timeout.as_secs_f64(),
-                            )?;
-                        }
-                        summary.add(&finished.rows, finished.call_seconds);
-                        progress.formula_done(&summary);
-                    }
+                let finished = match done_rx.recv_timeout(Duration::from_millis(200)) {
+                    Ok(Ok(finished)) => finished,
                     Ok(Err(e)) => {
-                        cancel.store(true, Ordering::Relaxed);
+                        cancel.store(true, Ordering::SeqCst);
                         return Err(e);
                     }
-                    Err(RecvTimeoutError::Timeout) => progress.tick(&summary),
+                    Err(RecvTimeoutError::Timeout) => {
+                        progress.tick(&summary);
+                        continue;
+                    }
                     Err(RecvTimeoutError::Disconnected) => return Ok(()),
+                };
+                // A formula's rows leave in one write, then its reference answers.
+                let written = rows_out.append(&finished.rows).and_then(|()| {
+                    cache_out.record(&finished.index, &finished.references, timeout_s)
+                });
+                if let Err(e) = written {
+                    // Stop at once: every further call would be lost.
+                    cancel.store(true, Ordering::SeqCst);
+                    return Err(e.into());
                 }
+                summary.add(&finished.rows, finished.call_seconds);
+                progress.formula_done(&summary);
             }
         });
-        summary.finish(started.elapsed(), self.jobs, cancel.load(Ordering::Relaxed));
-        progress.finish(&summary);
+        let failed = outcome.is_err();
+        summary.finish(
+            started.elapsed(),
+            self.jobs,
+            cancel.load(Ordering::Relaxed) && !failed,
+        );
+        progress.finish();
         outcome?;
         Ok(summary)
     }
 
     /// Creates `out` with its manifest, or checks that a resumed directory holds the
-    /// same study; returns what is already done.
+    /// same study; takes the directory's lock either way and returns it with what is
+    /// already done.
     fn prepare_dir(
         &self,
-        runs_path: &Path,
+        manifest: &RunManifest,
         names: &[String],
-        judges: &HashMap<String, Vec<SolverConfig>>,
-    ) -> anyhow::Result<Ledger> {
+    ) -> Result<(DirLock, Ledger), CampaignError> {
         let manifest_path = self.out.join("run.toml");
-        let manifest = self.manifest(judges);
-        if manifest_path.exists() || runs_path.exists() {
-            if !self.resume {
-                bail!(
-                    "{} already holds a campaign; pass --resume to continue it, or choose another --out",
-                    self.out.display()
-                );
-            }
-            let text = fs::read_to_string(&manifest_path).with_context(|| {
-                format!("cannot resume: cannot read {}", manifest_path.display())
-            })?;
-            let old: RunManifest = toml::from_str(&text).with_context(|| {
-                format!(
-                    "cannot resume: {} is not a run manifest",
-                    manifest_path.display()
-                )
-            })?;
-            check_same_study(&old, &manifest, &manifest_path)?;
-            if !runs_path.exists() {
-                return Ok(Ledger::default());
-            }
-            return Ok(Ledger::load(runs_path, &self.plan.start, names)?);
+        let runs_path = self.out.join("runs.csv");
+        let holds_campaign = || manifest_path.exists() || runs_path.exists();
+        if holds_campaign() && !self.resume {
+            return Err(CampaignError::Exists {
+                dir: self.out.clone(),
+            });
         }
-        fs::create_dir_all(&self.out)
-            .with_context(|| format!("cannot create {}", self.out.display()))?;
-        crate::atomic_file::write(&manifest_path, toml::to_string(&manifest)?.as_bytes())
-            .with_context(|| format!("cannot write {}", manifest_path.display()))?;
-        Ok(Ledger::default())
+        fs::create_dir_all(&self.out).map_err(CampaignError::io("cannot create", &self.out))?;
+        let lock = DirLock::take(&self.out)?;
+        if !holds_campaign() {
+            let text = toml::to_string(manifest).map_err(|e| CampaignError::BadManifest {
+                path: manifest_path.clone(),
+                position: None,
+                message: e.to_string(),
+            })?;
+            crate::atomic_file::write(&manifest_path, text.as_bytes())
+                .map_err(CampaignError::io("cannot write", &manifest_path))?;
+            return Ok((lock, Ledger::default()));
+        }
+        if !self.resume {
+            // Another run created it between our two looks and has finished since.
+            return Err(CampaignError::Exists {
+                dir: self.out.clone(),
+            });
+        }
+        let old = read_manifest(&manifest_path)?;
+        if let Some((what, was, now)) = first_difference(&old, manifest) {
+            return Err(CampaignError::Changed {
+                dir: self.out.clone(),
+                what,
+                was,
+                now,
+            });
+        }
+        let ledger = if runs_path.exists() {
+            Ledger::load(&runs_path, &self.plan.start, names)?
+        } else {
+            Ledger::default()
+        };
+        Ok((lock, ledger))
     }
 }
 
-fn check_same_study(old: &RunManifest, new: &RunManifest, path: &Path) -> anyhow::Result<()> {
-    let differ = |what: &str, a: String, b: String| -> anyhow::Result<()> {
-        if a != b {
-            bail!(
-                "cannot resume: {} was run with {what} {a}, not {b}",
-                path.display()
-            );
-        }
-        Ok(())
+/// Reads `run.toml` of a run directory.
+pub fn read_manifest(path: &std::path::Path) -> Result<RunManifest, CampaignError> {
+    let bad = |position, message: String| CampaignError::BadManifest {
+        path: path.to_path_buf(),
+        position,
+        message,
     };
-    differ("grammar", old.grammar.clone(), new.grammar.clone())?;
-    differ("start", old.start.clone(), new.start.clone())?;
-    differ("--n", old.n.to_string(), new.n.to_string())?;
-    differ(
-        "--shard",
-        format!("{:?}", old.shard),
-        format!("{:?}", new.shard),
-    )?;
-    differ(
-        "--timeout",
-        old.timeout_s.to_string(),
-        new.timeout_s.to_string(),
-    )?;
-    let names = |m: &RunManifest| {
-        m.solvers
-            .iter()
-            .map(|s| s.name.clone())
-            .collect::<Vec<_>>()
-            .join(",")
-    };
-    differ("solvers", names(old), names(new))?;
-    // Directories written before references were recorded hold none to compare.
-    if old.solvers.iter().all(|s| s.references.is_some()) {
-        differ("references", old.references_text(), new.references_text())?;
-    }
-    Ok(())
+    let text = fs::read_to_string(path).map_err(|e| bad(None, e.to_string()))?;
+    toml::from_str(&text).map_err(|e| {
+        let position = e.span().map(|s| line_column(&text, s.start));
+        bad(position, e.message().trim().to_string())
+    })
+}
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.len() - before.rfind('\n').map_or(0, |nl| nl + 1) + 1;
+    (line, column)
 }
 
 /// Streams the plan's formulas into the job queue, skipping finished ones.

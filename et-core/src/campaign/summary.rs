@@ -153,9 +153,6 @@ impl Summary {
                  these calls are never bug triggers."
             );
         }
-        if self.interrupted {
-            out.push_str("\ninterrupted: finished rows are kept; continue with --resume");
-        }
         out
     }
 }

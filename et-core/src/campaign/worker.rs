@@ -1,6 +1,7 @@
 //! One worker of a campaign: takes a formula, runs every solver under test that still
 //! needs it and the references that judge them (unless their answer is cached),
-//! classifies and judges each call, saves bug triggers, and hands back the rows.
+//! classifies and judges each call, saves bug triggers (and a sample of each kind of
+//! rejection), and hands back the rows.
 
 use std::collections::HashMap;
 use std::fs;
@@ -14,8 +15,8 @@ use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
 use crate::solvers::{InputMode, SolverConfig};
 
-use super::bugs::{BugStore, CallRecord, Trigger};
-use super::reference::{first_decided, Reference, ReferenceCache};
+use super::bugs::{BugStore, CallRecord, Sample, Trigger};
+use super::reference::{first_decided, Answer, NewAnswer, Reference, ReferenceCache};
 use super::row::RunRow;
 
 /// A formula handed to a worker.
@@ -28,16 +29,16 @@ pub(super) struct Job {
     pub size: u32,
     /// The formula.
     pub text: String,
-    /// Statuses of solvers that already have a row (resume of a partly done formula).
-    pub done: HashMap<String, Status>,
+    /// Answers of solvers that already have a row (resume of a partly done formula).
+    pub done: HashMap<String, Answer>,
 }
 
 /// What a worker sends back for one formula.
 pub(super) struct Finished {
     /// Rows of the solvers under test that could be judged.
     pub rows: Vec<RunRow>,
-    /// New reference answers for the cache: (solver, status, wall seconds).
-    pub references: Vec<(String, Status, f64)>,
+    /// New reference answers for the cache.
+    pub references: Vec<NewAnswer>,
     /// Global index of the formula.
     pub index: String,
     /// Wall seconds of every call made.
@@ -77,6 +78,15 @@ struct Made {
     class: oracle::Classification,
 }
 
+impl Made {
+    fn answer(&self) -> Answer {
+        Answer {
+            status: self.class.status,
+            invalid_model: self.class.invalid_model,
+        }
+    }
+}
+
 /// The calls of one formula and what is known about it so far.
 struct FormulaCalls<'w, 'a> {
     worker: &'w Worker<'a>,
@@ -84,8 +94,8 @@ struct FormulaCalls<'w, 'a> {
     /// The prelude whose framed formula is in `framed_file` now, if any.
     framed: Option<String>,
     made: HashMap<String, Made>,
-    /// Statuses by solver name: made here, found in runs.csv, or from the cache.
-    known: HashMap<String, Status>,
+    /// Answers by solver name: made here, found in runs.csv, or from the cache.
+    known: HashMap<String, Answer>,
     call_seconds: f64,
 }
 
@@ -122,8 +132,8 @@ impl Worker<'_> {
                 while let Reference::Missing(r) =
                     first_decided(judges, |name| calls.known.get(name).copied())
                 {
-                    if let Some(status) = self.cache.get(&r.name, job.offset) {
-                        calls.known.insert(r.name.clone(), status);
+                    if let Some(answer) = self.cache.get(&r.name, job.offset) {
+                        calls.known.insert(r.name.clone(), answer);
                     } else if !calls.call(r)? {
                         break 'run;
                     }
@@ -133,9 +143,8 @@ impl Worker<'_> {
         // Every reference answer made here goes to the cache, under test or not.
         for r in self.references.values().flatten() {
             if let Some(m) = calls.made.get(&r.name) {
-                let entry = (r.name.clone(), m.class.status, m.outcome.wall.as_secs_f64());
-                if !new_references.contains(&entry) {
-                    new_references.push(entry);
+                if !new_references.iter().any(|(name, _, _)| *name == r.name) {
+                    new_references.push((r.name.clone(), m.answer(), m.outcome.wall.as_secs_f64()));
                 }
             }
         }
@@ -194,9 +203,9 @@ impl FormulaCalls<'_, '_> {
         }
         self.call_seconds += outcome.wall.as_secs_f64();
         let class = oracle::classify(&outcome);
-        self.known.insert(solver.name.clone(), class.status);
-        self.made
-            .insert(solver.name.clone(), Made { outcome, class });
+        let made = Made { outcome, class };
+        self.known.insert(solver.name.clone(), made.answer());
+        self.made.insert(solver.name.clone(), made);
         Ok(true)
     }
 
@@ -207,25 +216,32 @@ impl FormulaCalls<'_, '_> {
         let Some(m) = self.made.get(&solver.name) else {
             return Ok(None);
         };
-        let (reference, reference_status) =
+        let (reference, reference_answer) =
             match first_decided(&w.references[&solver.name], |name| {
                 self.known.get(name).copied()
             }) {
                 Reference::None => (None, None),
-                Reference::Judged(r, status) => (Some(r), Some(status)),
+                Reference::Judged(r, answer) => (Some(r), Some(answer)),
                 Reference::Missing(_) => return Ok(None), // interrupted: judge it on resume
             };
-        let verdict = oracle::judge(m.class.status, m.class.invalid_model, reference_status);
+        let reference_status = reference_answer.map(|a| a.status);
+        // Only a clean sat/unsat judges: a reference whose own model check failed has
+        // decided nothing (and no later judge decided either).
+        let verdict = oracle::judge(
+            m.class.status,
+            m.class.invalid_model,
+            reference_answer.filter(|a| a.usable()).map(|a| a.status),
+        );
+        // The script this solver ran, prelude included: what a trigger or sample holds.
+        let script = match solver.prelude(w.logic) {
+            Some(prelude) => format!("{prelude}\n{}", job.text),
+            None => job.text.clone(),
+        };
         if let Some(v) = verdict.filter(|v| v.is_bug()) {
-            // The trigger is the script this solver ran, prelude included.
-            let formula = match solver.prelude(w.logic) {
-                Some(prelude) => format!("{prelude}\n{}", job.text),
-                None => job.text.clone(),
-            };
             let trigger = Trigger {
                 verdict: v,
                 index: &job.index,
-                formula: &formula,
+                formula: &script,
                 call: CallRecord {
                     solver,
                     status: m.class.status.label(),
@@ -241,6 +257,25 @@ impl FormulaCalls<'_, '_> {
             w.store.save(&trigger).with_context(|| {
                 format!(
                     "cannot save the bug trigger of {} on {}",
+                    solver.name, job.index
+                )
+            })?;
+        }
+        if m.class.status == Status::Rejected {
+            let error_line = oracle::error_line(&m.outcome);
+            let sample = Sample {
+                index: &job.index,
+                formula: &script,
+                call: CallRecord {
+                    solver,
+                    status: m.class.status.label(),
+                    outcome: Some(&m.outcome),
+                },
+                error_line: error_line.as_deref(),
+            };
+            w.store.save_sample(&sample).with_context(|| {
+                format!(
+                    "cannot save a sample of {}'s output on {}",
                     solver.name, job.index
                 )
             })?;
@@ -261,61 +296,75 @@ impl FormulaCalls<'_, '_> {
             max_rss_kb: m.outcome.max_rss_kb,
             exit_code: m.outcome.exit_code,
             signal: m.outcome.signal,
+            reference_usable: match reference_answer {
+                None => String::new(),
+                Some(a) if a.usable() => "yes".to_string(),
+                Some(_) => "no".to_string(),
+            },
         }))
     }
 }
 
-/// Per-worker formula files in a private temporary directory, removed at the end.
+/// Per-worker formula files in a private temporary directory
+/// (`$TMPDIR/et-run-<pid>-XXXXXX`, a unique name), removed when the run ends, however it
+/// ends short of SIGKILL (then by the next run).
 pub(super) struct Scratch {
-    dir: PathBuf,
+    dir: tempfile::TempDir,
 }
 
 impl Scratch {
-    /// Creates `$TMPDIR/et-run-<pid>`, after removing those of et processes that no
-    /// longer exist (killed with `kill -9`, or a power loss).
+    /// Creates `$TMPDIR/et-run-<pid>-XXXXXX` (unique even for several campaigns of
+    /// one process), after removing those of et processes that no longer exist
+    /// (killed with `kill -9`, or a power loss).
     pub fn new() -> anyhow::Result<Scratch> {
         let tmp = std::env::temp_dir();
-        if let Ok(entries) = fs::read_dir(&tmp) {
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let Some(pid) = name
-                    .to_str()
-                    .and_then(|n| n.strip_prefix("et-run-"))
-                    .and_then(|p| p.parse::<libc::pid_t>().ok())
-                else {
-                    continue;
-                };
-                // SAFETY: signal 0 only checks whether the process exists.
-                let gone = unsafe { libc::kill(pid, 0) } < 0
-                    && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
-                if gone {
-                    let _ = fs::remove_dir_all(entry.path());
-                }
-            }
-        }
-        let dir = tmp.join(format!("et-run-{}", std::process::id()));
-        fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        remove_dead_scratch_dirs(&tmp);
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("et-run-{}-", std::process::id()))
+            .tempdir_in(&tmp)
+            .with_context(|| format!("cannot create a scratch directory in {}", tmp.display()))?;
         Ok(Scratch { dir })
     }
 
     /// The directory itself.
     pub fn dir(&self) -> &std::path::Path {
-        &self.dir
+        self.dir.path()
     }
 
     /// The formula file of worker `worker`.
     pub fn file(&self, worker: usize) -> PathBuf {
-        self.dir.join(format!("formula-{worker}.smt2"))
+        self.dir.path().join(format!("formula-{worker}.smt2"))
     }
 
     /// The file of worker `worker` for the formula behind a family's prelude.
     pub fn framed_file(&self, worker: usize) -> PathBuf {
-        self.dir.join(format!("formula-{worker}-framed.smt2"))
+        self.dir
+            .path()
+            .join(format!("formula-{worker}-framed.smt2"))
     }
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
+/// Removes the scratch directories (`et-run-<pid>-...`) of et processes that no longer
+/// exist: a `kill -9` leaves its directory behind, and the next run cleans up.
+fn remove_dead_scratch_dirs(tmp: &std::path::Path) {
+    let Ok(entries) = fs::read_dir(tmp) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("et-run-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|p| p.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: signal 0 only checks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } < 0
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = fs::remove_dir_all(entry.path());
+        }
     }
 }

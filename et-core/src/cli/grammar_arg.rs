@@ -33,8 +33,9 @@ impl GrammarArg {
     }
 }
 
-/// `--start I --n N`: the formulas at global indices I .. I+N−1 (shared by
-/// `enumerate` and `run`). Both take the numeric forms of [`super::numeric`].
+/// `--start I --n N`: the formulas at global indices I .. I+N−1 (`et enumerate`; `et
+/// run` has both flags optional, as `--resume` takes them from run.toml). Both take the
+/// numeric forms of [`super::numeric`].
 #[derive(ClapArgs, Debug, Clone)]
 pub struct RangeArg {
     /// How many formulas, at least 1 (for `et run`: of the whole study, before

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use et_core::report::merge::merge;
-use et_core::report::ReportError;
 
 /// Flags of `et merge`.
 #[derive(clap::Args)]
@@ -28,19 +27,8 @@ pub struct Args {
 
 /// Runs `et merge`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let summary = match merge(&args.dirs, &args.out) {
-        Ok(summary) => summary,
-        // A refusal is bad input, not a failure of et: exit 2 like other input errors.
-        Err(
-            err @ (ReportError::Mismatch { .. }
-            | ReportError::Overlap { .. }
-            | ReportError::OutputExists { .. }),
-        ) => {
-            super::report_error(&err.into());
-            return Ok(ExitCode::from(super::EXIT_BAD_INPUT));
-        }
-        Err(err) => return Err(err.into()),
-    };
+    // Refusals are bad input (exit 2): decided with every other exit code in cli/mod.rs.
+    let summary = merge(&args.dirs, &args.out)?;
     eprintln!(
         "et: merged {} dirs into {}: {} rows, {} bug files ({} renamed on name clashes)",
         args.dirs.len(),

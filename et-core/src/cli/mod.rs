@@ -24,10 +24,19 @@ mod run;
 pub use grammar_arg::BadInput;
 mod solvers;
 
-/// Exit code for bad input (grammar, config, arguments).
+/// Exit code of a failure while working: an unreadable or unwritable file (a full
+/// disk), a solver pool that cannot be installed, a failed solver check.
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit code of bad input and of every refusal: a malformed grammar, pool, run.toml or
+/// runs.csv (with file:line:column), a bad argument value, a path that does not exist,
+/// a solver that cannot start, `--resume` of a changed study, a run directory that
+/// already holds a campaign or is held by another run. Nothing is written then.
 pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code of a completed `et run --fail-on V,...` that found a call with verdict V.
+/// Exit code of a completed `et run --fail-on V,...` that found a call with verdict V:
+/// the run itself succeeded (a CI gate), distinct from every failure.
 pub const EXIT_VERDICT_FOUND: u8 = 3;
+/// Exit code of a run stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
 
 #[derive(Parser)]
 #[command(
@@ -89,22 +98,135 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Prints an error chain as one `et: ...` line per cause and picks the exit code:
-/// 2 for bad input (grammar, pool file, argument values), 1 otherwise.
+/// Prints an error chain as one `et: ...` line per cause and returns its exit code
+/// ([`exit_code`]).
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
     eprintln!("et: {err}");
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {cause}");
     }
-    if err.chain().any(|c| {
-        c.is::<BadInput>()
-            || c.is::<et_core::grammar::GrammarError>()
-            || c.is::<et_core::solvers::PoolError>()
-            || c.is::<et_core::campaign::plan::ShardError>()
-            || c.is::<et_core::enumeration::IndexError>()
-    }) {
-        ExitCode::from(EXIT_BAD_INPUT)
+    ExitCode::from(exit_code(err))
+}
+
+/// The exit code of an error: [`EXIT_BAD_INPUT`] if any cause in its chain is bad input
+/// or a refusal, else [`EXIT_FAILURE`]. This is the one place that decides; commands
+/// return their errors instead of choosing a code themselves.
+pub fn exit_code(err: &anyhow::Error) -> u8 {
+    if err.chain().any(is_bad_input) {
+        EXIT_BAD_INPUT
     } else {
-        ExitCode::FAILURE
+        EXIT_FAILURE
+    }
+}
+
+/// Whether one cause of an error is the user's input (rather than a failure of et or
+/// of the machine).
+fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
+    use et_core::campaign::ledger::LedgerError;
+    use et_core::campaign::CampaignError;
+    use et_core::report::ReportError;
+    use et_core::solvers::install::InstallError;
+    use et_core::solvers::PoolError;
+    let not_found = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
+    // A pool file that is malformed or names an unknown solver, or that is not there.
+    let bad_pool = |e: &PoolError| match e {
+        PoolError::Io { source, .. } => not_found(source),
+        PoolError::Syntax { .. } | PoolError::UnknownSolver { .. } => true,
+    };
+    if let Some(e) = cause.downcast_ref::<PoolError>() {
+        return bad_pool(e);
+    }
+    if cause.is::<BadInput>()
+        || cause.is::<et_core::grammar::GrammarError>()
+        || cause.is::<et_core::campaign::plan::ShardError>()
+        || cause.is::<et_core::enumeration::IndexError>()
+        || cause.is::<et_core::solvers::reference_rules::ReferenceError>()
+        || cause.is::<et_core::builtins::BadLogic>()
+    {
+        return true;
+    }
+    if let Some(e) = cause.downcast_ref::<CampaignError>() {
+        return e.is_bad_input();
+    }
+    if let Some(e) = cause.downcast_ref::<LedgerError>() {
+        return matches!(e, LedgerError::Row { .. });
+    }
+    if let Some(e) = cause.downcast_ref::<InstallError>() {
+        if let InstallError::Pool(e) = e {
+            return bad_pool(e);
+        }
+        return matches!(
+            e,
+            InstallError::BadSpec { .. }
+                | InstallError::UnknownVersion { .. }
+                | InstallError::Unusable { .. }
+        );
+    }
+    if let Some(e) = cause.downcast_ref::<ReportError>() {
+        return match e {
+            // A directory or file the user named that is not there.
+            ReportError::Io { error, .. } => not_found(error),
+            ReportError::Plot { .. } => false,
+            ReportError::Manifest { .. }
+            | ReportError::Csv { .. }
+            | ReportError::MissingColumn { .. }
+            | ReportError::BadValue { .. }
+            | ReportError::BadTimeout { .. }
+            | ReportError::NoInput
+            | ReportError::Mismatch { .. }
+            | ReportError::Overlap { .. }
+            | ReportError::OutputExists { .. } => true,
+        };
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn refusals_and_bad_input_exit_2_failures_exit_1() {
+        use et_core::campaign::CampaignError;
+        use et_core::report::ReportError;
+        let io = |kind| std::io::Error::new(kind, "x");
+        let bad: Vec<anyhow::Error> = vec![
+            BadInput("--jobs".into()).into(),
+            CampaignError::Exists {
+                dir: PathBuf::from("d"),
+            }
+            .into(),
+            CampaignError::Busy {
+                dir: PathBuf::from("d"),
+                pid: "7".into(),
+            }
+            .into(),
+            anyhow::Error::from(ReportError::io(
+                "/nonexistent",
+                io(std::io::ErrorKind::NotFound),
+            ))
+            .context("reading /nonexistent"),
+            ReportError::OutputExists {
+                path: PathBuf::from("o"),
+            }
+            .into(),
+        ];
+        for e in &bad {
+            assert_eq!(exit_code(e), EXIT_BAD_INPUT, "{e:#}");
+        }
+        let failures: Vec<anyhow::Error> = vec![
+            anyhow::anyhow!("something broke"),
+            CampaignError::Io {
+                what: "cannot write to",
+                path: PathBuf::from("runs.csv"),
+                source: io(std::io::ErrorKind::Other),
+            }
+            .into(),
+            ReportError::io("/x", io(std::io::ErrorKind::PermissionDenied)).into(),
+        ];
+        for e in &failures {
+            assert_eq!(exit_code(e), EXIT_FAILURE, "{e:#}");
+        }
     }
 }

@@ -7,7 +7,10 @@
 //! - a multiple of a power `K*B^E` or `K·B^E`: `5*10^6`, `3·10^275`.
 //!
 //! Every value is bounded before it is computed, so `10^99999999` is refused at once
-//! instead of being built digit by digit.
+//! instead of being built digit by digit. The parsers serve required and optional
+//! flags alike (clap applies a value parser to an `Option<T>` field's value when the
+//! flag is given): `et run`'s `--n` and `--start` are optional because `--resume`
+//! takes them from run.toml.
 
 use num_bigint::BigUint;
 use num_traits::{ToPrimitive, Zero};
@@ -83,6 +86,11 @@ fn number(text: &str, max_digits: u64) -> Result<BigUint, String> {
     Ok(value)
 }
 
+/// The digit bound of 64-bit values: a few digits beyond the 20 of `u64::MAX`, so that
+/// a value just above it is named as larger than `u64::MAX` (the real limit) rather
+/// than by its digit count.
+const WORD_DIGITS: u64 = 24;
+
 fn too_large(text: &str, max_digits: u64) -> String {
     format!("`{text}` has more than {max_digits} digits, the most et accepts here")
 }
@@ -94,7 +102,7 @@ pub fn index(text: &str) -> Result<BigUint, String> {
 
 /// How many formulas: at least 1 (an empty run or listing helps nobody).
 pub fn count(text: &str) -> Result<u64, String> {
-    let value = number(text, 20)?;
+    let value = number(text, WORD_DIGITS)?;
     if value.is_zero() {
         return Err("must be at least 1".to_string());
     }
@@ -105,7 +113,7 @@ pub fn count(text: &str) -> Result<u64, String> {
 
 /// Any 64-bit value, zero included (`--seed`).
 pub fn unsigned(text: &str) -> Result<u64, String> {
-    number(text, 20)?
+    number(text, WORD_DIGITS)?
         .to_u64()
         .ok_or_else(|| format!("`{text}` is larger than {}", u64::MAX))
 }

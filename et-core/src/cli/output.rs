@@ -46,7 +46,7 @@ impl Output {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(Closed),
             Err(e) => {
                 eprintln!("et: cannot write to standard output: {e}");
-                std::process::exit(1);
+                std::process::exit(super::EXIT_FAILURE.into());
             }
         }
     }

@@ -50,10 +50,7 @@ pub struct Args {
 
 /// Runs `et plot`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let timeouts = match super::report::timeouts_or_exit(&args.timeouts) {
-        Ok(t) => t,
-        Err(code) => return Ok(code),
-    };
+    let timeouts = et_core::report::timeouts::parse_timeouts(&args.timeouts)?;
     let report = super::report::load(&args.dirs, timeouts, args.window)?;
     let format = match args.format {
         FormatArg::Svg => Format::Svg,

@@ -41,14 +41,6 @@ pub struct Args {
     pub window: usize,
 }
 
-/// Parses `--timeouts`; on a bad entry prints it and yields the bad-input exit code.
-pub fn timeouts_or_exit(list: &str) -> Result<Vec<Timeout>, ExitCode> {
-    parse_timeouts(list).map_err(|err| {
-        super::report_error(&err.into());
-        ExitCode::from(super::EXIT_BAD_INPUT)
-    })
-}
-
 /// Opens the directories and aggregates them (shared with `et plot`).
 pub fn load(dirs: &[PathBuf], timeouts: Vec<Timeout>, window: usize) -> anyhow::Result<Report> {
     let options = ReportOptions { timeouts, window };
@@ -72,10 +64,7 @@ pub fn load(dirs: &[PathBuf], timeouts: Vec<Timeout>, window: usize) -> anyhow::
 
 /// Runs `et report`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let timeouts = match timeouts_or_exit(&args.timeouts) {
-        Ok(t) => t,
-        Err(code) => return Ok(code),
-    };
+    let timeouts = parse_timeouts(&args.timeouts)?;
     let report = load(&args.dirs, timeouts, args.window)?;
     let tables = tables(&report);
     if let Some(dir) = &args.csv {

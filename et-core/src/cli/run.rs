@@ -1,5 +1,6 @@
 //! `et run`: the differential campaign.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,13 +12,26 @@ use clap::Args as ClapArgs;
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
+use et_core::builtins::Builtin;
+use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::progress::Progress;
-use et_core::campaign::runner::Campaign;
+use et_core::campaign::runner::{read_manifest, Campaign};
+use et_core::campaign::CampaignError;
+use et_core::enumeration::Enumeration;
 use et_core::oracle::Verdict;
-use et_core::solvers::{self, Pool};
+use et_core::solvers::{self, pool::check_name, Pool, SolverConfig};
 
-use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
+use super::grammar_arg::BadInput;
+use super::numeric;
+
+/// Most parallel workers `--jobs` accepts: each is a thread with a solver process, so
+/// more than this is a typo, not a machine.
+const MAX_JOBS: u64 = 1024;
+
+/// Shortest and longest `--timeout`, seconds: below a millisecond no solver starts;
+/// above a week a study never ends.
+const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
 
 /// Stream the N smallest formulas of a grammar to a pool of solvers, cross-check the
 /// answers and log every call to DIR/runs.csv.
@@ -26,8 +40,9 @@ use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
 /// rules, then et's study rule (z3 <= 4.8.10 on strings is judged by the newest z3
 /// without Unicode strings), then ET's rule (the newest release of the other family).
 /// Correctness bugs are saved under DIR/bugs/. Ctrl-C stops cleanly (exit 130);
-/// --resume continues exactly where a run stopped, even after `kill -9`. With
-/// --fail-on, a completed run that found one of those verdicts exits 3 (for CI).
+/// --resume continues exactly where a run stopped, even after `kill -9`, and refuses
+/// any change to the study. With --fail-on, a completed run that found one of those
+/// verdicts exits 3 (for CI).
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et run --grammar core --n 400 --timeout 8 --out results/core-400
@@ -35,6 +50,7 @@ use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
   et run --grammar strings --n 100000 --solvers pool.toml --timeout 1/4 --jobs 8
   et run --grammar ints --n 1000000 --shard $SLURM_ARRAY_TASK_ID/16 --timeout 8 --out results/ints-$SLURM_ARRAY_TASK_ID
   et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume
+  et run --resume --out results/core-400          # the rest of the study from its run.toml
   et run --grammar strings --n 2000 --timeout 1 --solvers z3-trunk --reference z3-4.13.0 \\
       --reference-cache ~/.cache/et/strings-refs.csv --fail-on unsound,invalid_model,crash --out ci/strings
   et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints
@@ -43,20 +59,45 @@ use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
 Each solver call runs in a cgroup of its own where the machine allows it (run.toml
 records `supervision`): the timeout kills the solver's whole process tree, --memory
 limits the tree's memory, and CPU time and peak memory are the tree's totals. Where
-cgroups are not usable, et says so once and uses a process group per call.")]
+cgroups are not usable, et says so once and uses a process group per call.
+
+The summary table goes to stdout, progress and notes to stderr. Exit codes: 0 done,
+1 failure while running (e.g. a full disk), 2 bad input or a refusal (nothing is
+written), 3 a completed run found a verdict named by --fail-on, 130 interrupted
+(continue with --resume).")]
 pub struct Args {
-    #[command(flatten)]
-    grammar: GrammarArg,
-    #[command(flatten)]
-    range: RangeArg,
+    /// A built-in grammar (core ints reals realints bitvectors arrays fp strings; see
+    /// `et grammars`) or the path of a `.pest` file.
+    #[arg(
+        long,
+        short = 'g',
+        value_name = "NAME|FILE",
+        required_unless_present = "resume"
+    )]
+    grammar: Option<String>,
+    /// How many formulas, at least 1 (of the whole study, before sharding). Decimal,
+    /// 10^k or k*10^j.
+    #[arg(
+        long,
+        short = 'n',
+        value_parser = numeric::count,
+        required_unless_present = "resume",
+        allow_negative_numbers = true
+    )]
+    n: Option<u64>,
+    /// Global index of the first formula. Decimal (any size), 10^k or k*10^j
+    /// [default: 0].
+    #[arg(long, value_name = "INDEX", value_parser = numeric::index, allow_negative_numbers = true)]
+    start: Option<BigUint>,
     /// Run only shard k of K (k in 1..=K): the formulas whose offset is ≡ k−1 mod K.
     #[arg(long, value_name = "k/K")]
     shard: Option<Shard>,
     /// Pool file (default: $ET_HOME/pool.toml, installed on first use).
     #[arg(long, value_name = "FILE")]
     pool: Option<PathBuf>,
-    /// Solvers under test: comma-separated names from the pool, or a pool file
-    /// (.toml, or ET's solvers.cfg). Default: the whole pool.
+    /// Solvers under test: comma-separated names (or families) from the pool, or a pool
+    /// file of its own (.toml, or ET's solvers.cfg; not together with --pool).
+    /// Default: the whole pool.
     #[arg(long, value_name = "NAMES|FILE")]
     solvers: Option<String>,
     /// Judge every solver against these instead of the pool's rules: comma-separated
@@ -64,24 +105,32 @@ pub struct Args {
     /// first that decides a formula (sat/unsat) is the reference on it.
     #[arg(long, value_name = "NAME,...")]
     reference: Option<String>,
-    /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64).
-    #[arg(long, value_name = "SECS")]
-    timeout: String,
+    /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64; from
+    /// 0.001 to 604800).
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = seconds,
+        required_unless_present = "resume",
+        allow_negative_numbers = true
+    )]
+    timeout: Option<Duration>,
     /// CPU-time limit per call in seconds, beside the wall-clock --timeout (all
     /// processes of the call, with cgroups); exceeding it is `timeout`.
-    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    #[arg(long, value_name = "SECS", value_parser = seconds, allow_negative_numbers = true)]
     cpu_timeout: Option<Duration>,
     /// Memory limit per call in MiB: the memory of the solver's whole process tree
-    /// (cgroups), else each process's address space.
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    /// (cgroups), else each process's address space [default: none].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..), allow_negative_numbers = true)]
     memory: Option<u64>,
-    /// Parallel workers (default: number of cores).
-    #[arg(long, short = 'j')]
-    jobs: Option<usize>,
+    /// Parallel workers, 1 to 1024 (default: number of cores).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS), allow_negative_numbers = true)]
+    jobs: Option<u64>,
     /// Output directory (default: results/<grammar>-<start>-<n>[-shard-k-of-K]).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Continue the interrupted run in --out.
+    /// Continue the run in --out: arguments not given are taken from its run.toml;
+    /// those given must match it.
     #[arg(long)]
     resume: bool,
     /// Reference answers cache shared between runs (default: DIR/reference.csv).
@@ -124,25 +173,42 @@ fn install_signal_handlers() -> Arc<AtomicBool> {
     flag
 }
 
-/// Parses `8`, `0.25` or `1/64` seconds, as `et report --timeouts` does.
-fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
-    seconds(text).map_err(BadInput)
-}
-
-/// A clap value parser for a positive number of seconds (`8`, `0.25`, `1/64`), with the
-/// grammar of `et report --timeouts`; NaN, infinity, zero, negative and absurdly large
-/// values are refused with the reason.
+/// A clap value parser for a time limit (`--timeout`, `--cpu-timeout`, and those of
+/// `et solvers check`): `8`, `0.25` or `1/64` seconds, as `et report --timeouts` reads
+/// them, within [`TIMEOUT_RANGE`]; NaN, infinity, zero, negative and absurdly large
+/// values are refused naming the value.
 pub(super) fn seconds(text: &str) -> Result<Duration, String> {
-    let t = et_core::report::timeouts::parse_timeout(text).map_err(|e| e.to_string())?;
-    Duration::try_from_secs_f64(t.seconds)
-        .map_err(|_| format!("`{text}` seconds is too large a time limit"))
+    let seconds = et_core::report::timeouts::parse_timeout(text)
+        .map_err(|e| e.to_string())?
+        .seconds;
+    let (low, high) = TIMEOUT_RANGE;
+    if !(low..=high).contains(&seconds) {
+        return Err(format!(
+            "bad timeout `{text}`: must be between {low} and {high} seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
-fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> {
-    // `--solvers pool.toml` names a pool file of its own.
+/// The pool and the solvers under test from `--pool`/`--solvers`; conflicting or
+/// missing inputs are errors, never ignored.
+fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<SolverConfig>)> {
     if let Some(spec) = &args.solvers {
+        // Solver names hold no `/` and do not end in a pool file's extension.
         let path = Path::new(spec);
-        if path.is_file() {
+        if path.is_file() || spec.contains('/') || spec.ends_with(".toml") || spec.ends_with(".cfg")
+        {
+            if let Some(pool) = &args.pool {
+                return Err(BadInput(format!(
+                    "--pool {} and --solvers {spec} both name a pool file; give one of them \
+                     (with --pool, --solvers lists names from it)",
+                    pool.display()
+                ))
+                .into());
+            }
+            if !path.is_file() {
+                return Err(BadInput(format!("--solvers {spec}: no such pool file")).into());
+            }
             let pool = if path.extension().is_some_and(|e| e == "toml") {
                 Pool::load(path)?
             } else {
@@ -174,18 +240,173 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
     Ok((pool, under_test))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let timeout = parse_seconds(&args.timeout)?;
-    let start = args.range.start.clone();
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if jobs == 0 {
-        return Err(BadInput("--jobs must be at least 1".into()).into());
+/// The pool of a recorded study: its solvers under test and its reference-only ones.
+fn recorded_pool(
+    previous: &RunManifest,
+    path: &Path,
+) -> Result<(Pool, Vec<SolverConfig>), CampaignError> {
+    let under_test: Vec<SolverConfig> = previous.solvers.iter().map(|s| s.config()).collect();
+    let mut solvers = under_test.clone();
+    solvers.extend(previous.reference_solvers.iter().map(|s| s.config()));
+    for s in &solvers {
+        check_name(&s.name).map_err(|message| CampaignError::BadManifest {
+            path: path.to_path_buf(),
+            position: None,
+            message,
+        })?;
     }
-    let mut enumeration = args.grammar.enumeration()?;
+    // Each solver under test keeps the judges it had (its recorded `references`), so
+    // the pool's rules, which run.toml does not hold, are not needed.
+    let pool = Pool {
+        solvers,
+        rules: Vec::new(),
+        source: Some(path.to_path_buf()),
+    };
+    Ok((pool, under_test))
+}
+
+/// The grammar to enumerate, and the absolute path of its `.pest` file if it is not
+/// a built-in.
+fn load_grammar(spec: &str) -> anyhow::Result<(Enumeration, Option<String>)> {
+    let grammar = et_core::builtins::load(spec)?;
+    for w in &grammar.warnings {
+        eprintln!("et: warning: {w}");
+    }
+    let file = match Builtin::find(spec) {
+        Some(_) => None,
+        None => Some(
+            std::fs::canonicalize(spec)
+                .with_context(|| format!("cannot resolve {spec}"))?
+                .to_string_lossy()
+                .into_owned(),
+        ),
+    };
+    Ok((Enumeration::new(grammar), file))
+}
+
+/// The study to run: each value from the command line, else from the run.toml being
+/// resumed, else its default.
+struct Study {
+    /// `--grammar`: a built-in name or a `.pest` path.
+    grammar: String,
+    start: BigUint,
+    n: u64,
+    shard: Option<Shard>,
+    timeout: Duration,
+    cpu_timeout: Option<Duration>,
+    memory_mb: Option<u64>,
+    reference: Option<String>,
+}
+
+impl Study {
+    fn new(args: &Args, previous: Option<&RunManifest>) -> anyhow::Result<Study> {
+        let required = |flag: &str| BadInput(format!("{flag} is required"));
+        let grammar = match (&args.grammar, previous) {
+            (Some(g), _) => g.clone(),
+            (None, Some(m)) => match (&m.grammar_file, Builtin::find(&m.grammar)) {
+                (Some(file), _) => file.clone(),
+                (None, Some(_)) => m.grammar.clone(),
+                (None, None) => {
+                    return Err(BadInput(format!(
+                        "cannot resume: run.toml names grammar `{}`, which is not built in and \
+                         has no recorded file; give --grammar FILE",
+                        m.grammar
+                    ))
+                    .into())
+                }
+            },
+            (None, None) => return Err(required("--grammar").into()),
+        };
+        let start = match (&args.start, previous) {
+            (Some(s), _) => s.clone(),
+            (None, Some(m)) => numeric::index(&m.start)
+                .map_err(|e| BadInput(format!("cannot resume: run.toml's start: {e}")))?,
+            (None, None) => BigUint::default(),
+        };
+        let n = match (args.n, previous) {
+            (Some(n), _) => n,
+            (None, Some(m)) => m.n,
+            (None, None) => return Err(required("--n").into()),
+        };
+        let shard = match (args.shard, previous) {
+            (Some(s), _) => Some(s),
+            (None, Some(m)) => m.shard.as_deref().map(str::parse).transpose()?,
+            (None, None) => None,
+        };
+        let timeout = match (args.timeout, previous) {
+            (Some(t), _) => t,
+            (None, Some(m)) => recorded_seconds(m.timeout_s)?,
+            (None, None) => return Err(required("--timeout").into()),
+        };
+        let cpu_timeout = match (args.cpu_timeout, previous) {
+            (Some(t), _) => Some(t),
+            (None, Some(m)) => m.cpu_timeout_s.map(recorded_seconds).transpose()?,
+            (None, None) => None,
+        };
+        Ok(Study {
+            grammar,
+            start,
+            n,
+            shard,
+            timeout,
+            cpu_timeout,
+            memory_mb: args.memory.or(previous.and_then(|m| m.memory_mb)),
+            reference: args
+                .reference
+                .clone()
+                .or(previous.and_then(|m| m.reference.clone())),
+        })
+    }
+}
+
+/// A time limit recorded in run.toml, checked as on the command line.
+fn recorded_seconds(value: f64) -> Result<Duration, BadInput> {
+    seconds(&value.to_string()).map_err(|e| BadInput(format!("cannot resume: run.toml: {e}")))
+}
+
+/// With `--resume --out DIR`, the study recorded in `DIR/run.toml` and its path; an
+/// error if there is none and the command line does not describe one either.
+fn recorded_study(args: &Args) -> anyhow::Result<Option<(RunManifest, PathBuf)>> {
+    if !args.resume {
+        return Ok(None);
+    }
+    if let Some(out) = &args.out {
+        let path = out.join("run.toml");
+        if path.is_file() {
+            return Ok(Some((read_manifest(&path)?, path)));
+        }
+    }
+    if args.grammar.is_some() && args.n.is_some() && args.timeout.is_some() {
+        return Ok(None); // a fresh start: --resume of a run that never began
+    }
+    Err(match &args.out {
+        Some(out) => CampaignError::NothingToResume { dir: out.clone() }.into(),
+        None => BadInput(
+            "--resume without --grammar, --n and --timeout needs --out DIR, the run to continue"
+                .into(),
+        )
+        .into(),
+    })
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let recorded = recorded_study(&args)?;
+    let Study {
+        grammar: grammar_spec,
+        start,
+        mut n,
+        shard,
+        timeout,
+        cpu_timeout,
+        memory_mb,
+        reference,
+    } = Study::new(&args, recorded.as_ref().map(|(m, _)| m))?;
+    let (mut enumeration, grammar_file) = load_grammar(&grammar_spec)?;
     let grammar = enumeration.grammar().name.clone();
-    let mut n = args.range.n;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    );
     if let Some(total) = enumeration.total() {
         let available = total.checked_sub(&start).unwrap_or_default();
         if BigUint::from(n) > available {
@@ -195,21 +416,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         enumeration.locate(&start)?;
     }
-    if let Some(reference) = &args.reference {
-        // Checked against the pool below, once it is loaded.
-        if reference.split(',').all(|name| name.trim().is_empty()) {
-            return Err(BadInput("--reference needs a solver name or family".into()).into());
-        }
+    if reference
+        .as_deref()
+        .is_some_and(|r| r.split(',').all(|name| name.trim().is_empty()))
+    {
+        return Err(BadInput("--reference needs a solver name or family".into()).into());
     }
     // The logic a family's prelude states (yices), checked before anything is written.
-    et_core::builtins::declared_logic(enumeration.grammar())
-        .map_err(|e| BadInput(e.to_string()))?;
-    let (pool, under_test) = load_pool(&args)?;
-    let plan = Plan {
-        start,
-        n,
-        shard: args.shard,
+    et_core::builtins::declared_logic(enumeration.grammar())?;
+    let (pool, under_test) = match (&recorded, args.pool.is_some() || args.solvers.is_some()) {
+        (Some((m, path)), false) => recorded_pool(m, path)?,
+        _ => load_pool(&args)?,
     };
+    let plan = Plan { start, n, shard };
     let out = args.out.clone().unwrap_or_else(|| {
         let shard = plan
             .shard
@@ -218,26 +437,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     let campaign = Campaign {
         grammar,
+        grammar_file,
         plan,
         pool,
         under_test,
-        reference: args.reference.clone(),
+        reference,
         timeout,
-        cpu_timeout: args.cpu_timeout,
-        memory_mb: args.memory,
+        cpu_timeout,
+        memory_mb,
         jobs,
         out: out.clone(),
         resume: args.resume,
         reference_cache: args.reference_cache.clone(),
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
-    campaign.judges().map_err(|e| BadInput(e.to_string()))?;
+    campaign.judges()?;
     super::solvers::note_supervision();
     let cancel = install_signal_handlers();
     let mut progress = Progress::for_stderr(args.quiet);
     let summary = campaign.run(enumeration, cancel, &mut progress)?;
+    if !args.quiet {
+        // Results on stdout; a reader that went away (`| head`) is not an error.
+        let _ = writeln!(std::io::stdout().lock(), "{}", summary.table());
+    }
     if summary.interrupted {
-        return Ok(ExitCode::from(130));
+        eprintln!(
+            "et: interrupted: finished rows are kept in {}; continue with `et run --resume --out {}`",
+            out.display(),
+            out.display()
+        );
+        return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
     }
     if !args.quiet {
         eprintln!("et: results in {}", out.display());
@@ -267,16 +496,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn timeouts_parse_as_decimals_and_fractions() {
-        assert_eq!(parse_seconds("8").unwrap(), Duration::from_secs(8));
+    fn timeouts_parse_as_decimals_and_fractions_within_bounds() {
+        assert_eq!(seconds("8").unwrap(), Duration::from_secs(8));
         assert_eq!(
-            parse_seconds("1/64").unwrap(),
+            seconds("1/64").unwrap(),
             Duration::from_secs_f64(1.0 / 64.0)
         );
-        assert!(parse_seconds("0").is_err());
-        assert!(parse_seconds("fast")
-            .unwrap_err()
-            .to_string()
-            .contains("`fast`"));
+        for bad in ["0", "-1", "nan", "inf", "1e300", "1e-9", "fast", "1/0"] {
+            let err = seconds(bad).unwrap_err();
+            assert!(err.contains(&format!("`{bad}`")), "{bad}: {err}");
+        }
     }
 }

@@ -49,7 +49,7 @@ Examples:
         /// What to install (see below).
         #[arg(required_unless_present = "test_pool", value_name = "SPEC")]
         specs: Vec<String>,
-        /// Install the pool of et's own tests and mark it complete (used by setup.sh).
+        /// Install the pinned solvers of et's own tests into $ET_HOME (used by setup.sh).
         #[arg(long, hide = true)]
         test_pool: bool,
         /// Pool file to add the solvers to [default: $ET_HOME/pool.toml].
@@ -116,42 +116,9 @@ Examples:
     },
 }
 
-/// Runs `et solvers ...`; malformed pools and specs exit with [`super::EXIT_BAD_INPUT`].
+/// Runs `et solvers ...`; malformed pools and specs are bad input (exit 2, decided
+/// in cli/mod.rs).
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    match run_command(args) {
-        Err(err) if is_bad_input(&err) => {
-            super::report_error(&err);
-            Ok(ExitCode::from(super::EXIT_BAD_INPUT))
-        }
-        other => other,
-    }
-}
-
-fn is_bad_input(err: &anyhow::Error) -> bool {
-    use et_core::solvers::install::InstallError;
-    use et_core::solvers::PoolError;
-    let bad_pool = |e: &PoolError| {
-        matches!(
-            e,
-            PoolError::Syntax { .. } | PoolError::UnknownSolver { .. }
-        )
-    };
-    err.chain().any(|e| {
-        e.downcast_ref::<PoolError>().is_some_and(bad_pool)
-            || match e.downcast_ref::<InstallError>() {
-                Some(InstallError::Pool(p)) => bad_pool(p),
-                Some(e) => matches!(
-                    e,
-                    InstallError::BadSpec { .. }
-                        | InstallError::UnknownVersion { .. }
-                        | InstallError::Unusable { .. }
-                ),
-                None => false,
-            }
-    })
-}
-
-fn run_command(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Sub::Install {
             test_pool: true, ..
@@ -308,7 +275,7 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
             "et: {failures} of {} solvers failed the check",
             pool.solvers.len()
         );
-        return Ok(ExitCode::FAILURE);
+        return Ok(ExitCode::from(super::EXIT_FAILURE));
     }
     Ok(ExitCode::SUCCESS)
 }

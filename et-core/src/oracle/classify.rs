@@ -145,6 +145,14 @@ pub fn crash_signature(outcome: &CallOutcome) -> String {
     }
 }
 
+/// The first line of a call's output (stdout, then stderr) that names a crash pattern
+/// or mentions an error, with digit runs masked as `N` as in [`crash_signature`]: what
+/// tells kinds of rejections apart (the campaign keeps one sample of each).
+pub fn error_line(outcome: &CallOutcome) -> Option<String> {
+    let text = format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text());
+    first_error_line(&text).map(|l| mask_digits(l.trim()))
+}
+
 /// A `path/file.ext:line` in the text (cvc4/cvc5 "Fatal failure ... at F:L", C
 /// `assert`, sanitizer frames), or z3's `File: F` / `Line: L` pair.
 fn source_location(text: &str) -> Option<String> {

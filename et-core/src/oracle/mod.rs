@@ -11,6 +11,6 @@ mod judge;
 pub mod patterns;
 mod status;
 
-pub use classify::{classify, crash_signature, signal_name, Classification};
+pub use classify::{classify, crash_signature, error_line, signal_name, Classification};
 pub use judge::judge;
 pub use status::{ParseLabelError, Status, Verdict};

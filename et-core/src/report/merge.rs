@@ -83,7 +83,9 @@ fn solvers_text(m: &RunManifest) -> String {
 /// Checks that the directories are shards of one study, naming the first difference.
 ///
 /// Solver command lines are not compared: shards often run on machines with
-/// different install paths; name, family and version identify a solver.
+/// different install paths; name, family and version identify a solver. Nor is the
+/// supervision (cgroups or process groups), which depends on the machine: the merged
+/// `run.toml` names every one its rows were measured under.
 pub fn check_shards(dirs: &[RunDir]) -> Result<(), ReportError> {
     let Some(first) = dirs.first() else {
         return Err(ReportError::NoInput);
@@ -108,6 +110,14 @@ pub fn check_shards(dirs: &[RunDir]) -> Result<(), ReportError> {
                 "timeout_s",
                 ma.timeout_s.to_string(),
                 mb.timeout_s.to_string(),
+            ));
+        }
+        if ma.cpu_timeout_s != mb.cpu_timeout_s {
+            let shown = |t: Option<f64>| t.map_or("(none)".to_string(), |t| t.to_string());
+            return Err(mismatch(
+                "cpu_timeout_s",
+                shown(ma.cpu_timeout_s),
+                shown(mb.cpu_timeout_s),
             ));
         }
         if ma.memory_mb != mb.memory_mb {
@@ -187,6 +197,18 @@ pub fn merged_manifest(dirs: &[RunDir]) -> RunManifest {
             format!("{}/{total}", ks.join(","))
         })
     });
+    // Shards may run on machines with and without cgroups: the merged directory names
+    // every supervision its rows were measured under.
+    let mut supervisions: Vec<&str> = Vec::new();
+    for d in dirs {
+        let used = d.manifest.supervision_used();
+        if !supervisions.contains(&used) {
+            supervisions.push(used);
+        }
+    }
+    if supervisions.len() > 1 {
+        m.supervision = Some(supervisions.join(", "));
+    }
     m
 }
 

@@ -1,5 +1,5 @@
 //! Reports from campaign output: `et report` tables, `et plot` evolution figures and
-//! `et merge` of sharded runs (DESIGN §7).
+//! `et merge` of sharded runs.
 //!
 //! Code map: [`load`] reads run directories (manifest + streamed rows); [`join`] pairs
 //! the rows of one formula in bounded memory; [`stats`] aggregates one pass into a

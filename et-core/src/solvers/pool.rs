@@ -282,6 +282,41 @@ fn yes() -> bool {
     true
 }
 
+/// Longest solver name, in bytes: names become parts of file names (bug triggers,
+/// samples), which most filesystems limit to 255 bytes.
+pub const MAX_NAME_LEN: usize = 100;
+
+/// Checks that `name` can name a solver: it is written into CSV rows, listed in
+/// `--solvers` (comma-separated) and used as part of file names under a run directory,
+/// so it must be non-empty, at most [`MAX_NAME_LEN`] bytes, and hold no whitespace,
+/// comma, control character (NUL, newline, ...), path separator or `..`. Returns the
+/// reason otherwise.
+pub fn check_name(name: &str) -> Result<(), String> {
+    let shown = name.escape_debug();
+    let problem = if name.is_empty() {
+        "is empty".to_string()
+    } else if name.len() > MAX_NAME_LEN {
+        format!("is {} bytes long (at most {MAX_NAME_LEN})", name.len())
+    } else if let Some(c) = name.chars().find(|c| c.is_control()) {
+        format!("contains the control character U+{:04X}", u32::from(c))
+    } else if name.contains(char::is_whitespace) {
+        "contains whitespace".to_string()
+    } else if name.contains(',') {
+        "contains a comma (--solvers separates names with commas)".to_string()
+    } else if name.contains(['/', '\\']) {
+        "contains a path separator".to_string()
+    } else if name == "." || name.contains("..") {
+        "is `.` or contains `..`".to_string()
+    } else {
+        return Ok(());
+    };
+    Err(format!(
+        "solver name `{shown}` {problem}; names are part of file names under the run \
+         directory, so they may hold no whitespace, commas, control characters, `/`, `\\` \
+         or `..`"
+    ))
+}
+
 /// 1-based line and column of byte `offset` in `text`.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
@@ -336,14 +371,9 @@ impl Pool {
         })?;
         let mut solvers: Vec<SolverConfig> = Vec::new();
         for raw in file.solver {
-            let name = raw.name.get_ref().trim().to_string();
-            if name.is_empty() || name.contains([',', ' ', '\t']) {
-                return Err(syntax(
-                    origin,
-                    text,
-                    raw.name.span().start,
-                    format!("solver name `{name}` must be non-empty, without spaces or commas"),
-                ));
+            let name = raw.name.get_ref().clone();
+            if let Err(why) = check_name(&name) {
+                return Err(syntax(origin, text, raw.name.span().start, why));
             }
             if solvers.iter().any(|s| s.name == name) {
                 return Err(syntax(
@@ -477,6 +507,9 @@ impl Pool {
             };
             if solvers.iter().any(|s| s.name == name) {
                 name = format!("{name}-line{}", index + 1);
+            }
+            if let Err(why) = check_name(&name) {
+                return Err(syntax(origin, text, line_start, why));
             }
             solvers.push(SolverConfig::new(&name, &family, &version, command));
         }
@@ -728,6 +761,48 @@ input = "stdin"
             err.contains("z3-9") && err.contains("z3-4.8.5, z3-4.13.0, cvc5-1.4.2"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn names_that_are_unsafe_in_file_names_are_refused_at_their_position() {
+        for name in [
+            "../../x",
+            "a/b",
+            "a\\\\b",
+            "..",
+            ".",
+            "z3\\u0000",
+            "z3\\nz3",
+            "z3\\u001b[0m",
+            "z3\\r",
+        ] {
+            let text = format!(
+                "[[solver]]\nname = \"{name}\"\nfamily = \"z3\"\nversion = \"1\"\ncommand = [\"z3\"]\n"
+            );
+            let err = Pool::from_toml(&text, Path::new("p.toml"))
+                .map(|p| p.names().join(","))
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("p.toml:2:8: solver name"), "{name}: {err}");
+        }
+        let long = "x".repeat(200);
+        let text = format!(
+            "[[solver]]\nname = \"{long}\"\nfamily = \"z3\"\nversion = \"1\"\ncommand = [\"z3\"]\n"
+        );
+        assert!(Pool::from_toml(&text, Path::new("p.toml")).is_err());
+        for ok in ["z3-4.8.5", "cvc5_1.4.2+debug", "my.z3"] {
+            let text = format!(
+                "[[solver]]\nname = \"{ok}\"\nfamily = \"z3\"\nversion = \"1\"\ncommand = [\"z3\"]\n"
+            );
+            assert!(Pool::from_toml(&text, Path::new("p.toml")).is_ok(), "{ok}");
+        }
+        // Names guessed from a solvers.cfg path are checked too.
+        for line in ["/opt/bin/my\u{7}solver", "/opt/.."] {
+            let err = Pool::from_solvers_cfg(&format!("z3\n{line}\n"), Path::new("s.cfg"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("s.cfg:2:1: solver name"), "{err}");
+        }
     }
 
     #[test]

@@ -1,25 +1,39 @@
-//! The pool every test of et runs against: real solvers, installed on first use into
-//! `<workspace>/.cache/et-home` (git-ignored), so `cargo test` passes on a fresh machine
-//! with Python, pip and network access, and costs nothing once the cache is filled.
+//! The solvers every test of et runs against: real releases pinned to exact versions
+//! (so a new upstream release cannot change a test's outcome), installed by
+//! `scripts/setup.sh` (`et solvers install --test-pool`) into
+//! `<workspace>/.cache/et-home` (git-ignored).
+//!
+//! Tests only read that directory: they never install, and never edit its pool files.
+//! A solver that is missing fails the test that needs it, with the reason and the
+//! command that installs it; nothing is skipped.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::default_pool_path;
-use super::install::{Installer, Spec};
-use super::pool::Pool;
+use super::install::{InstallError, Installer, Spec};
+use super::pool::{Pool, SolverConfig};
 
-/// Specs of the test pool: the default pool (newest z3 4.x, newest cvc5) plus the old
-/// z3 releases campaign tests compare against (4.8.10: the last with 8-bit strings and
-/// SMT-LIB 2.6 names), and yices (whose scripts need a `(set-logic ...)` prelude).
+/// The test pool, in `<home>/pool.toml`: old z3 releases with known bugs (4.8.5, 4.8.7,
+/// 4.8.8), z3 4.8.10 (the last with 8-bit strings and SMT-LIB 2.6 names), a current z3
+/// and a current cvc5 (through the `et-cvc5` runner), and yices (whose scripts need a
+/// `(set-logic ...)` prelude).
 pub const TEST_POOL_SPECS: &[&str] = &[
-    "z3@4.x",
-    "cvc5@latest",
-    "z3@4.8.7",
     "z3@4.8.5",
+    "z3@4.8.7",
+    "z3@4.8.8",
     "z3@4.8.10",
+    "z3@4.16.0",
+    "cvc5@1.4.2",
     "yices@2.6.5",
 ];
+
+/// Solvers some tests need that should not be in the pool `et run` uses by default:
+/// cvc5 1.1.2 behind the (slow) Python runner. Registered in [`EXTRA_POOL_FILE`].
+pub const TEST_EXTRA_SPECS: &[&str] = &["cvc5@1.1.2"];
+
+/// The pool file of [`TEST_EXTRA_SPECS`], beside `pool.toml`.
+pub const EXTRA_POOL_FILE: &str = "extra-pool.toml";
 
 /// The `ET_HOME` of tests: `<workspace root>/.cache/et-home`.
 pub fn test_home() -> PathBuf {
@@ -29,74 +43,80 @@ pub fn test_home() -> PathBuf {
         .join(".cache/et-home")
 }
 
-/// The test pool, installed if missing; panics with the reason if it cannot be installed
-/// (tests cannot run without their solvers).
-///
-/// Contains `z3-4.8.5`, `z3-4.8.7`, `z3-4.8.10`, `yices-2.6.5`, the newest z3 4.x and
-/// the newest cvc5 (through the `et-cvc5` runner); use [`Pool::newest`] to pick the
-/// latter two.
+/// `z3@4.8.5` → `z3-4.8.5`: the name an installed exact release gets.
+fn spec_name(spec: &str) -> String {
+    spec.replacen('@', "-", 1)
+}
+
+/// The test pool (exactly [`TEST_POOL_SPECS`], in that order); panics with what is
+/// missing and how to install it.
 pub fn test_pool() -> Pool {
-    static POOL: OnceLock<Pool> = OnceLock::new();
-    POOL.get_or_init(|| match install_test_pool(&test_home()) {
-        Ok(pool) => pool,
-        Err(e) => panic!(
-            "cannot install the test solver pool into {}: {e}\n(run scripts/setup.sh once)",
-            test_home().display()
-        ),
-    })
-    .clone()
+    static POOL: OnceLock<Result<Pool, String>> = OnceLock::new();
+    match POOL.get_or_init(|| read_installed(&default_pool_path(&test_home()), TEST_POOL_SPECS)) {
+        Ok(pool) => pool.clone(),
+        Err(why) => panic!("{why}"),
+    }
 }
 
-/// The first line of the marker: the specs the install completed.
-fn marker_specs() -> String {
-    format!("# specs: {}", TEST_POOL_SPECS.join(" "))
+/// A solver of [`TEST_EXTRA_SPECS`] by name (`cvc5-1.1.2`); panics with what is
+/// missing and how to install it.
+pub fn test_extra(name: &str) -> SolverConfig {
+    static POOL: OnceLock<Result<Pool, String>> = OnceLock::new();
+    let pool =
+        POOL.get_or_init(|| read_installed(&test_home().join(EXTRA_POOL_FILE), TEST_EXTRA_SPECS));
+    match pool {
+        Ok(pool) => match pool.get(name) {
+            Some(s) => s.clone(),
+            None => panic!("{name} is not one of the extra test solvers {TEST_EXTRA_SPECS:?}"),
+        },
+        Err(why) => panic!("{why}"),
+    }
 }
 
-/// Installs the test pool into `home` unless a previous run completed it; returns it.
-pub fn install_test_pool(home: &Path) -> Result<Pool, super::install::InstallError> {
-    let marker = home.join("test-pool.ok");
-    let pool_file = default_pool_path(home);
-    // The marker lists the specs and solvers of a completed install; trust it while the
-    // specs are the same and the solvers exist, so that tests need no network once the
-    // cache is filled.
-    let marked = std::fs::read_to_string(&marker)
-        .ok()
-        .filter(|text| text.lines().next() == Some(marker_specs().as_str()));
-    if let (Some(names), Ok(pool)) = (marked, Pool::load(&pool_file)) {
-        let names: Vec<&str> = names.lines().skip(1).filter(|l| !l.is_empty()).collect();
-        if let Ok(selected) = pool.select(&names) {
-            if selected
-                .solvers
-                .iter()
-                .all(|s| Path::new(s.program()).is_file())
-            {
-                // Tests exercise this build (cvc5's runner), not a copy of an older one.
-                let installer = Installer::new(home);
-                for s in &selected.solvers {
-                    installer.refresh(s)?;
-                }
-                return Ok(selected);
-            }
+/// The solvers of `specs` from the pool file `file`, each with a program that exists.
+fn read_installed(file: &Path, specs: &[&str]) -> Result<Pool, String> {
+    let fix = "install the test solvers with scripts/setup.sh";
+    let pool =
+        Pool::load(file).map_err(|e| format!("the test solvers are not installed: {e}; {fix}"))?;
+    let names: Vec<String> = specs.iter().map(|s| spec_name(s)).collect();
+    let missing: Vec<&str> = names
+        .iter()
+        .filter(|n| pool.get(n).is_none())
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the test solvers {} are missing from {}; {fix}",
+            missing.join(", "),
+            file.display()
+        ));
+    }
+    let selected = pool.select(&names).map_err(|e| e.to_string())?;
+    for s in &selected.solvers {
+        if !Path::new(s.program()).is_file() {
+            return Err(format!(
+                "test solver {}: {} does not exist; {fix}",
+                s.name,
+                s.program()
+            ));
         }
     }
+    Ok(selected)
+}
+
+/// Installs the test pool and the extra test solvers into `home` (what is present is
+/// kept, and cvc5 runners are refreshed from this build); returns the test pool.
+pub fn install_test_pool(home: &Path) -> Result<Pool, InstallError> {
     let mut installer = Installer::new(home);
     installer.verbose = false;
-    let report = installer
+    installer
         .install(&Spec::parse_all(TEST_POOL_SPECS)?)?
         .into_result()?;
-    let mut names: Vec<String> = report
-        .installed
-        .iter()
-        .chain(&report.present)
-        .map(|s| s.name.clone())
-        .collect();
-    names.sort();
-    let pool = Pool::load(&pool_file)?.select(&names)?;
-    let text = format!("{}\n{}\n", marker_specs(), names.join("\n"));
-    std::fs::write(&marker, text).map_err(|source| super::install::InstallError::Io {
-        what: "cannot write",
-        path: marker.clone(),
-        source,
-    })?;
-    Ok(pool)
+    let mut extras = installer.clone();
+    extras.pool_file = home.join(EXTRA_POOL_FILE);
+    extras
+        .install(&Spec::parse_all(TEST_EXTRA_SPECS)?)?
+        .into_result()?;
+    let names: Vec<String> = TEST_POOL_SPECS.iter().map(|s| spec_name(s)).collect();
+    Ok(Pool::load(&default_pool_path(home))?.select(&names)?)
 }

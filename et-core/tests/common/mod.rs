@@ -1,0 +1,108 @@
+//! What the campaign tests share: the `et` binary run in a scratch directory of the
+//! test's own, pool files written for one test, fault-injecting fake solvers, and
+//! readers of a run directory.
+//!
+//! Every `et` child gets `TMPDIR` inside the test's scratch directory, so even a run
+//! killed with SIGKILL leaves nothing in the machine's /tmp.
+
+#![allow(dead_code)] // each test binary uses its own part of this module
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use et_core::campaign::row::RunRow;
+use et_core::solvers::testing::test_pool;
+use et_core::solvers::SolverConfig;
+
+/// A scratch directory for one test (removed when dropped) with a `tmp/` that every
+/// `et` it starts uses as `TMPDIR`.
+pub struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    /// A new scratch directory.
+    pub fn new() -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix("et-test-")
+            .tempdir()
+            .expect("a scratch directory");
+        std::fs::create_dir(dir.path().join("tmp")).unwrap();
+        Scratch { dir }
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `name` inside it.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// The `et` binary with `TMPDIR` inside the scratch directory.
+    pub fn et(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_et"));
+        cmd.env("TMPDIR", self.join("tmp"));
+        cmd
+    }
+
+    /// Runs `et args`, echoing its stderr into the test's output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        let o = self.et().args(args).output().unwrap();
+        eprintln!("{}", String::from_utf8_lossy(&o.stderr));
+        o
+    }
+
+    /// Entries left in the `TMPDIR` of the `et` children.
+    pub fn tmp_leftovers(&self) -> Vec<String> {
+        std::fs::read_dir(self.join("tmp"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    /// A pool file of the test's own holding `solvers` (tests never edit the shared
+    /// test pool).
+    pub fn pool_file(&self, name: &str, solvers: &[SolverConfig]) -> PathBuf {
+        let path = self.join(name);
+        let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
+        std::fs::write(&path, text.join("\n")).unwrap();
+        path
+    }
+}
+
+/// A solver of the pinned test pool, by name (`z3-4.16.0`).
+pub fn solver(name: &str) -> SolverConfig {
+    match test_pool().get(name) {
+        Some(s) => s.clone(),
+        None => panic!("the test pool has no {name}; run scripts/setup.sh"),
+    }
+}
+
+/// A fake solver running `tests/fake-solvers/<script>` with `extra` arguments.
+pub fn fake(name: &str, script: &str, extra: &[&str]) -> SolverConfig {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake-solvers")
+        .join(script);
+    let mut command = vec![path.display().to_string()];
+    command.extend(extra.iter().map(|s| s.to_string()));
+    SolverConfig::new(name, "fake", "1.0", command)
+}
+
+/// The rows of `dir/runs.csv`.
+pub fn rows(dir: &Path) -> Vec<RunRow> {
+    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    reader.deserialize().map(Result::unwrap).collect()
+}
+
+/// stderr of an output, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// stdout of an output, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
