@@ -15,7 +15,7 @@ pub struct Summary {
     /// Solver names in pool order.
     pub solvers: Vec<String>,
     /// `[solver][status]` counts.
-    pub statuses: Vec<[u64; 7]>,
+    pub statuses: Vec<[u64; Status::ALL.len()]>,
     /// `[solver][verdict]` counts.
     pub verdicts: Vec<[u64; 5]>,
     /// Formulas finished in this run.
@@ -37,7 +37,7 @@ impl Summary {
     pub fn new(solvers: &[SolverConfig], resumed: u64) -> Summary {
         Summary {
             solvers: solvers.iter().map(|s| s.name.clone()).collect(),
-            statuses: vec![[0; 7]; solvers.len()],
+            statuses: vec![[0; Status::ALL.len()]; solvers.len()],
             verdicts: vec![[0; 5]; solvers.len()],
             formulas: 0,
             resumed,

@@ -99,6 +99,8 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
             || c.is::<et_core::solvers::PoolError>()
             || c.is::<et_core::campaign::plan::ShardError>()
             || c.is::<et_core::enumeration::IndexError>()
+            || c.downcast_ref::<et_core::report::ReportError>()
+                .is_some_and(et_core::report::ReportError::is_bad_input)
     }) {
         ExitCode::from(EXIT_BAD_INPUT)
     } else {

@@ -12,4 +12,4 @@ mod status;
 
 pub use classify::{classify, crash_signature, signal_name, Classification};
 pub use judge::{default_references, judge, PoolSolver, UnknownReference};
-pub use status::{ParseLabelError, Status, Verdict};
+pub use status::{Evidence, ParseLabelError, Status, Verdict};
