@@ -47,7 +47,7 @@ EOF
 measure() {
     local label=$1
     shift
-    /usr/bin/time -f "$label: %e s wall, %M KiB peak RSS" "$@" > /dev/null 2> "$work/time.txt" || {
+    /usr/bin/time -f "$label: %e s wall, %U s user + %S s system CPU, %M KiB peak RSS" "$@" > /dev/null 2> "$work/time.txt" || {
         cat "$work/time.txt"
         exit 1
     }

@@ -427,15 +427,15 @@ fn inputs_say_how_complete_each_directory_is() {
     let inputs = table(&tables(&report), "inputs").clone();
     assert_eq!(
         inputs.header.join(","),
-        "dir,grammar,range,solvers,timeout_s,formulas,complete,calls,expected_calls,status"
+        "dir,grammar,range,solvers,timeout_s,formulas,complete,calls,expected_calls,outside,status"
     );
     assert_eq!(
         inputs.rows[0][1..].join(","),
-        "core,[0, 6),3,8,6,2,10,18,INCOMPLETE"
+        "core,[0, 6),3,8,6,2,10,18,0,INCOMPLETE"
     );
     assert_eq!(
         inputs.rows[1][1..].join(","),
-        "strings,[0, 3),3,8,3,3,9,9,complete"
+        "strings,[0, 3),3,8,3,3,9,9,0,complete"
     );
     assert!(!report.inputs[0].is_complete());
     let said = report.inputs[0].describe();
@@ -454,4 +454,56 @@ fn shards_claim_their_share_of_the_range() {
         assert_eq!((input.formulas, input.expected_calls), (3, 9), "{input:?}");
         assert!(input.is_complete(), "{input:?}");
     }
+}
+
+#[test]
+fn rows_outside_the_claimed_range_are_counted() {
+    // A run.toml claiming [4, 10) next to the rows of [0, 6).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("core");
+    copy_dir(&fixture("core"), &dir);
+    let toml = fs::read_to_string(dir.join("run.toml")).unwrap();
+    fs::write(
+        dir.join("run.toml"),
+        toml.replace("start = \"0\"", "start = \"4\""),
+    )
+    .unwrap();
+    let report = build_report(&open(&[dir]), &ReportOptions::default()).unwrap();
+    let input = &report.inputs[0];
+    // Formulas 0-3 are outside (12 rows); 4 and 5 are complete.
+    assert_eq!((input.outside, input.complete, input.calls), (12, 2, 18));
+    assert!(!input.is_complete());
+    assert!(input.describe().contains("12 rows outside its range"));
+}
+
+#[test]
+fn manifests_no_run_writes_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (from, to, said) in [
+        ("timeout_s = 8.0", "timeout_s = nan", "`timeout_s` = `NaN`"),
+        ("timeout_s = 8.0", "timeout_s = -1.0", "`timeout_s` = `-1`"),
+        ("start = \"0\"", "start = \"-5\"", "`start` = `-5`"),
+        ("n = 6", "n = 6\nshard = \"4/3\"", "`shard` = `4/3`"),
+    ] {
+        let dir = tmp.path().join("core");
+        let _ = fs::remove_dir_all(&dir);
+        copy_dir(&fixture("core"), &dir);
+        let toml = fs::read_to_string(dir.join("run.toml")).unwrap();
+        fs::write(dir.join("run.toml"), toml.replacen(from, to, 1)).unwrap();
+        let err = RunDir::open(&dir).unwrap_err();
+        assert!(err.to_string().contains(said), "{err}");
+        assert!(err.to_string().contains("run.toml"), "{err}");
+        assert!(err.is_bad_input());
+    }
+    // A pool without solvers.
+    let dir = tmp.path().join("empty-pool");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("run.toml"),
+        "et_version = \"0.1.0\"\ngrammar = \"core\"\nstart = \"0\"\nn = 3\ntimeout_s = 8.0\nsolvers = []\n",
+    )
+    .unwrap();
+    fs::copy(fixture("core").join("runs.csv"), dir.join("runs.csv")).unwrap();
+    let err = RunDir::open(&dir).unwrap_err().to_string();
+    assert!(err.contains("`solvers` = `[]`"), "{err}");
 }

@@ -60,6 +60,7 @@ impl RunDir {
             return Err(not_run_dir(format!("no {MANIFEST}")));
         }
         let manifest = read_manifest(&manifest_path)?;
+        check_manifest(&manifest, &manifest_path)?;
         let runs = find_csv(&path, RUNS_CSV)?
             .ok_or_else(|| not_run_dir(format!("no {RUNS_CSV} or {RUNS_CSV}{GZ}")))?;
         Ok(RunDir {
@@ -118,6 +119,30 @@ pub fn read_manifest(path: &Path) -> Result<RunManifest, ReportError> {
         path: path.to_path_buf(),
         error: Box::new(e),
     })
+}
+
+/// Refuses a manifest no run writes: no solvers, a timeout that is not a positive
+/// number, a range or shard that does not parse.
+fn check_manifest(m: &RunManifest, path: &Path) -> Result<(), ReportError> {
+    let bad = |field: &'static str, value: String, reason: &'static str| {
+        Err(ReportError::BadManifest {
+            path: path.to_path_buf(),
+            field,
+            value,
+            reason,
+        })
+    };
+    if m.solvers.is_empty() {
+        return bad("solvers", "[]".into(), "a run has at least one solver");
+    }
+    if !(m.timeout_s.is_finite() && m.timeout_s > 0.0) {
+        return bad(
+            "timeout_s",
+            m.timeout_s.to_string(),
+            "not a positive number of seconds",
+        );
+    }
+    super::coverage::Coverage::of_manifest(m, path).map(|_| ())
 }
 
 /// The fields of one `runs.csv` row that reports use, borrowed from the record.

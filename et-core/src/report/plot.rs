@@ -239,6 +239,24 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
         what: format!("{}: --{dimension} {given}", fig.name),
         reason: needed,
     };
+    let in_range = |v: u32, (lo, hi): (u32, u32)| (lo..=hi).contains(&v);
+    if !in_range(width, WIDTH_RANGE) {
+        return Err(too_small(
+            "width",
+            width,
+            format!("must be between {} and {} px", WIDTH_RANGE.0, WIDTH_RANGE.1),
+        ));
+    }
+    if let Some(h) = size.height.filter(|h| !in_range(*h, HEIGHT_RANGE)) {
+        return Err(too_small(
+            "height",
+            h,
+            format!(
+                "must be between {} and {} px",
+                HEIGHT_RANGE.0, HEIGHT_RANGE.1
+            ),
+        ));
+    }
     let usable = width as i32 - 2 * PAD;
 
     // Header: title and subtitle, wrapped to the width.
@@ -457,9 +475,22 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
     }
     let labels_y = y - ROW_GAP;
     let desc_y = labels_y + label_h + 6;
-    let height = size
-        .height
-        .unwrap_or((desc_y + line_height(text_size::BODY) + PAD) as u32);
+    let height = match size.height {
+        Some(h) => h,
+        None => {
+            let needed = (desc_y + line_height(text_size::BODY) + PAD) as u32;
+            if needed > HEIGHT_RANGE.1 {
+                return Err(ReportError::BadSize {
+                    what: format!("{}: {} rows of panels", fig.name, fig.rows.len()),
+                    reason: format!(
+                        "they need {needed} px, more than the {} px a figure may have; plot fewer grammars per figure",
+                        HEIGHT_RANGE.1
+                    ),
+                });
+            }
+            needed
+        }
+    };
     Ok(Layout {
         width,
         height,

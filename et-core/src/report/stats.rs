@@ -172,12 +172,15 @@ pub struct InputSummary {
     pub expected_calls: u128,
     /// The call log ended in a torn line (a run killed while writing), left out.
     pub torn_last_line: bool,
+    /// Rows whose index lies outside the claimed range (a `runs.csv` that does not
+    /// belong to its `run.toml`); counted in the tables, never as complete formulas.
+    pub outside: u64,
 }
 
 impl InputSummary {
-    /// Every claimed formula has a row for every solver.
+    /// Every claimed formula has a row for every solver, and no row is outside.
     pub fn is_complete(&self) -> bool {
-        self.complete >= self.formulas && u128::from(self.calls) >= self.expected_calls
+        self.complete >= self.formulas && self.outside == 0
     }
 
     /// One sentence: `DIR: 407 of 600 formulas complete (core [0, 600)), 814 of 1200
@@ -188,8 +191,13 @@ impl InputSummary {
         } else {
             ""
         };
+        let outside = if self.outside > 0 {
+            format!("; {} rows outside its range", self.outside)
+        } else {
+            String::new()
+        };
         format!(
-            "{}: {} of {} formulas complete ({} {}), {} of {} calls{torn}",
+            "{}: {} of {} formulas complete ({} {}), {} of {} calls{torn}{outside}",
             self.path.display(),
             self.complete,
             self.formulas,
@@ -443,19 +451,24 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         let pool_set: HashSet<u32> = pool.iter().copied().collect();
         let families = family_groups(&pool, &reg.solvers);
         let mut join = FormulaJoin::new(pool_set.len(), options.window);
+        let (first, end) = (coverage.start.to_string(), coverage.end.to_string());
+        let in_range = |index: &str| {
+            compare_index(&first, index).is_le() && compare_index(index, &end).is_lt()
+        };
         let mut complete = 0u64;
         let mut sink = |g: u32, index: &str, outs: &[Outcome]| {
             let in_pool = outs.iter().filter(|o| pool_set.contains(&o.solver)).count();
-            if in_pool == pool_set.len() {
+            if in_pool == pool_set.len() && in_range(index) {
                 complete += 1;
             }
             tallies.formula(g, index, outs, &families, nt)
         };
         // Split borrows: the sink owns `tallies` mutably, so counters go via a second map.
         let mut counts: HashMap<(u32, u32), Cell> = HashMap::new();
-        let mut dir_rows = 0u64;
+        let (mut dir_rows, mut outside) = (0u64, 0u64);
         let read = dir.for_each_call(options.clock, |call| {
             dir_rows += 1;
+            outside += u64::from(!in_range(call.index));
             let sid = reg.solver(call.solver, call.family, call.version);
             let gid = reg.grammar(call.grammar);
             let cell = counts.entry((sid, gid)).or_insert_with(|| Cell::new(nt));
@@ -511,6 +524,7 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             calls: dir_rows,
             expected_calls: u128::from(formulas) * pool_set.len() as u128,
             torn_last_line: read.torn_last_line,
+            outside,
         });
     }
     Ok(finish(

@@ -79,10 +79,9 @@ fn bugs_table(report: &Report) -> Table {
         header,
         rows,
         notes: vec![
-            "by_reference: the reference solver's answer contradicts; by_witness: et found a satisfying assignment; \
-             by_model: et's check of the solver's model failed; by_self-check: the solver's own model check failed. \
-             A crash needs no evidence. Runs without an evidence column: unsound = reference, invalid_model = self-check."
-                .into(),
+            "by_reference: the reference solver's answer contradicts; by_witness: et found a satisfying assignment;".into(),
+            "by_model: et's check of the solver's model failed; by_self-check: the solver's own model check failed;".into(),
+            "a crash needs no evidence; runs without an evidence column: unsound = reference, invalid_model = self-check".into(),
         ],
     }
 }
@@ -286,6 +285,7 @@ fn inputs_table(report: &Report) -> Table {
         "complete",
         "calls",
         "expected_calls",
+        "outside",
         "status",
     ]
     .map(String::from)
@@ -304,6 +304,7 @@ fn inputs_table(report: &Report) -> Table {
                 i.complete.to_string(),
                 i.calls.to_string(),
                 i.expected_calls.to_string(),
+                i.outside.to_string(),
                 match (i.is_complete(), i.torn_last_line) {
                     (true, _) => "complete".into(),
                     (false, false) => "INCOMPLETE".into(),
@@ -314,7 +315,7 @@ fn inputs_table(report: &Report) -> Table {
         .collect();
     Table {
         name: "inputs",
-        title: "Inputs: rows present against the formulas × solvers each run.toml claims".into(),
+        title: "Inputs: rows present against the formulas × solvers each run.toml claims (outside: rows of indices outside its range)".into(),
         header,
         rows,
         notes: Vec::new(),
