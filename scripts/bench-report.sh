@@ -57,6 +57,7 @@ measure() {
 echo "$(wc -l < "$work/study/runs.csv") lines, $(du -m "$work/study/runs.csv" | cut -f1) MiB; load average $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 measure "et report (runs.csv)" "$et" report "$work/study"
 measure "et report --clock cpu" "$et" report "$work/study" --clock cpu
+measure "et report --window 2 (every row spilled)" "$et" report "$work/study" --window 2
 measure "et plot (SVG)" "$et" plot "$work/study" --out "$work/plots"
 gzip -c "$work/study/runs.csv" > "$work/study.csv.gz"
 mkdir "$work/gz" && cp "$work/study/run.toml" "$work/gz/" && mv "$work/study.csv.gz" "$work/gz/runs.csv.gz"

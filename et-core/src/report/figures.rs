@@ -460,7 +460,10 @@ pub fn figures(report: &Report) -> Vec<Figure> {
             label: time_legend[0].label.clone(),
             style: style::TIME,
             dodge: 0.0,
-            values: values(report, column, g, |c| Some(c.joint_seconds)),
+            // No jointly solved formula: nothing to compare, not "0 s".
+            values: values(report, column, g, |c| {
+                (c.joint_formulas > 0).then_some(c.joint_seconds)
+            }),
         }]
     };
     let throughput_legend = [LegendEntry {

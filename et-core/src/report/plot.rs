@@ -189,8 +189,9 @@ const COLUMN_GAP: i32 = 28;
 const ROW_GAP: i32 = 30;
 const TICK_LEN: i32 = 6;
 const Y_DESC_W: i32 = 34;
-/// Written in a panel whose family did not run its grammar.
-const EMPTY_PANEL_NOTE: &str = "no data";
+/// Written in a panel whose family did not run its grammar (the widest of the notes
+/// an empty panel gets, so the layout reserves room for it).
+const EMPTY_PANEL_NOTE: &str = "no values";
 
 /// Decimals for tick labels of an axis whose top is `top`: three significant digits
 /// for the step sizes plotters picks.
@@ -917,11 +918,11 @@ where
     if !has_data {
         // Each note fits the narrowest panel the layout allows (see `min_plot`).
         let note = if panel.series.is_empty() {
-            EMPTY_PANEL_NOTE
+            "no data"
         } else if fig.log_y {
             "none"
         } else {
-            "all zero"
+            EMPTY_PANEL_NOTE
         };
         root.draw(&Text::new(
             note,
