@@ -255,11 +255,11 @@ impl Report {
 /// Counters while reading; ids are positions in first-seen order.
 struct Cell {
     calls: u64,
-    statuses: [u64; Status::ALL.len()],
+    statuses: [u64; Status::COUNT],
     solved: u64,
     time_us: u64,
-    verdicts: [u64; Verdict::ALL.len()],
-    evidence: [u64; Evidence::ALL.len()],
+    verdicts: [u64; Verdict::COUNT],
+    evidence: [u64; Evidence::COUNT],
     first_within: Vec<u64>,
     run_timeout_s: f64,
     joint_formulas: u64,
@@ -270,11 +270,11 @@ impl Cell {
     fn new(n_timeouts: usize) -> Self {
         Cell {
             calls: 0,
-            statuses: [0; Status::ALL.len()],
+            statuses: [0; Status::COUNT],
             solved: 0,
             time_us: 0,
-            verdicts: [0; Verdict::ALL.len()],
-            evidence: [0; Evidence::ALL.len()],
+            verdicts: [0; Verdict::COUNT],
+            evidence: [0; Evidence::COUNT],
             first_within: vec![0; n_timeouts],
             run_timeout_s: f64::INFINITY,
             joint_formulas: 0,
