@@ -1,14 +1,19 @@
 //! `et merge`: two hand-split shards of the core fixture merge into a directory whose
-//! report equals the unsharded one; incompatible or overlapping shards are refused.
+//! report equals the unsharded one; incompatible or overlapping shards are refused
+//! naming the real difference; a killed shard merges with its completeness recorded.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use et_core::report::load::read_manifest;
-use et_core::report::merge::merge;
+use et_core::report::merge::{merge as merge_dirs, Compression, MergeRecord, MergeSummary};
 use et_core::report::stats::ReportOptions;
 use et_core::report::tables::{tables, Table};
-use et_core::report::{build_report, RunDir};
+use et_core::report::{build_report, ReportError, RunDir};
+
+fn merge(dirs: &[PathBuf], out: &Path) -> Result<MergeSummary, ReportError> {
+    merge_dirs(dirs, out, Compression::Plain)
+}
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -16,34 +21,9 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// A scratch directory of the test's own (`tempfile`), removed when dropped, even when
-/// the test fails.
-struct Scratch {
-    _root: tempfile::TempDir,
-    path: PathBuf,
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.path
-    }
-}
-
-/// A fresh scratch directory per test (tests run in parallel).
-fn scratch(test: &str) -> Scratch {
-    let root = tempfile::Builder::new()
-        .prefix(&format!("et-merge-{test}-"))
-        .tempdir()
-        .unwrap();
-    let path = root.path().to_path_buf();
-    Scratch { _root: root, path }
+/// A fresh scratch directory per test, removed when dropped (even on failure).
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -68,14 +48,18 @@ fn variant(base: &Path, fixture_name: &str, name: &str, from: &str, to: &str) ->
     dir
 }
 
+/// The report's tables without `inputs` (which names the directories).
 fn report_of(dirs: &[PathBuf]) -> Vec<Table> {
     let dirs: Vec<RunDir> = dirs.iter().map(|d| RunDir::open(d).unwrap()).collect();
-    tables(&build_report(&dirs, &ReportOptions::default()).unwrap())
+    let mut t = tables(&build_report(&dirs, &ReportOptions::default()).unwrap());
+    t.retain(|t| t.name != "inputs");
+    t
 }
 
 #[test]
 fn merged_shards_report_like_the_unsharded_run() {
-    let base = scratch("equal");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let out = base.join("merged");
     let summary = merge(&[fixture("core-shard-1"), fixture("core-shard-2")], &out).unwrap();
     assert_eq!(summary.rows, 18);
@@ -107,12 +91,12 @@ fn merged_shards_report_like_the_unsharded_run() {
         .filter(|n| n != "merged")
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
-    fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
 fn partial_merge_records_the_shards_it_holds() {
-    let base = scratch("partial");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let a = variant(
         &base,
         "core-shard-1",
@@ -131,7 +115,6 @@ fn partial_merge_records_the_shards_it_holds() {
     merge(&[a, b], &out).unwrap();
     let m = read_manifest(&out.join("run.toml")).unwrap();
     assert_eq!(m.shard.as_deref(), Some("1,2/3"));
-    fs::remove_dir_all(&base).unwrap();
 }
 
 /// Runs a merge that must fail; returns its message and checks nothing was written.
@@ -144,7 +127,8 @@ fn refused(base: &Path, dirs: &[PathBuf]) -> String {
 
 #[test]
 fn refuses_different_grammar() {
-    let base = scratch("grammar");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let b = variant(
         &base,
         "core-shard-2",
@@ -158,12 +142,12 @@ fn refuses_different_grammar() {
         err.contains("core-shard-1") && err.contains(&b.display().to_string()),
         "{err}"
     );
-    fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
 fn refuses_different_timeout() {
-    let base = scratch("timeout");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let b = variant(
         &base,
         "core-shard-2",
@@ -173,14 +157,14 @@ fn refuses_different_timeout() {
     );
     let err = refused(&base, &[fixture("core-shard-1"), b]);
     assert!(err.contains("timeout_s differs (8 vs 4)"), "{err}");
-    fs::remove_dir_all(&base).unwrap();
 }
 
 /// A CPU-time limit changes which calls time out: shards with different ones are
 /// different studies.
 #[test]
 fn refuses_different_cpu_timeout() {
-    let base = scratch("cpu-timeout");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let b = variant(
         &base,
         "core-shard-2",
@@ -196,7 +180,8 @@ fn refuses_different_cpu_timeout() {
 /// without) merge, and the merged run.toml names both.
 #[test]
 fn mixed_supervision_is_recorded() {
-    let base = scratch("supervision");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let b = variant(
         &base,
         "core-shard-2",
@@ -212,7 +197,8 @@ fn mixed_supervision_is_recorded() {
 
 #[test]
 fn refuses_different_pool() {
-    let base = scratch("pool");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let b = variant(
         &base,
         "core-shard-2",
@@ -223,12 +209,12 @@ fn refuses_different_pool() {
     let err = refused(&base, &[fixture("core-shard-1"), b]);
     assert!(err.contains("solver pool differs"), "{err}");
     assert!(err.contains("z3-4.8.9 (z3 4.8.8)"), "{err}");
-    fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
 fn refuses_overlapping_ranges() {
-    let base = scratch("overlap");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     // The same shard twice.
     let b = variant(
         &base,
@@ -238,7 +224,8 @@ fn refuses_overlapping_ranges() {
         "shard = \"1/2\"",
     );
     let err = refused(&base, &[fixture("core-shard-1"), b]);
-    assert!(err.contains("index ranges overlap"), "{err}");
+    assert!(err.starts_with("cannot merge"), "{err}");
+    assert!(err.contains("would count twice"), "{err}");
     assert!(err.contains("[0, 6) shard 1/2"), "{err}");
     // Plain ranges [0, 6) and [4, 10).
     let c = variant(&base, "core", "c", "start = \"0\"", "start = \"4\"");
@@ -246,29 +233,142 @@ fn refuses_overlapping_ranges() {
     assert!(err.contains("([0, 6) and [4, 10))"), "{err}");
     // The same directory twice.
     let err = refused(&base, &[fixture("core-shard-1"), fixture("core-shard-1")]);
-    assert!(err.contains("overlap"), "{err}");
-    fs::remove_dir_all(&base).unwrap();
+    assert!(err.contains("would count twice"), "{err}");
+}
+
+#[test]
+fn different_grammars_are_named_before_overlapping_ranges() {
+    // The same shard of two grammars: the ranges overlap, but the grammar is what
+    // differs, and that is what the message says.
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
+    let b = variant(
+        &base,
+        "core-shard-1",
+        "b",
+        "grammar = \"core\"",
+        "grammar = \"strings\"",
+    );
+    let err = refused(&base, &[fixture("core-shard-1"), b.clone()]);
+    assert!(err.contains("grammar differs (core vs strings)"), "{err}");
+    // Also when the differing directory is not the second one.
+    let err = refused(
+        &base,
+        &[fixture("core-shard-1"), fixture("core-shard-1"), b],
+    );
+    assert!(err.contains("grammar differs"), "{err}");
+}
+
+fn record(dir: &Path) -> MergeRecord {
+    toml::from_str(&fs::read_to_string(dir.join("merge.toml")).unwrap()).unwrap()
+}
+
+#[test]
+fn a_killed_shard_merges_with_its_completeness_recorded() {
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
+    let killed = base.join("shard-2-killed");
+    copy_dir(&fixture("core-shard-2"), &killed);
+    // Keep the header, 4 of its 9 rows and the start of the fifth (torn).
+    let text = fs::read_to_string(killed.join("runs.csv")).unwrap();
+    let mut kept: Vec<&str> = text.lines().take(6).collect();
+    let torn = &kept[5][..10];
+    kept[5] = torn;
+    fs::write(killed.join("runs.csv"), kept.join("\n")).unwrap();
+    let out = base.join("merged");
+    let summary = merge(&[fixture("core-shard-1"), killed.clone()], &out).unwrap();
+    let r = &summary.record;
+    assert_eq!((r.formulas, r.input_formulas), (6, 6));
+    assert_eq!((r.calls, r.expected_calls, r.complete), (9 + 4, 18, false));
+    assert_eq!(r.input.len(), 2);
+    assert!(r.input[0].is_complete());
+    assert_eq!(
+        (
+            r.input[1].calls,
+            r.input[1].expected_calls,
+            r.input[1].formulas
+        ),
+        (4, 9, 3)
+    );
+    assert_eq!(r.input[1].range, "[0, 6) shard 2/2");
+    assert!(!r.input[1].is_complete());
+    assert!(r.input[1].torn_last_line && !r.input[0].torn_last_line);
+    // The directory says so itself, and its report too.
+    assert_eq!(&record(&out), r);
+    let merged = RunDir::open(&out).unwrap();
+    let report = build_report(&[merged], &ReportOptions::default()).unwrap();
+    assert_eq!(report.inputs[0].calls, 13);
+    assert!(!report.inputs[0].is_complete());
+    // The killed shard itself reports too, its torn line left out and said so.
+    let report =
+        build_report(&[RunDir::open(&killed).unwrap()], &ReportOptions::default()).unwrap();
+    assert_eq!(report.inputs[0].calls, 4);
+    assert!(report.inputs[0].torn_last_line);
+    assert!(report.inputs[0].describe().contains("torn last line"));
+}
+
+#[test]
+fn a_gap_between_ranges_is_recorded() {
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
+    let c = variant(&base, "core", "c", "start = \"0\"", "start = \"10\"");
+    let out = base.join("merged");
+    let summary = merge(&[fixture("core"), c], &out).unwrap();
+    // [0, 16) is claimed, [0, 6) and [10, 16) are held.
+    let r = &summary.record;
+    assert_eq!((r.formulas, r.input_formulas, r.complete), (16, 12, false));
+    assert_eq!((r.calls, r.expected_calls), (36, 48));
+}
+
+#[test]
+fn compressed_shards_merge_and_can_stay_compressed() {
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
+    let mut shards = Vec::new();
+    for name in ["core-shard-1", "core-shard-2"] {
+        let dir = base.join(name);
+        copy_dir(&fixture(name), &dir);
+        let plain = fs::read(dir.join("runs.csv")).unwrap();
+        fs::remove_file(dir.join("runs.csv")).unwrap();
+        let file = fs::File::create(dir.join("runs.csv.gz")).unwrap();
+        let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, &plain).unwrap();
+        gz.finish().unwrap();
+        shards.push(dir);
+    }
+    let plain_out = base.join("plain");
+    assert_eq!(merge(&shards, &plain_out).unwrap().rows, 18);
+    assert!(plain_out.join("runs.csv").is_file());
+    let gz_out = base.join("gz");
+    let summary = merge_dirs(&shards, &gz_out, Compression::Gzip).unwrap();
+    assert_eq!(summary.rows, 18);
+    assert!(gz_out.join("runs.csv.gz").is_file());
+    assert!(!gz_out.join("runs.csv").exists());
+    assert!(summary.record.complete);
+    for out in [plain_out, gz_out] {
+        assert_eq!(report_of(&[out]), report_of(&[fixture("core")]));
+    }
 }
 
 #[test]
 fn disjoint_plain_ranges_merge() {
-    let base = scratch("ranges");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let c = variant(&base, "core", "c", "start = \"0\"", "start = \"6\"");
     let out = base.join("merged");
     merge(&[fixture("core"), c], &out).unwrap();
     let m = read_manifest(&out.join("run.toml")).unwrap();
     assert_eq!((m.start.as_str(), m.n, m.shard), ("0", 12, None));
-    fs::remove_dir_all(&base).unwrap();
 }
 
 #[test]
 fn never_overwrites_the_output() {
-    let base = scratch("exists");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     let out = base.join("merged");
     fs::create_dir_all(&out).unwrap();
     let err = merge(&[fixture("core-shard-1"), fixture("core-shard-2")], &out)
         .unwrap_err()
         .to_string();
     assert!(err.contains("already exists"), "{err}");
-    fs::remove_dir_all(&base).unwrap();
 }

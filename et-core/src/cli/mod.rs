@@ -163,20 +163,7 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         );
     }
     if let Some(e) = cause.downcast_ref::<ReportError>() {
-        return match e {
-            // A directory or file the user named that is not there.
-            ReportError::Io { error, .. } => not_found(error),
-            ReportError::Plot { .. } => false,
-            ReportError::Manifest { .. }
-            | ReportError::Csv { .. }
-            | ReportError::MissingColumn { .. }
-            | ReportError::BadValue { .. }
-            | ReportError::BadTimeout { .. }
-            | ReportError::NoInput
-            | ReportError::Mismatch { .. }
-            | ReportError::Overlap { .. }
-            | ReportError::OutputExists { .. } => true,
-        };
+        return e.is_bad_input();
     }
     false
 }

@@ -3,15 +3,16 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use et_core::report::plot::{write_plots, Format};
-use et_core::report::stats::DEFAULT_WINDOW;
+use et_core::report::plot::{write_plots, Format, PlotSize, HEIGHT_RANGE, WIDTH_RANGE};
+
+use super::report::Aggregation;
 
 /// Image format of the figures.
 #[derive(Clone, Copy, clap::ValueEnum)]
 pub enum FormatArg {
-    /// Scalable vector graphics.
+    /// Scalable vector graphics (text stays text).
     Svg,
-    /// Portable network graphics, 1200 px wide.
+    /// Portable network graphics.
     Png,
 }
 
@@ -21,12 +22,19 @@ pub enum FormatArg {
   et plot results/core                      # figures in results/core/plots/
   et plot results/core results/strings --out plots
   et plot results/shard-* --out plots --format png --timeouts 1/64,8
+  et plot results/evolution/* --out figures --clock cpu --width 2400
 
-Writes bugs, solved, time and throughput figures: one panel per grammar, solver
-versions in release order on the x axis, families side by side. The solved figure
-shows the lowest and the highest timeout of --timeouts.")]
+Writes bugs, solved, time and throughput figures: one row of panels per grammar, one
+column per solver family, versions in release order on the x axis. Every panel states N
+(formulas per solver) and T (the run's timeout). bugs: unsound, invalid model and crash
+counts on a log axis; solved: sat/unsat without a bug verdict within the lowest timeout
+of --timeouts (bars) and the highest one the run measured (line); time: cumulative time
+on the formulas every version of the family solved; throughput: solved formulas per
+second. Colours are Okabe-Ito (colour-blind-safe) and every line has its own marker.
+The height fits the panels unless --height is given; a size too small for the labels
+is refused with the size needed.")]
 pub struct Args {
-    /// Run directories written by `et run`.
+    /// Run directories written by `et run` or `et merge`.
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
     /// Folder for the figure files, created if missing (default: the first DIR's
@@ -36,22 +44,21 @@ pub struct Args {
     /// Image format.
     #[arg(long, value_enum, default_value = "svg")]
     pub format: FormatArg,
-    /// Timeouts in seconds; the solved figure uses the lowest and the highest.
-    #[arg(
-        long,
-        value_name = "LIST",
-        default_value = "1/64,1/32,1/16,1/8,1/4,1/2,1,2,4,8"
-    )]
-    pub timeouts: String,
-    /// Formulas the per-formula join keeps in memory before spilling to a temp file.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW)]
-    pub window: usize,
+    #[command(flatten)]
+    pub aggregation: Aggregation,
+    /// Figure width in pixels (text sizes are fixed: 14.5 px and up).
+    #[arg(long, value_name = "PX", default_value_t = et_core::report::plot::DEFAULT_WIDTH,
+          value_parser = clap::value_parser!(u32).range(i64::from(WIDTH_RANGE.0)..=i64::from(WIDTH_RANGE.1)))]
+    pub width: u32,
+    /// Figure height in pixels (default: what the panels need).
+    #[arg(long, value_name = "PX",
+          value_parser = clap::value_parser!(u32).range(i64::from(HEIGHT_RANGE.0)..=i64::from(HEIGHT_RANGE.1)))]
+    pub height: Option<u32>,
 }
 
 /// Runs `et plot`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let timeouts = et_core::report::timeouts::parse_timeouts(&args.timeouts)?;
-    let report = super::report::load(&args.dirs, timeouts, args.window)?;
+    let report = super::report::load(&args.dirs, &args.aggregation)?;
     let format = match args.format {
         FormatArg::Svg => Format::Svg,
         FormatArg::Png => Format::Png,
@@ -60,7 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .out
         .clone()
         .unwrap_or_else(|| args.dirs[0].join("plots"));
-    for path in write_plots(&report, &out, format)? {
+    let size = PlotSize {
+        width: args.width,
+        height: args.height,
+    };
+    for path in write_plots(&report, &out, format, size)? {
         println!("{}", path.display());
     }
     Ok(ExitCode::SUCCESS)

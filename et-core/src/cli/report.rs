@@ -8,8 +8,49 @@ use anyhow::Context;
 use et_core::report::render::{write_csv, write_text};
 use et_core::report::stats::DEFAULT_WINDOW;
 use et_core::report::tables::tables;
-use et_core::report::timeouts::{parse_timeouts, Timeout};
+use et_core::report::timeouts::{parse_timeouts, Clock, Timeout};
 use et_core::report::{build_report, Report, ReportOptions, RunDir};
+
+/// The default `--timeouts`: 1/64 s to 8 s, doubling (the published evolution study).
+const DEFAULT_TIMEOUTS: &str = "1/64,1/32,1/16,1/8,1/4,1/2,1,2,4,8";
+
+/// A parsed `--timeouts` list (a newtype, so clap takes it as one value).
+#[derive(Debug, Clone)]
+pub struct TimeoutGrid(pub Vec<Timeout>);
+
+fn timeout_grid(text: &str) -> Result<TimeoutGrid, String> {
+    parse_timeouts(text)
+        .map(TimeoutGrid)
+        .map_err(|e| e.to_string())
+}
+
+/// `--clock`.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ClockArg {
+    /// Wall-clock seconds (`time_s`).
+    Wall,
+    /// CPU seconds, user + system (`cpu_s`).
+    Cpu,
+}
+
+/// How calls are aggregated: shared by `et report` and `et plot`, so both read the
+/// same numbers from the same flags.
+#[derive(clap::Args)]
+pub struct Aggregation {
+    /// Timeouts in seconds for "solved within T"; fractions like 1/64 allowed.
+    #[arg(long, value_name = "LIST", default_value = DEFAULT_TIMEOUTS, value_parser = timeout_grid)]
+    pub timeouts: TimeoutGrid,
+    /// Which time of a call counts: `wall` (default: what `et run`'s timeout limits,
+    /// so "solved within T" is what a run at timeout T would have answered) or `cpu`
+    /// (user + system time: steadier when the machine was loaded). Applies to solved
+    /// within T, summed times, jointly solved times and throughput.
+    #[arg(long, value_enum, default_value = "wall")]
+    pub clock: ClockArg,
+    /// Formulas the per-formula join keeps in memory before spilling to a temp file.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW as u64,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    pub window: u64,
+}
 
 /// Flags of `et report`.
 #[derive(clap::Args)]
@@ -17,55 +58,54 @@ use et_core::report::{build_report, Report, ReportOptions, RunDir};
   et report results/core
   et report results/core results/strings --timeouts 1/64,1/8,1,8
   et report results/shard-* --csv results/tables
+  et report results/evolution/* --clock cpu
 
-Tables: bug triggers (correctness verdicts), performance verdicts, solved formulas per
-timeout (sat/unsat within T, derived from one run at the largest timeout), time and
-throughput, regressions between consecutive versions of a family. Memory does not grow
-with the number of rows.")]
+Tables: bug triggers (correctness verdicts, and what established them), performance
+verdicts, solved formulas per timeout (sat/unsat without a bug verdict within T,
+derived from one run at the largest timeout; `-` above the run's timeout), every
+status, time and throughput, regressions between consecutive versions of a family,
+and how complete each input is (rows present against the range × pool its run.toml
+claims). Reads runs.csv or runs.csv.gz. Directories whose rows would count twice (the
+same directory twice, overlapping ranges of one grammar run by a common solver) are
+refused. Memory does not grow with the number of rows.")]
 pub struct Args {
-    /// Run directories written by `et run` (each holds runs.csv and run.toml).
+    /// Run directories written by `et run` or `et merge` (each holds run.toml and
+    /// runs.csv or runs.csv.gz).
     #[arg(required = true, value_name = "DIR")]
     pub dirs: Vec<PathBuf>,
-    /// Timeouts in seconds for the solved-formulas table; fractions like 1/64 allowed.
-    #[arg(
-        long,
-        value_name = "LIST",
-        default_value = "1/64,1/32,1/16,1/8,1/4,1/2,1,2,4,8"
-    )]
-    pub timeouts: String,
-    /// Also write each table as OUTDIR/NAME.csv (bugs, performance, solved, time, regressions).
+    #[command(flatten)]
+    pub aggregation: Aggregation,
+    /// Also write each table as OUTDIR/NAME.csv (bugs, performance, solved, statuses,
+    /// time, regressions, inputs).
     #[arg(long, value_name = "OUTDIR")]
     pub csv: Option<PathBuf>,
-    /// Formulas the per-formula join keeps in memory before spilling to a temp file.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_WINDOW)]
-    pub window: usize,
 }
 
-/// Opens the directories and aggregates them (shared with `et plot`).
-pub fn load(dirs: &[PathBuf], timeouts: Vec<Timeout>, window: usize) -> anyhow::Result<Report> {
-    let options = ReportOptions { timeouts, window };
+/// Opens the directories and aggregates them (shared with `et plot`); says on stderr
+/// which inputs are incomplete.
+pub fn load(dirs: &[PathBuf], aggregation: &Aggregation) -> anyhow::Result<Report> {
+    let options = ReportOptions {
+        timeouts: aggregation.timeouts.0.clone(),
+        window: usize::try_from(aggregation.window).unwrap_or(usize::MAX),
+        clock: match aggregation.clock {
+            ClockArg::Wall => Clock::Wall,
+            ClockArg::Cpu => Clock::Cpu,
+        },
+    };
     let dirs = dirs
         .iter()
         .map(RunDir::open)
         .collect::<Result<Vec<_>, _>>()?;
-    // Timeouts above the run's own limit cannot add solved formulas; say so once.
-    let largest = options.timeouts.last().map_or(0.0, |t| t.seconds);
-    for d in &dirs {
-        if largest > d.manifest.timeout_s {
-            eprintln!(
-                "et: note: {} ran with timeout {} s; columns above it repeat that value",
-                d.path.display(),
-                d.manifest.timeout_s
-            );
-        }
+    let report = build_report(&dirs, &options)?;
+    for input in report.inputs.iter().filter(|i| !i.is_complete()) {
+        eprintln!("et: warning: incomplete input: {}", input.describe());
     }
-    Ok(build_report(&dirs, &options)?)
+    Ok(report)
 }
 
 /// Runs `et report`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let timeouts = parse_timeouts(&args.timeouts)?;
-    let report = load(&args.dirs, timeouts, args.window)?;
+    let report = load(&args.dirs, &args.aggregation)?;
     let tables = tables(&report);
     if let Some(dir) = &args.csv {
         write_csv(dir, &tables)

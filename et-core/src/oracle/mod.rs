@@ -13,4 +13,4 @@ mod status;
 
 pub use classify::{classify, crash_signature, error_line, signal_name, Classification};
 pub use judge::judge;
-pub use status::{ParseLabelError, Status, Verdict};
+pub use status::{Evidence, ParseLabelError, Status, Verdict};

@@ -92,6 +92,33 @@ labelled_enum!(
     }
 );
 
+labelled_enum!(
+    /// What established a verdict (the `evidence` column of `runs.csv`).
+    Evidence, "evidence", {
+        /// The reference solver's sat/unsat contradicts the answer.
+        Reference => "reference",
+        /// et found a satisfying assignment, so `unsat` is wrong.
+        Witness => "witness",
+        /// et evaluated the solver's model and it falsifies the formula.
+        Model => "model",
+        /// The solver's own model check failed.
+        SelfCheck => "self-check",
+    }
+);
+
+impl Evidence {
+    /// What established a correctness verdict in a `runs.csv` written before the
+    /// `evidence` column existed: a reference for `unsound`, the solver's own check for
+    /// `invalid_model`; a crash needs no evidence beyond the failed process.
+    pub fn implied_by(verdict: Verdict) -> Option<Evidence> {
+        match verdict {
+            Verdict::Unsound => Some(Evidence::Reference),
+            Verdict::InvalidModel => Some(Evidence::SelfCheck),
+            _ => None,
+        }
+    }
+}
+
 impl Status {
     /// sat or unsat: the formula was decided.
     pub fn is_decided(self) -> bool {
@@ -120,6 +147,9 @@ mod tests {
         }
         for v in Verdict::ALL {
             assert_eq!(v.label().parse::<Verdict>().unwrap(), *v);
+        }
+        for e in Evidence::ALL {
+            assert_eq!(e.label().parse::<Evidence>().unwrap(), *e);
         }
     }
 

@@ -15,6 +15,25 @@ pub enum ReportError {
         /// The underlying error (in the message, not chained, so it prints once).
         error: io::Error,
     },
+    /// A path given as a run directory is not one.
+    #[error("{}: not a run directory: {reason}", path.display())]
+    NotARunDir {
+        /// The path as given.
+        path: PathBuf,
+        /// What is missing.
+        reason: String,
+    },
+    /// A run directory holds its rows twice, plain and compressed.
+    #[error(
+        "{}: holds both {plain} and {plain}.gz; keep one (they may differ)",
+        dir.display()
+    )]
+    AmbiguousRows {
+        /// The run directory.
+        dir: PathBuf,
+        /// The plain file name (`runs.csv`).
+        plain: &'static str,
+    },
     /// `run.toml` is not a valid manifest.
     #[error("{}: {error}", path.display())]
     Manifest {
@@ -22,6 +41,18 @@ pub enum ReportError {
         path: PathBuf,
         /// The parse error.
         error: Box<toml::de::Error>,
+    },
+    /// A field of `run.toml` parses but holds an impossible value.
+    #[error("{}: `{field}` = `{value}`: {reason}", path.display())]
+    BadManifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// The field.
+        field: &'static str,
+        /// The value as found.
+        value: String,
+        /// Why it is rejected.
+        reason: &'static str,
     },
     /// `runs.csv` is not valid CSV.
     #[error("{}:{line}: {error}", path.display())]
@@ -80,23 +111,23 @@ pub enum ReportError {
         /// Value in `b`.
         right: String,
     },
-    /// Two directories cover overlapping formula ranges.
-    #[error("cannot merge {} and {}: index ranges overlap ({left} and {right})", a.display(), b.display())]
-    Overlap {
-        /// First directory.
-        a: PathBuf,
-        /// Second directory.
-        b: PathBuf,
-        /// Range of `a`.
-        left: String,
-        /// Range of `b`.
-        right: String,
-    },
+    /// Two directories hold calls of the same solver on the same formulas, which a
+    /// merge or a report would count twice.
+    #[error("{0}")]
+    Overlap(Box<Overlap>),
     /// The merge output already exists; merges never overwrite.
     #[error("{}: already exists (merge never overwrites)", path.display())]
     OutputExists {
         /// The output directory.
         path: PathBuf,
+    },
+    /// A figure does not fit the requested size.
+    #[error("{what}: {reason}")]
+    BadSize {
+        /// The figure and dimension (`bugs: --height 300`).
+        what: String,
+        /// What would be needed.
+        reason: String,
     },
     /// A plot could not be drawn.
     #[error("{}: cannot draw plot: {message}", path.display())]
@@ -108,12 +139,71 @@ pub enum ReportError {
     },
 }
 
+/// Two directories whose rows would count twice together (see [`ReportError::Overlap`]).
+#[derive(Debug)]
+pub struct Overlap {
+    /// `merge`, `report` or `plot`.
+    pub action: &'static str,
+    /// First directory.
+    pub a: PathBuf,
+    /// Second directory.
+    pub b: PathBuf,
+    /// Their grammar.
+    pub grammar: String,
+    /// Range of `a`.
+    pub left: String,
+    /// Range of `b`.
+    pub right: String,
+    /// A solver both ran (the first in `a`'s pool).
+    pub solver: String,
+}
+
+impl std::fmt::Display for Overlap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "cannot {} {} and {} together: both hold `{}` formulas ({} and {}) run by {}, which would count twice",
+            self.action,
+            self.a.display(),
+            self.b.display(),
+            self.grammar,
+            self.left,
+            self.right,
+            self.solver
+        )
+    }
+}
+
 impl ReportError {
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
         ReportError::Io {
             path: path.into(),
             error: source,
+        }
+    }
+
+    /// Whether the error is the user's input (exit code 2): a path that is not there
+    /// or not a run directory, a malformed manifest or CSV, a bad flag value,
+    /// directories that do not belong together, an existing merge output. Failures of
+    /// the machine (a write error, a permission problem) are not.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            ReportError::Io { error, .. } => error.kind() == io::ErrorKind::NotFound,
+            ReportError::Plot { .. } => false,
+            ReportError::NotARunDir { .. }
+            | ReportError::AmbiguousRows { .. }
+            | ReportError::Manifest { .. }
+            | ReportError::BadManifest { .. }
+            | ReportError::Csv { .. }
+            | ReportError::MissingColumn { .. }
+            | ReportError::BadValue { .. }
+            | ReportError::BadTimeout { .. }
+            | ReportError::NoInput
+            | ReportError::Mismatch { .. }
+            | ReportError::Overlap(_)
+            | ReportError::OutputExists { .. }
+            | ReportError::BadSize { .. } => true,
         }
     }
 }

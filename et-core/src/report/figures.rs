@@ -1,211 +1,585 @@
-//! The evolution figures as data: which panels, which series, which values per
-//! solver version. [`super::plot`] only draws what this module decides, so the
-//! content of every figure is testable without rendering.
+//! The evolution figures as data: which panels, which series, which values per solver
+//! version, and how each series looks. [`super::plot`] only lays out and draws what
+//! this module decides, so the content of every figure is testable without rendering.
+//!
+//! A figure is a grid of panels: one row per grammar (theory), one column per solver
+//! family, the family's versions in release order on the x axis. Every panel says
+//! how many formulas each solver ran (N) and the timeout of the run (T), and the
+//! solved figure's series name the timeouts that were measured, never more than the
+//! run allowed.
 
 use crate::oracle::Verdict;
 
 use super::stats::{Report, SolverGrammar};
+use super::timeouts::{seconds_label, Timeout};
 
-/// One solver on the x axis.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Category {
-    /// Axis label (the solver name, which carries the version).
-    pub label: String,
-    /// Family, for the gap between families.
-    pub family: String,
-    /// Position on the x axis: release order, one empty slot between families.
-    pub x: i32,
+/// An sRGB colour.
+pub type Rgb = (u8, u8, u8);
+
+/// The Okabe–Ito palette (Okabe & Ito, *Color Universal Design*, 2008): eight colours
+/// that stay apart for the common colour-vision deficiencies and in grey-scale print
+/// when paired with distinct markers.
+pub mod okabe_ito {
+    use super::Rgb;
+    /// Black.
+    pub const BLACK: Rgb = (0, 0, 0);
+    /// Orange.
+    pub const ORANGE: Rgb = (230, 159, 0);
+    /// Sky blue.
+    pub const SKY_BLUE: Rgb = (86, 180, 233);
+    /// Bluish green.
+    pub const BLUISH_GREEN: Rgb = (0, 158, 115);
+    /// Yellow.
+    pub const YELLOW: Rgb = (240, 228, 66);
+    /// Blue.
+    pub const BLUE: Rgb = (0, 114, 178);
+    /// Vermillion.
+    pub const VERMILLION: Rgb = (213, 94, 0);
+    /// Reddish purple.
+    pub const REDDISH_PURPLE: Rgb = (204, 121, 167);
+    /// All eight, in the published order.
+    pub const ALL: [Rgb; 8] = [
+        BLACK,
+        ORANGE,
+        SKY_BLUE,
+        BLUISH_GREEN,
+        YELLOW,
+        BLUE,
+        VERMILLION,
+        REDDISH_PURPLE,
+    ];
 }
 
-/// One line of a panel: a value per category, `None` where there is nothing to draw.
+/// The shape drawn at each value of a line, so series differ without colour too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    /// A filled circle.
+    Circle,
+    /// A filled triangle pointing up.
+    Triangle,
+    /// A filled square.
+    Square,
+    /// A filled diamond.
+    Diamond,
+}
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    /// A line through the values with a marker at each; it never jumps over a missing
+    /// value.
+    Line(Marker),
+    /// One bar per value, from zero.
+    Bars,
+}
+
+/// Colour and mark of a series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Style {
+    /// The colour.
+    pub colour: Rgb,
+    /// Line with markers, or bars.
+    pub mark: Mark,
+}
+
+/// The styles of every series, one per meaning.
+pub mod style {
+    use super::okabe_ito::*;
+    use super::{Mark, Marker, Style};
+
+    /// Unsound answers: vermillion circles.
+    pub const UNSOUND: Style = Style {
+        colour: VERMILLION,
+        mark: Mark::Line(Marker::Circle),
+    };
+    /// Invalid models: blue triangles (far from vermillion in every colour vision).
+    pub const INVALID_MODEL: Style = Style {
+        colour: BLUE,
+        mark: Mark::Line(Marker::Triangle),
+    };
+    /// Crashes: reddish-purple squares.
+    pub const CRASH: Style = Style {
+        colour: REDDISH_PURPLE,
+        mark: Mark::Line(Marker::Square),
+    };
+    /// Solved within the lowest timeout: sky-blue bars.
+    pub const LOW_TIMEOUT: Style = Style {
+        colour: SKY_BLUE,
+        mark: Mark::Bars,
+    };
+    /// Solved within the highest timeout: a black line with diamonds.
+    pub const HIGH_TIMEOUT: Style = Style {
+        colour: BLACK,
+        mark: Mark::Line(Marker::Diamond),
+    };
+    /// Time on jointly solved formulas: bluish-green circles.
+    pub const TIME: Style = Style {
+        colour: BLUISH_GREEN,
+        mark: Mark::Line(Marker::Circle),
+    };
+    /// Throughput: blue squares.
+    pub const THROUGHPUT: Style = Style {
+        colour: BLUE,
+        mark: Mark::Line(Marker::Square),
+    };
+}
+
+/// One solver version on a panel's x axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Category {
+    /// Axis label: the version (the name without its `family-` prefix, so `4.8.12-debian`
+    /// stays apart from `4.8.12`).
+    pub label: String,
+    /// Position in [`Report::solvers`].
+    pub solver: usize,
+}
+
+/// A column of panels: one family, its versions in release order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The family, shown above the column and under its x axis.
+    pub family: String,
+    /// The x axis.
+    pub categories: Vec<Category>,
+}
+
+/// One line or set of bars of a panel: a value per category, `None` where there is
+/// nothing to draw (the version did not run this grammar).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
-    /// Legend text.
+    /// Legend text, with the timeout where it has one (`solved within 1/64 s`).
     pub label: String,
-    /// Index into the plot palette, stable per meaning (a verdict keeps its colour).
-    pub colour: usize,
-    /// One value per [`Figure::categories`] entry.
+    /// How it is drawn.
+    pub style: Style,
+    /// Horizontal shift from the category's position, in category widths, so series
+    /// with equal values sit side by side instead of hiding each other.
+    pub dodge: f64,
+    /// One value per category of the panel's column.
     pub values: Vec<Option<f64>>,
 }
 
-/// One panel (one grammar).
+/// One panel: one grammar × one family.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Panel {
-    /// Panel caption.
-    pub title: String,
-    /// The lines.
+    /// The grammar (row).
+    pub grammar: String,
+    /// Position of the family in [`Figure::columns`].
+    pub column: usize,
+    /// Formulas per solver (`N = 1000`, or a range when solvers differ) and the run's
+    /// timeout (`T = 2 s`); `no runs` when the family did not run this grammar.
+    pub caption: String,
+    /// The series, in legend order.
     pub series: Vec<Series>,
 }
 
-/// A figure file: a title, a shared x axis of solver versions, one panel per grammar.
+/// One entry of a figure's legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// Text.
+    pub label: String,
+    /// Swatch.
+    pub style: Style,
+}
+
+/// A figure file: a grid of panels, grammars down, families across.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Figure {
     /// File stem (`bugs` → `bugs.svg`).
     pub name: &'static str,
     /// Title above all panels.
     pub title: String,
+    /// One line under the title: what is counted and how it is measured.
+    pub subtitle: String,
     /// Y axis description.
     pub y_label: String,
     /// Logarithmic y axis (zero values are then left out).
     pub log_y: bool,
-    /// The x axis.
-    pub categories: Vec<Category>,
-    /// One panel per grammar.
+    /// The values are counts: y ticks only at whole numbers.
+    pub counts: bool,
+    /// Families, left to right.
+    pub columns: Vec<Column>,
+    /// Grammars, top to bottom.
+    pub rows: Vec<String>,
+    /// Panels row by row: `panels[row * columns.len() + column]`.
     pub panels: Vec<Panel>,
+    /// Per row: `grammar · N = … · T = … s` when every panel of the row that ran has
+    /// the same caption (then it is written once, across the row), else `None` (each
+    /// panel carries its own).
+    pub row_captions: Vec<Option<String>>,
+    /// The legend shared by all panels.
+    pub legend: Vec<LegendEntry>,
 }
 
-/// Palette slots, so each meaning has one colour in every figure.
-pub mod colour {
-    /// Unsound answers.
-    pub const UNSOUND: usize = 0;
-    /// Invalid models.
-    pub const INVALID_MODEL: usize = 1;
-    /// Crashes.
-    pub const CRASH: usize = 2;
-    /// Solved within the lowest timeout.
-    pub const LOW_TIMEOUT: usize = 3;
-    /// Solved within the highest timeout.
-    pub const HIGH_TIMEOUT: usize = 4;
-    /// Cumulative time.
-    pub const TIME: usize = 5;
-    /// Throughput.
-    pub const THROUGHPUT: usize = 6;
-}
-
-fn categories(report: &Report) -> Vec<Category> {
-    let mut out = Vec::new();
-    let mut x = 0;
-    for (i, s) in report.solvers.iter().enumerate() {
-        if i > 0 && report.solvers[i - 1].family != s.family {
-            x += 1;
-        }
-        out.push(Category {
-            label: s.name.clone(),
-            family: s.family.clone(),
-            x,
-        });
-        x += 1;
+impl Figure {
+    /// The panel at `row`, `column`.
+    pub fn panel(&self, row: usize, column: usize) -> &Panel {
+        &self.panels[row * self.columns.len() + column]
     }
-    out
-}
 
-/// What one series plots: a value per (solver, grammar) cell.
-type Metric = Box<dyn Fn(&SolverGrammar) -> Option<f64>>;
-
-/// A series before it is evaluated on each grammar.
-struct SeriesSpec {
-    label: String,
-    colour: usize,
-    value: Metric,
-}
-
-impl SeriesSpec {
-    fn new(label: impl Into<String>, colour: usize, value: Metric) -> Self {
-        SeriesSpec {
-            label: label.into(),
-            colour,
-            value,
+    /// The caption written above one panel: empty when its row has one caption.
+    pub fn panel_caption(&self, row: usize, column: usize) -> String {
+        if self.row_captions[row].is_some() {
+            return String::new();
         }
+        let p = self.panel(row, column);
+        format!("{} · {}", p.grammar, p.caption)
     }
 }
 
-/// One panel per grammar with one series per spec.
-fn panels(report: &Report, specs: &[SeriesSpec]) -> Vec<Panel> {
-    (0..report.grammars.len())
-        .map(|g| Panel {
-            title: report.grammars[g].clone(),
-            series: specs
+/// The row captions of a grid of panels (see [`Figure::row_captions`]).
+fn row_captions(rows: &[String], columns: usize, panels: &[Panel]) -> Vec<Option<String>> {
+    rows.iter()
+        .enumerate()
+        .map(|(r, grammar)| {
+            let ran: Vec<&str> = panels[r * columns..(r + 1) * columns]
                 .iter()
-                .map(|spec| Series {
-                    label: spec.label.clone(),
-                    colour: spec.colour,
-                    values: (0..report.solvers.len())
-                        .map(|s| report.cell(s, g).and_then(&spec.value))
-                        .collect(),
+                .filter(|p| !p.series.is_empty())
+                .map(|p| p.caption.as_str())
+                .collect();
+            match ran.first() {
+                Some(first) if ran.iter().all(|c| c == first) => {
+                    Some(format!("{grammar} · {first}"))
+                }
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// The axis label of a solver: its name without the `family-` prefix.
+fn version_label(name: &str, family: &str) -> String {
+    name.strip_prefix(family)
+        .and_then(|rest| rest.strip_prefix('-'))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(name)
+        .to_string()
+}
+
+fn columns(report: &Report) -> Vec<Column> {
+    report
+        .families()
+        .into_iter()
+        .map(|family| Column {
+            family: family.to_string(),
+            categories: report
+                .solvers
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.family == family)
+                .map(|(i, s)| Category {
+                    label: version_label(&s.name, &s.family),
+                    solver: i,
                 })
                 .collect(),
         })
         .collect()
 }
 
-/// Every figure of `et plot`, in file order.
-pub fn figures(report: &Report) -> Vec<Figure> {
-    let cats = categories(report);
-    let bug_series: Vec<SeriesSpec> = Verdict::ALL
+/// `a` or `a–b` for the smallest and largest of some values.
+fn span<T: PartialOrd + Copy>(values: &[T], show: impl Fn(T) -> String) -> Option<String> {
+    let min = values.iter().copied().fold(None, |m: Option<T>, v| {
+        Some(m.map_or(v, |m| if v < m { v } else { m }))
+    })?;
+    let max = values
         .iter()
         .copied()
-        .filter(|v| v.is_bug())
-        .map(|v| {
-            let colour = match v {
-                Verdict::Unsound => colour::UNSOUND,
-                Verdict::InvalidModel => colour::INVALID_MODEL,
-                _ => colour::CRASH,
+        .fold(min, |m, v| if v > m { v } else { m });
+    Some(if min == max {
+        show(min)
+    } else {
+        format!("{}–{}", show(min), show(max))
+    })
+}
+
+/// The cells of one panel, in category order.
+fn panel_cells<'a>(report: &'a Report, column: &Column, grammar: usize) -> Vec<&'a SolverGrammar> {
+    column
+        .categories
+        .iter()
+        .filter_map(|c| report.cell(c.solver, grammar))
+        .collect()
+}
+
+fn caption(cells: &[&SolverGrammar]) -> String {
+    let n: Vec<u64> = cells.iter().map(|c| c.calls).collect();
+    let t: Vec<f64> = cells.iter().map(|c| c.run_timeout_s).collect();
+    match (span(&n, |n| n.to_string()), span(&t, seconds_label)) {
+        (Some(n), Some(t)) => format!("N = {n} · T = {t} s"),
+        _ => "no runs".into(),
+    }
+}
+
+/// The lowest and highest timeout of the grid measured on every cell of a panel (at
+/// most the smallest run timeout), as positions in the grid.
+fn measured_range(timeouts: &[Timeout], cells: &[&SolverGrammar]) -> Option<(usize, usize)> {
+    let limit = cells
+        .iter()
+        .map(|c| c.run_timeout_s)
+        .fold(f64::INFINITY, f64::min);
+    let measured: Vec<usize> = (0..timeouts.len())
+        .filter(|&i| super::stats::within_timeout(timeouts[i].seconds, limit))
+        .collect();
+    Some((*measured.first()?, *measured.last()?))
+}
+
+/// What a figure plots: the series of one panel from its cells' counters.
+type PanelSeries<'a> = dyn Fn(&Report, &Column, usize) -> Vec<Series> + 'a;
+
+fn values(
+    report: &Report,
+    column: &Column,
+    grammar: usize,
+    f: impl Fn(&SolverGrammar) -> Option<f64>,
+) -> Vec<Option<f64>> {
+    column
+        .categories
+        .iter()
+        .map(|c| report.cell(c.solver, grammar).and_then(&f))
+        .collect()
+}
+
+/// Builds the panels of a figure (grammars × families) and its legend: the first
+/// panel's labels when every panel has the same ones, else `generic` labels (the
+/// panels' captions then say which timeouts they show).
+fn grid(
+    report: &Report,
+    columns: &[Column],
+    series: &PanelSeries<'_>,
+    generic: &[LegendEntry],
+) -> (Vec<Panel>, Vec<LegendEntry>) {
+    let mut panels = Vec::new();
+    for g in 0..report.grammars.len() {
+        for (ci, column) in columns.iter().enumerate() {
+            let cells = panel_cells(report, column, g);
+            let series = if cells.is_empty() {
+                Vec::new()
+            } else {
+                series(report, column, g)
             };
-            let value: Metric = Box::new(move |c| Some(c.verdict(v) as f64));
-            SeriesSpec::new(v.label().replace('_', " "), colour, value)
+            panels.push(Panel {
+                grammar: report.grammars[g].clone(),
+                column: ci,
+                caption: caption(&cells),
+                series,
+            });
+        }
+    }
+    let label_sets: Vec<Vec<&str>> = panels
+        .iter()
+        .filter(|p| !p.series.is_empty())
+        .map(|p| p.series.iter().map(|s| s.label.as_str()).collect())
+        .collect();
+    let uniform = label_sets.windows(2).all(|w| w[0] == w[1]);
+    let legend = match (uniform, panels.iter().find(|p| !p.series.is_empty())) {
+        (true, Some(first)) => first
+            .series
+            .iter()
+            .map(|s| LegendEntry {
+                label: s.label.clone(),
+                style: s.style,
+            })
+            .collect(),
+        _ => generic.to_vec(),
+    };
+    if !uniform {
+        // Each panel then names its own timeouts.
+        for p in panels.iter_mut().filter(|p| !p.series.is_empty()) {
+            let shown: Vec<&str> = p.series.iter().map(|s| s.label.as_str()).collect();
+            p.caption = format!("{} · {}", p.caption, shown.join(", "));
+        }
+    }
+    (panels, legend)
+}
+
+/// Every figure of `et plot`, in file order.
+pub fn figures(report: &Report) -> Vec<Figure> {
+    let columns = columns(report);
+    let clock = report.clock.describe();
+    let bug_verdicts = [
+        (Verdict::Unsound, "unsound", style::UNSOUND),
+        (Verdict::InvalidModel, "invalid model", style::INVALID_MODEL),
+        (Verdict::Crash, "crash", style::CRASH),
+    ];
+    let bug_legend: Vec<LegendEntry> = bug_verdicts
+        .iter()
+        .map(|(_, label, style)| LegendEntry {
+            label: label.to_string(),
+            style: *style,
         })
         .collect();
+    let bugs = move |report: &Report, column: &Column, g: usize| -> Vec<Series> {
+        bug_verdicts
+            .iter()
+            .zip([-0.2, 0.0, 0.2])
+            .map(|((v, label, style), dodge)| Series {
+                label: label.to_string(),
+                style: *style,
+                dodge,
+                values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
+            })
+            .collect()
+    };
 
-    let mut solved_series = Vec::new();
-    if let Some(lo) = report.timeouts.first() {
-        let value: Metric = Box::new(|c| c.solved.first().map(|n| *n as f64));
-        solved_series.push(SeriesSpec::new(
-            format!("within {} s", lo.label),
-            colour::LOW_TIMEOUT,
-            value,
-        ));
-    }
-    if let (Some(hi), true) = (report.timeouts.last(), report.timeouts.len() > 1) {
-        let value: Metric = Box::new(|c| c.solved.last().map(|n| *n as f64));
-        solved_series.push(SeriesSpec::new(
-            format!("within {} s", hi.label),
-            colour::HIGH_TIMEOUT,
-            value,
-        ));
-    }
-    let joint_time = SeriesSpec::new(
-        "jointly solved",
-        colour::TIME,
-        Box::new(|c| Some(c.joint_time_s)),
-    );
-    let throughput = SeriesSpec::new(
-        "decided / s",
-        colour::THROUGHPUT,
-        Box::new(|c| c.throughput()),
-    );
+    let solved = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
+        let cells = panel_cells(report, column, g);
+        let Some((lo, hi)) = measured_range(&report.timeouts, &cells) else {
+            return Vec::new();
+        };
+        let mut out = vec![Series {
+            label: format!("solved within {} s", report.timeouts[lo].label),
+            style: style::LOW_TIMEOUT,
+            dodge: 0.0,
+            values: values(report, column, g, |c| Some(c.solved_within[lo] as f64)),
+        }];
+        if hi != lo {
+            out.push(Series {
+                label: format!("solved within {} s", report.timeouts[hi].label),
+                style: style::HIGH_TIMEOUT,
+                dodge: 0.0,
+                values: values(report, column, g, |c| Some(c.solved_within[hi] as f64)),
+            });
+        }
+        out
+    };
+    let solved_legend = [
+        LegendEntry {
+            label: "solved within the lowest timeout".into(),
+            style: style::LOW_TIMEOUT,
+        },
+        LegendEntry {
+            label: "solved within the highest timeout measured".into(),
+            style: style::HIGH_TIMEOUT,
+        },
+    ];
+    let time_legend = [LegendEntry {
+        label: "time on jointly solved formulas".into(),
+        style: style::TIME,
+    }];
+    let time = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
+        vec![Series {
+            label: time_legend[0].label.clone(),
+            style: style::TIME,
+            dodge: 0.0,
+            // No jointly solved formula: nothing to compare, not "0 s".
+            values: values(report, column, g, |c| {
+                (c.joint_formulas > 0).then_some(c.joint_seconds)
+            }),
+        }]
+    };
+    let throughput_legend = [LegendEntry {
+        label: "solved formulas per second".into(),
+        style: style::THROUGHPUT,
+    }];
+    let throughput = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
+        vec![Series {
+            label: throughput_legend[0].label.clone(),
+            style: style::THROUGHPUT,
+            dodge: 0.0,
+            values: values(report, column, g, SolverGrammar::throughput),
+        }]
+    };
 
+    let rows = report.grammars.clone();
+    let figure = |name: &'static str,
+                  title: &str,
+                  subtitle: String,
+                  y_label: String,
+                  log_y: bool,
+                  counts: bool,
+                  series: &PanelSeries<'_>,
+                  generic: &[LegendEntry]| {
+        let (panels, legend) = grid(report, &columns, series, generic);
+        let row_captions = row_captions(&rows, columns.len(), &panels);
+        Figure {
+            name,
+            title: title.into(),
+            subtitle,
+            y_label,
+            log_y,
+            counts,
+            columns: columns.clone(),
+            rows: rows.clone(),
+            panels,
+            row_captions,
+            legend,
+        }
+    };
+    let n_and_t = "N = formulas per solver, T = the run's timeout";
     vec![
-        Figure {
-            name: "bugs",
-            title: "Correctness evolution: bug triggers per solver version".into(),
-            y_label: "bug triggers (log scale)".into(),
-            log_y: true,
-            categories: cats.clone(),
-            panels: panels(report, &bug_series),
-        },
-        Figure {
-            name: "solved",
-            title: "Solved formulas (sat/unsat) per solver version".into(),
-            y_label: "solved formulas".into(),
-            log_y: false,
-            categories: cats.clone(),
-            panels: panels(report, &solved_series),
-        },
-        Figure {
-            name: "time",
-            title: "Cumulative time on formulas every version of the family solved".into(),
-            y_label: "wall time (s)".into(),
-            log_y: false,
-            categories: cats.clone(),
-            panels: panels(report, &[joint_time]),
-        },
-        Figure {
-            name: "throughput",
-            title: "Throughput per solver version".into(),
-            y_label: "decided formulas per second".into(),
-            log_y: false,
-            categories: cats,
-            panels: panels(report, &[throughput]),
-        },
+        figure(
+            "bugs",
+            "Bug triggers per solver release",
+            format!("Correctness verdicts, log scale (zero counts are not drawn). {n_and_t}."),
+            "bug triggers".into(),
+            true,
+            true,
+            &bugs,
+            &bug_legend,
+        ),
+        figure(
+            "solved",
+            "Solved formulas per solver release",
+            format!("Solved: sat/unsat without a bug verdict; times by {clock}. {n_and_t}."),
+            "solved formulas".into(),
+            false,
+            true,
+            &solved,
+            &solved_legend,
+        ),
+        figure(
+            "time",
+            "Cumulative time on jointly solved formulas",
+            format!("Total {clock} on the formulas every version of the family solved. {n_and_t}."),
+            format!("{clock} (s)"),
+            false,
+            false,
+            &time,
+            &time_legend,
+        ),
+        figure(
+            "throughput",
+            "Throughput per solver release",
+            format!("Solved formulas per second of {clock}, over all calls. {n_and_t}."),
+            "solved per second".into(),
+            false,
+            false,
+            &throughput,
+            &throughput_legend,
+        ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_labels_drop_the_family_prefix_only() {
+        assert_eq!(version_label("z3-4.8.5", "z3"), "4.8.5");
+        assert_eq!(version_label("z3-4.8.12-debian", "z3"), "4.8.12-debian");
+        assert_eq!(version_label("my-z3", "z3"), "my-z3");
+        assert_eq!(version_label("z3", "z3"), "z3");
+    }
+
+    #[test]
+    fn spans_collapse_equal_values() {
+        assert_eq!(span(&[3u64, 3], |n| n.to_string()).unwrap(), "3");
+        assert_eq!(span(&[5u64, 3, 4], |n| n.to_string()).unwrap(), "3–5");
+        assert_eq!(span::<u64>(&[], |n| n.to_string()), None);
+    }
+
+    #[test]
+    fn bug_styles_differ_in_colour_and_marker_and_use_okabe_ito() {
+        let styles = [style::UNSOUND, style::INVALID_MODEL, style::CRASH];
+        for (i, a) in styles.iter().enumerate() {
+            assert!(okabe_ito::ALL.contains(&a.colour));
+            for b in &styles[i + 1..] {
+                assert_ne!(a.colour, b.colour);
+                assert_ne!(a.mark, b.mark);
+            }
+        }
+        // Unsound and invalid model must not be the vermillion/orange pair that
+        // deuteranopes cannot tell apart.
+        assert_ne!(style::INVALID_MODEL.colour, okabe_ito::ORANGE);
+    }
 }

@@ -23,11 +23,14 @@ use super::ReportError;
 pub struct Outcome {
     /// Global solver id (see `stats`).
     pub solver: u32,
-    /// The call answered sat or unsat.
-    pub decided: bool,
+    /// The call answered sat or unsat without a correctness verdict.
+    pub solved: bool,
     /// The call has a correctness verdict (unsound, invalid model, crash).
     pub bug: bool,
-    /// Wall time in microseconds (integers so sums do not depend on row order).
+    /// The solver started (the status is not `setup_error`).
+    pub ran: bool,
+    /// Time on the report's clock in microseconds (integers, so sums do not depend on
+    /// row order).
     pub time_us: u64,
 }
 
@@ -265,8 +268,8 @@ impl Spill {
         let w = self.writer.as_mut().expect("spill still open");
         writeln!(
             w,
-            "{grammar}\t{index}\t{}\t{}\t{}\t{}",
-            o.solver, o.decided as u8, o.bug as u8, o.time_us
+            "{grammar}\t{index}\t{}\t{}\t{}\t{}\t{}",
+            o.solver, o.solved as u8, o.bug as u8, o.ran as u8, o.time_us
         )
         .map_err(|e| ReportError::io(&self.path, e))?;
         self.rows += 1;
@@ -301,16 +304,18 @@ impl Spill {
             let grammar: u32 = next()?.parse().map_err(|_| corrupt())?;
             let index = next()?.to_string();
             let solver: u32 = next()?.parse().map_err(|_| corrupt())?;
-            let decided = next()? == "1";
+            let solved = next()? == "1";
             let bug = next()? == "1";
+            let ran = next()? == "1";
             let time_us: u64 = next()?.parse().map_err(|_| corrupt())?;
             f(
                 grammar,
                 &index,
                 Outcome {
                     solver,
-                    decided,
+                    solved,
                     bug,
+                    ran,
                     time_us,
                 },
             )?;

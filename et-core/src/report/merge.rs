@@ -2,23 +2,87 @@
 //!
 //! Shards must agree on everything that changes results (grammar, pool, timeout,
 //! memory limit, reference override) and cover disjoint formula ranges; anything else
-//! is refused with both directories and the differing value named. The output is
-//! built under a temporary name next to `--out` and renamed at the end, so a directory
-//! with the final name is always complete.
+//! is refused with both directories and the differing value named — the settings
+//! first, so two different grammars are reported as such and not as overlapping
+//! ranges. The output is built under a temporary name next to `--out` and renamed at
+//! the end, so a directory with the final name is always complete. It holds a
+//! `merge.toml` that records its inputs and how complete each was: an input killed
+//! mid-run merges, but never silently.
 
 use std::fs;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use num_bigint::BigUint;
+use flate2::write::GzEncoder;
+use serde::{Deserialize, Serialize};
 
 use crate::campaign::manifest::RunManifest;
 
-use super::load::{RunDir, BUGS_DIR, MANIFEST, RUNS_CSV};
+use super::coverage::{check_all_disjoint, Coverage};
+use super::load::{find_csv, open_csv, RunDir, BUGS_DIR, GZ, MANIFEST, RUNS_CSV};
 use super::ReportError;
 
 /// CSV files of a run directory that are concatenated (header kept once).
 const CSV_FILES: &[&str] = &[RUNS_CSV, "reference.csv"];
+
+/// File name of the merge record inside a merged directory.
+pub const MERGE_RECORD: &str = "merge.toml";
+
+/// How a merge writes its CSV files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compression {
+    /// `runs.csv`, `reference.csv`.
+    #[default]
+    Plain,
+    /// `runs.csv.gz`, `reference.csv.gz` (what `et report` and `et plot` read as well;
+    /// `et run --resume` does not).
+    Gzip,
+}
+
+/// One input of a merge and how complete it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergedInput {
+    /// The directory as given.
+    pub path: String,
+    /// The range (and shards) its `run.toml` claims.
+    pub range: String,
+    /// Formulas it claims.
+    pub formulas: u64,
+    /// Rows (calls) it held.
+    pub calls: u64,
+    /// Rows a complete run holds: formulas × solvers.
+    pub expected_calls: u64,
+    /// Its call log ended in a torn line (a run killed while writing it), which was
+    /// not merged.
+    pub torn_last_line: bool,
+}
+
+impl MergedInput {
+    /// Whether every claimed call has a row.
+    pub fn is_complete(&self) -> bool {
+        self.calls >= self.expected_calls
+    }
+}
+
+/// `merge.toml`: what a merged directory holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeRecord {
+    /// Version of et that merged.
+    pub et_version: String,
+    /// Formulas the merged `run.toml` claims (its range, or its shards of it).
+    pub formulas: u64,
+    /// Formulas the inputs claim together: fewer than `formulas` when their ranges
+    /// leave a gap inside the merged range.
+    pub input_formulas: u64,
+    /// Rows (calls) held.
+    pub calls: u64,
+    /// Rows a complete study over the merged range holds.
+    pub expected_calls: u64,
+    /// Every formula of the merged range has a row for every solver.
+    pub complete: bool,
+    /// The inputs, in the order given.
+    pub input: Vec<MergedInput>,
+}
 
 /// What a merge wrote.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,45 +95,8 @@ pub struct MergeSummary {
     pub renamed: u64,
     /// The manifest written to the merged directory.
     pub manifest: RunManifest,
-}
-
-/// The formula range a directory covers, with its shard if any.
-#[derive(Debug, Clone)]
-struct Coverage {
-    start: BigUint,
-    end: BigUint,
-    /// Shard numbers and shard count (`3/8` → `[3], 8`; merged shards `1,2/8`).
-    shard: Option<(Vec<u64>, u64)>,
-}
-
-impl Coverage {
-    fn of(m: &RunManifest) -> Self {
-        let start: BigUint = m.start.parse().unwrap_or_default();
-        let end = &start + BigUint::from(m.n);
-        Coverage {
-            start,
-            end,
-            shard: m.shard.as_deref().and_then(parse_shard),
-        }
-    }
-
-    fn describe(&self, m: &RunManifest) -> String {
-        match &m.shard {
-            Some(s) => format!("[{}, {}) shard {s}", self.start, self.end),
-            None => format!("[{}, {})", self.start, self.end),
-        }
-    }
-}
-
-/// Parses `k/K` (or `k1,k2/K` as written by a partial merge).
-fn parse_shard(text: &str) -> Option<(Vec<u64>, u64)> {
-    let (ks, total) = text.split_once('/')?;
-    let total = total.trim().parse().ok()?;
-    let ks = ks
-        .split(',')
-        .map(|k| k.trim().parse().ok())
-        .collect::<Option<Vec<u64>>>()?;
-    Some((ks, total))
+    /// The record written to `merge.toml`.
+    pub record: MergeRecord,
 }
 
 fn solvers_text(m: &RunManifest) -> String {
@@ -80,7 +107,9 @@ fn solvers_text(m: &RunManifest) -> String {
         .join(", ")
 }
 
-/// Checks that the directories are shards of one study, naming the first difference.
+/// Checks that the directories are shards of one study, naming the first difference:
+/// every setting of every directory is compared before any range, so the message is
+/// about what really differs.
 ///
 /// Solver command lines are not compared: shards often run on machines with
 /// different install paths; name, family and version identify a solver. Nor is the
@@ -90,11 +119,11 @@ pub fn check_shards(dirs: &[RunDir]) -> Result<(), ReportError> {
     let Some(first) = dirs.first() else {
         return Err(ReportError::NoInput);
     };
-    for (i, a) in dirs.iter().enumerate() {
-        let (ma, mb) = (&first.manifest, &a.manifest);
+    for other in &dirs[1..] {
+        let (ma, mb) = (&first.manifest, &other.manifest);
         let mismatch = |what: &'static str, left: String, right: String| ReportError::Mismatch {
             a: first.path.clone(),
-            b: a.path.clone(),
+            b: other.path.clone(),
             what,
             left,
             right,
@@ -142,42 +171,18 @@ pub fn check_shards(dirs: &[RunDir]) -> Result<(), ReportError> {
                 mb.references_text(),
             ));
         }
-        for b in &dirs[i + 1..] {
-            check_disjoint(a, b)?;
-        }
     }
-    Ok(())
-}
-
-fn check_disjoint(a: &RunDir, b: &RunDir) -> Result<(), ReportError> {
-    let (ca, cb) = (Coverage::of(&a.manifest), Coverage::of(&b.manifest));
-    let same_dir = fs::canonicalize(&a.path).ok() == fs::canonicalize(&b.path).ok();
-    let ranges_meet = ca.start < cb.end && cb.start < ca.end;
-    let distinct_shards = match (&ca.shard, &cb.shard) {
-        (Some((ka, na)), Some((kb, nb))) => {
-            ca.start == cb.start
-                && ca.end == cb.end
-                && na == nb
-                && !ka.iter().any(|k| kb.contains(k))
-        }
-        _ => false,
-    };
-    if same_dir || (ranges_meet && !distinct_shards) {
-        return Err(ReportError::Overlap {
-            a: a.path.clone(),
-            b: b.path.clone(),
-            left: ca.describe(&a.manifest),
-            right: cb.describe(&b.manifest),
-        });
+    for d in dirs {
+        Coverage::of(d)?;
     }
-    Ok(())
+    check_all_disjoint(dirs, "merge")
 }
 
 /// The manifest of the merged directory: the union of the ranges; `shard` is dropped
 /// when all shards of a study are present and lists the shard numbers otherwise.
-pub fn merged_manifest(dirs: &[RunDir]) -> RunManifest {
+pub fn merged_manifest(dirs: &[RunDir]) -> Result<RunManifest, ReportError> {
     let mut m = dirs[0].manifest.clone();
-    let covs: Vec<Coverage> = dirs.iter().map(|d| Coverage::of(&d.manifest)).collect();
+    let covs: Vec<Coverage> = dirs.iter().map(Coverage::of).collect::<Result<_, _>>()?;
     let start = covs
         .iter()
         .map(|c| c.start.clone())
@@ -209,11 +214,15 @@ pub fn merged_manifest(dirs: &[RunDir]) -> RunManifest {
     if supervisions.len() > 1 {
         m.supervision = Some(supervisions.join(", "));
     }
-    m
+    Ok(m)
 }
 
 /// Merges the shard directories into `out`, which must not exist yet.
-pub fn merge(paths: &[PathBuf], out: &Path) -> Result<MergeSummary, ReportError> {
+pub fn merge(
+    paths: &[PathBuf],
+    out: &Path,
+    compression: Compression,
+) -> Result<MergeSummary, ReportError> {
     let dirs = paths
         .iter()
         .map(RunDir::open)
@@ -229,7 +238,7 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<MergeSummary, ReportError>
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "merged".into());
     let tmp = out.with_file_name(format!(".{name}.merging-{}", std::process::id()));
-    let result = write_merged(&dirs, &tmp).and_then(|summary| {
+    let result = write_merged(&dirs, &tmp, compression).and_then(|summary| {
         fs::rename(&tmp, out).map_err(|e| ReportError::io(out, e))?;
         Ok(summary)
     });
@@ -239,13 +248,17 @@ pub fn merge(paths: &[PathBuf], out: &Path) -> Result<MergeSummary, ReportError>
     result
 }
 
-fn write_merged(dirs: &[RunDir], tmp: &Path) -> Result<MergeSummary, ReportError> {
+fn write_merged(
+    dirs: &[RunDir],
+    tmp: &Path,
+    compression: Compression,
+) -> Result<MergeSummary, ReportError> {
     fs::create_dir_all(tmp).map_err(|e| ReportError::io(tmp, e))?;
-    let mut rows = 0;
+    let mut per_input = vec![Concatenated::default(); dirs.len()];
     for file in CSV_FILES {
-        let n = concat_csv(dirs, file, &tmp.join(file))?;
+        let counts = concat_csv(dirs, file, tmp, compression)?;
         if *file == RUNS_CSV {
-            rows = n;
+            per_input = counts;
         }
     }
     let (mut bug_files, mut renamed) = (0, 0);
@@ -261,31 +274,135 @@ fn write_merged(dirs: &[RunDir], tmp: &Path) -> Result<MergeSummary, ReportError
             )?;
         }
     }
-    let manifest = merged_manifest(dirs);
-    let text = toml::to_string(&manifest).expect("manifest serialises");
-    let path = tmp.join(MANIFEST);
-    fs::write(&path, text).map_err(|e| ReportError::io(&path, e))?;
+    let manifest = merged_manifest(dirs)?;
+    let record = merge_record(dirs, &per_input, &manifest, &tmp.join(MANIFEST))?;
+    for (name, text) in [
+        (MANIFEST, toml::to_string(&manifest).expect("manifest serialises")),
+        (
+            MERGE_RECORD,
+            format!(
+                "# Written by `et merge`: the inputs of this directory and how complete each was.\n{}",
+                toml::to_string(&record).expect("merge record serialises")
+            ),
+        ),
+    ] {
+        let path = tmp.join(name);
+        fs::write(&path, text).map_err(|e| ReportError::io(&path, e))?;
+    }
     Ok(MergeSummary {
-        rows,
+        rows: per_input.iter().map(|c| c.rows).sum(),
         bug_files,
         renamed,
         manifest,
+        record,
     })
 }
 
-/// Concatenates `file` of every directory that has it, keeping one header; the
-/// headers must be equal. Returns the number of data rows. Copies bytes, not records,
-/// because shards of a large study hold billions of rows.
-fn concat_csv(dirs: &[RunDir], file: &str, dest: &Path) -> Result<u64, ReportError> {
-    let mut writer: Option<(BufWriter<fs::File>, String, &Path)> = None;
-    let mut rows = 0;
-    for d in dirs {
-        let src = d.path.join(file);
-        if !src.exists() {
-            continue;
+/// Counts that TOML can hold (its integers are signed 64-bit).
+fn toml_count(n: u128) -> u64 {
+    u64::try_from(n).unwrap_or(u64::MAX).min(i64::MAX as u64)
+}
+
+/// What the merged directory holds: each input's rows against its claim, and the
+/// merged claim against what the inputs cover.
+fn merge_record(
+    dirs: &[RunDir],
+    copied: &[Concatenated],
+    merged: &RunManifest,
+    merged_path: &Path,
+) -> Result<MergeRecord, ReportError> {
+    let solvers = merged.solvers.len() as u128;
+    let mut input = Vec::new();
+    for (d, c) in dirs.iter().zip(copied) {
+        let cov = Coverage::of(d)?;
+        let formulas = cov.formulas();
+        input.push(MergedInput {
+            path: d.path.display().to_string(),
+            range: cov.describe(),
+            formulas,
+            calls: c.rows,
+            expected_calls: toml_count(u128::from(formulas) * solvers),
+            torn_last_line: c.torn_last_line,
+        });
+    }
+    let formulas = Coverage::of_manifest(merged, merged_path)?.formulas();
+    let input_formulas = input.iter().map(|i| i.formulas).sum();
+    let held: u64 = copied.iter().map(|c| c.rows).sum();
+    let expected_calls = toml_count(u128::from(formulas) * solvers);
+    Ok(MergeRecord {
+        et_version: env!("CARGO_PKG_VERSION").to_string(),
+        formulas,
+        input_formulas,
+        calls: held,
+        expected_calls,
+        complete: held >= expected_calls && input_formulas >= formulas,
+        input,
+    })
+}
+
+/// A CSV file being written, plain or gzip-compressed.
+enum CsvOut {
+    Plain(BufWriter<fs::File>),
+    Gzip(GzEncoder<BufWriter<fs::File>>),
+}
+
+impl CsvOut {
+    fn create(path: &Path, compression: Compression) -> Result<Self, ReportError> {
+        let file = fs::File::create(path).map_err(|e| ReportError::io(path, e))?;
+        let w = BufWriter::with_capacity(1 << 20, file);
+        Ok(match compression {
+            Compression::Plain => CsvOut::Plain(w),
+            Compression::Gzip => CsvOut::Gzip(GzEncoder::new(w, flate2::Compression::default())),
+        })
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            CsvOut::Plain(w) => w,
+            CsvOut::Gzip(w) => w,
         }
-        let f = fs::File::open(&src).map_err(|e| ReportError::io(&src, e))?;
-        let mut reader = BufReader::with_capacity(1 << 20, f);
+    }
+
+    /// Flushes everything, the gzip trailer included.
+    fn finish(self) -> std::io::Result<()> {
+        match self {
+            CsvOut::Plain(mut w) => w.flush(),
+            CsvOut::Gzip(w) => w.finish()?.flush(),
+        }
+    }
+}
+
+/// What was copied from one input file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Concatenated {
+    /// Whole data rows copied.
+    rows: u64,
+    /// The file ended in a line without its newline, which was left out.
+    torn_last_line: bool,
+}
+
+/// Concatenates `file` (or `file.gz`) of every directory that has it into `dir`,
+/// keeping one header; the headers must be equal. Copies bytes, not records, because
+/// shards of a large study hold billions of rows; only whole lines are copied, so the
+/// torn last line of a killed run is left out (and reported) rather than glued onto
+/// the next input's first row.
+fn concat_csv(
+    dirs: &[RunDir],
+    file: &'static str,
+    dir: &Path,
+    compression: Compression,
+) -> Result<Vec<Concatenated>, ReportError> {
+    let dest = match compression {
+        Compression::Plain => dir.join(file),
+        Compression::Gzip => dir.join(format!("{file}{GZ}")),
+    };
+    let mut writer: Option<(CsvOut, String, &Path)> = None;
+    let mut copied = vec![Concatenated::default(); dirs.len()];
+    for (i, d) in dirs.iter().enumerate() {
+        let Some(src) = find_csv(&d.path, file)? else {
+            continue;
+        };
+        let mut reader = BufReader::with_capacity(1 << 20, open_csv(&src)?);
         let mut header = String::new();
         reader
             .read_line(&mut header)
@@ -294,10 +411,9 @@ fn concat_csv(dirs: &[RunDir], file: &str, dest: &Path) -> Result<u64, ReportErr
         let (w, first_header, first_dir) = match &mut writer {
             Some(w) => w,
             None => {
-                let out = fs::File::create(dest).map_err(|e| ReportError::io(dest, e))?;
-                let mut w = BufWriter::with_capacity(1 << 20, out);
-                writeln!(w, "{header}").map_err(|e| ReportError::io(dest, e))?;
-                writer.insert((w, header.clone(), &d.path))
+                let mut out = CsvOut::create(&dest, compression)?;
+                writeln!(out.writer(), "{header}").map_err(|e| ReportError::io(&dest, e))?;
+                writer.insert((out, header.clone(), &d.path))
             }
         };
         if header != *first_header {
@@ -310,7 +426,8 @@ fn concat_csv(dirs: &[RunDir], file: &str, dest: &Path) -> Result<u64, ReportErr
             });
         }
         let mut buf = vec![0u8; 1 << 20];
-        let mut last = b'\n';
+        // Bytes after the last newline seen: written once their line is complete.
+        let mut partial: Vec<u8> = Vec::new();
         loop {
             let n = reader
                 .read(&mut buf)
@@ -318,21 +435,25 @@ fn concat_csv(dirs: &[RunDir], file: &str, dest: &Path) -> Result<u64, ReportErr
             if n == 0 {
                 break;
             }
-            rows += buf[..n].iter().filter(|b| **b == b'\n').count() as u64;
-            last = buf[n - 1];
-            w.write_all(&buf[..n])
-                .map_err(|e| ReportError::io(dest, e))?;
+            let chunk = &buf[..n];
+            let Some(last_newline) = chunk.iter().rposition(|b| *b == b'\n') else {
+                partial.extend_from_slice(chunk);
+                continue;
+            };
+            copied[i].rows += chunk.iter().filter(|b| **b == b'\n').count() as u64;
+            let out = w.writer();
+            out.write_all(&partial)
+                .and_then(|()| out.write_all(&chunk[..=last_newline]))
+                .map_err(|e| ReportError::io(&dest, e))?;
+            partial.clear();
+            partial.extend_from_slice(&chunk[last_newline + 1..]);
         }
-        // An unterminated last line would glue onto the next shard's first row.
-        if last != b'\n' {
-            w.write_all(b"\n").map_err(|e| ReportError::io(dest, e))?;
-            rows += 1;
-        }
+        copied[i].torn_last_line = !partial.is_empty();
     }
-    if let Some((mut w, _, _)) = writer {
-        w.flush().map_err(|e| ReportError::io(dest, e))?;
+    if let Some((w, _, _)) = writer {
+        w.finish().map_err(|e| ReportError::io(&dest, e))?;
     }
-    Ok(rows)
+    Ok(copied)
 }
 
 /// Copies a directory tree; a name already taken by different content gets `~shardN`.

@@ -1,13 +1,17 @@
 //! Reports from campaign output: `et report` tables, `et plot` evolution figures and
 //! `et merge` of sharded runs.
 //!
-//! Code map: [`load`] reads run directories (manifest + streamed rows); [`join`] pairs
-//! the rows of one formula in bounded memory; [`stats`] aggregates one pass into a
-//! [`Report`] (versions in [`crate::version`] order); [`timeouts`] parses the `solved within T`
-//! grid; [`tables`] turns a report into text cells that [`render`] prints or writes as
-//! CSV; [`figures`] turns a report into plot data that [`plot`] draws; [`merge`] joins
-//! shards. Nothing here runs solvers or reclassifies calls: the CSV is the truth.
+//! Code map: [`load`] reads run directories (manifest + streamed rows, plain or
+//! gzip); [`coverage`] is what a directory claims to hold (range, shards) and refuses
+//! directories that would count a call twice; [`join`] pairs the rows of one formula
+//! in bounded memory; [`stats`] aggregates one pass into a [`Report`] (versions in
+//! [`crate::version`] order); [`timeouts`] parses the `solved within T` grid and names
+//! the clock; [`tables`] turns a report into text cells that [`render`] prints or
+//! writes as CSV; [`figures`] turns a report into plot data that [`plot`] lays out and
+//! draws; [`merge`] joins shards. Nothing here runs solvers or reclassifies calls: the
+//! CSV is the truth.
 
+pub mod coverage;
 mod error;
 pub mod figures;
 pub mod join;
@@ -19,6 +23,6 @@ pub mod stats;
 pub mod tables;
 pub mod timeouts;
 
-pub use error::ReportError;
+pub use error::{Overlap, ReportError};
 pub use load::RunDir;
 pub use stats::{build_report, Report, ReportOptions};

@@ -22,42 +22,51 @@ pub fn write_text(out: &mut impl Write, tables: &[Table]) -> io::Result<()> {
             writeln!(out, "  (none)")?;
             continue;
         }
-        let n = table.header.len();
-        let width = |c: usize| {
-            table
-                .rows
-                .iter()
-                .map(|r| r[c].chars().count())
-                .chain([table.header[c].chars().count()])
-                .max()
-                .unwrap_or(0)
-        };
-        let widths: Vec<usize> = (0..n).map(width).collect();
-        let right: Vec<bool> = (0..n)
-            .map(|c| {
-                // Example lists are text even when they hold a single index.
-                !table.header[c].ends_with("examples")
-                    && table.rows.iter().all(|r| r[c].is_empty() || numeric(&r[c]))
-            })
-            .collect();
-        let line = |out: &mut dyn Write, cells: &[String]| -> io::Result<()> {
-            let mut text = String::from(" ");
-            for (c, cell) in cells.iter().enumerate() {
-                let w = widths[c];
-                if right[c] {
-                    text.push_str(&format!(" {cell:>w$}"));
-                } else {
-                    text.push_str(&format!(" {cell:<w$}"));
-                }
-            }
-            writeln!(out, "{}", text.trim_end())
-        };
-        line(out, &table.header)?;
-        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-        line(out, &rule)?;
-        for row in &table.rows {
-            line(out, row)?;
+        write_rows(out, table)?;
+        for note in &table.notes {
+            writeln!(out, "  {note}")?;
         }
+    }
+    Ok(())
+}
+
+/// The header, a rule and the rows of a non-empty table, in aligned columns.
+fn write_rows(out: &mut impl Write, table: &Table) -> io::Result<()> {
+    let n = table.header.len();
+    let width = |c: usize| {
+        table
+            .rows
+            .iter()
+            .map(|r| r[c].chars().count())
+            .chain([table.header[c].chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..n).map(width).collect();
+    let right: Vec<bool> = (0..n)
+        .map(|c| {
+            // Example lists are text even when they hold a single index.
+            !table.header[c].ends_with("examples")
+                && table.rows.iter().all(|r| r[c].is_empty() || numeric(&r[c]))
+        })
+        .collect();
+    let line = |out: &mut dyn Write, cells: &[String]| -> io::Result<()> {
+        let mut text = String::from(" ");
+        for (c, cell) in cells.iter().enumerate() {
+            let w = widths[c];
+            if right[c] {
+                text.push_str(&format!(" {cell:>w$}"));
+            } else {
+                text.push_str(&format!(" {cell:<w$}"));
+            }
+        }
+        writeln!(out, "{}", text.trim_end())
+    };
+    line(out, &table.header)?;
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    line(out, &rule)?;
+    for row in &table.rows {
+        line(out, row)?;
     }
     Ok(())
 }

@@ -1,15 +1,22 @@
-//! Streaming statistics over run directories: one pass over each `runs.csv`, counters
+//! Streaming statistics over run directories: one pass over each call log, counters
 //! per (solver, grammar), and the per-formula join (see [`super::join`]) for jointly
-//! solved times and regressions. Nothing here grows with the number of rows.
+//! solved times, regressions and how complete each directory is. Nothing here grows
+//! with the number of rows.
+//!
+//! One notion of *solved* runs through everything: a call is solved when it answered
+//! sat or unsat without a correctness verdict (an invalid model or an unsound answer is
+//! decided, not solved). Times come from one clock ([`Clock`]), chosen per report.
 
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
-use crate::oracle::Verdict;
+use crate::oracle::{Evidence, Status, Verdict};
 
+use super::coverage::{check_all_disjoint, Coverage};
 use super::join::{FormulaJoin, JoinStats, Outcome};
 use super::load::RunDir;
-use super::timeouts::{default_timeouts, Timeout};
+use super::timeouts::{default_timeouts, Clock, Timeout};
 use super::ReportError;
 use crate::version::compare_versions;
 
@@ -26,6 +33,8 @@ pub struct ReportOptions {
     pub timeouts: Vec<Timeout>,
     /// Formulas the join window holds before spilling to disk.
     pub window: usize,
+    /// Which measured time the report uses.
+    pub clock: Clock,
 }
 
 impl Default for ReportOptions {
@@ -33,6 +42,7 @@ impl Default for ReportOptions {
         ReportOptions {
             timeouts: default_timeouts(),
             window: DEFAULT_WINDOW,
+            clock: Clock::default(),
         }
     }
 }
@@ -56,28 +66,42 @@ pub struct SolverGrammar {
     /// Position in [`Report::grammars`].
     pub grammar: usize,
     /// Calls (rows) of this solver on this grammar.
-    pub formulas: u64,
-    /// Calls answered sat or unsat (at any time).
-    pub decided: u64,
-    /// Sum of wall time over all calls, seconds.
-    pub time_s: f64,
+    pub calls: u64,
+    /// Calls per status, indexed like [`Status::ALL`].
+    pub statuses: Vec<u64>,
+    /// Calls answered sat or unsat without a correctness verdict.
+    pub solved: u64,
+    /// Sum of the calls' times on the report's clock, seconds.
+    pub seconds: f64,
     /// Calls per verdict, indexed like [`Verdict::ALL`].
     pub verdicts: Vec<u64>,
+    /// Correctness verdicts per evidence, indexed like [`Evidence::ALL`].
+    pub evidence: Vec<u64>,
     /// Calls solved within each timeout of [`Report::timeouts`].
-    pub solved: Vec<u64>,
-    /// Formulas every solver of this solver's family (in the run's pool) decided.
+    pub solved_within: Vec<u64>,
+    /// The smallest `timeout_s` of the runs that contributed calls: "solved within T"
+    /// is only measured for T up to it.
+    pub run_timeout_s: f64,
+    /// Formulas every solver of this solver's family (in the run's pool) solved.
     pub joint_formulas: u64,
-    /// This solver's wall time on those formulas, seconds.
-    pub joint_time_s: f64,
+    /// This solver's time on those formulas, seconds.
+    pub joint_seconds: f64,
 }
 
 impl SolverGrammar {
     /// Calls with verdict `v`.
     pub fn verdict(&self, v: Verdict) -> u64 {
-        Verdict::ALL
-            .iter()
-            .position(|x| *x == v)
-            .map_or(0, |i| self.verdicts[i])
+        self.verdicts[v as usize]
+    }
+
+    /// Calls with status `s`.
+    pub fn status(&self, s: Status) -> u64 {
+        self.statuses[s as usize]
+    }
+
+    /// Correctness verdicts established by `e`.
+    pub fn by_evidence(&self, e: Evidence) -> u64 {
+        self.evidence[e as usize]
     }
 
     /// Calls with a correctness verdict (unsound, invalid model, crash).
@@ -89,13 +113,23 @@ impl SolverGrammar {
             .sum()
     }
 
-    /// Decided formulas per second of solver wall time, if any time was spent.
+    /// Solved formulas per second of the solver's time, if any time was spent.
     pub fn throughput(&self) -> Option<f64> {
-        (self.time_s > 0.0).then(|| self.decided as f64 / self.time_s)
+        (self.seconds > 0.0).then(|| self.solved as f64 / self.seconds)
+    }
+
+    /// Whether "solved within `t`" was measured: `t` is at most the run's timeout.
+    pub fn measured(&self, t: &Timeout) -> bool {
+        within_timeout(t.seconds, self.run_timeout_s)
     }
 }
 
-/// Formulas one version handled that the next version of its family does not.
+/// `t ≤ timeout`, tolerating the rounding of a timeout that went through a `Duration`.
+pub fn within_timeout(t: f64, timeout: f64) -> bool {
+    t <= timeout * (1.0 + 1e-9)
+}
+
+/// Formulas one version solved that the next version of its family does not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Regression {
     /// Position in [`Report::grammars`].
@@ -104,14 +138,75 @@ pub struct Regression {
     pub from: usize,
     /// The next version of the same family.
     pub to: usize,
-    /// Formulas both ran where `from` decided and `to` did not.
+    /// Formulas both ran where `from` solved and `to` did not (any other outcome).
     pub lost_solved: u64,
     /// The smallest such indices (at most [`MAX_EXAMPLES`]).
     pub lost_solved_examples: Vec<String>,
-    /// Formulas `from` decided without a bug verdict and `to` got a bug verdict on.
+    /// Of those, formulas on which `to` got a correctness verdict.
     pub lost_correct: u64,
     /// The smallest such indices (at most [`MAX_EXAMPLES`]).
     pub lost_correct_examples: Vec<String>,
+}
+
+/// How complete one input directory is: rows present against what its `run.toml`
+/// claims (the formulas of its range and shards × its pool).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputSummary {
+    /// The directory as given.
+    pub path: PathBuf,
+    /// Its grammar.
+    pub grammar: String,
+    /// The range (and shards) it claims, as `[start, end) shard k/K`.
+    pub coverage: String,
+    /// Solvers in its pool.
+    pub solvers: usize,
+    /// Its per-call timeout, seconds.
+    pub timeout_s: String,
+    /// Formulas it claims.
+    pub formulas: u64,
+    /// Formulas with a row for every solver of the pool.
+    pub complete: u64,
+    /// Rows (calls) present.
+    pub calls: u64,
+    /// Rows a complete run has: formulas × solvers.
+    pub expected_calls: u128,
+    /// The call log ended in a torn line (a run killed while writing), left out.
+    pub torn_last_line: bool,
+    /// Rows whose index lies outside the claimed range (a `runs.csv` that does not
+    /// belong to its `run.toml`); counted in the tables, never as complete formulas.
+    pub outside: u64,
+}
+
+impl InputSummary {
+    /// Every claimed formula has a row for every solver, and no row is outside.
+    pub fn is_complete(&self) -> bool {
+        self.complete >= self.formulas && self.outside == 0
+    }
+
+    /// One sentence: `DIR: 407 of 600 formulas complete (core [0, 600)), 814 of 1200
+    /// calls`, and the torn line if there was one.
+    pub fn describe(&self) -> String {
+        let torn = if self.torn_last_line {
+            "; its torn last line was left out"
+        } else {
+            ""
+        };
+        let outside = if self.outside > 0 {
+            format!("; {} rows outside its range", self.outside)
+        } else {
+            String::new()
+        };
+        format!(
+            "{}: {} of {} formulas complete ({} {}), {} of {} calls{torn}{outside}",
+            self.path.display(),
+            self.complete,
+            self.formulas,
+            self.grammar,
+            self.coverage,
+            self.calls,
+            self.expected_calls
+        )
+    }
 }
 
 /// The aggregated answers of `et report`, ready for tables and plots.
@@ -119,6 +214,8 @@ pub struct Regression {
 pub struct Report {
     /// The `solved within T` grid.
     pub timeouts: Vec<Timeout>,
+    /// The clock every time in the report was read from.
+    pub clock: Clock,
     /// Solvers by family (first seen first), then release order.
     pub solvers: Vec<SolverInfo>,
     /// Grammar names, sorted.
@@ -127,6 +224,8 @@ pub struct Report {
     pub cells: Vec<SolverGrammar>,
     /// Consecutive version pairs, by grammar then solver order.
     pub regressions: Vec<Regression>,
+    /// The input directories, in the order given, with how complete each is.
+    pub inputs: Vec<InputSummary>,
     /// Rows read.
     pub rows: u64,
     /// What the per-formula join did.
@@ -154,15 +253,52 @@ impl Report {
 }
 
 /// Counters while reading; ids are positions in first-seen order.
-#[derive(Default)]
 struct Cell {
-    formulas: u64,
-    decided: u64,
+    calls: u64,
+    statuses: [u64; Status::COUNT],
+    solved: u64,
     time_us: u64,
-    verdicts: [u64; 5],
+    verdicts: [u64; Verdict::COUNT],
+    evidence: [u64; Evidence::COUNT],
     first_within: Vec<u64>,
+    run_timeout_s: f64,
     joint_formulas: u64,
     joint_time_us: u64,
+}
+
+impl Cell {
+    fn new(n_timeouts: usize) -> Self {
+        Cell {
+            calls: 0,
+            statuses: [0; Status::COUNT],
+            solved: 0,
+            time_us: 0,
+            verdicts: [0; Verdict::COUNT],
+            evidence: [0; Evidence::COUNT],
+            first_within: vec![0; n_timeouts],
+            run_timeout_s: f64::INFINITY,
+            joint_formulas: 0,
+            joint_time_us: 0,
+        }
+    }
+
+    fn add(&mut self, other: Cell) {
+        self.calls += other.calls;
+        self.solved += other.solved;
+        self.time_us += other.time_us;
+        let sums = [
+            (&mut self.statuses[..], &other.statuses[..]),
+            (&mut self.verdicts[..], &other.verdicts[..]),
+            (&mut self.evidence[..], &other.evidence[..]),
+            (&mut self.first_within[..], &other.first_within[..]),
+        ];
+        for (mine, theirs) in sums {
+            for (a, b) in mine.iter_mut().zip(theirs) {
+                *a += b;
+            }
+        }
+        self.run_timeout_s = self.run_timeout_s.min(other.run_timeout_s);
+    }
 }
 
 #[derive(Default)]
@@ -238,10 +374,9 @@ fn keep_example(examples: &mut Vec<String>, index: &str) {
 
 impl Tallies {
     fn cell(&mut self, solver: u32, grammar: u32, n_timeouts: usize) -> &mut Cell {
-        self.cells.entry((solver, grammar)).or_insert_with(|| Cell {
-            first_within: vec![0; n_timeouts],
-            ..Cell::default()
-        })
+        self.cells
+            .entry((solver, grammar))
+            .or_insert_with(|| Cell::new(n_timeouts))
     }
 
     /// Handles one joined formula: jointly-solved times and version-to-version losses.
@@ -257,7 +392,7 @@ impl Tallies {
         for members in families {
             let joint: Option<Vec<Outcome>> = members
                 .iter()
-                .map(|s| find(*s).filter(|o| o.decided).copied())
+                .map(|s| find(*s).filter(|o| o.solved).copied())
                 .collect();
             for o in joint.into_iter().flatten() {
                 let cell = self.cell(o.solver, grammar, nt);
@@ -268,35 +403,44 @@ impl Tallies {
                 let (Some(a), Some(b)) = (find(pair[0]), find(pair[1])) else {
                     continue;
                 };
+                // A solver that could not start says nothing about its release.
+                if !(a.ran && b.ran) {
+                    continue;
+                }
                 let r = self
                     .regressions
                     .entry((grammar, pair[0], pair[1]))
                     .or_default();
-                if a.decided && !b.decided {
+                if a.solved && !b.solved {
                     r.lost_solved += 1;
                     keep_example(&mut r.lost_solved_examples, index);
-                }
-                if a.decided && !a.bug && b.bug {
-                    r.lost_correct += 1;
-                    keep_example(&mut r.lost_correct_examples, index);
+                    if b.bug {
+                        r.lost_correct += 1;
+                        keep_example(&mut r.lost_correct_examples, index);
+                    }
                 }
             }
         }
     }
 }
 
-/// Reads every run directory once and aggregates the report.
+/// Reads every run directory once and aggregates the report. Directories that would
+/// count a call twice (the same directory twice, or one grammar's overlapping ranges
+/// run by a common solver) are refused before anything is read.
 pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, ReportError> {
     if dirs.is_empty() {
         return Err(ReportError::NoInput);
     }
+    check_all_disjoint(dirs, "report")?;
     let timeouts = &options.timeouts;
     let nt = timeouts.len();
     let mut reg = Registry::default();
     let mut tallies = Tallies::default();
     let mut join_stats = JoinStats::default();
     let mut rows = 0u64;
+    let mut inputs = Vec::new();
     for dir in dirs {
+        let coverage = Coverage::of(dir)?;
         // The pool decides when a formula is complete and which versions are adjacent.
         let pool: Vec<u32> = dir
             .manifest
@@ -307,40 +451,50 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         let pool_set: HashSet<u32> = pool.iter().copied().collect();
         let families = family_groups(&pool, &reg.solvers);
         let mut join = FormulaJoin::new(pool_set.len(), options.window);
-        let mut sink =
-            |g: u32, index: &str, outs: &[Outcome]| tallies.formula(g, index, outs, &families, nt);
+        let (first, end) = (coverage.start.to_string(), coverage.end.to_string());
+        let in_range = |index: &str| {
+            compare_index(&first, index).is_le() && compare_index(index, &end).is_lt()
+        };
+        let mut complete = 0u64;
+        let mut sink = |g: u32, index: &str, outs: &[Outcome]| {
+            let in_pool = outs.iter().filter(|o| pool_set.contains(&o.solver)).count();
+            if in_pool == pool_set.len() && in_range(index) {
+                complete += 1;
+            }
+            tallies.formula(g, index, outs, &families, nt)
+        };
         // Split borrows: the sink owns `tallies` mutably, so counters go via a second map.
         let mut counts: HashMap<(u32, u32), Cell> = HashMap::new();
-        dir.for_each_call(|call| {
-            rows += 1;
+        let (mut dir_rows, mut outside) = (0u64, 0u64);
+        let read = dir.for_each_call(options.clock, |call| {
+            dir_rows += 1;
+            outside += u64::from(!in_range(call.index));
             let sid = reg.solver(call.solver, call.family, call.version);
             let gid = reg.grammar(call.grammar);
-            let cell = counts.entry((sid, gid)).or_insert_with(|| Cell {
-                first_within: vec![0; nt],
-                ..Cell::default()
-            });
-            let decided = call.status.is_decided();
-            cell.formulas += 1;
-            let time_us = to_us(call.time_s);
+            let cell = counts.entry((sid, gid)).or_insert_with(|| Cell::new(nt));
+            cell.calls += 1;
+            cell.statuses[call.status as usize] += 1;
+            let time_us = to_us(call.seconds);
             cell.time_us += time_us;
-            if decided {
-                cell.decided += 1;
-                let i = timeouts.partition_point(|t| t.seconds < call.time_s);
+            let solved = call.solved();
+            if solved {
+                cell.solved += 1;
+                let i = timeouts.partition_point(|t| t.seconds < call.seconds);
                 if i < nt {
                     cell.first_within[i] += 1;
                 }
             }
             if let Some(v) = call.verdict {
-                let vi = Verdict::ALL
-                    .iter()
-                    .position(|x| *x == v)
-                    .expect("known verdict");
-                cell.verdicts[vi] += 1;
+                cell.verdicts[v as usize] += 1;
+                if let (true, Some(e)) = (v.is_bug(), call.evidence) {
+                    cell.evidence[e as usize] += 1;
+                }
             }
             let outcome = Outcome {
                 solver: sid,
-                decided,
+                solved,
                 bug: call.verdict.is_some_and(Verdict::is_bug),
+                ran: call.status != Status::SetupError,
                 time_us,
             };
             join.push(
@@ -353,20 +507,35 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             )
         })?;
         join.finish(&mut join_stats, &mut sink)?;
-        for ((sid, gid), c) in counts {
-            let cell = tallies.cell(sid, gid, nt);
-            cell.formulas += c.formulas;
-            cell.decided += c.decided;
-            cell.time_us += c.time_us;
-            for (a, b) in cell.verdicts.iter_mut().zip(c.verdicts) {
-                *a += b;
-            }
-            for (a, b) in cell.first_within.iter_mut().zip(c.first_within) {
-                *a += b;
-            }
+        rows += dir_rows;
+        for ((sid, gid), mut c) in counts {
+            c.run_timeout_s = dir.manifest.timeout_s;
+            tallies.cell(sid, gid, nt).add(c);
         }
+        let formulas = coverage.formulas();
+        inputs.push(InputSummary {
+            path: dir.path.clone(),
+            grammar: dir.manifest.grammar.clone(),
+            coverage: coverage.describe(),
+            solvers: pool_set.len(),
+            timeout_s: super::timeouts::seconds_label(dir.manifest.timeout_s),
+            formulas,
+            complete,
+            calls: dir_rows,
+            expected_calls: u128::from(formulas) * pool_set.len() as u128,
+            torn_last_line: read.torn_last_line,
+            outside,
+        });
     }
-    Ok(finish(reg, tallies, timeouts.clone(), rows, join_stats))
+    Ok(finish(
+        reg,
+        tallies,
+        timeouts.clone(),
+        options.clock,
+        inputs,
+        rows,
+        join_stats,
+    ))
 }
 
 /// Pool members grouped by family, each group in release order.
@@ -398,6 +567,8 @@ fn finish(
     reg: Registry,
     tallies: Tallies,
     timeouts: Vec<Timeout>,
+    clock: Clock,
+    inputs: Vec<InputSummary>,
     rows: u64,
     join: JoinStats,
 ) -> Report {
@@ -427,21 +598,25 @@ fn finish(
     let mut cells: Vec<SolverGrammar> = tallies
         .cells
         .into_iter()
+        .filter(|(_, c)| c.calls > 0)
         .map(|((sid, gid), c)| {
-            let mut solved = c.first_within;
-            for i in 1..solved.len() {
-                solved[i] += solved[i - 1];
+            let mut solved_within = c.first_within;
+            for i in 1..solved_within.len() {
+                solved_within[i] += solved_within[i - 1];
             }
             SolverGrammar {
                 solver: solver_pos[sid as usize],
                 grammar: grammar_pos[gid as usize],
-                formulas: c.formulas,
-                decided: c.decided,
-                time_s: c.time_us as f64 / 1e6,
+                calls: c.calls,
+                statuses: c.statuses.to_vec(),
+                solved: c.solved,
+                seconds: c.time_us as f64 / 1e6,
                 verdicts: c.verdicts.to_vec(),
-                solved,
+                evidence: c.evidence.to_vec(),
+                solved_within,
+                run_timeout_s: c.run_timeout_s,
                 joint_formulas: c.joint_formulas,
-                joint_time_s: c.joint_time_us as f64 / 1e6,
+                joint_seconds: c.joint_time_us as f64 / 1e6,
             }
         })
         .collect();
@@ -464,6 +639,7 @@ fn finish(
 
     Report {
         timeouts,
+        clock,
         solvers: order.iter().map(|&id| reg.solvers[id].clone()).collect(),
         grammars: grammar_order
             .iter()
@@ -471,6 +647,7 @@ fn finish(
             .collect(),
         cells,
         regressions,
+        inputs,
         rows,
         join,
     }
@@ -487,5 +664,15 @@ mod tests {
             keep_example(&mut ex, i);
         }
         assert_eq!(ex, vec!["2", "7", "8", "9", "30"]);
+    }
+
+    #[test]
+    fn timeouts_compare_with_rounding_slack() {
+        assert!(within_timeout(2.0, 2.0));
+        assert!(within_timeout(
+            0.1,
+            std::time::Duration::from_secs_f64(0.1).as_secs_f64()
+        ));
+        assert!(!within_timeout(4.0, 2.0));
     }
 }

@@ -1,7 +1,7 @@
 //! The report as tables of text cells: one [`Table`] per question, shared by the
 //! terminal renderer and the CSV writer so both always show the same numbers.
 
-use crate::oracle::Verdict;
+use crate::oracle::{Evidence, Status, Verdict};
 
 use super::stats::{Report, SolverGrammar};
 
@@ -16,6 +16,8 @@ pub struct Table {
     pub header: Vec<String>,
     /// Rows of cells, as long as the header.
     pub rows: Vec<Vec<String>>,
+    /// Lines printed under the terminal table (what a `-` means, ...); not in the CSV.
+    pub notes: Vec<String>,
 }
 
 /// Seconds with millisecond precision (the resolution that matters at 1/64 s).
@@ -26,31 +28,71 @@ fn secs(x: f64) -> String {
 /// Builds every table of the report, in the order they are printed.
 pub fn tables(report: &Report) -> Vec<Table> {
     vec![
-        verdict_table(
-            report,
-            "bugs",
-            "Bug triggers per solver and grammar (correctness verdicts)",
-            true,
-        ),
-        verdict_table(
-            report,
-            "performance",
-            "Performance verdicts per solver and grammar (the reference decided, the solver did not)",
-            false,
-        ),
+        bugs_table(report),
+        performance_table(report),
         solved_table(report),
+        status_table(report),
         time_table(report),
         regression_table(report),
+        inputs_table(report),
     ]
 }
 
-fn verdict_table(report: &Report, name: &'static str, title: &str, bugs: bool) -> Table {
+/// The cells every per-solver-and-grammar table starts with: solver, grammar, calls.
+fn leading_cells(report: &Report, c: &SolverGrammar) -> Vec<String> {
+    vec![
+        report.solvers[c.solver].name.clone(),
+        report.grammars[c.grammar].clone(),
+        c.calls.to_string(),
+    ]
+}
+
+fn leading_header() -> Vec<String> {
+    vec!["solver".to_string(), "grammar".into(), "calls".into()]
+}
+
+fn bugs_table(report: &Report) -> Table {
     let verdicts: Vec<Verdict> = Verdict::ALL
         .iter()
         .copied()
-        .filter(|v| v.is_bug() == bugs)
+        .filter(|v| v.is_bug())
         .collect();
-    let mut header = vec!["solver".to_string(), "grammar".into(), "calls".into()];
+    let mut header = leading_header();
+    header.extend(verdicts.iter().map(|v| v.label().to_string()));
+    header.push("total".into());
+    header.extend(Evidence::ALL.iter().map(|e| format!("by_{}", e.label())));
+    let rows = report
+        .cells
+        .iter()
+        .map(|c| {
+            let mut row = leading_cells(report, c);
+            row.extend(verdicts.iter().map(|v| c.verdict(*v).to_string()));
+            row.push(c.bugs().to_string());
+            row.extend(Evidence::ALL.iter().map(|e| c.by_evidence(*e).to_string()));
+            row
+        })
+        .collect();
+    Table {
+        name: "bugs",
+        title: "Bug triggers per solver and grammar (correctness verdicts), and what established them"
+            .into(),
+        header,
+        rows,
+        notes: vec![
+            "by_reference: the reference solver's answer contradicts; by_witness: et found a satisfying assignment;".into(),
+            "by_model: et's check of the solver's model failed; by_self-check: the solver's own model check failed;".into(),
+            "a crash needs no evidence; runs without an evidence column: unsound = reference, invalid_model = self-check".into(),
+        ],
+    }
+}
+
+fn performance_table(report: &Report) -> Table {
+    let verdicts: Vec<Verdict> = Verdict::ALL
+        .iter()
+        .copied()
+        .filter(|v| !v.is_bug())
+        .collect();
+    let mut header = leading_header();
     header.extend(verdicts.iter().map(|v| v.label().to_string()));
     header.push("total".into());
     let rows = report
@@ -70,39 +112,83 @@ fn verdict_table(report: &Report, name: &'static str, title: &str, bugs: bool) -
         })
         .collect();
     Table {
-        name,
-        title: title.to_string(),
+        name: "performance",
+        title: "Performance verdicts per solver and grammar (the reference decided, the solver did not)"
+            .into(),
         header,
         rows,
+        notes: Vec::new(),
     }
 }
 
-/// The cells every per-solver-and-grammar table starts with: solver, grammar, calls.
-fn leading_cells(report: &Report, c: &SolverGrammar) -> Vec<String> {
-    vec![
-        report.solvers[c.solver].name.clone(),
-        report.grammars[c.grammar].clone(),
-        c.formulas.to_string(),
-    ]
-}
-
 fn solved_table(report: &Report) -> Table {
-    let mut header = vec!["solver".to_string(), "grammar".into(), "calls".into()];
+    let mut header = leading_header();
+    header.push("clock".into());
     header.extend(report.timeouts.iter().map(|t| format!("<={}", t.label)));
+    let mut unmeasured = false;
     let rows = report
         .cells
         .iter()
         .map(|c| {
             let mut row = leading_cells(report, c);
-            row.extend(c.solved.iter().map(u64::to_string));
+            row.push(report.clock.label().into());
+            row.extend(report.timeouts.iter().zip(&c.solved_within).map(|(t, n)| {
+                if c.measured(t) {
+                    n.to_string()
+                } else {
+                    unmeasured = true;
+                    "-".into()
+                }
+            }));
             row
         })
         .collect();
+    let mut notes = Vec::new();
+    if unmeasured {
+        notes.push("-: T is above the run's timeout, so it was not measured".into());
+    }
     Table {
         name: "solved",
-        title: "Solved formulas (sat/unsat within T seconds of wall time)".into(),
+        title: format!(
+            "Solved formulas: sat/unsat without a bug verdict, within T seconds of {}",
+            report.clock.describe()
+        ),
         header,
         rows,
+        notes,
+    }
+}
+
+fn status_table(report: &Report) -> Table {
+    let mut header = leading_header();
+    header.extend(Status::ALL.iter().map(|s| s.label().to_string()));
+    let rows = report
+        .cells
+        .iter()
+        .map(|c| {
+            let mut row = leading_cells(report, c);
+            row.extend(Status::ALL.iter().map(|s| c.status(*s).to_string()));
+            row
+        })
+        .collect();
+    let setup_errors: u64 = report
+        .cells
+        .iter()
+        .map(|c| c.status(Status::SetupError))
+        .sum();
+    let mut notes = Vec::new();
+    if setup_errors > 0 {
+        notes.push(format!(
+            "setup_error: {setup_errors} calls could not start the solver (missing program, loader \
+             error, memory limit too low to load it); they say nothing about the solver"
+        ));
+    }
+    Table {
+        name: "statuses",
+        title: "Statuses per solver and grammar (every call, whatever its verdict)".into(),
+        header,
+        rows,
+        notes,
     }
 }
 
@@ -111,9 +197,10 @@ fn time_table(report: &Report) -> Table {
         "solver",
         "grammar",
         "calls",
-        "decided",
+        "solved",
+        "clock",
         "time_s",
-        "decided_per_s",
+        "solved_per_s",
         "joint",
         "joint_time_s",
     ]
@@ -125,22 +212,25 @@ fn time_table(report: &Report) -> Table {
         .map(|c| {
             let mut row = leading_cells(report, c);
             row.extend([
-                c.decided.to_string(),
-                secs(c.time_s),
+                c.solved.to_string(),
+                report.clock.label().into(),
+                secs(c.seconds),
                 c.throughput().map_or("-".into(), |t| format!("{t:.2}")),
                 c.joint_formulas.to_string(),
-                secs(c.joint_time_s),
+                secs(c.joint_seconds),
             ]);
             row
         })
         .collect();
     Table {
         name: "time",
-        title:
-            "Time and throughput (wall time; joint = formulas every solver of the family decided)"
-                .into(),
+        title: format!(
+            "Time and throughput ({}; solved = sat/unsat without a bug verdict; joint = formulas every solver of the family solved)",
+            report.clock.describe()
+        ),
         header,
         rows,
+        notes: Vec::new(),
     }
 }
 
@@ -173,8 +263,61 @@ fn regression_table(report: &Report) -> Table {
         .collect();
     Table {
         name: "regressions",
-        title: "Regressions: formulas a version decided (correctly) that the next version of its family does not".into(),
+        title: "Regressions: formulas a version solved (sat/unsat without a bug verdict) that the next version of its family does not".into(),
         header,
         rows,
+        notes: vec![
+            "lost_correct: of the lost formulas, those where the newer version got a correctness verdict; \
+             formulas where either version could not start (setup_error) are left out"
+                .into(),
+        ],
+    }
+}
+
+fn inputs_table(report: &Report) -> Table {
+    let header = [
+        "dir",
+        "grammar",
+        "range",
+        "solvers",
+        "timeout_s",
+        "formulas",
+        "complete",
+        "calls",
+        "expected_calls",
+        "outside",
+        "status",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = report
+        .inputs
+        .iter()
+        .map(|i| {
+            vec![
+                i.path.display().to_string(),
+                i.grammar.clone(),
+                i.coverage.clone(),
+                i.solvers.to_string(),
+                i.timeout_s.clone(),
+                i.formulas.to_string(),
+                i.complete.to_string(),
+                i.calls.to_string(),
+                i.expected_calls.to_string(),
+                i.outside.to_string(),
+                match (i.is_complete(), i.torn_last_line) {
+                    (true, _) => "complete".into(),
+                    (false, false) => "INCOMPLETE".into(),
+                    (false, true) => "INCOMPLETE (torn last line left out)".into(),
+                },
+            ]
+        })
+        .collect();
+    Table {
+        name: "inputs",
+        title: "Inputs: rows present against the formulas × solvers each run.toml claims (outside: rows of indices outside its range)".into(),
+        header,
+        rows,
+        notes: Vec::new(),
     }
 }

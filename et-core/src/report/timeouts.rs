@@ -1,7 +1,60 @@
 //! The timeout grid of a report: `solved within T` for each T, derived from one run at
-//! the largest timeout (a call solved within T answered sat/unsat in at most T seconds).
+//! the largest timeout (a call solved within T answered sat/unsat, without a bug
+//! verdict, in at most T seconds), and the clock those seconds are read from.
 
 use super::ReportError;
+
+/// Which measured time of a call the report uses: for "solved within T", the summed
+/// times, jointly solved times and throughput alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    /// Wall-clock seconds (`time_s`): what `et run`'s timeout limits, so "solved within
+    /// T" is what a run at timeout T would have answered. The default.
+    #[default]
+    Wall,
+    /// CPU seconds, user + system (`cpu_s`): barely moves with machine load, where wall
+    /// time at 1/64 s does.
+    Cpu,
+}
+
+impl Clock {
+    /// The `runs.csv` column the clock reads.
+    pub fn column(self) -> &'static str {
+        match self {
+            Clock::Wall => "time_s",
+            Clock::Cpu => "cpu_s",
+        }
+    }
+
+    /// Short name, as on the command line and in the `clock` column of the tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Clock::Wall => "wall",
+            Clock::Cpu => "cpu",
+        }
+    }
+
+    /// What the clock measures, for headings and axis labels.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Clock::Wall => "wall-clock time",
+            Clock::Cpu => "CPU time",
+        }
+    }
+}
+
+/// Seconds as people write timeouts: `1/64` for powers of two below one second, else
+/// the shortest decimal (`2`, `0.3`, `1.5`).
+pub fn seconds_label(seconds: f64) -> String {
+    if seconds > 0.0 && seconds < 1.0 {
+        let inverse = 1.0 / seconds;
+        if inverse.fract() == 0.0 && (inverse as u64).is_power_of_two() {
+            return format!("1/{}", inverse as u64);
+        }
+    }
+    let text = format!("{seconds:.6}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
 
 /// One timeout of the grid, with the label the user wrote (`1/64` stays `1/64`).
 #[derive(Debug, Clone, PartialEq)]
@@ -92,8 +145,19 @@ mod tests {
     }
 
     #[test]
+    fn seconds_read_like_timeouts() {
+        assert_eq!(seconds_label(1.0 / 64.0), "1/64");
+        assert_eq!(seconds_label(0.5), "1/2");
+        assert_eq!(seconds_label(2.0), "2");
+        assert_eq!(seconds_label(0.3), "0.3");
+        assert_eq!(seconds_label(1.5), "1.5");
+    }
+
+    #[test]
     fn rejects_bad_values_with_the_value() {
-        for bad in ["0", "-1", "1/0", "abc", "", "1/x"] {
+        for bad in [
+            "0", "-1", "1/0", "abc", "", "1/x", "nan", "inf", "1/nan", "1e999",
+        ] {
             let err = parse_timeouts(bad).unwrap_err().to_string();
             assert!(err.contains(&format!("`{bad}`")), "{err}");
         }
