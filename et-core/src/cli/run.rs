@@ -34,43 +34,43 @@ use super::grammar_arg::{BadInput, GrammarArg, RangeArg};
   et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume")]
 pub struct Args {
     #[command(flatten)]
-    grammar: GrammarArg,
+    pub(super) grammar: GrammarArg,
     #[command(flatten)]
-    range: RangeArg,
+    pub(super) range: RangeArg,
     /// Run only shard k of K (k in 1..=K): the formulas whose offset is ≡ k−1 mod K.
     #[arg(long, value_name = "k/K")]
-    shard: Option<Shard>,
+    pub(super) shard: Option<Shard>,
     /// Pool file (default: $ET_HOME/pool.toml, installed on first use).
     #[arg(long, value_name = "FILE")]
-    pool: Option<PathBuf>,
+    pub(super) pool: Option<PathBuf>,
     /// Solvers under test: comma-separated names from the pool, or a pool file
     /// (.toml, or ET's solvers.cfg). Default: the whole pool.
     #[arg(long, value_name = "NAMES|FILE")]
-    solvers: Option<String>,
+    pub(super) solvers: Option<String>,
     /// Judge every solver against this one instead of the default rule.
     #[arg(long, value_name = "NAME")]
-    reference: Option<String>,
+    pub(super) reference: Option<String>,
     /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64).
     #[arg(long, value_name = "SECS")]
-    timeout: String,
+    pub(super) timeout: String,
     /// Memory limit per call in MiB (address space).
     #[arg(long, value_name = "MB")]
-    memory: Option<u64>,
+    pub(super) memory: Option<u64>,
     /// Parallel workers (default: number of cores).
     #[arg(long, short = 'j')]
-    jobs: Option<usize>,
+    pub(super) jobs: Option<usize>,
     /// Output directory (default: results/<grammar>-<start>-<n>[-shard-k-of-K]).
     #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
     /// Continue the interrupted run in --out.
     #[arg(long)]
-    resume: bool,
+    pub(super) resume: bool,
     /// Reference answers cache shared between runs (default: DIR/reference.csv).
     #[arg(long, value_name = "FILE")]
-    reference_cache: Option<PathBuf>,
+    pub(super) reference_cache: Option<PathBuf>,
     /// No progress display and no summary table.
     #[arg(long, short = 'q')]
-    quiet: bool,
+    pub(super) quiet: bool,
 }
 
 /// Set by SIGINT/SIGTERM; the campaign polls it and kills in-flight calls.
@@ -96,13 +96,13 @@ fn install_signal_handlers() -> Arc<AtomicBool> {
 }
 
 /// Parses `8`, `0.25` or `1/64` seconds, as `et report --timeouts` does.
-fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
+pub(super) fn parse_seconds(text: &str) -> Result<Duration, BadInput> {
     et_core::report::timeouts::parse_timeout(text)
         .map(|t| Duration::from_secs_f64(t.seconds))
         .map_err(|e| BadInput(e.to_string()))
 }
 
-fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> {
+pub(super) fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> {
     // `--solvers pool.toml` names a pool file of its own.
     if let Some(spec) = &args.solvers {
         let path = Path::new(spec);
