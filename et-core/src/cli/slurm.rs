@@ -19,6 +19,7 @@ use et_core::cluster::script::{self, SbatchArgUse, SbatchOptions};
 use et_core::cluster::slurm::{self, TaskId, TaskState};
 use et_core::cluster::study::{portable_pool, Study, StudyDir, Submission};
 use et_core::cluster::ClusterError;
+use et_core::solvers::Pool;
 
 use super::grammar_arg::BadInput;
 use super::run as et_run;
@@ -183,7 +184,89 @@ fn create_dir(path: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(path).with_context(|| format!("cannot create {}", path.display()))
 }
 
+/// A study that passed every check: nothing is on disk or in Slurm yet.
+struct Checked {
+    dir: StudyDir,
+    study: Study,
+    options: SbatchOptions,
+    /// The solvers as the compute nodes run them (absolute programs).
+    pool: Pool,
+    /// A grammar file to copy to `DIR/grammar/` (built-ins are named, not copied).
+    grammar_file: Option<PathBuf>,
+    /// The `et run` arguments every shard shares.
+    run_args: Vec<String>,
+}
+
 fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
+    let prepared = check(&args)?;
+    let mut created = write_study(&prepared)?;
+    let dir = &prepared.dir;
+    let mut study = prepared.study.clone();
+    let _lock = dir.lock().map_err(checked)?;
+    println!(
+        "study {}: {} formulas of `{}` from index {} in {} shards; solvers {}",
+        dir.root().display(),
+        study.n,
+        study.grammar,
+        study.start,
+        study.shards,
+        study.solvers.join(", ")
+    );
+    println!("job scripts: {}", dir.shard_script().display());
+    println!("             {}", dir.merge_script().display());
+    if args.no_submit {
+        created.keep = true;
+        println!(
+            "nothing submitted; submit with: et slurm resubmit {}",
+            dir.root().display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+
+    let array_options = vec![format!("--array=1-{}", study.shards)];
+    slurm::check_submission(&dir.shard_script(), &array_options).map_err(checked)?;
+    slurm::check_submission(&dir.merge_script(), &[]).map_err(checked)?;
+    let array = slurm::submit(&dir.shard_script(), &array_options).map_err(checked)?;
+    // From here on jobs exist: the directory stays, whatever happens.
+    created.keep = true;
+    study.submissions.push(Submission {
+        array_job: Some(array),
+        shards: (1..=study.shards).collect(),
+        merge_job: None,
+    });
+    dir.save(&study).map_err(checked)?;
+    println!(
+        "array job {array}: task k runs shard k of {} into {}/k",
+        study.shards,
+        dir.shards_dir().display()
+    );
+    let merge = slurm::submit(
+        &dir.merge_script(),
+        &[format!("--dependency=afterok:{array}")],
+    )
+    .map_err(checked)
+    .with_context(|| {
+        format!(
+            "array job {array} was submitted but the merge job was not; \
+             `et slurm resubmit {}` submits it",
+            dir.root().display()
+        )
+    })?;
+    if let Some(last) = study.submissions.last_mut() {
+        last.merge_job = Some(merge);
+    }
+    dir.save(&study).map_err(checked)?;
+    println!(
+        "merge job {merge}: after array job {array} succeeds, into {}",
+        dir.merged().display()
+    );
+    println!("progress: et slurm status {}", dir.root().display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Checks everything `et run` would check, and what the cluster needs: solver programs
+/// that exist at absolute paths, sbatch values, a free study directory.
+fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
     let run = &args.study;
     if run.shard.is_some() {
         return Err(bad(
@@ -236,7 +319,7 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         )));
     }
 
-    // The pool, as the compute nodes will see it.
+    // The solvers under test and their references, as the compute nodes will run them.
     if run.reference.as_deref() == Some("") {
         return Err(bad("--reference needs a solver name"));
     }
@@ -266,41 +349,19 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     if dir.root().exists() {
         return Err(checked(ClusterError::StudyExists(dir.root().to_path_buf())));
     }
-    let et = std::env::current_exe().context("cannot find the running et binary")?;
-    let reference_cache = match &run.reference_cache {
-        Some(path) => Some(
-            std::path::absolute(path)
-                .with_context(|| format!("cannot resolve {}", path.display()))?,
-        ),
-        None => None,
-    };
 
-    // Write the study directory; it disappears again if anything below fails before
-    // the array job exists.
-    let mut created = NewStudyDir {
-        root: dir.root(),
-        keep: false,
-    };
-    for path in [dir.root().to_path_buf(), dir.logs(), dir.shards_dir()] {
-        create_dir(&path)?;
-    }
-    let grammar_arg = if Builtin::find(&run.grammar.grammar).is_some() {
-        run.grammar.grammar.clone()
+    // What every shard runs; paths are absolute, since tasks run elsewhere.
+    let (grammar_arg, grammar_file) = if Builtin::find(&run.grammar.grammar).is_some() {
+        (run.grammar.grammar.clone(), None)
     } else {
         // A file: copied, so every shard reads the same grammar even if it is edited.
-        let source = Path::new(&run.grammar.grammar);
+        let source = PathBuf::from(&run.grammar.grammar);
         let copy = dir
             .grammar_dir()
             .join(source.file_name().unwrap_or_default());
-        create_dir(&dir.grammar_dir())?;
-        std::fs::copy(source, &copy)
-            .with_context(|| format!("cannot copy {} to {}", source.display(), copy.display()))?;
-        copy.display().to_string()
+        (copy.display().to_string(), Some(source))
     };
-    let pool_file = dir.pool_file();
-    et_core::atomic_file::write(&pool_file, portable.to_toml().as_bytes())
-        .with_context(|| format!("cannot write {}", pool_file.display()))?;
-
+    let names: Vec<String> = under_test.iter().map(|s| s.name.clone()).collect();
     let mut run_args: Vec<String> = vec![
         "--grammar".into(),
         grammar_arg,
@@ -315,88 +376,62 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         run_args.extend(["--memory".into(), memory.to_string()]);
     }
     run_args.extend(["--jobs".into(), jobs.to_string()]);
-    run_args.extend(["--pool".into(), pool_file.display().to_string()]);
-    let names: Vec<&str> = under_test.iter().map(|s| s.name.as_str()).collect();
+    run_args.extend(["--pool".into(), dir.pool_file().display().to_string()]);
     run_args.extend(["--solvers".into(), names.join(",")]);
     if let Some(name) = &run.reference {
         run_args.extend(["--reference".into(), name.clone()]);
     }
-    if let Some(cache) = &reference_cache {
+    if let Some(cache) = &run.reference_cache {
+        let cache = std::path::absolute(cache)
+            .with_context(|| format!("cannot resolve {}", cache.display()))?;
         run_args.extend(["--reference-cache".into(), cache.display().to_string()]);
     }
     if run.quiet {
         run_args.push("--quiet".into());
     }
-    let mut study = Study {
-        et,
+    let study = Study {
+        et: std::env::current_exe().context("cannot find the running et binary")?,
         grammar,
         start: start.to_string(),
         n,
         shards: args.shards,
-        solvers: names.iter().map(|s| s.to_string()).collect(),
+        solvers: names,
         submissions: Vec::new(),
     };
-    script::write_scripts(&dir, &study, &options, &run_args).map_err(checked)?;
-    dir.save(&study).map_err(checked)?;
-    let _lock = dir.lock().map_err(checked)?;
-    println!(
-        "study {}: {} formulas of `{}` from index {} in {} shards; solvers {}",
-        dir.root().display(),
-        study.n,
-        study.grammar,
-        study.start,
-        study.shards,
-        study.solvers.join(", ")
-    );
-    println!("job scripts: {}", dir.shard_script().display());
-    println!("             {}", dir.merge_script().display());
-    if args.no_submit {
-        created.keep = true;
-        println!(
-            "nothing submitted; submit with: et slurm resubmit {}",
-            dir.root().display()
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
+    Ok(Checked {
+        dir,
+        study,
+        options,
+        pool: portable,
+        grammar_file,
+        run_args,
+    })
+}
 
-    let array_options = vec![format!("--array=1-{}", study.shards)];
-    slurm::check_submission(&dir.shard_script(), &array_options).map_err(checked)?;
-    slurm::check_submission(&dir.merge_script(), &[]).map_err(checked)?;
-    let array = slurm::submit(&dir.shard_script(), &array_options).map_err(checked)?;
-    created.keep = true;
-    study.submissions.push(Submission {
-        array_job: Some(array),
-        shards: (1..=study.shards).collect(),
-        merge_job: None,
-    });
-    dir.save(&study).map_err(checked)?;
-    println!(
-        "array job {array}: task k runs shard k of {} into {}/k",
-        study.shards,
-        dir.shards_dir().display()
-    );
-    let merge = slurm::submit(
-        &dir.merge_script(),
-        &[format!("--dependency=afterok:{array}")],
-    )
-    .map_err(checked)
-    .with_context(|| {
-        format!(
-            "array job {array} was submitted but the merge job was not; \
-             `et slurm resubmit {}` submits it",
-            dir.root().display()
-        )
-    })?;
-    if let Some(last) = study.submissions.last_mut() {
-        last.merge_job = Some(merge);
+/// Writes the study directory; the guard removes it again unless kept.
+fn write_study(c: &Checked) -> anyhow::Result<NewStudyDir<'_>> {
+    let created = NewStudyDir {
+        root: c.dir.root(),
+        keep: false,
+    };
+    for path in [c.dir.root().to_path_buf(), c.dir.logs(), c.dir.shards_dir()] {
+        create_dir(&path)?;
     }
-    dir.save(&study).map_err(checked)?;
-    println!(
-        "merge job {merge}: after array job {array} succeeds, into {}",
-        dir.merged().display()
-    );
-    println!("progress: et slurm status {}", dir.root().display());
-    Ok(ExitCode::SUCCESS)
+    if let Some(source) = &c.grammar_file {
+        create_dir(&c.dir.grammar_dir())?;
+        let copy = c
+            .dir
+            .grammar_dir()
+            .join(source.file_name().unwrap_or_default());
+        std::fs::copy(source, &copy)
+            .with_context(|| format!("cannot copy {} to {}", source.display(), copy.display()))?;
+    }
+    let pool_file = c.dir.pool_file();
+    et_core::atomic_file::write(&pool_file, c.pool.to_toml().as_bytes())
+        .with_context(|| format!("cannot write {}", pool_file.display()))?;
+    script::write_scripts(&c.dir, &c.study, &c.options, &c.run_args).map_err(checked)?;
+    c.dir.save(&c.study).map_err(checked)?;
+    Ok(created)
 }
 
 /// What the state column says about a shard.
