@@ -1,8 +1,15 @@
-//! Per-call overhead of `solvers::call::run_call`, measured on `/bin/true` against bare
-//! process spawns, so that what remains is et's supervision cost (process group,
-//! rlimits, pidfd, poll loop, group kill, wait4). Each run_call variant is compared
-//! with a std spawn of the same argv (GNU `true` given an argument initialises its
-//! locale, which costs more than all of et's supervision).
+//! Per-call overhead of `solvers::call`, measured on `/bin/true` against bare process
+//! spawns, so that what remains is et's supervision cost, for both supervisions: the
+//! process group (rlimits, pidfd, poll loop, group kill, wait4) and, where the machine
+//! offers them, a cgroup per call (creating it, joining it before exec, the OOM
+//! notification, reading its totals, removing it). Each variant is compared with a std
+//! spawn of the same argv (GNU `true` given an argument initialises its locale, which
+//! costs more than all of et's supervision).
+//!
+//! Joining a cgroup v1 takes a kernel lock whose writer waits for an RCU grace period
+//! unless another cgroup move happened within the last grace period or two: calls in
+//! quick succession (a busy campaign) are cheap, a call after an idle gap pays the
+//! wait. The last section measures calls made 50 ms apart to show that case.
 //!
 //! Run: `cargo bench -p et-core --bench call [-- ITERATIONS]` (default 2000).
 
@@ -10,7 +17,7 @@ use std::os::unix::process::CommandExt;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use et_core::solvers::call::{run_call, Input, Limits};
+use et_core::solvers::call::{Input, Limits, Supervisor};
 
 /// Runs every variant once per round, `iterations` rounds, so that a change in machine
 /// load hits all variants alike; prints mean, median, p99 and min of each, and returns
@@ -71,96 +78,140 @@ fn main() {
         memory_mb: Some(4096),
         ..limits.clone()
     };
+    let group = Supervisor::process_group();
+    let global = Supervisor::global();
+    let cgroup = global.supervision().uses_cgroups().then_some(global);
+    match cgroup {
+        Some(s) => println!("cgroup supervision: {}\n", s.supervision().label()),
+        None => println!(
+            "no cgroup supervision here ({}): measuring the process group only\n",
+            global.fallback_reason().unwrap_or("?")
+        ),
+    }
     let path = std::env::temp_dir().join(format!("et-bench-call-{}.smt2", std::process::id()));
     std::fs::write(&path, "(check-sat)\n").unwrap();
-    let m = measure(
-        iterations,
-        &mut [
-            (
-                "std Command::status (posix_spawn)",
-                Box::new(|| {
-                    Command::new("/bin/true").status().unwrap();
-                }),
-            ),
-            (
-                "std Command::output (pipes, posix_spawn)",
-                Box::new(|| {
-                    Command::new("/bin/true").output().unwrap();
-                }),
-            ),
-            (
-                "std Command::output + empty pre_exec (fork+exec)",
-                Box::new(|| {
-                    let mut c = Command::new("/bin/true");
-                    c.stdin(Stdio::null());
-                    unsafe { c.pre_exec(|| Ok(())) };
-                    c.output().unwrap();
-                }),
-            ),
-            (
-                "std Command::output + pre_exec, file argument",
-                Box::new(|| {
-                    let mut c = Command::new("/bin/true");
-                    c.arg(&path).stdin(Stdio::null());
-                    unsafe { c.pre_exec(|| Ok(())) };
-                    c.output().unwrap();
-                }),
-            ),
-            (
-                "run_call, formula on stdin",
-                Box::new(|| {
-                    run_call(&command, Input::Stdin(b"(check-sat)\n"), &limits).unwrap();
-                }),
-            ),
-            (
-                "run_call, formula as file",
-                Box::new(|| {
-                    run_call(&command, Input::File(&path), &limits).unwrap();
-                }),
-            ),
-            (
-                "run_call, formula as file, memory limit",
-                Box::new(|| {
-                    run_call(&command, Input::File(&path), &limited).unwrap();
-                }),
-            ),
-        ],
+    let mut variants: Vec<Variant<'_>> = vec![
+        (
+            "std Command::output + empty pre_exec (fork+exec)",
+            Box::new(|| {
+                let mut c = Command::new("/bin/true");
+                c.stdin(Stdio::null());
+                unsafe { c.pre_exec(|| Ok(())) };
+                c.output().unwrap();
+            }),
+        ),
+        (
+            "std Command::output + pre_exec, file argument",
+            Box::new(|| {
+                let mut c = Command::new("/bin/true");
+                c.arg(&path).stdin(Stdio::null());
+                unsafe { c.pre_exec(|| Ok(())) };
+                c.output().unwrap();
+            }),
+        ),
+        (
+            "process group: formula on stdin",
+            Box::new(|| {
+                group
+                    .run(&command, Input::Stdin(b"(check-sat)\n"), &limits)
+                    .unwrap();
+            }),
+        ),
+        (
+            "process group: formula as file",
+            Box::new(|| {
+                group.run(&command, Input::File(&path), &limits).unwrap();
+            }),
+        ),
+        (
+            "process group: formula as file, memory limit",
+            Box::new(|| {
+                group.run(&command, Input::File(&path), &limited).unwrap();
+            }),
+        ),
+    ];
+    if let Some(cg) = cgroup {
+        variants.push((
+            "cgroup: formula as file",
+            Box::new(|| {
+                cg.run(&command, Input::File(&path), &limits).unwrap();
+            }),
+        ));
+        variants.push((
+            "cgroup: formula as file, memory limit",
+            Box::new(|| {
+                cg.run(&command, Input::File(&path), &limited).unwrap();
+            }),
+        ));
+    }
+    let m = measure(iterations, &mut variants);
+    drop(variants);
+    let (fork_piped, fork_file, group_stdin, group_file) = (m[0], m[1], m[2], m[3]);
+    println!(
+        "\nmedian overhead over std output() with fork+exec: process group {:+.1} µs (file), {:+.1} µs (stdin)",
+        us(group_file) - us(fork_file),
+        us(group_stdin) - us(fork_piped)
     );
-    let (spawn_piped, fork_piped, fork_file) = (m[1], m[2], m[3]);
-    let (call_stdin, call_file) = (m[4], m[5]);
-    std::fs::remove_file(&path).ok();
+    if cgroup.is_some() {
+        println!(
+            "median overhead over std output() with fork+exec: cgroup {:+.1} µs (file), {:+.1} µs over the process group",
+            us(m[5]) - us(fork_file),
+            us(m[5]) - us(group_file)
+        );
+    }
 
     // Timeout precision at the smallest timeout of the ET study (1/64 s): how late
-    // does run_call return after the deadline, killing a solver that never answers?
+    // does a call return after the deadline, killing a solver that never answers?
     let timeout = Duration::from_secs_f64(1.0 / 64.0);
     let hang = vec!["/bin/sleep".to_string(), "1000".to_string()];
     let rounds = (iterations / 10).max(20);
-    let mut late: Vec<Duration> = (0..rounds)
-        .map(|_| {
-            let t = Instant::now();
-            let o = run_call(&hang, Input::Stdin(b""), &Limits::with_timeout(timeout)).unwrap();
-            assert!(o.timed_out);
-            t.elapsed().saturating_sub(timeout)
-        })
-        .collect();
-    late.sort();
-    println!(
-        "\n{rounds} hangs at a 1/64 s timeout: returned after the deadline by median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
-        us(late[rounds / 2]),
-        us(late[(rounds - 1) * 99 / 100]),
-        us(late[rounds - 1]),
-    );
+    let mut supervisors = vec![("process group", &group)];
+    if let Some(cg) = cgroup {
+        supervisors.push(("cgroup", cg));
+    }
+    for (label, supervisor) in &supervisors {
+        let mut late: Vec<Duration> = (0..rounds)
+            .map(|_| {
+                let t = Instant::now();
+                let o = supervisor
+                    .run(&hang, Input::Stdin(b""), &Limits::with_timeout(timeout))
+                    .unwrap();
+                assert!(o.timed_out);
+                t.elapsed().saturating_sub(timeout)
+            })
+            .collect();
+        late.sort();
+        println!(
+            "{label}: {rounds} hangs at a 1/64 s timeout returned after the deadline by median {:.1} µs, p99 {:.1} µs, max {:.1} µs",
+            us(late[rounds / 2]),
+            us(late[(rounds - 1) * 99 / 100]),
+            us(late[rounds - 1]),
+        );
+    }
 
-    println!(
-        "\nmedian overhead of run_call (file) over std output() with fork+exec: {:+.1} µs",
-        us(call_file) - us(fork_file)
-    );
-    println!(
-        "median overhead of run_call (stdin) over std output() with posix_spawn: {:+.1} µs",
-        us(call_stdin) - us(spawn_piped)
-    );
-    println!(
-        "median overhead of run_call (stdin) over std output() with fork+exec: {:+.1} µs",
-        us(call_stdin) - us(fork_piped)
-    );
+    // Calls after an idle gap (a solver that ran ~50 ms before): the cgroup join may
+    // wait for the kernel (an RCU grace period) before exec. That wait is outside the
+    // solver's measured wall time, which starts after exec.
+    let gap_rounds = (iterations / 20).max(20);
+    for (label, supervisor) in &supervisors {
+        let mut times: Vec<Duration> = (0..gap_rounds)
+            .map(|_| {
+                std::thread::sleep(Duration::from_millis(50));
+                let t = Instant::now();
+                let o = supervisor
+                    .run(&command, Input::File(&path), &limits)
+                    .unwrap();
+                assert_eq!(o.exit_code, Some(0));
+                t.elapsed()
+            })
+            .collect();
+        times.sort();
+        println!(
+            "{label}: {gap_rounds} calls each 50 ms after the last: median {:.1} µs, p90 {:.1} µs, max {:.1} µs",
+            us(times[gap_rounds / 2]),
+            us(times[(gap_rounds - 1) * 9 / 10]),
+            us(times[gap_rounds - 1]),
+        );
+    }
+    std::fs::remove_file(&path).ok();
 }

@@ -1,4 +1,4 @@
-//! The eight theory grammars of ET (DESIGN §4), compiled into the binary by
+//! The eight theory grammars of the published ET, compiled into the binary by
 //! `#[derive(Grammar)]`: each becomes a module of typed enums (`builtins::strings::BoolTerm`)
 //! and a [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;
 //! [`Builtin::interpreted`] does, for the tests that compare the two paths.
@@ -121,6 +121,38 @@ pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
     ))
 }
 
+/// A `//! logic:` line that does not name one SMT-LIB logic.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("grammar `{grammar}`: `//! logic: {value}` must name one SMT-LIB logic, such as QF_LIA")]
+pub struct BadLogic {
+    /// The grammar's name.
+    pub grammar: String,
+    /// What follows `logic:`.
+    pub value: String,
+}
+
+/// The SMT-LIB logic a grammar declares with a `//! logic: QF_SLIA` line in its
+/// documentation, if any. Solvers that need the logic stated (yices) get it before the
+/// formula; the formula itself never states it, so other solvers pick their own tactics.
+pub fn declared_logic(grammar: &Grammar) -> Result<Option<&str>, BadLogic> {
+    let Some(value) = grammar
+        .doc
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("logic:"))
+        .map(str::trim)
+    else {
+        return Ok(None);
+    };
+    let symbol = !value.is_empty() && value.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !symbol {
+        return Err(BadLogic {
+            grammar: grammar.name.clone(),
+            value: value.to_string(),
+        });
+    }
+    Ok(Some(value))
+}
+
 impl Grammar {
     /// A built-in grammar by name (compiled), or else a `.pest` file by path
     /// (interpreted); the same as [`load`]. It lives here, not in `grammar`, because
@@ -142,5 +174,38 @@ mod tests {
             assert!(g.doc.starts_with(&format!("{}:", b.name)), "{}", b.name);
             assert!(b.grammar().doc.starts_with(&format!("{}:", b.name)));
         }
+    }
+
+    #[test]
+    fn builtins_declare_their_logic() {
+        let logics: Vec<(&str, String)> = BUILTINS
+            .iter()
+            .map(|b| {
+                (
+                    b.name,
+                    declared_logic(&b.grammar()).unwrap().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let expected = [
+            ("core", "QF_UF"),
+            ("ints", "QF_NIA"),
+            ("reals", "QF_NRA"),
+            ("realints", "QF_NIRA"),
+            ("bitvectors", "QF_BV"),
+            ("arrays", "QF_ABV"),
+            ("fp", "QF_FP"),
+            ("strings", "QF_SLIA"),
+        ];
+        let logics: Vec<(&str, &str)> = logics.iter().map(|(n, l)| (*n, l.as_str())).collect();
+        assert_eq!(logics, expected);
+        let mut g = Builtin::find("core").unwrap().grammar();
+        g.doc = "mine: x\nlogic: QF LIA".into();
+        assert_eq!(
+            declared_logic(&g).unwrap_err().to_string(),
+            "grammar `core`: `//! logic: QF LIA` must name one SMT-LIB logic, such as QF_LIA"
+        );
+        g.doc = "mine: no logic".into();
+        assert_eq!(declared_logic(&g).unwrap(), None);
     }
 }

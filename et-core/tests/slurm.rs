@@ -560,7 +560,7 @@ fn a_study_written_without_submitting_is_complete_and_readable() {
     let pool = pool_file(base, &solvers);
     let grammar = repo().join("grammars/core.pest");
     let dir = base.join("study");
-    // Only the old z3 is under test; its reference (the newest cvc5) must come along.
+    // Only the old z3 is under test; its reference (the newest cvc5) must exist too.
     let o = et_alone(&[
         "slurm",
         "submit",
@@ -572,6 +572,8 @@ fn a_study_written_without_submitting_is_complete_and_readable() {
         "1/4",
         "--memory",
         "2048",
+        "--cpu-timeout",
+        "1/2",
         "--shards",
         "3",
         "--pool",
@@ -595,12 +597,11 @@ fn a_study_written_without_submitting_is_complete_and_readable() {
     );
     assert_eq!(study.solvers, vec!["z3-4.8.7"]);
     assert!(study.submissions.is_empty());
-    // The pool copy has the solver under test and its reference, with absolute paths.
+    // The pool is copied whole (the tasks judge as `et run` would with it), with
+    // absolute paths.
     let copied = et_core::solvers::Pool::load(&dir.join("pool.toml")).unwrap();
-    assert_eq!(
-        copied.names(),
-        vec![solvers[1].name.as_str(), solvers[2].name.as_str()]
-    );
+    let all: Vec<&str> = solvers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(copied.names(), all);
     assert!(copied
         .solvers
         .iter()
@@ -620,6 +621,7 @@ fn a_study_written_without_submitting_is_complete_and_readable() {
         format!("--grammar {}", copy.display()),
         "--timeout 1/4".into(),
         "--memory 2048".into(),
+        "--cpu-timeout 0.5".into(),
         "--jobs 2".into(),
         "--solvers z3-4.8.7".into(),
     ] {
@@ -707,6 +709,19 @@ fn bad_arguments_are_refused_with_exit_2_and_nothing_written() {
         (
             &["-g", "core", "--n", "10", "--shards", "2", "--resume"],
             "et slurm resubmit",
+        ),
+        (
+            &[
+                "-g",
+                "core",
+                "--n",
+                "10",
+                "--shards",
+                "2",
+                "--fail-on",
+                "crash",
+            ],
+            "--fail-on",
         ),
         (
             &["-g", "nonsense", "--n", "10", "--shards", "2"],

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use et_core::oracle::Status;
+use et_core::solvers::call::{Limits, Supervisor};
 use et_core::solvers::check::{check_solver, KNOWN_SAT};
 use et_core::solvers::install::{InstallError, Installer, Spec};
 use et_core::solvers::pool::version_key;
@@ -110,10 +112,15 @@ fn check_passes_on_every_test_pool_solver() {
     let pool = test_pool();
     let dir = scratch("check");
     for solver in &pool.solvers {
-        let result = check_solver(solver, &dir, Duration::from_secs(30));
+        let result = check_solver(
+            Supervisor::global(),
+            solver,
+            &dir,
+            &Limits::with_timeout(Duration::from_secs(30)),
+        );
         assert!(result.ok(), "{result:?}");
-        assert_eq!(result.sat.answer.as_deref(), Some("sat"));
-        assert_eq!(result.unsat.answer.as_deref(), Some("unsat"));
+        assert_eq!(result.sat.status, Status::Sat);
+        assert_eq!(result.unsat.status, Status::Unsat);
     }
 }
 
@@ -124,21 +131,25 @@ fn stdin_input_mode_feeds_the_formula() {
     let mut z3 = pool.newest("z3").unwrap().clone();
     z3.command.push("-in".into());
     z3.input = et_core::solvers::InputMode::Stdin;
-    let result = check_solver(&z3, &dir, Duration::from_secs(30));
+    let result = check_solver(
+        Supervisor::global(),
+        &z3,
+        &dir,
+        &Limits::with_timeout(Duration::from_secs(30)),
+    );
     assert!(result.ok(), "{result:?}");
 }
 
 #[test]
 fn check_reports_a_missing_program() {
     let dir = scratch("missing");
-    let solver = SolverConfig {
-        name: "ghost".into(),
-        family: "z3".into(),
-        version: "0".into(),
-        command: vec!["/nonexistent/z3".into()],
-        input: Default::default(),
-    };
-    let result = check_solver(&solver, &dir, Duration::from_secs(5));
+    let solver = SolverConfig::new("ghost", "z3", "0", vec!["/nonexistent/z3".into()]);
+    let result = check_solver(
+        Supervisor::global(),
+        &solver,
+        &dir,
+        &Limits::with_timeout(Duration::from_secs(5)),
+    );
     assert!(!result.ok());
     assert!(result.sat.problem.unwrap().contains("/nonexistent/z3"));
 }
@@ -164,7 +175,12 @@ fn solvers_cfg_converts_into_a_working_pool() {
     assert_eq!(converted.solvers[0].family, "z3");
     assert_eq!(converted.solvers[1].options(), ["--strings-exp", "-q"]);
     for solver in &converted.solvers {
-        let result = check_solver(solver, &dir, Duration::from_secs(30));
+        let result = check_solver(
+            Supervisor::global(),
+            solver,
+            &dir,
+            &Limits::with_timeout(Duration::from_secs(30)),
+        );
         assert!(result.ok(), "{result:?}");
     }
     // `et solvers convert` writes the same pool as TOML.

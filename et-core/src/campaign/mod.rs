@@ -3,6 +3,7 @@
 //! both are the contract with [`crate::report`].
 
 pub mod bugs;
+pub mod gate;
 pub mod ledger;
 pub mod manifest;
 pub mod plan;

@@ -12,41 +12,59 @@ use serde::{Deserialize, Serialize};
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
-use crate::oracle::{self, Status};
+use crate::oracle::Status;
+use crate::solvers::reference_rules;
 use crate::solvers::{Pool, SolverConfig};
 
 use super::plan::Plan;
 
-/// The reference of each solver under test, by name (`None`: nothing to judge
-/// against), by the oracle's rule ([`oracle::default_references`]) over the whole pool:
-/// a reference may be a solver that is not under test.
+/// The judges of each solver under test on `grammar`, by name, in order (empty:
+/// nothing to judge against), by the pool's reference rules
+/// ([`reference_rules::assign`]): a judge may be a solver that is not under test, or a
+/// variant of one (an old z3 on strings is judged by a z3 without Unicode).
 pub fn assign(
     pool: &Pool,
     under_test: &[SolverConfig],
-    explicit: Option<&str>,
-) -> Result<HashMap<String, Option<SolverConfig>>, oracle::UnknownReference> {
-    let solvers: Vec<oracle::PoolSolver> = pool
-        .solvers
-        .iter()
-        .map(|s| oracle::PoolSolver {
-            name: &s.name,
-            family: &s.family,
-            version: &s.version,
-        })
-        .collect();
-    let references = oracle::default_references(&solvers, explicit)?;
-    Ok(under_test
-        .iter()
-        .map(|s| {
-            let reference = pool
-                .solvers
-                .iter()
-                .position(|p| p.name == s.name)
-                .and_then(|i| references[i])
-                .map(|r| pool.solvers[r].clone());
-            (s.name.clone(), reference)
-        })
-        .collect())
+    grammar: &str,
+    explicit: Option<&[String]>,
+) -> Result<HashMap<String, Vec<SolverConfig>>, reference_rules::ReferenceError> {
+    Ok(
+        reference_rules::assign(pool, under_test, grammar, explicit)?
+            .into_iter()
+            .map(|j| (j.solver, j.judges))
+            .collect(),
+    )
+}
+
+/// Which judge's answer a call is judged by, as far as the answers known so far tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reference<'a> {
+    /// No judges: the call gets no soundness or performance verdict.
+    None,
+    /// The first judge that decided the formula, or the first judge when none of
+    /// them did (its undecided answer then gives no verdict).
+    Judged(&'a SolverConfig, Status),
+    /// This judge's answer is needed next (the ones before it did not decide).
+    Missing(&'a SolverConfig),
+}
+
+/// The published campaign's rule for an ordered list of judges: the first that
+/// decides the formula is the reference. `known` gives a judge's answer if there is one.
+pub fn first_decided<'a>(
+    judges: &'a [SolverConfig],
+    known: impl Fn(&str) -> Option<Status>,
+) -> Reference<'a> {
+    for judge in judges {
+        match known(&judge.name) {
+            Some(status) if status.is_decided() => return Reference::Judged(judge, status),
+            Some(_) => continue,
+            None => return Reference::Missing(judge),
+        }
+    }
+    match judges.first() {
+        Some(first) => Reference::Judged(first, known(&first.name).unwrap_or(Status::Unknown)),
+        None => Reference::None,
+    }
 }
 
 /// One cached reference answer.
@@ -184,5 +202,57 @@ impl ReferenceAppender {
 impl Drop for ReferenceAppender {
     fn drop(&mut self) {
         let _ = self.writer.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_judge_that_decides_is_the_reference() {
+        let judges: Vec<SolverConfig> = ["trunk", "cvc5", "z3"]
+            .iter()
+            .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
+            .collect();
+        let answers = |list: &'static [(&'static str, Status)]| {
+            move |name: &str| list.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+        };
+        let name = |r: Reference| match r {
+            Reference::Judged(j, s) => format!("{} {}", j.name, s.label()),
+            Reference::Missing(j) => format!("need {}", j.name),
+            Reference::None => "none".to_string(),
+        };
+        assert_eq!(name(first_decided(&judges, answers(&[]))), "need trunk");
+        assert_eq!(
+            name(first_decided(&judges, answers(&[("trunk", Status::Unsat)]))),
+            "trunk unsat"
+        );
+        assert_eq!(
+            name(first_decided(
+                &judges,
+                answers(&[("trunk", Status::Timeout)])
+            )),
+            "need cvc5"
+        );
+        assert_eq!(
+            name(first_decided(
+                &judges,
+                answers(&[("trunk", Status::Timeout), ("cvc5", Status::Sat)])
+            )),
+            "cvc5 sat"
+        );
+        assert_eq!(
+            name(first_decided(
+                &judges,
+                answers(&[
+                    ("trunk", Status::Timeout),
+                    ("cvc5", Status::Unknown),
+                    ("z3", Status::Crash)
+                ])
+            )),
+            "trunk timeout"
+        );
+        assert_eq!(name(first_decided(&[], answers(&[]))), "none");
     }
 }

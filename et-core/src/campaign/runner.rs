@@ -5,6 +5,7 @@
 //! The unit of work is a formula, not a call, so a call's reference answer is at hand
 //! when it is judged and no cross-worker bookkeeping is needed.
 
+use std::collections::HashMap;
 use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,7 +17,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::enumeration::Enumeration;
-use crate::solvers::call::Limits;
+use crate::solvers::call::{Limits, Supervisor};
+use crate::solvers::check;
 use crate::solvers::{Pool, SolverConfig};
 
 use super::bugs::BugStore;
@@ -38,10 +40,13 @@ pub struct Campaign {
     pub pool: Pool,
     /// The solvers under test, in pool order.
     pub under_test: Vec<SolverConfig>,
-    /// `--reference`, if given.
+    /// `--reference`, if given: comma-separated judges (solver names or families) for
+    /// every solver, the first that decides a formula being its reference.
     pub reference: Option<String>,
     /// Wall-clock limit per call.
     pub timeout: Duration,
+    /// CPU-time limit per call.
+    pub cpu_timeout: Option<Duration>,
     /// Memory limit per call, MiB.
     pub memory_mb: Option<u64>,
     /// Worker threads.
@@ -55,8 +60,49 @@ pub struct Campaign {
 }
 
 impl Campaign {
-    /// The manifest this campaign writes to `out/run.toml`.
-    pub fn manifest(&self) -> RunManifest {
+    /// The `--reference` list, if given.
+    pub fn reference_list(&self) -> Option<Vec<String>> {
+        self.reference.as_ref().map(|r| {
+            r.split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+    }
+
+    /// The judges of each solver under test (see [`reference::assign`]).
+    pub fn judges(
+        &self,
+    ) -> Result<HashMap<String, Vec<SolverConfig>>, crate::solvers::reference_rules::ReferenceError>
+    {
+        reference::assign(
+            &self.pool,
+            &self.under_test,
+            &self.grammar,
+            self.reference_list().as_deref(),
+        )
+    }
+
+    /// The manifest this campaign writes to `out/run.toml`, with the judges each solver
+    /// gets (`references`) and the judges that are not under test (`reference_solvers`).
+    pub fn manifest(&self, judges: &HashMap<String, Vec<SolverConfig>>) -> RunManifest {
+        let entry = |s: &SolverConfig| ManifestSolver {
+            name: s.name.clone(),
+            family: s.family.clone(),
+            version: s.version.clone(),
+            command: s.command.clone(),
+            references: None,
+        };
+        let mut reference_solvers: Vec<ManifestSolver> = Vec::new();
+        for s in &self.under_test {
+            for j in &judges[&s.name] {
+                let listed = reference_solvers.iter().any(|r| r.name == j.name);
+                if !listed && !self.under_test.iter().any(|u| u.name == j.name) {
+                    reference_solvers.push(entry(j));
+                }
+            }
+        }
         RunManifest {
             et_version: env!("CARGO_PKG_VERSION").to_string(),
             grammar: self.grammar.clone(),
@@ -64,18 +110,19 @@ impl Campaign {
             n: self.plan.n,
             shard: self.plan.shard.map(|s| s.to_string()),
             timeout_s: self.timeout.as_secs_f64(),
+            cpu_timeout_s: self.cpu_timeout.map(|t| t.as_secs_f64()),
+            supervision: Some(Supervisor::global().supervision().label().to_string()),
             memory_mb: self.memory_mb,
             reference: self.reference.clone(),
             solvers: self
                 .under_test
                 .iter()
                 .map(|s| ManifestSolver {
-                    name: s.name.clone(),
-                    family: s.family.clone(),
-                    version: s.version.clone(),
-                    command: s.command.clone(),
+                    references: Some(judges[&s.name].iter().map(|j| j.name.clone()).collect()),
+                    ..entry(s)
                 })
                 .collect(),
+            reference_solvers,
         }
     }
 
@@ -93,9 +140,9 @@ impl Campaign {
         }
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
-        let ledger = self.prepare_dir(&runs_path, &names)?;
-        let references =
-            reference::assign(&self.pool, &self.under_test, self.reference.as_deref())?;
+        let references = self.judges()?;
+        let ledger = self.prepare_dir(&runs_path, &names, &references)?;
+        let logic = crate::builtins::declared_logic(enumeration.grammar())?.map(str::to_string);
         let cache_path = self
             .reference_cache
             .clone()
@@ -140,10 +187,27 @@ impl Campaign {
         let (done_tx, done_rx) = mpsc::channel::<anyhow::Result<Finished>>();
         let limits = Limits {
             timeout: self.timeout,
+            cpu_timeout: self.cpu_timeout,
             memory_mb: self.memory_mb,
             cancel: Some(cancel.clone()),
             ..Limits::with_timeout(self.timeout)
         };
+        // A solver that cannot even start under the memory limit is not run: its calls
+        // are setup errors, not crashes or memouts of the solver.
+        let mut involved: Vec<&SolverConfig> = self.under_test.iter().collect();
+        for r in references.values().flatten() {
+            if !involved.iter().any(|s| s.name == r.name) {
+                involved.push(r);
+            }
+        }
+        let cannot_start: HashMap<String, String> =
+            check::cannot_start(Supervisor::global(), &involved, &limits, scratch.dir())
+                .into_iter()
+                .collect();
+        for (name, why) in &cannot_start {
+            eprintln!("et: {name} cannot start ({why}); its calls are recorded as setup_error");
+        }
+        let cannot_start = &cannot_start;
         let store = BugStore::new(&self.out);
         let cache = &cache;
         let references = &references;
@@ -160,15 +224,20 @@ impl Campaign {
                 let done_tx = done_tx.clone();
                 let cancel = cancel.clone();
                 let file = scratch.file(worker);
+                let framed_file = scratch.framed_file(worker);
+                let logic = logic.as_deref();
                 scope.spawn(move || {
                     let w = Worker {
                         grammar: &self.grammar,
+                        logic,
                         under_test: &self.under_test,
                         references,
                         cache,
                         limits,
+                        cannot_start,
                         store,
                         file,
+                        framed_file,
                         cancel,
                     };
                     for job in job_rx {
@@ -224,9 +293,14 @@ impl Campaign {
 
     /// Creates `out` with its manifest, or checks that a resumed directory holds the
     /// same study; returns what is already done.
-    fn prepare_dir(&self, runs_path: &Path, names: &[String]) -> anyhow::Result<Ledger> {
+    fn prepare_dir(
+        &self,
+        runs_path: &Path,
+        names: &[String],
+        judges: &HashMap<String, Vec<SolverConfig>>,
+    ) -> anyhow::Result<Ledger> {
         let manifest_path = self.out.join("run.toml");
-        let manifest = self.manifest();
+        let manifest = self.manifest(judges);
         if manifest_path.exists() || runs_path.exists() {
             if !self.resume {
                 bail!(
@@ -287,7 +361,12 @@ fn check_same_study(old: &RunManifest, new: &RunManifest, path: &Path) -> anyhow
             .collect::<Vec<_>>()
             .join(",")
     };
-    differ("solvers", names(old), names(new))
+    differ("solvers", names(old), names(new))?;
+    // Directories written before references were recorded hold none to compare.
+    if old.solvers.iter().all(|s| s.references.is_some()) {
+        differ("references", old.references_text(), new.references_text())?;
+    }
+    Ok(())
 }
 
 /// Streams the plan's formulas into the job queue, skipping finished ones.

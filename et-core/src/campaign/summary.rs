@@ -15,9 +15,9 @@ pub struct Summary {
     /// Solver names in pool order.
     pub solvers: Vec<String>,
     /// `[solver][status]` counts.
-    pub statuses: Vec<[u64; 7]>,
+    pub statuses: Vec<[u64; Status::COUNT]>,
     /// `[solver][verdict]` counts.
-    pub verdicts: Vec<[u64; 5]>,
+    pub verdicts: Vec<[u64; Verdict::COUNT]>,
     /// Formulas finished in this run.
     pub formulas: u64,
     /// Formulas already finished by an earlier run (resume).
@@ -37,8 +37,8 @@ impl Summary {
     pub fn new(solvers: &[SolverConfig], resumed: u64) -> Summary {
         Summary {
             solvers: solvers.iter().map(|s| s.name.clone()).collect(),
-            statuses: vec![[0; 7]; solvers.len()],
-            verdicts: vec![[0; 5]; solvers.len()],
+            statuses: vec![[0; Status::COUNT]; solvers.len()],
+            verdicts: vec![[0; Verdict::COUNT]; solvers.len()],
             formulas: 0,
             resumed,
             call_seconds: 0.0,
@@ -77,6 +77,11 @@ impl Summary {
         self.statuses.iter().flatten().sum()
     }
 
+    /// Total count of a status over all solvers.
+    pub fn status_total(&self, status: Status) -> u64 {
+        self.statuses.iter().map(|s| s[status as usize]).sum()
+    }
+
     /// Total count of a verdict over all solvers.
     pub fn verdict_total(&self, verdict: Verdict) -> u64 {
         self.verdicts.iter().map(|v| v[verdict as usize]).sum()
@@ -100,8 +105,9 @@ impl Summary {
             .max(6);
         let mut out = String::new();
         let _ = write!(out, "{:<width$}", "solver");
+        let status_width = |s: &Status| s.label().len().max(8);
         for s in Status::ALL {
-            let _ = write!(out, " {:>8}", s.label());
+            let _ = write!(out, " {:>w$}", s.label(), w = status_width(s));
         }
         for v in Verdict::ALL {
             let _ = write!(out, " {:>13}", format!("!{}", v.label()));
@@ -110,7 +116,12 @@ impl Summary {
         for (i, name) in self.solvers.iter().enumerate() {
             let _ = write!(out, "{name:<width$}");
             for s in Status::ALL {
-                let _ = write!(out, " {:>8}", self.statuses[i][*s as usize]);
+                let _ = write!(
+                    out,
+                    " {:>w$}",
+                    self.statuses[i][*s as usize],
+                    w = status_width(s)
+                );
             }
             for v in Verdict::ALL {
                 let _ = write!(out, " {:>13}", self.verdicts[i][*v as usize]);
@@ -130,6 +141,16 @@ impl Summary {
                 out,
                 "; driver overhead {o:.3} (wall ÷ (solver time ÷ {} jobs))",
                 self.jobs
+            );
+        }
+        let setup_errors = self.status_total(Status::SetupError);
+        if setup_errors > 0 {
+            let _ = write!(
+                out,
+                "\n{setup_errors} calls could not start (setup_error): the solver could not be \
+                 executed, its libraries did not load, or the memory limit is too low to load \
+                 it. That is a problem of the pool or the limits, not a bug of the solver: \
+                 these calls are never bug triggers."
             );
         }
         if self.interrupted {

@@ -15,7 +15,7 @@ use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
 use crate::solvers::{InputMode, SolverConfig};
 
 use super::bugs::{BugStore, CallRecord, Trigger};
-use super::reference::ReferenceCache;
+use super::reference::{first_decided, Reference, ReferenceCache};
 use super::row::RunRow;
 
 /// A formula handed to a worker.
@@ -48,18 +48,25 @@ pub(super) struct Finished {
 pub(super) struct Worker<'a> {
     /// Grammar name for the rows.
     pub grammar: &'a str,
+    /// The grammar's SMT-LIB logic, for the families that need it stated.
+    pub logic: Option<&'a str>,
     /// The solvers under test.
     pub under_test: &'a [SolverConfig],
-    /// Each solver's reference.
-    pub references: &'a HashMap<String, Option<SolverConfig>>,
+    /// Each solver's judges, in order (the first that decides is its reference).
+    pub references: &'a HashMap<String, Vec<SolverConfig>>,
     /// Cached reference answers.
     pub cache: &'a ReferenceCache,
     /// Per-call limits (with the run's cancel flag).
     pub limits: &'a Limits,
+    /// Solvers that cannot start under the limits, with the reason: not run, their
+    /// calls are setup errors.
+    pub cannot_start: &'a HashMap<String, String>,
     /// Where bug triggers go.
     pub store: &'a BugStore,
     /// This worker's formula file.
     pub file: PathBuf,
+    /// This worker's file for the formula behind a family's prelude.
+    pub framed_file: PathBuf,
     /// Set on Ctrl-C.
     pub cancel: Arc<AtomicBool>,
 }
@@ -74,6 +81,8 @@ struct Made {
 struct FormulaCalls<'w, 'a> {
     worker: &'w Worker<'a>,
     text: String,
+    /// The prelude whose framed formula is in `framed_file` now, if any.
+    framed: Option<String>,
     made: HashMap<String, Made>,
     /// Statuses by solver name: made here, found in runs.csv, or from the cache.
     known: HashMap<String, Status>,
@@ -95,6 +104,7 @@ impl Worker<'_> {
         let mut calls = FormulaCalls {
             worker: self,
             text,
+            framed: None,
             made: HashMap::new(),
             known: job.done.clone(),
             call_seconds: 0.0,
@@ -107,18 +117,16 @@ impl Worker<'_> {
                 }
             }
             for solver in &todo {
-                let Some(r) = self.references[&solver.name].as_ref() else {
-                    continue;
-                };
-                if calls.known.contains_key(&r.name) {
-                    continue;
-                }
-                if let Some(status) = self.cache.get(&r.name, job.offset) {
-                    calls.known.insert(r.name.clone(), status);
-                    continue;
-                }
-                if !calls.call(r)? {
-                    break 'run;
+                // Judges answer in order until one decides the formula.
+                let judges = &self.references[&solver.name];
+                while let Reference::Missing(r) =
+                    first_decided(judges, |name| calls.known.get(name).copied())
+                {
+                    if let Some(status) = self.cache.get(&r.name, job.offset) {
+                        calls.known.insert(r.name.clone(), status);
+                    } else if !calls.call(r)? {
+                        break 'run;
+                    }
                 }
             }
         }
@@ -153,17 +161,34 @@ impl FormulaCalls<'_, '_> {
         if w.cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let input = match solver.input {
-            InputMode::File => Input::File(&w.file),
-            InputMode::Stdin => Input::Stdin(self.text.as_bytes()),
+        let prelude = solver.prelude(w.logic);
+        let framed_text;
+        let (text, file) = match &prelude {
+            None => (self.text.as_str(), &w.file),
+            Some(prelude) => {
+                framed_text = format!("{prelude}\n{}", self.text);
+                if self.framed.as_ref() != Some(prelude) {
+                    fs::write(&w.framed_file, &framed_text)
+                        .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
+                    self.framed = Some(prelude.clone());
+                }
+                (framed_text.as_str(), &w.framed_file)
+            }
         };
-        let outcome = run_call(&solver.command, input, w.limits).with_context(|| {
-            format!(
-                "cannot run solver {} ({})",
-                solver.name,
-                solver.command.join(" ")
-            )
-        })?;
+        let input = match solver.input {
+            InputMode::File => Input::File(file),
+            InputMode::Stdin => Input::Stdin(text.as_bytes()),
+        };
+        let outcome = match w.cannot_start.get(&solver.name) {
+            Some(why) => CallOutcome::not_started(why.clone()),
+            None => run_call(&solver.command, input, w.limits).with_context(|| {
+                format!(
+                    "cannot run solver {} ({})",
+                    solver.name,
+                    solver.command.join(" ")
+                )
+            })?,
+        };
         if outcome.cancelled {
             return Ok(false);
         }
@@ -182,17 +207,25 @@ impl FormulaCalls<'_, '_> {
         let Some(m) = self.made.get(&solver.name) else {
             return Ok(None);
         };
-        let reference = w.references[&solver.name].as_ref();
-        let reference_status = reference.and_then(|r| self.known.get(&r.name).copied());
-        if reference.is_some() && reference_status.is_none() {
-            return Ok(None); // its reference was interrupted: judge it on resume
-        }
+        let (reference, reference_status) =
+            match first_decided(&w.references[&solver.name], |name| {
+                self.known.get(name).copied()
+            }) {
+                Reference::None => (None, None),
+                Reference::Judged(r, status) => (Some(r), Some(status)),
+                Reference::Missing(_) => return Ok(None), // interrupted: judge it on resume
+            };
         let verdict = oracle::judge(m.class.status, m.class.invalid_model, reference_status);
         if let Some(v) = verdict.filter(|v| v.is_bug()) {
+            // The trigger is the script this solver ran, prelude included.
+            let formula = match solver.prelude(w.logic) {
+                Some(prelude) => format!("{prelude}\n{}", job.text),
+                None => job.text.clone(),
+            };
             let trigger = Trigger {
                 verdict: v,
                 index: &job.index,
-                formula: &job.text,
+                formula: &formula,
                 call: CallRecord {
                     solver,
                     status: m.class.status.label(),
@@ -238,16 +271,46 @@ pub(super) struct Scratch {
 }
 
 impl Scratch {
-    /// Creates `$TMPDIR/et-run-<pid>`.
+    /// Creates `$TMPDIR/et-run-<pid>`, after removing those of et processes that no
+    /// longer exist (killed with `kill -9`, or a power loss).
     pub fn new() -> anyhow::Result<Scratch> {
-        let dir = std::env::temp_dir().join(format!("et-run-{}", std::process::id()));
+        let tmp = std::env::temp_dir();
+        if let Ok(entries) = fs::read_dir(&tmp) {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix("et-run-"))
+                    .and_then(|p| p.parse::<libc::pid_t>().ok())
+                else {
+                    continue;
+                };
+                // SAFETY: signal 0 only checks whether the process exists.
+                let gone = unsafe { libc::kill(pid, 0) } < 0
+                    && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+                if gone {
+                    let _ = fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let dir = tmp.join(format!("et-run-{}", std::process::id()));
         fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
         Ok(Scratch { dir })
+    }
+
+    /// The directory itself.
+    pub fn dir(&self) -> &std::path::Path {
+        &self.dir
     }
 
     /// The formula file of worker `worker`.
     pub fn file(&self, worker: usize) -> PathBuf {
         self.dir.join(format!("formula-{worker}.smt2"))
+    }
+
+    /// The file of worker `worker` for the formula behind a family's prelude.
+    pub fn framed_file(&self, worker: usize) -> PathBuf {
+        self.dir.join(format!("formula-{worker}-framed.smt2"))
     }
 }
 

@@ -26,6 +26,8 @@ mod solvers;
 
 /// Exit code for bad input (grammar, config, arguments).
 pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code of a completed `et run --fail-on V,...` that found a call with verdict V.
+pub const EXIT_VERDICT_FOUND: u8 = 3;
 
 #[derive(Parser)]
 #[command(
@@ -60,7 +62,7 @@ enum Command {
     Count(count::Args),
     Sample(sample::Args),
     Rank(rank::Args),
-    Run(run::Args),
+    Run(Box<run::Args>),
     /// Tables of bug triggers, solved formulas, time and regressions from run directories.
     Report(report::Args),
     /// Evolution figures (SVG/PNG) from run directories.
@@ -82,7 +84,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Count(args) => count::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Rank(args) => rank::run(args),
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(*args),
         Command::Report(args) => report::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),

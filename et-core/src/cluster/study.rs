@@ -258,39 +258,41 @@ impl Study {
     }
 }
 
-/// The solvers `names` of `pool`, in pool order, as compute nodes must see them: every
-/// program an absolute path that exists (a relative path is taken from the current
-/// directory, as the pool file already anchored it; a bare name is looked up in PATH
-/// now, since PATH on a node may differ).
-pub fn portable_pool(pool: &Pool, names: &[&str]) -> Result<Pool, ClusterError> {
-    let mut solvers = Vec::new();
-    for solver in pool
-        .solvers
-        .iter()
-        .filter(|s| names.contains(&s.name.as_str()))
-    {
-        let program = solver.program();
+/// `pool` as compute nodes must see it: every program an absolute path (a relative
+/// path is taken from the current directory, as the pool file already anchored it; a
+/// bare name is looked up in PATH now, since PATH on a node may differ). The solvers
+/// `needed` (those under test and their judges) must exist; others, and the pool's
+/// reference rules, are kept as they are, so the tasks judge exactly as `et run` would
+/// with the original pool.
+pub fn portable_pool(pool: &Pool, needed: &[&str]) -> Result<Pool, ClusterError> {
+    let mut portable = pool.clone();
+    portable.source = None;
+    for solver in &mut portable.solvers {
+        let program = solver.program().to_string();
         let problem = |problem: &str| ClusterError::Program {
             solver: solver.name.clone(),
-            program: program.to_string(),
+            program: program.clone(),
             problem: problem.to_string(),
         };
         let resolved = if program.contains('/') {
-            std::path::absolute(program).map_err(|e| problem(&e.to_string()))?
+            std::path::absolute(&program).map_err(|e| problem(&e.to_string()))
         } else {
-            slurm::on_path(program).ok_or_else(|| problem("is not on PATH"))?
+            slurm::on_path(&program).ok_or_else(|| problem("is not on PATH"))
         };
-        if !resolved.is_file() {
-            return Err(problem("does not exist"));
+        let resolved = resolved.and_then(|path| {
+            if path.is_file() {
+                Ok(path)
+            } else {
+                Err(problem("does not exist"))
+            }
+        });
+        match resolved {
+            Ok(path) => solver.command[0] = path.to_string_lossy().into_owned(),
+            Err(e) if needed.contains(&solver.name.as_str()) => return Err(e),
+            Err(_) => {}
         }
-        let mut solver = solver.clone();
-        solver.command[0] = resolved.to_string_lossy().into_owned();
-        solvers.push(solver);
     }
-    Ok(Pool {
-        solvers,
-        source: None,
-    })
+    Ok(portable)
 }
 
 #[cfg(test)]
@@ -379,20 +381,18 @@ mod tests {
 
     #[test]
     fn pools_get_absolute_existing_programs() {
-        let solver = |program: &str| SolverConfig {
-            name: "s".into(),
-            family: "z3".into(),
-            version: "1".into(),
-            command: vec![program.into(), "-q".into()],
-            input: Default::default(),
+        let solver = |name: &str, program: &str| {
+            SolverConfig::new(name, "z3", "1", vec![program.into(), "-q".into()])
         };
         let pool = |program| Pool {
-            solvers: vec![solver(program)],
-            source: None,
+            solvers: vec![solver("s", program), solver("unused", "/nonexistent/other")],
+            ..Pool::default()
         };
         let found = portable_pool(&pool("sh"), &["s"]).unwrap();
         assert!(Path::new(found.solvers[0].program()).is_absolute());
         assert_eq!(found.solvers[0].options(), ["-q"]);
+        // A solver the study does not run is copied as it is, even if it is missing.
+        assert_eq!(found.solvers[1].program(), "/nonexistent/other");
         let err = portable_pool(&pool("/nonexistent/z3"), &["s"]).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -400,9 +400,6 @@ mod tests {
         );
         let err = portable_pool(&pool("no-such-solver-here"), &["s"]).unwrap_err();
         assert!(err.to_string().contains("is not on PATH"), "{err}");
-        assert!(portable_pool(&pool("/nonexistent/z3"), &["other"])
-            .unwrap()
-            .solvers
-            .is_empty());
+        assert!(portable_pool(&pool("/nonexistent/z3"), &["other"]).is_ok());
     }
 }

@@ -1,6 +1,6 @@
-//! Classification of one finished call (DESIGN §6): from what the process printed and
-//! how it ended to a [`Status`], an invalid-model flag and, for crashes, a signature
-//! that groups duplicate crash triggers.
+//! Classification of one finished call: from what the process printed and how it
+//! ended to a [`Status`], an invalid-model flag and, for crashes, a signature that
+//! groups duplicate crash triggers.
 
 use super::patterns::{self, Meaning};
 use super::Status;
@@ -27,16 +27,28 @@ impl Classification {
     }
 }
 
-/// Classifies a call, consulting the signals in DESIGN §6's order because they overlap
-/// (a z3 invalid model prints `sat`, then an `(error`, and exits 1; Debian cvc4 aborts
-/// with "Fatal failure" on floating point, which it merely does not support):
+/// Exit code of a program that could not be started: the shell's "command not found",
+/// and the dynamic loader's failure to load a library.
+const EXIT_CANNOT_START: i32 = 127;
+
+/// Classifies a call, consulting the signals in this order because they overlap (a
+/// loader failure under a low memory limit is not a memout; an uncaught `bad_alloc`
+/// aborts, which is not a crash; a z3 invalid model prints `sat`, then an `(error`, and
+/// exits 1; Debian cvc4 aborts with "Fatal failure" on floating point, which it merely
+/// does not support):
 ///
-/// 1. killed by our timeout → `timeout`; out of memory → `memout`;
-/// 2. a self-check failure pattern → `sat` with `invalid_model`;
-/// 3. an unsupported-feature pattern → `rejected`, even if the process aborted;
-/// 4. a signal or a crash pattern → `crash`;
-/// 5. any other `(error` → `rejected`, whatever answer follows;
-/// 6. the first answer line on stdout: `sat`, `unsat`, `unknown`, `unknown (REASON)`;
+/// 1. the solver never ran → `setup_error`: it could not be executed, or was not run
+///    because it cannot start under the run's limits
+///    ([`CallOutcome::start_error`]), a loader-failure pattern, or exit code 127 with no
+///    answer;
+/// 2. killed by our wall-clock or CPU limit → `timeout`;
+/// 3. the memory limit was reached ([`CallOutcome::memory_limit_hit`]) or an
+///    allocation-failure pattern → `memout`;
+/// 4. a self-check failure pattern → `sat` with `invalid_model`;
+/// 5. an unsupported-feature pattern → `rejected`, even if the process aborted;
+/// 6. a signal or a crash pattern → `crash`;
+/// 7. any other `(error` → `rejected`, whatever answer follows;
+/// 8. the first answer line on stdout: `sat`, `unsat`, `unknown`, `unknown (REASON)`;
 ///    z3's `timeout` (its own `-T:` limit, exit 0) → `timeout`, because the solver gave
 ///    up for lack of time exactly as if we had killed it, and per-timeout tables then
 ///    treat both alike;
@@ -45,11 +57,8 @@ impl Classification {
 /// that neither answers nor reports an error has malfunctioned, and a broken command
 /// line shows up at once instead of hiding among rejected formulas.
 pub fn classify(outcome: &CallOutcome) -> Classification {
-    if outcome.timed_out {
-        return Classification::plain(Status::Timeout);
-    }
-    if outcome.memout {
-        return Classification::plain(Status::Memout);
+    if outcome.start_error.is_some() {
+        return Classification::plain(Status::SetupError);
     }
     let stdout = outcome.stdout_text();
     let stderr = outcome.stderr_text();
@@ -58,7 +67,18 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
         let found = patterns::matches(&lower, meaning).next().is_some();
         found
     };
-
+    let answer = answer(&stdout);
+    if has(Meaning::SetupError)
+        || (outcome.exit_code == Some(EXIT_CANNOT_START) && answer.is_none())
+    {
+        return Classification::plain(Status::SetupError);
+    }
+    if outcome.timed_out {
+        return Classification::plain(Status::Timeout);
+    }
+    if outcome.memory_limit_hit || has(Meaning::OutOfMemory) {
+        return Classification::plain(Status::Memout);
+    }
     if has(Meaning::InvalidModel) {
         return Classification {
             status: Status::Sat,
@@ -75,7 +95,7 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
     if has(Meaning::Error) {
         return Classification::plain(Status::Rejected);
     }
-    match answer(&stdout) {
+    match answer {
         Some(status) => Classification::plain(status),
         None => crash(outcome),
     }
@@ -263,9 +283,32 @@ mod tests {
         let mut o = out("sat\n", "", None, Some(9));
         o.timed_out = true;
         assert_eq!(status(&o), Status::Timeout);
-        let mut o = out("", "(error \"out of memory\")", Some(101), None);
-        o.memout = true;
+        let mut o = out("", "", None, Some(9));
+        o.memory_limit_hit = true;
         assert_eq!(status(&o), Status::Memout);
+        // A timeout that also ran short of memory is a timeout.
+        o.timed_out = true;
+        assert_eq!(status(&o), Status::Timeout);
+    }
+
+    #[test]
+    fn a_solver_that_never_ran_is_a_setup_error() {
+        let o = CallOutcome::not_started("cannot start `/x/z3`: No such file or directory");
+        assert_eq!(status(&o), Status::SetupError);
+        // The shell's "not found" (a wrapper script whose solver is missing).
+        let o = out("", "sh: 1: /opt/z3/bin/z3: not found\n", Some(127), None);
+        assert_eq!(status(&o), Status::SetupError);
+        // An answer before exit 127 is an answer, not a start failure.
+        assert_eq!(status(&out("sat\n", "", Some(127), None)), Status::Sat);
+        // A loader failure under a memory limit is a setup error, not a memout.
+        let mut o = out(
+            "",
+            "z3: error while loading shared libraries: libz3.so: failed to map segment from shared object\n",
+            Some(127),
+            None,
+        );
+        o.memory_limit_hit = true;
+        assert_eq!(status(&o), Status::SetupError);
     }
 
     #[test]
@@ -297,6 +340,11 @@ mod tests {
             ("==1==ERROR: LeakSanitizer: detected memory leaks", Status::Crash, false),
             ("../src/x.cpp:5:7: runtime error: signed integer overflow", Status::Crash, false),
             ("Segmentation fault\n", Status::Crash, false),
+            // Python's MemoryError (the cvc5 1.0.9-1.1.x runner under RLIMIT_AS).
+            ("Traceback (most recent call last):\n  File \"cvc5\", line 9\nMemoryError\n", Status::Memout, false),
+            ("z3: cannot allocate memory\n", Status::Memout, false),
+            ("fatal: failed to allocate 1048576 bytes\n", Status::Memout, false),
+            ("parse error: memory exhausted\n", Status::Memout, false),
         ];
         for (stderr, want, invalid) in cases {
             let c = classify(&out("sat\n", stderr, Some(1), None));

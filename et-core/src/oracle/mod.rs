@@ -3,7 +3,8 @@
 //!
 //! [`classify`] turns a [`crate::solvers::call::CallOutcome`] into a [`Classification`]
 //! using the one pattern table in [`patterns`]; [`judge`] compares it with the
-//! reference solver's status; [`default_references`] picks that reference.
+//! reference solver's status (which solver that is, is the pool's business:
+//! [`crate::solvers::reference_rules`]).
 
 mod classify;
 mod judge;
@@ -11,5 +12,5 @@ pub mod patterns;
 mod status;
 
 pub use classify::{classify, crash_signature, signal_name, Classification};
-pub use judge::{default_references, judge, PoolSolver, UnknownReference};
+pub use judge::judge;
 pub use status::{ParseLabelError, Status, Verdict};

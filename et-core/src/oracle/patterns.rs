@@ -1,4 +1,4 @@
-//! The one table of output patterns the oracle recognises (DESIGN §6).
+//! The one table of output patterns the oracle recognises.
 //!
 //! Every message the classification looks for is a row here: the text, what it means,
 //! which solver printed it, and the fixture under `et-core/tests/fixtures/outputs/`
@@ -12,13 +12,17 @@
 /// [`super::classify`] consults them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Meaning {
-    /// The solver's own model check failed: verdict `invalid_model` (step 2).
+    /// The solver could not start (the dynamic loader failed): `setup_error` (step 1).
+    SetupError,
+    /// An allocation failed: `memout` (step 3).
+    OutOfMemory,
+    /// The solver's own model check failed: verdict `invalid_model` (step 4).
     InvalidModel,
-    /// The solver does not support a feature of the formula: `rejected` (step 3).
+    /// The solver does not support a feature of the formula: `rejected` (step 5).
     Unsupported,
-    /// Assertion failure, internal error, sanitizer report: `crash` (step 4).
+    /// Assertion failure, internal error, sanitizer report: `crash` (step 6).
     Crash,
-    /// Any other error message: `rejected` (step 5).
+    /// Any other error message: `rejected` (step 7).
     Error,
 }
 
@@ -54,7 +58,68 @@ use Meaning::*;
 
 /// All patterns, grouped by meaning in classification order.
 pub const PATTERNS: &[Pattern] = &[
-    // 2. Self-check failures. They come with `sat`, an `(error` and exit 1 (z3) or with
+    // 1. The solver never ran: the dynamic loader could not map a library (under an
+    //    address-space limit) or find one. ld.so then exits 127; a Python runner raises
+    //    ImportError with the same text and exits 1.
+    p(
+        "error while loading shared libraries",
+        SetupError,
+        "ld.so, for any dynamically linked solver (cvc5/cvc4 under a low RLIMIT_AS)",
+        "cvc5-1.0.3-loader-failure",
+    ),
+    p(
+        "failed to map segment from shared object",
+        SetupError,
+        "ld.so and Python's ImportError (cvc5 1.0.9-1.1.x runner) under a low RLIMIT_AS",
+        "cvc5-1.0.3-loader-failure",
+    ),
+    // 3. Allocation failures: the solver ran out of memory (usually et's limit; without
+    //    cgroups the limit is RLIMIT_AS, so allocations fail instead of the kernel
+    //    killing the process). A solver out of memory did not reject the formula, and
+    //    its abort is not a crash.
+    p(
+        "std::bad_alloc",
+        OutOfMemory,
+        "C++ solvers (cvc5 prints `(error \"std::bad_alloc\")`; uncaught, it aborts)",
+        "cvc5-1.0.3-bad-alloc",
+    ),
+    p(
+        "OutOfMemoryException",
+        OutOfMemory,
+        "cvc4/cvc5's SAT solvers (Minisat::OutOfMemoryException), uncaught: SIGABRT",
+        "cvc4-1.8-out-of-memory",
+    ),
+    p(
+        "out of memory",
+        OutOfMemory,
+        "z3: `(error \"out of memory\")`, exit 101",
+        "z3-4.8.12-out-of-memory",
+    ),
+    p(
+        "MemoryError",
+        OutOfMemory,
+        "Python (the cvc5 1.0.9-1.1.x runner, Python-based solvers)",
+        "",
+    ),
+    p(
+        "cannot allocate memory",
+        OutOfMemory,
+        "glibc's strerror(ENOMEM), e.g. a failed mmap or fork reported by the solver",
+        "",
+    ),
+    p(
+        "failed to allocate",
+        OutOfMemory,
+        "solvers reporting a failed allocation in their own words",
+        "",
+    ),
+    p(
+        "memory exhausted",
+        OutOfMemory,
+        "bison-generated parsers (and GNU tools) out of memory",
+        "",
+    ),
+    // 4. Self-check failures. They come with `sat`, an `(error` and exit 1 (z3) or with
     //    "Fatal failure"/SIGABRT (cvc4/cvc5), so they must be looked at first.
     p(
         "an invalid model was generated",
@@ -74,7 +139,7 @@ pub const PATTERNS: &[Pattern] = &[
         "cvc4 and cvc5 with --check-models (checkTheoryAssertionsWithModel)",
         "",
     ),
-    // 3. Unsupported features: the formula is outside what this build handles. Debian's
+    // 5. Unsupported features: the formula is outside what this build handles. Debian's
     //    cvc4 1.8 aborts with SIGABRT and "Fatal failure" on floating point, which would
     //    otherwise look like a crash.
     p(
@@ -113,7 +178,7 @@ pub const PATTERNS: &[Pattern] = &[
         "cvc4 1.8 --check-models on nonlinear/transcendental models",
         "cvc4-1.8-approximate-model",
     ),
-    // 4. Crashes reported in text (a signal is a crash without any text).
+    // 6. Crashes reported in text (a signal is a crash without any text).
     p(
         "Fatal failure",
         Crash,
@@ -154,7 +219,7 @@ pub const PATTERNS: &[Pattern] = &[
         "solvers that catch SIGSEGV and print it",
         "",
     ),
-    // 5. Any other error: parse, type and option errors. z3 4.8.5–4.8.8 print it, drop
+    // 7. Any other error: parse, type and option errors. z3 4.8.5–4.8.8 print it, drop
     //    the assert and still answer `sat` with exit 1: the answer does not count.
     p(
         "(error",

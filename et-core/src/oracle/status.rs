@@ -20,6 +20,9 @@ macro_rules! labelled_enum {
             /// Every value, in the order reports list them.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// How many values there are (`ALL.len()`, usable in array types).
+            pub const COUNT: usize = [$($label),+].len();
+
             /// The label used in CSV files and on the command line.
             pub fn label(self) -> &'static str {
                 match self { $($name::$variant => $label),+ }
@@ -49,7 +52,7 @@ macro_rules! labelled_enum {
 }
 
 labelled_enum!(
-    /// What one solver call came to (DESIGN §6), after classification.
+    /// What one solver call came to, after classification (see [`super::classify`]).
     Status, "status", {
         /// The solver answered `sat`.
         Sat => "sat",
@@ -57,14 +60,19 @@ labelled_enum!(
         Unsat => "unsat",
         /// The solver answered `unknown` (with or without a reason).
         Unknown => "unknown",
-        /// Killed by et's wall-clock limit.
+        /// Killed by et's wall-clock or CPU-time limit (or the solver's own time limit).
         Timeout => "timeout",
-        /// Hit et's memory limit.
+        /// Ran out of memory: et's memory limit, or an allocation failure the solver
+        /// reported.
         Memout => "memout",
         /// Signal, assertion failure, internal error, sanitizer report.
         Crash => "crash",
         /// The solver did not accept the formula (parse/type error, unsupported feature).
         Rejected => "rejected",
+        /// The solver could not start: the program could not be executed, the dynamic
+        /// loader failed, it exited 127, or the memory limit is too low to load it. A
+        /// problem of the pool or the limits, never of the solver: never a bug trigger.
+        SetupError => "setup_error",
     }
 );
 

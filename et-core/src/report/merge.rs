@@ -124,6 +124,14 @@ pub fn check_shards(dirs: &[RunDir]) -> Result<(), ReportError> {
                 format!("{:?}", mb.reference),
             ));
         }
+        let recorded = |m: &RunManifest| m.solvers.iter().all(|s| s.references.is_some());
+        if recorded(ma) && recorded(mb) && ma.references_text() != mb.references_text() {
+            return Err(mismatch(
+                "references",
+                ma.references_text(),
+                mb.references_text(),
+            ));
+        }
         for b in &dirs[i + 1..] {
             check_disjoint(a, b)?;
         }

@@ -1,29 +1,37 @@
-//! `et solvers check`: does each solver of a pool start, answer a known-sat formula `sat`
-//! and a known-unsat formula `unsat`, and how long does a trivial call take?
+//! Does a solver start and answer? `et solvers check` runs each solver of a pool on a
+//! known-sat and a known-unsat formula; campaigns with a memory limit first check that
+//! each solver can start under it ([`cannot_start`]).
 //!
-//! This is a smoke test with a plain child process and a coarse timeout; campaign calls
-//! (limits, process groups, CPU time) are the job of the solver-call runner.
+//! Calls go through [`super::call`] (the one supervisor: limits, whole-tree kill) and
+//! their outputs through [`crate::oracle::classify`] (the one classification table), so
+//! a check answers exactly as a campaign would.
 
-use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::call::{CallOutcome, Input, Limits, Supervisor};
 use super::pool::{InputMode, SolverConfig};
+use crate::oracle::{classify, Status};
 
-/// A satisfiable formula every family accepts (yices needs the logic).
-pub const KNOWN_SAT: &str =
-    "(set-logic QF_LIA)\n(declare-const a Int)\n(assert (> a 1))\n(check-sat)\n(exit)\n";
-/// An unsatisfiable formula every family accepts.
-pub const KNOWN_UNSAT: &str = "(set-logic QF_LIA)\n(declare-const a Int)\n\
-    (assert (and (> a 1) (< a 0)))\n(check-sat)\n(exit)\n";
+/// A satisfiable formula of [`KNOWN_LOGIC`] every family accepts (behind its prelude).
+pub const KNOWN_SAT: &str = "(declare-const a Int)\n(assert (> a 1))\n(check-sat)\n(exit)\n";
+/// An unsatisfiable formula of [`KNOWN_LOGIC`] every family accepts.
+pub const KNOWN_UNSAT: &str =
+    "(declare-const a Int)\n(assert (and (> a 1) (< a 0)))\n(check-sat)\n(exit)\n";
+/// The logic of the known formulas, for the families that need it stated (yices).
+pub const KNOWN_LOGIC: &str = "QF_LIA";
+
+/// The least wall-clock time the start check of a campaign gives a trivial formula,
+/// whatever the campaign's own timeout (which may be 1/64 s: less than some solvers
+/// need to start at all).
+pub const START_CHECK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// One run of a solver on one formula.
 #[derive(Debug, Clone)]
 pub struct Probe {
-    /// The answer line (`sat`, `unsat`, `unknown`, ...), if any.
-    pub answer: Option<String>,
-    /// Wall-clock time from spawn to exit.
+    /// How the oracle classified the call.
+    pub status: Status,
+    /// Wall-clock time of the call.
     pub wall: Duration,
     /// What went wrong, if the run was not a clean expected answer.
     pub problem: Option<String>,
@@ -54,132 +62,226 @@ impl CheckResult {
     }
 }
 
-/// Runs `solver` on the two known formulas, written into `work_dir`.
-pub fn check_solver(solver: &SolverConfig, work_dir: &Path, timeout: Duration) -> CheckResult {
+/// Runs `solver` on the two known formulas under `limits`, writing them into
+/// `work_dir` for solvers that read a file.
+pub fn check_solver(
+    supervisor: &Supervisor,
+    solver: &SolverConfig,
+    work_dir: &Path,
+    limits: &Limits,
+) -> CheckResult {
     CheckResult {
         name: solver.name.clone(),
-        sat: probe(solver, work_dir, "sat", KNOWN_SAT, timeout),
-        unsat: probe(solver, work_dir, "unsat", KNOWN_UNSAT, timeout),
+        sat: probe(supervisor, solver, work_dir, Status::Sat, KNOWN_SAT, limits),
+        unsat: probe(
+            supervisor,
+            solver,
+            work_dir,
+            Status::Unsat,
+            KNOWN_UNSAT,
+            limits,
+        ),
     }
 }
 
-fn probe(
+/// Runs `solver` on `formula` and compares the classified answer with `expected`.
+pub fn probe(
+    supervisor: &Supervisor,
     solver: &SolverConfig,
     work_dir: &Path,
-    expected: &str,
+    expected: Status,
     formula: &str,
-    timeout: Duration,
+    limits: &Limits,
 ) -> Probe {
-    let file = work_dir.join(format!("known-{expected}.smt2"));
-    let failed = |problem: String| Probe {
-        answer: None,
-        wall: Duration::ZERO,
-        problem: Some(problem),
+    let file = work_dir.join(format!(
+        "known-{}-{}.smt2",
+        expected,
+        file_safe(&solver.name)
+    ));
+    let formula = match solver.prelude(Some(KNOWN_LOGIC)) {
+        Some(prelude) => format!("{prelude}\n{formula}"),
+        None => formula.to_string(),
     };
-    if let Err(e) = std::fs::write(&file, formula) {
-        return failed(format!("cannot write {}: {e}", file.display()));
-    }
-    let mut cmd = solver.command_for(&file);
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.stdin(if solver.input == InputMode::Stdin {
-        Stdio::piped()
-    } else {
-        Stdio::null()
-    });
-    let started = Instant::now();
-    let mut child = match cmd.spawn() {
-        Ok(child) => child,
-        Err(e) => return failed(format!("cannot run {}: {e}", solver.program())),
+    let formula = formula.as_str();
+    let outcome = match solver.input {
+        InputMode::Stdin => {
+            supervisor.run(&solver.command, Input::Stdin(formula.as_bytes()), limits)
+        }
+        InputMode::File => match std::fs::write(&file, formula) {
+            Ok(()) => supervisor.run(&solver.command, Input::File(&file), limits),
+            Err(e) => {
+                return Probe {
+                    status: Status::SetupError,
+                    wall: Duration::ZERO,
+                    problem: Some(format!("cannot write {}: {e}", file.display())),
+                }
+            }
+        },
     };
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(formula.as_bytes());
-    }
-    let (status, stdout, stderr) = match wait_with_timeout(&mut child, timeout) {
-        Some(done) => done,
-        None => {
+    let _ = std::fs::remove_file(&file);
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(e) => {
             return Probe {
-                answer: None,
-                wall: started.elapsed(),
-                problem: Some(format!(
-                    "no answer within {} s (killed)",
-                    timeout.as_secs_f64()
-                )),
+                status: Status::SetupError,
+                wall: Duration::ZERO,
+                problem: Some(e.to_string()),
             }
         }
     };
-    let wall = started.elapsed();
-    let answer = stdout
-        .lines()
-        .map(str::trim)
-        .find(|l| matches!(*l, "sat" | "unsat" | "unknown") || l.starts_with("unknown"))
-        .map(str::to_string);
-    let first_error = stdout
-        .lines()
-        .chain(stderr.lines())
-        .find(|l| l.contains("error") || l.contains("Error"))
-        .map(str::to_string);
-    let problem = if !status.success() {
-        Some(format!(
-            "{status}{}",
-            first_error
-                .or_else(|| stderr.lines().next().map(str::to_string))
-                .map(|e| format!(": {e}"))
-                .unwrap_or_default()
-        ))
-    } else if let Some(e) = first_error {
-        Some(e)
-    } else if answer.as_deref() != Some(expected) {
-        Some(format!(
-            "expected `{expected}`, got {}",
-            answer
-                .as_deref()
-                .map_or("no answer".to_string(), |a| format!("`{a}`"))
-        ))
-    } else {
+    let class = classify(&outcome);
+    let problem = if class.invalid_model {
+        Some(format!("invalid model: {}", first_line(&outcome)))
+    } else if class.status == expected {
         None
+    } else {
+        Some(describe(
+            expected,
+            class.status,
+            &outcome,
+            limits,
+            class.crash_signature,
+        ))
     };
     Probe {
-        answer,
-        wall,
+        status: class.status,
+        wall: outcome.wall,
         problem,
     }
 }
 
-/// Waits for `child`, killing it after `timeout`; returns status, stdout and stderr.
-fn wait_with_timeout(
-    child: &mut Child,
-    timeout: Duration,
-) -> Option<(std::process::ExitStatus, String, String)> {
-    // Drain the pipes on threads so a chatty solver cannot block on a full pipe.
-    let mut out = child.stdout.take();
-    let mut err = child.stderr.take();
-    let out_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(o) = out.as_mut() {
-            let _ = o.read_to_string(&mut s);
+/// What a wrong or failed answer was, in one line.
+fn describe(
+    expected: Status,
+    status: Status,
+    outcome: &CallOutcome,
+    limits: &Limits,
+    signature: Option<String>,
+) -> String {
+    let detail = match status {
+        Status::Sat | Status::Unsat | Status::Unknown => {
+            return format!("expected `{expected}`, got `{status}`");
         }
-        s
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut s = String::new();
-        if let Some(e) = err.as_mut() {
-            let _ = e.read_to_string(&mut s);
-        }
-        s
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_micros(200)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-        }
+        Status::Timeout => match limits.cpu_timeout {
+            Some(cpu) => format!(
+                "no answer within {} s wall-clock or {} s CPU (killed)",
+                limits.timeout.as_secs_f64(),
+                cpu.as_secs_f64()
+            ),
+            None => format!(
+                "no answer within {} s (killed)",
+                limits.timeout.as_secs_f64()
+            ),
+        },
+        Status::SetupError => outcome
+            .start_error
+            .clone()
+            .unwrap_or_else(|| first_line(outcome)),
+        Status::Crash => signature.unwrap_or_else(|| first_line(outcome)),
+        Status::Memout | Status::Rejected => first_line(outcome),
     };
-    let stdout = out_thread.join().unwrap_or_default();
-    let stderr = err_thread.join().unwrap_or_default();
-    status.map(|s| (s, stdout, stderr))
+    if detail.is_empty() {
+        status.to_string()
+    } else {
+        format!("{status}: {detail}")
+    }
+}
+
+/// The first line of stderr or stdout that mentions an error, else the first non-empty
+/// one, else how the process ended.
+fn first_line(outcome: &CallOutcome) -> String {
+    let stderr = outcome.stderr_text();
+    let stdout = outcome.stdout_text();
+    let lines = || stderr.lines().chain(stdout.lines()).map(str::trim);
+    let line = lines()
+        .find(|l| l.to_ascii_lowercase().contains("error"))
+        .or_else(|| lines().find(|l| !l.is_empty()));
+    match (line, outcome.exit_code, outcome.signal) {
+        (Some(line), _, _) => line.chars().take(200).collect(),
+        (None, Some(code), _) => format!("exit code {code}, no output"),
+        (None, None, Some(signal)) => format!(
+            "killed by {}, no output",
+            crate::oracle::signal_name(signal)
+        ),
+        (None, None, None) => String::new(),
+    }
+}
+
+/// Solver names may contain anything a file name should not.
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The solvers that cannot start under the memory limit of `limits`, each with the
+/// reason, checked in parallel on [`KNOWN_SAT`] (files in `work_dir`).
+///
+/// A solver cannot start when it fails the trivial formula under the limit — loader
+/// failure, out of memory, or any other failure — but answers it without the limit:
+/// no formula of a campaign can then get a meaningful answer under that limit, so its
+/// calls are `setup_error`, not crashes or memouts of the solver. A solver failing even
+/// without the limit is reported only if that failure is itself a setup error. Without
+/// a memory limit nothing is checked: a solver that cannot be executed is a
+/// `setup_error` call by call.
+pub fn cannot_start(
+    supervisor: &Supervisor,
+    solvers: &[&SolverConfig],
+    limits: &Limits,
+    work_dir: &Path,
+) -> Vec<(String, String)> {
+    let Some(mb) = limits.memory_mb else {
+        return Vec::new();
+    };
+    let probe_limits = Limits {
+        timeout: limits.timeout.max(START_CHECK_TIMEOUT),
+        cpu_timeout: None,
+        cancel: None,
+        ..limits.clone()
+    };
+    let unlimited = Limits {
+        memory_mb: None,
+        ..probe_limits.clone()
+    };
+    let verdicts: Vec<Option<String>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = solvers
+            .iter()
+            .map(|solver| {
+                let (probe_limits, unlimited) = (&probe_limits, &unlimited);
+                scope.spawn(move || {
+                    let run = |limits| {
+                        probe(supervisor, solver, work_dir, Status::Sat, KNOWN_SAT, limits)
+                    };
+                    let limited = run(probe_limits);
+                    let problem = limited.problem?;
+                    let free = run(unlimited);
+                    if free.ok() {
+                        Some(format!(
+                            "under --memory {mb} MiB a trivial formula gives {problem}; \
+                             without the limit it answers sat"
+                        ))
+                    } else if limited.status == Status::SetupError {
+                        Some(problem)
+                    } else {
+                        None
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().ok().flatten())
+            .collect()
+    });
+    solvers
+        .iter()
+        .zip(verdicts)
+        .filter_map(|(s, why)| why.map(|why| (s.name.clone(), why)))
+        .collect()
 }

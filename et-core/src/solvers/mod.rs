@@ -3,7 +3,11 @@
 //!
 //! - [`call`]: one solver call under et's own limits (process group, wall-clock
 //!   timeout, memory, bounded capture, rusage).
+//! - [`family`]: what et knows about each solver family (z3, cvc5, cvc4, yices, ...),
+//!   one file per family behind one trait.
 //! - [`pool`]: the pool file (`$ET_HOME/pool.toml`), ET's `solvers.cfg`, selection.
+//! - [`reference_rules`]: who judges whom (the pool's rules, et's study rules, ET's
+//!   other-family rule).
 //! - [`install`]: real releases from PyPI wheels and Debian packages, side by side
 //!   under `$ET_HOME/solvers/<family>-<version>/`.
 //! - [`check`]: runs each solver on a known-sat and a known-unsat formula.
@@ -14,8 +18,10 @@
 
 pub mod call;
 pub mod check;
+pub mod family;
 pub mod install;
 pub mod pool;
+pub mod reference_rules;
 pub mod testing;
 
 use std::path::{Path, PathBuf};
@@ -61,19 +67,4 @@ pub fn load_pool_or_install_default(pool: Option<&Path>) -> Result<Pool, install
         eprintln!("et: {}", report.summary());
     }
     Ok(Pool::load(&path)?)
-}
-
-/// Self-check options a family gets by default: z3 validates its models, cvc5/cvc4 check
-/// models and unsat cores (and enable the full string solver, as ET did), quietly.
-pub fn self_check_options(family: &str) -> &'static [&'static str] {
-    match family {
-        "z3" => &["model_validate=true"],
-        "cvc5" | "cvc4" => &[
-            "--check-models",
-            "--check-unsat-cores",
-            "--strings-exp",
-            "-q",
-        ],
-        _ => &[],
-    }
 }

@@ -8,6 +8,15 @@
 //! version = "4.13.0"
 //! command = ["/abs/path/z3", "model_validate=true"]   # the formula's path is appended
 //! # input = "stdin"            # pass the formula on standard input instead
+//! # models = false            # default: true for families et can ask for models
+//! # reference = ["cvc5-1.4.2"] # who judges this solver (names or families, in order)
+//!
+//! [[reference]]               # rules: who judges whom (see `super::reference_rules`)
+//! family = "z3"
+//! versions = "<= 4.8.10"
+//! grammars = ["strings"]
+//! judges = ["z3"]
+//! unicode = false
 //! ```
 
 use std::ffi::OsString;
@@ -15,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use toml::Spanned;
+
+use super::family::{self, Family};
+use super::reference_rules::{ReferenceRule, RuleSolvers, VersionRange};
 
 /// How a solver receives the formula.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -32,7 +44,8 @@ pub enum InputMode {
 pub struct SolverConfig {
     /// Unique name used in results and `--solvers`, e.g. `z3-4.13.0`.
     pub name: String,
-    /// Solver family (`z3`, `cvc5`, `cvc4`, `yices`, ...): decides the reference solver.
+    /// Solver family (`z3`, `cvc5`, `cvc4`, `yices`, ...): what et knows about running
+    /// and judging it ([`super::family`]).
     pub family: String,
     /// Release, e.g. `4.13.0`; orders versions in evolution plots.
     pub version: String,
@@ -40,9 +53,69 @@ pub struct SolverConfig {
     pub command: Vec<String>,
     /// How the formula is passed.
     pub input: InputMode,
+    /// Whether et may ask this solver for models (with its family's model options and
+    /// `(get-model)`), for checking them itself. Defaults to whether et knows how to
+    /// ask the family ([`family::models_by_default`]).
+    pub models: bool,
+    /// The solvers that judge this one, in order (names or families of the pool; the
+    /// first that decides a formula is its reference); empty for the pool's rules.
+    pub reference: Vec<String>,
 }
 
 impl SolverConfig {
+    /// A solver with the defaults of its family: formula path appended, models as the
+    /// family allows, judged by the pool's rules.
+    pub fn new(name: &str, family: &str, version: &str, command: Vec<String>) -> SolverConfig {
+        SolverConfig {
+            name: name.to_string(),
+            family: family.to_string(),
+            version: version.to_string(),
+            command,
+            input: InputMode::File,
+            models: family::models_by_default(family),
+            reference: Vec::new(),
+        }
+    }
+
+    /// An installed solver: `program` with its family's self-check options.
+    pub fn installed(
+        family: &dyn Family,
+        name: &str,
+        version: &str,
+        program: &str,
+    ) -> SolverConfig {
+        let command = std::iter::once(program)
+            .chain(family.self_check_options().iter().copied())
+            .map(str::to_string)
+            .collect();
+        SolverConfig::new(name, family.name(), version, command)
+    }
+
+    /// What et knows about this solver's family, if it knows the family.
+    pub fn family_info(&self) -> Option<&'static dyn Family> {
+        family::find(&self.family)
+    }
+
+    /// The text a script for this solver starts with before a formula of `logic` (the
+    /// grammar's SMT-LIB logic), if its family needs one: yices needs `(set-logic ...)`.
+    pub fn prelude(&self, logic: Option<&str>) -> Option<String> {
+        self.family_info().and_then(|f| f.prelude(logic))
+    }
+
+    /// The command line that makes this solver print a model for `(get-model)`: its
+    /// command with the family's model options after the program; `None` when models
+    /// are off for it or et does not know how to ask its family.
+    pub fn command_with_models(&self) -> Option<Vec<String>> {
+        let options = self.family_info()?.model_options()?;
+        if !self.models {
+            return None;
+        }
+        let mut command = vec![self.command[0].clone()];
+        command.extend(options.iter().map(|o| o.to_string()));
+        command.extend(self.command[1..].iter().cloned());
+        Some(command)
+    }
+
     /// The program to run (first word of the command).
     pub fn program(&self) -> &str {
         &self.command[0]
@@ -84,6 +157,13 @@ impl SolverConfig {
         );
         if self.input == InputMode::Stdin {
             out.push_str("input = \"stdin\"\n");
+        }
+        if self.models != family::models_by_default(&self.family) {
+            out.push_str(&format!("models = {}\n", self.models));
+        }
+        if !self.reference.is_empty() {
+            let names: Vec<String> = self.reference.iter().map(|s| q(s)).collect();
+            out.push_str(&format!("reference = [{}]\n", names.join(", ")));
         }
         out
     }
@@ -136,11 +216,13 @@ pub enum PoolError {
     },
 }
 
-/// A list of solver configurations, in file order.
+/// A list of solver configurations, in file order, and the rules of who judges whom.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Pool {
     /// The solvers, in file order.
     pub solvers: Vec<SolverConfig>,
+    /// The `[[reference]]` rules, in file order (the first that applies wins).
+    pub rules: Vec<ReferenceRule>,
     /// The file it was read from, if any.
     pub source: Option<PathBuf>,
 }
@@ -150,6 +232,8 @@ pub struct Pool {
 struct PoolFile {
     #[serde(default)]
     solver: Vec<RawSolver>,
+    #[serde(default)]
+    reference: Vec<RawRule>,
 }
 
 #[derive(Deserialize)]
@@ -161,6 +245,41 @@ struct RawSolver {
     command: Spanned<Vec<String>>,
     #[serde(default)]
     input: InputMode,
+    models: Option<bool>,
+    reference: Option<Spanned<OneOrMany>>,
+}
+
+/// `"name"` or `["name", ...]`.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRule {
+    family: Option<String>,
+    solvers: Option<OneOrMany>,
+    versions: Option<Spanned<String>>,
+    grammars: Option<OneOrMany>,
+    judges: Spanned<OneOrMany>,
+    #[serde(default = "yes")]
+    unicode: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// 1-based line and column of byte `offset` in `text`.
@@ -252,16 +371,74 @@ impl Pool {
                 ));
             }
             command[0] = resolve_program(&command[0], origin);
+            let reference = match raw.reference {
+                Some(r) => {
+                    let at = r.span().start;
+                    let names = clean_names(r.into_inner().into_vec());
+                    if names.is_empty() {
+                        return Err(syntax(
+                            origin,
+                            text,
+                            at,
+                            "reference must name a solver or family",
+                        ));
+                    }
+                    names
+                }
+                None => Vec::new(),
+            };
+            let family = raw.family.into_inner();
             solvers.push(SolverConfig {
                 name,
-                family: raw.family.into_inner(),
+                models: raw
+                    .models
+                    .unwrap_or_else(|| family::models_by_default(&family)),
+                family,
                 version: raw.version,
                 command,
                 input: raw.input,
+                reference,
+            });
+        }
+        let mut rules = Vec::new();
+        for raw in file.reference {
+            let at = raw.judges.span().start;
+            let judges = clean_names(raw.judges.into_inner().into_vec());
+            if judges.is_empty() {
+                return Err(syntax(
+                    origin,
+                    text,
+                    at,
+                    "judges must name at least one solver or family",
+                ));
+            }
+            let versions = match raw.versions {
+                Some(v) => {
+                    let at = v.span().start;
+                    Some(
+                        v.into_inner()
+                            .parse::<VersionRange>()
+                            .map_err(|e| syntax(origin, text, at, e.to_string()))?,
+                    )
+                }
+                None => None,
+            };
+            let (line, _) = line_column(text, at);
+            rules.push(ReferenceRule {
+                solvers: RuleSolvers {
+                    family: raw.family,
+                    names: raw.solvers.map(OneOrMany::into_vec).unwrap_or_default(),
+                    versions,
+                    grammars: raw.grammars.map(OneOrMany::into_vec).unwrap_or_default(),
+                },
+                judges,
+                unicode: raw.unicode,
+                origin: format!("{}:{line}", origin.display()),
             });
         }
         Ok(Pool {
             solvers,
+            rules,
             source: Some(origin.to_path_buf()),
         })
     }
@@ -284,7 +461,14 @@ impl Pool {
             let mut command = words;
             command[0] = resolve_program(&command[0], origin);
             let program = command[0].clone();
-            let family = guess_family(&program);
+            let family = family::guess(&program).map_or_else(
+                || {
+                    Path::new(&program)
+                        .file_name()
+                        .map_or(program.clone(), |b| b.to_string_lossy().into_owned())
+                },
+                |f| f.name().to_string(),
+            );
             let version = guess_version(&program).unwrap_or_else(|| "unknown".to_string());
             let mut name = if version == "unknown" {
                 format!("{family}-line{}", index + 1)
@@ -294,16 +478,11 @@ impl Pool {
             if solvers.iter().any(|s| s.name == name) {
                 name = format!("{name}-line{}", index + 1);
             }
-            solvers.push(SolverConfig {
-                name,
-                family,
-                version,
-                command,
-                input: InputMode::File,
-            });
+            solvers.push(SolverConfig::new(&name, &family, &version, command));
         }
         Ok(Pool {
             solvers,
+            rules: Vec::new(),
             source: Some(origin.to_path_buf()),
         })
     }
@@ -337,6 +516,7 @@ impl Pool {
         }
         Ok(Pool {
             solvers: chosen,
+            rules: self.rules.clone(),
             source: self.source.clone(),
         })
     }
@@ -365,9 +545,19 @@ impl Pool {
         self.solvers
             .iter()
             .map(SolverConfig::to_toml)
+            .chain(self.rules.iter().map(ReferenceRule::to_toml))
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// Names trimmed, empty ones dropped.
+fn clean_names(names: Vec<String>) -> Vec<String> {
+    names
+        .into_iter()
+        .map(|n| n.trim().to_string())
+        .filter(|n| !n.is_empty())
+        .collect()
 }
 
 /// Splits a `solvers.cfg` line into words; single and double quotes group words.
@@ -404,27 +594,6 @@ fn split_words(line: &str) -> Result<Vec<String>, usize> {
         words.push(current);
     }
     Ok(words)
-}
-
-/// The family a program path belongs to, from its file name (`yices-smt2` → yices).
-fn guess_family(program: &str) -> String {
-    let base = Path::new(program)
-        .file_name()
-        .map_or(program.to_string(), |b| b.to_string_lossy().into_owned());
-    for family in [
-        "cvc5",
-        "cvc4",
-        "z3",
-        "yices",
-        "bitwuzla",
-        "boolector",
-        "mathsat",
-    ] {
-        if base.contains(family) {
-            return family.to_string();
-        }
-    }
-    base
 }
 
 /// The first dotted number (`4.8.5`) in a program path, if any.

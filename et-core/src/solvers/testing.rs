@@ -9,9 +9,17 @@ use super::default_pool_path;
 use super::install::{Installer, Spec};
 use super::pool::Pool;
 
-/// Specs of the test pool: the default pool (newest z3 4.x, newest cvc5) plus the two old
-/// z3 releases campaign tests compare against.
-pub const TEST_POOL_SPECS: &[&str] = &["z3@4.x", "cvc5@latest", "z3@4.8.7", "z3@4.8.5"];
+/// Specs of the test pool: the default pool (newest z3 4.x, newest cvc5) plus the old
+/// z3 releases campaign tests compare against (4.8.10: the last with 8-bit strings and
+/// SMT-LIB 2.6 names), and yices (whose scripts need a `(set-logic ...)` prelude).
+pub const TEST_POOL_SPECS: &[&str] = &[
+    "z3@4.x",
+    "cvc5@latest",
+    "z3@4.8.7",
+    "z3@4.8.5",
+    "z3@4.8.10",
+    "yices@2.6.5",
+];
 
 /// The `ET_HOME` of tests: `<workspace root>/.cache/et-home`.
 pub fn test_home() -> PathBuf {
@@ -24,8 +32,9 @@ pub fn test_home() -> PathBuf {
 /// The test pool, installed if missing; panics with the reason if it cannot be installed
 /// (tests cannot run without their solvers).
 ///
-/// Contains `z3-4.8.5`, `z3-4.8.7`, the newest z3 4.x and the newest cvc5 (through the
-/// `et-cvc5` runner); use [`Pool::newest`] to pick the latter two.
+/// Contains `z3-4.8.5`, `z3-4.8.7`, `z3-4.8.10`, `yices-2.6.5`, the newest z3 4.x and
+/// the newest cvc5 (through the `et-cvc5` runner); use [`Pool::newest`] to pick the
+/// latter two.
 pub fn test_pool() -> Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
     POOL.get_or_init(|| match install_test_pool(&test_home()) {
@@ -38,31 +47,33 @@ pub fn test_pool() -> Pool {
     .clone()
 }
 
+/// The first line of the marker: the specs the install completed.
+fn marker_specs() -> String {
+    format!("# specs: {}", TEST_POOL_SPECS.join(" "))
+}
+
 /// Installs the test pool into `home` unless a previous run completed it; returns it.
 pub fn install_test_pool(home: &Path) -> Result<Pool, super::install::InstallError> {
     let marker = home.join("test-pool.ok");
     let pool_file = default_pool_path(home);
-    // The marker lists the solvers of a completed install; trust it while they exist, so
-    // that tests need no network once the cache is filled.
-    if let (Ok(names), Ok(pool)) = (std::fs::read_to_string(&marker), Pool::load(&pool_file)) {
-        let names: Vec<&str> = names.lines().filter(|l| !l.is_empty()).collect();
+    // The marker lists the specs and solvers of a completed install; trust it while the
+    // specs are the same and the solvers exist, so that tests need no network once the
+    // cache is filled.
+    let marked = std::fs::read_to_string(&marker)
+        .ok()
+        .filter(|text| text.lines().next() == Some(marker_specs().as_str()));
+    if let (Some(names), Ok(pool)) = (marked, Pool::load(&pool_file)) {
+        let names: Vec<&str> = names.lines().skip(1).filter(|l| !l.is_empty()).collect();
         if let Ok(selected) = pool.select(&names) {
             if selected
                 .solvers
                 .iter()
                 .all(|s| Path::new(s.program()).is_file())
             {
-                // Tests exercise the runner being built, not the copy of an older build.
+                // Tests exercise this build (cvc5's runner), not a copy of an older one.
                 let installer = Installer::new(home);
-                for s in selected.solvers.iter().filter(|s| s.family == "cvc5") {
-                    let program = Path::new(s.program());
-                    if program
-                        .parent()
-                        .and_then(Path::parent)
-                        .is_some_and(|d| d.join("lib").is_dir())
-                    {
-                        installer.refresh_runner(program)?;
-                    }
+                for s in &selected.solvers {
+                    installer.refresh(s)?;
                 }
                 return Ok(selected);
             }
@@ -81,12 +92,11 @@ pub fn install_test_pool(home: &Path) -> Result<Pool, super::install::InstallErr
         .collect();
     names.sort();
     let pool = Pool::load(&pool_file)?.select(&names)?;
-    std::fs::write(&marker, names.join("\n") + "\n").map_err(|source| {
-        super::install::InstallError::Io {
-            what: "cannot write",
-            path: marker.clone(),
-            source,
-        }
+    let text = format!("{}\n{}\n", marker_specs(), names.join("\n"));
+    std::fs::write(&marker, text).map_err(|source| super::install::InstallError::Io {
+        what: "cannot write",
+        path: marker.clone(),
+        source,
     })?;
     Ok(pool)
 }

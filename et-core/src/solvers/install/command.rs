@@ -8,7 +8,7 @@ use std::process::Command;
 use super::InstallError;
 
 /// Runs a command, returning stdout, or an error with the tail of stderr.
-pub(super) fn run(cmd: &mut Command) -> Result<String, InstallError> {
+pub(crate) fn run(cmd: &mut Command) -> Result<String, InstallError> {
     let shown = format!("{cmd:?}").replace('"', "");
     let out = cmd.output().map_err(|e| InstallError::Command {
         command: shown.clone(),

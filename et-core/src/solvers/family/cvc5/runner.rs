@@ -1,22 +1,21 @@
 //! The program an installed cvc5 runs as its `bin/cvc5`: cvc5 wheels hold libraries,
 //! not a binary, so et places a driver there. Wheels from 1.2.0 on export a C API and get
 //! a copy of the `et-cvc5` runner (built with et); 1.0.9–1.1.x wheels get
-//! `cvc5_python_runner.py`, which drives the wheel's Python InputParser.
+//! `python_runner.py`, which drives the wheel's Python InputParser.
 //!
 //! Owns finding the `et-cvc5` build, placing either driver, and refreshing copies in
-//! existing installs. *Must not:* download or unpack wheels (that is [`super::pypi`]).
+//! existing installs. *Must not:* download wheels (that is the installer's job).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::super::pool::version_key;
-use super::command::run;
-use super::error::io;
-use super::fs::unique_suffix;
-use super::{Family, InstallError};
+use super::Cvc5;
+use crate::solvers::family::Family;
+use crate::solvers::install::{io, run, unique_suffix, InstallError};
+use crate::solvers::pool::version_key;
 
 /// The driver for cvc5 wheels without a C API, installed as their `bin/cvc5`.
-const PYTHON_RUNNER: &str = include_str!("cvc5_python_runner.py");
+const PYTHON_RUNNER: &str = include_str!("python_runner.py");
 
 /// Oldest cvc5 wheel whose libraries export the C API the runner drives.
 const CVC5_C_API: [u64; 3] = [1, 2, 0];
@@ -60,7 +59,7 @@ pub(super) fn place_c_api_runner(
     bin: &Path,
 ) -> Result<(), InstallError> {
     let runner = locate(configured)?;
-    std::fs::copy(&runner, bin.join(Family::Cvc5.program())).map_err(io("cannot copy", &runner))?;
+    std::fs::copy(&runner, bin.join(Cvc5.program())).map_err(io("cannot copy", &runner))?;
     Ok(())
 }
 
@@ -70,7 +69,7 @@ pub(super) fn place_python_runner(python: &str, bin: &Path) -> Result<(), Instal
     let interpreter = run(Command::new(python).args(["-c", "import sys; print(sys.executable)"]))?;
     // -S -E: no site-packages or PYTHON* variables, a faster and isolated start.
     let script = format!("#!{} -SE\n{PYTHON_RUNNER}", interpreter.trim());
-    std::fs::write(bin.join(Family::Cvc5.program()), script).map_err(io("cannot write", bin))
+    std::fs::write(bin.join(Cvc5.program()), script).map_err(io("cannot write", bin))
 }
 
 /// Replaces the runner copy `installed` if it differs from the current build (see

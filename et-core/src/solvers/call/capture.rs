@@ -1,0 +1,83 @@
+//! Bounded capture of a solver's stdout or stderr.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+/// Size of the buffer each `read` fills; large outputs are consumed in chunks this big.
+pub(super) const READ_CHUNK: usize = 64 * 1024;
+
+/// One captured output stream: the pipe while it is open, and the kept bytes. Like
+/// BenchExec, an overlong output loses its middle, not its end: the first
+/// `cap - tail_cap` bytes and the last `tail_cap` bytes are kept, because a solver's
+/// final words (its answer after a long trace, an assertion after a long dump) matter.
+pub(super) struct Capture {
+    pub fd: Option<OwnedFd>,
+    head: Vec<u8>,
+    head_cap: usize,
+    /// Bytes after the head; trimmed to the last `tail_cap` bytes now and then.
+    tail: Vec<u8>,
+    tail_cap: usize,
+    total: u64,
+}
+
+impl Capture {
+    pub fn new(fd: Option<RawFd>, cap: usize) -> Self {
+        let tail_cap = (cap / 4).min(64 * 1024);
+        Capture {
+            // SAFETY: the fd comes from `into_raw_fd` of a pipe we own.
+            fd: fd.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }),
+            head: Vec::new(),
+            head_cap: cap - tail_cap,
+            tail: Vec::new(),
+            tail_cap,
+            total: 0,
+        }
+    }
+
+    /// One non-blocking read (one per wake-up, so a flooding stream cannot starve the
+    /// other one or the deadline); closes the pipe at end of file.
+    pub fn read_some(&mut self, buf: &mut [u8]) -> io::Result<()> {
+        let Some(fd) = &self.fd else { return Ok(()) };
+        let n = loop {
+            let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+            if n >= 0 {
+                break n as usize;
+            }
+            let e = io::Error::last_os_error();
+            match e.kind() {
+                io::ErrorKind::Interrupted => continue,
+                io::ErrorKind::WouldBlock => return Ok(()),
+                _ => return Err(e),
+            }
+        };
+        if n == 0 {
+            self.fd = None;
+            return Ok(());
+        }
+        self.total += n as u64;
+        let chunk = &buf[..n];
+        let room = self.head_cap.saturating_sub(self.head.len()).min(n);
+        self.head.extend_from_slice(&chunk[..room]);
+        self.tail.extend_from_slice(&chunk[room..]);
+        if self.tail.len() > 2 * self.tail_cap.max(READ_CHUNK) {
+            self.tail.drain(..self.tail.len() - self.tail_cap);
+        }
+        Ok(())
+    }
+
+    /// The kept bytes (with a marker line where the middle was dropped) and whether
+    /// anything was dropped.
+    pub fn finish(mut self) -> (Vec<u8>, bool) {
+        let kept = (self.head.len() + self.tail.len()) as u64;
+        if self.total <= kept && self.tail.len() <= self.tail_cap {
+            self.head.append(&mut self.tail);
+            return (self.head, false);
+        }
+        let tail = &self.tail[self.tail.len().saturating_sub(self.tail_cap)..];
+        let dropped = self.total - (self.head.len() + tail.len()) as u64;
+        self.head
+            .extend_from_slice(format!("\n[et: {dropped} bytes omitted]\n").as_bytes());
+        self.head.extend_from_slice(tail);
+        (self.head, true)
+    }
+}

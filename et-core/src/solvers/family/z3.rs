@@ -1,0 +1,84 @@
+//! z3 (Microsoft Research): PyPI `z3-solver` wheels from 4.8.5 on (a standalone `z3`
+//! binary), Debian's `z3`. Validates its own models with `model_validate=true`; judged
+//! by the newest cvc5 (else cvc4) by default; strings became Unicode in 4.8.11.
+
+use super::Family;
+use crate::solvers::pool::version_key;
+use crate::version::compare_versions;
+
+/// The z3 family.
+#[derive(Debug, Clone, Copy)]
+pub struct Z3;
+
+/// Oldest z3-solver wheel whose `z3` binary runs here (older wheels have no binary).
+const OLDEST_WHEEL: [u64; 3] = [4, 8, 5];
+
+/// The first release with Unicode strings (and its `unicode` switch).
+const UNICODE_STRINGS: &str = "4.8.11";
+
+/// The first release where the switch is `encoding=unicode|bmp|ascii` instead.
+const ENCODING_OPTION: &str = "4.8.13";
+
+impl Family for Z3 {
+    fn name(&self) -> &'static str {
+        "z3"
+    }
+
+    fn self_check_options(&self) -> &'static [&'static str] {
+        &["model_validate=true"]
+    }
+
+    fn reference_families(&self) -> &'static [&'static str] {
+        &["cvc5", "cvc4"]
+    }
+
+    fn model_options(&self) -> Option<&'static [&'static str]> {
+        // z3's `model=true` is on by default: `(get-model)` just works.
+        Some(&[])
+    }
+
+    fn ascii_strings_options(&self, version: &str) -> Option<&'static [&'static str]> {
+        use std::cmp::Ordering::Less;
+        Some(if compare_versions(version, UNICODE_STRINGS) == Less {
+            &[] // characters are 8-bit already
+        } else if compare_versions(version, ENCODING_OPTION) == Less {
+            &["unicode=false"]
+        } else {
+            &["encoding=ascii"]
+        })
+    }
+
+    fn pypi_package(&self) -> Option<&'static str> {
+        Some("z3-solver")
+    }
+
+    fn wheel_release(&self, pip_version: &str) -> Option<String> {
+        // z3-solver versions are X.Y.Z.W; W is a packaging counter, always 0 so far.
+        let key = version_key(pip_version);
+        let plain = pip_version.split('.').all(|p| p.parse::<u64>().is_ok());
+        (plain && key.len() == 4 && key[..3] >= OLDEST_WHEEL[..]).then(|| {
+            if key[3] == 0 {
+                format!("{}.{}.{}", key[0], key[1], key[2])
+            } else {
+                pip_version.to_string()
+            }
+        })
+    }
+
+    fn debian_package(&self) -> Option<&'static str> {
+        Some("z3")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pypi_versions_map_to_et_versions() {
+        assert_eq!(Z3.wheel_release("4.13.0.0").as_deref(), Some("4.13.0"));
+        assert_eq!(Z3.wheel_release("4.8.5.0").as_deref(), Some("4.8.5"));
+        assert_eq!(Z3.wheel_release("4.8.0.0.post1"), None);
+        assert_eq!(Z3.wheel_release("4.5.1.0"), None);
+    }
+}

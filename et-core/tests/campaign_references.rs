@@ -1,0 +1,454 @@
+//! Who judges whom in `et run`, end to end with real solvers: a faithful reference for
+//! old z3 strings (8-bit characters, as the published study judged them), et's study
+//! rule on `strings`, yices behind its `(set-logic ...)` prelude, the CI gate
+//! `--fail-on` with a cached reference, and the reference choice recorded in `run.toml`
+//! so that `--resume` and `et merge` refuse a change.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use et_core::campaign::manifest::RunManifest;
+use et_core::campaign::row::RunRow;
+use et_core::solvers::testing::test_pool;
+use et_core::solvers::SolverConfig;
+
+fn et(args: &[&str]) -> Output {
+    let o = Command::new(env!("CARGO_BIN_EXE_et"))
+        .args(args)
+        .output()
+        .unwrap();
+    eprintln!("{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// A pool file `NAME.toml` of these solvers, followed by `extra` (rules).
+fn pool_file(dir: &Path, name: &str, solvers: &[SolverConfig], extra: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
+    std::fs::write(&path, text.join("\n") + "\n" + extra).unwrap();
+    path
+}
+
+fn fake(name: &str, family: &str, script: &str, extra: &[&str]) -> SolverConfig {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake-solvers")
+        .join(script);
+    let mut command = vec![path.display().to_string()];
+    command.extend(extra.iter().map(|s| s.to_string()));
+    SolverConfig::new(name, family, "1.0", command)
+}
+
+fn rows(dir: &Path) -> Vec<RunRow> {
+    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    reader.deserialize().map(Result::unwrap).collect()
+}
+
+fn manifest(dir: &Path) -> RunManifest {
+    toml::from_str(&std::fs::read_to_string(dir.join("run.toml")).unwrap()).unwrap()
+}
+
+fn fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/grammars")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The published study judged z3 up to 4.8.10 against z3 run with `unicode=false`:
+/// formulas that ask for a character above \u{ff} are unsat in their 8-bit alphabet
+/// and sat in Unicode. Judged by a z3 without Unicode, z3 4.8.10 shows no unsound
+/// verdict on them; judged by a Unicode z3, every one of them is "unsound".
+#[test]
+fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
+    let pool = test_pool();
+    let old = pool.get("z3-4.8.10").unwrap().clone();
+    let new = pool.newest("z3").unwrap().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let rule = "[[reference]]\nfamily = \"z3\"\nversions = \"<= 4.8.10\"\n\
+                grammars = [\"unicode_strings\"]\njudges = [\"z3\"]\nunicode = false\n";
+    let file = pool_file(dir.path(), "pool", &[old.clone(), new.clone()], rule);
+    let grammar = fixture("unicode_strings.pest");
+    let study = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "-g",
+            &grammar,
+            "--n",
+            "7",
+            "--pool",
+            file.to_str().unwrap(),
+            "--solvers",
+            &old.name,
+            "--timeout",
+            "20",
+            "-j",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = et(&args);
+        assert!(o.status.success());
+        let mut rows = rows(out);
+        rows.sort_by_key(|r| r.index.parse::<u32>().unwrap());
+        rows
+    };
+    let ascii_name = format!("{}-ascii", new.name);
+
+    let faithful = study(&dir.path().join("ascii"), &[]);
+    assert_eq!(faithful.len(), 7);
+    for r in &faithful {
+        assert_eq!(r.reference, ascii_name, "{r:?}");
+        assert_eq!(r.status, r.reference_status, "{r:?}");
+        assert!(r.status == "sat" || r.status == "unsat", "{r:?}");
+        assert_eq!(r.verdict, "", "{r:?}");
+    }
+    let unsat: Vec<&str> = faithful.iter().map(|r| r.status.as_str()).collect();
+    assert_eq!(
+        unsat.iter().filter(|s| **s == "unsat").count(),
+        6,
+        "{unsat:?}"
+    );
+    // The variant is recorded with the options that made it 8-bit.
+    let m = manifest(&dir.path().join("ascii"));
+    assert_eq!(m.solvers[0].references, Some(vec![ascii_name.clone()]));
+    assert_eq!(m.reference_solvers.len(), 1);
+    assert_eq!(m.reference_solvers[0].name, ascii_name);
+    assert_eq!(
+        m.reference_solvers[0].command.last().map(String::as_str),
+        Some("encoding=ascii")
+    );
+
+    let unicode = study(&dir.path().join("unicode"), &["--reference", &new.name]);
+    let unsound: Vec<&RunRow> = unicode.iter().filter(|r| r.verdict == "unsound").collect();
+    assert_eq!(unsound.len(), 5, "{unicode:?}");
+    for r in &unsound {
+        assert_eq!(
+            (r.status.as_str(), r.reference_status.as_str()),
+            ("unsat", "sat")
+        );
+    }
+    // The same five: the alphabet formulas, not the controls.
+    let faithful_alphabet: Vec<&str> = faithful
+        .iter()
+        .filter(|r| r.status == "unsat" && r.index != "6")
+        .map(|r| r.index.as_str())
+        .collect();
+    let unsound_indices: Vec<&str> = unsound.iter().map(|r| r.index.as_str()).collect();
+    assert_eq!(unsound_indices, faithful_alphabet);
+}
+
+/// et's study rule needs no configuration: on the built-in `strings`, z3 4.8.10 is
+/// judged by the newest z3 without Unicode, cvc5 still by the newest z3.
+#[test]
+fn the_study_rule_applies_to_old_z3_on_strings() {
+    let pool = test_pool();
+    let old = pool.get("z3-4.8.10").unwrap().clone();
+    let new = pool.newest("z3").unwrap().clone();
+    let cvc5 = pool.newest("cvc5").unwrap().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let file = pool_file(
+        dir.path(),
+        "pool",
+        &[old.clone(), new.clone(), cvc5.clone()],
+        "",
+    );
+    let out = dir.path().join("strings");
+    let under_test = format!("{},{}", old.name, cvc5.name);
+    let o = et(&[
+        "run",
+        "-g",
+        "strings",
+        "--n",
+        "10",
+        "--pool",
+        file.to_str().unwrap(),
+        "--solvers",
+        &under_test,
+        "--timeout",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let all = rows(&out);
+    assert_eq!(all.len(), 20);
+    for r in &all {
+        let expected = if r.solver == old.name {
+            format!("{}-ascii", new.name)
+        } else {
+            new.name.clone()
+        };
+        assert_eq!(r.reference, expected, "{r:?}");
+        assert!(!r.reference_status.is_empty(), "{r:?}");
+    }
+    // Its answers are cached under the variant's name.
+    let cache = std::fs::read_to_string(out.join("reference.csv")).unwrap();
+    assert!(cache.contains(&format!(",{}-ascii,", new.name)), "{cache}");
+}
+
+/// yices answers et's formulas (which never set a logic) because its family prefixes
+/// the grammar's logic, and a bug trigger is the script yices ran, prelude included.
+#[test]
+fn yices_is_tested_behind_its_prelude() {
+    let pool = test_pool();
+    let yices = pool.get("yices-2.6.5").unwrap().clone();
+    let z3 = pool.newest("z3").unwrap().clone();
+    let liar = fake("yices-liar", "yices", "opposite.sh", &[yices.program()]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = pool_file(
+        dir.path(),
+        "pool",
+        &[yices.clone(), z3.clone(), liar.clone()],
+        "",
+    );
+    let out = dir.path().join("ints");
+    let under_test = format!("{},{}", yices.name, liar.name);
+    let o = et(&[
+        "run",
+        "-g",
+        "ints",
+        "--n",
+        "40",
+        "--pool",
+        file.to_str().unwrap(),
+        "--solvers",
+        &under_test,
+        "--timeout",
+        "20",
+        "-j",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let all = rows(&out);
+    assert_eq!(all.len(), 80);
+    for r in all.iter().filter(|r| r.solver == yices.name) {
+        assert!(r.status == "sat" || r.status == "unsat", "{r:?}");
+        assert_eq!(
+            (r.reference.as_str(), r.verdict.as_str()),
+            (z3.name.as_str(), "")
+        );
+    }
+    let lies: Vec<&RunRow> = all.iter().filter(|r| r.solver == liar.name).collect();
+    assert!(lies.iter().all(|r| r.verdict == "unsound"), "{lies:?}");
+    let trigger = out.join(format!("bugs/unsound/{}-0.smt2", liar.name));
+    let script = std::fs::read_to_string(&trigger).unwrap();
+    assert!(
+        script.starts_with("(set-logic QF_NIA)\n(declare-const a Int)"),
+        "{script}"
+    );
+}
+
+/// The monitoring use: a solver under test against a cached reference, exit 3 when a
+/// verdict of `--fail-on` appears, 0 otherwise; the reference runs once for both.
+#[test]
+fn fail_on_gates_ci_with_a_cached_reference() {
+    let pool = test_pool();
+    let z3 = pool.newest("z3").unwrap().clone();
+    let cvc5 = pool.newest("cvc5").unwrap().clone();
+    let liar = fake("liar", "fake", "opposite.sh", &[cvc5.program()]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = pool_file(
+        dir.path(),
+        "pool",
+        &[z3.clone(), cvc5.clone(), liar.clone()],
+        "",
+    );
+    let cache = dir.path().join("reference-cache.csv");
+    let gate = |solver: &str, out: &str, fail_on: &str| {
+        et(&[
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "20",
+            "--pool",
+            file.to_str().unwrap(),
+            "--solvers",
+            solver,
+            "--reference",
+            &z3.name,
+            "--reference-cache",
+            cache.to_str().unwrap(),
+            "--timeout",
+            "20",
+            "-q",
+            "--fail-on",
+            fail_on,
+            "--out",
+            dir.path().join(out).to_str().unwrap(),
+        ])
+    };
+    let cached = || std::fs::read_to_string(&cache).unwrap().lines().count() - 1;
+
+    let honest = gate(&cvc5.name, "honest", "unsound,invalid_model");
+    assert_eq!(honest.status.code(), Some(0));
+    assert_eq!(cached(), 20);
+
+    let lying = gate(&liar.name, "lying", "unsound,invalid_model");
+    assert_eq!(lying.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&lying.stderr);
+    assert!(stderr.contains("--fail-on: 20 unsound"), "{stderr}");
+    assert_eq!(cached(), 20, "the reference was not run again");
+
+    // Only the verdicts asked for fail the gate.
+    let other = gate(&liar.name, "lying-crash-gate", "crash");
+    assert_eq!(other.status.code(), Some(0));
+
+    let bad = gate(&liar.name, "never", "unsond");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("`unsond` is not a verdict"));
+    assert!(!dir.path().join("never").exists());
+}
+
+/// Who judged whom is part of a study: a resume with other references, or a merge of
+/// shards judged differently, is refused naming the references.
+#[test]
+fn resume_and_merge_refuse_changed_references() {
+    let pool = test_pool();
+    let z3 = pool.newest("z3").unwrap().clone();
+    let old = pool.get("z3-4.8.5").unwrap().clone();
+    let cvc5 = pool.newest("cvc5").unwrap().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let plain = pool_file(
+        dir.path(),
+        "plain",
+        &[z3.clone(), old.clone(), cvc5.clone()],
+        "",
+    );
+    let ruled = pool_file(
+        dir.path(),
+        "ruled",
+        &[z3.clone(), old.clone(), cvc5.clone()],
+        &format!("[[reference]]\njudges = [\"{}\"]\n", old.name),
+    );
+    let run = |pool: &Path, out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "6",
+            "--pool",
+            pool.to_str().unwrap(),
+            "--solvers",
+            &z3.name,
+            "--timeout",
+            "20",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        et(&args)
+    };
+    let study = dir.path().join("study");
+    assert!(run(&plain, &study, &[]).status.success());
+    assert_eq!(
+        manifest(&study).solvers[0].references,
+        Some(vec![cvc5.name.clone()])
+    );
+    let again = run(&ruled, &study, &["--resume"]);
+    assert!(!again.status.success());
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(
+        stderr.contains("references") && stderr.contains(&old.name),
+        "{stderr}"
+    );
+
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    assert!(run(&plain, &one, &["--shard", "1/2"]).status.success());
+    assert!(run(&ruled, &two, &["--shard", "2/2"]).status.success());
+    let merged = dir.path().join("merged");
+    let o = et(&[
+        "merge",
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("references"), "{stderr}");
+    assert!(!merged.exists());
+}
+
+/// Judges that do not exist, and a grammar logic that is not a logic, are refused with
+/// exit 2 before the run directory is created.
+#[test]
+fn bad_references_and_logics_are_refused_before_anything_is_written() {
+    let pool = test_pool();
+    let z3 = pool.newest("z3").unwrap().clone();
+    let dir = tempfile::tempdir().unwrap();
+    let bad_rule = pool_file(
+        dir.path(),
+        "bad-rule",
+        std::slice::from_ref(&z3),
+        "[[reference]]\nfamily = \"z3\"\njudges = [\"cvc9\"]\n",
+    );
+    let plain = pool_file(dir.path(), "plain", std::slice::from_ref(&z3), "");
+    let grammar = dir.path().join("badlogic.pest");
+    std::fs::write(
+        &grammar,
+        "//! badlogic: a logic with a space\n//! logic: QF LIA\nstart = { \"(check-sat)\" }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("never");
+    let cases: [(&[&str], String); 4] = [
+        (
+            &["-g", "core", "--pool", bad_rule.to_str().unwrap()],
+            format!("{}:", bad_rule.display()) + "9: reference `cvc9`",
+        ),
+        (
+            &[
+                "-g",
+                "core",
+                "--pool",
+                plain.to_str().unwrap(),
+                "--reference",
+                "nosuch",
+            ],
+            "--reference: reference `nosuch` is neither a solver nor a family".to_string(),
+        ),
+        (
+            &[
+                "-g",
+                "core",
+                "--pool",
+                plain.to_str().unwrap(),
+                "--reference",
+                " , ",
+            ],
+            "--reference needs a solver name".to_string(),
+        ),
+        (
+            &[
+                "-g",
+                grammar.to_str().unwrap(),
+                "--pool",
+                plain.to_str().unwrap(),
+            ],
+            "`//! logic: QF LIA` must name one SMT-LIB logic".to_string(),
+        ),
+    ];
+    for (extra, needle) in cases {
+        let mut args = vec![
+            "run",
+            "--n",
+            "3",
+            "--timeout",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = et(&args);
+        assert_eq!(o.status.code(), Some(2), "{extra:?}");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(stderr.contains(&needle), "{extra:?}: {stderr}");
+        assert!(!out.exists(), "nothing written for {extra:?}");
+    }
+}
