@@ -1,6 +1,8 @@
-//! The eight theory grammars of the published ET, compiled into the binary by
-//! `#[derive(Grammar)]`: each becomes a module of typed enums (`builtins::strings::BoolTerm`)
-//! and a [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;
+//! The eight theory grammars of ET (`grammars/*.pest`, ET's published grammars with the
+//! token fixes the README lists) and their extensions to five variables and up to two
+//! asserts (`ints-5v2a`, …), compiled into the binary by `#[derive(Grammar)]`: each
+//! becomes a module of typed enums (`builtins::strings::BoolTerm`) and a
+//! [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;
 //! [`Builtin::interpreted`] does, for the tests that compare the two paths.
 
 use std::path::Path;
@@ -48,6 +50,54 @@ pub struct Fp;
 #[grammar = "../grammars/strings.pest"]
 pub struct Strings;
 
+/// core extended to five Bool variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/core.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Core5v2a;
+
+/// ints extended to five Int variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/ints.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Ints5v2a;
+
+/// reals extended to five Real variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/reals.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Reals5v2a;
+
+/// realints extended to five variables (`c d e` Real) and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/realints.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Realints5v2a;
+
+/// bitvectors extended to five bit-vector variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/bitvectors.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Bitvectors5v2a;
+
+/// arrays extended to five variables (`c d e` bit-vectors) and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/arrays.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Arrays5v2a;
+
+/// fp extended to five floating-point variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/fp.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Fp5v2a;
+
+/// strings extended to five String variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/strings.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Strings5v2a;
+
 /// A grammar that ships with et.
 #[derive(Debug, Clone, Copy)]
 pub struct Builtin {
@@ -57,7 +107,8 @@ pub struct Builtin {
     pub compiled: &'static CompiledGrammar,
 }
 
-/// The built-in grammars, in the order ET lists them.
+/// The built-in grammars: ET's eight, then their extensions (`<theory>-5v2a`), in the
+/// order `et grammars` lists them.
 pub const BUILTINS: &[Builtin] = &[
     Builtin::of::<Core>("core"),
     Builtin::of::<Ints>("ints"),
@@ -67,6 +118,14 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::of::<Arrays>("arrays"),
     Builtin::of::<Fp>("fp"),
     Builtin::of::<Strings>("strings"),
+    Builtin::of::<Core5v2a>("core-5v2a"),
+    Builtin::of::<Ints5v2a>("ints-5v2a"),
+    Builtin::of::<Reals5v2a>("reals-5v2a"),
+    Builtin::of::<Realints5v2a>("realints-5v2a"),
+    Builtin::of::<Bitvectors5v2a>("bitvectors-5v2a"),
+    Builtin::of::<Arrays5v2a>("arrays-5v2a"),
+    Builtin::of::<Fp5v2a>("fp-5v2a"),
+    Builtin::of::<Strings5v2a>("strings-5v2a"),
 ];
 
 impl Builtin {
@@ -74,6 +133,23 @@ impl Builtin {
         Builtin {
             name,
             compiled: G::COMPILED,
+        }
+    }
+
+    /// One line for `et grammars`: the grammar file's `//!` description, or for an
+    /// extension, what it extends.
+    pub fn description(&self) -> String {
+        let doc = self.compiled.doc;
+        let base = doc
+            .strip_prefix(&format!("{}:", self.compiled.name))
+            .unwrap_or(doc)
+            .trim();
+        match self.compiled.extension {
+            None => base.to_string(),
+            Some(e) => format!(
+                "`{}` extended to {} variables and up to {} asserts",
+                self.compiled.name, e.vars, e.asserts
+            ),
         }
     }
 
@@ -93,11 +169,12 @@ impl Builtin {
     /// The same grammar read from its `.pest` text by the interpreted path, as
     /// `et --grammar grammars/<name>.pest` reads it; for tests and benchmarks.
     pub fn interpreted(&self) -> Result<Grammar, GrammarError> {
-        Grammar::from_source(
+        Grammar::from_source_extended(
             self.name,
             &format!("<builtin:{}>", self.name),
             self.compiled.source,
             DEFAULT_START,
+            self.compiled.extension,
         )
     }
 }
@@ -153,15 +230,6 @@ pub fn declared_logic(grammar: &Grammar) -> Result<Option<&str>, BadLogic> {
     Ok(Some(value))
 }
 
-impl Grammar {
-    /// A built-in grammar by name (compiled), or else a `.pest` file by path
-    /// (interpreted); the same as [`load`]. It lives here, not in `grammar`, because
-    /// that module is compiled into et-derive too and knows no built-ins.
-    pub fn load(name_or_path: &str) -> Result<Grammar, GrammarError> {
-        load(name_or_path)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,8 +239,10 @@ mod tests {
         for b in BUILTINS {
             let g = b.interpreted().unwrap();
             assert!(g.warnings.is_empty(), "{}: {:?}", b.name, g.warnings);
-            assert!(g.doc.starts_with(&format!("{}:", b.name)), "{}", b.name);
-            assert!(b.grammar().doc.starts_with(&format!("{}:", b.name)));
+            let stem = b.compiled.name;
+            assert!(g.doc.starts_with(&format!("{stem}:")), "{}", b.name);
+            assert!(b.grammar().doc.starts_with(&format!("{stem}:")));
+            assert!(!b.description().is_empty() && !b.description().contains("//"));
         }
     }
 
@@ -198,7 +268,13 @@ mod tests {
             ("strings", "QF_SLIA"),
         ];
         let logics: Vec<(&str, &str)> = logics.iter().map(|(n, l)| (*n, l.as_str())).collect();
-        assert_eq!(logics, expected);
+        // ET's eight first; each extension declares its theory's logic.
+        assert_eq!(logics[..expected.len()], expected);
+        for (name, logic) in &logics[expected.len()..] {
+            let base = name.strip_suffix("-5v2a").unwrap();
+            let (_, base_logic) = expected.iter().find(|(n, _)| *n == base).unwrap();
+            assert_eq!(logic, base_logic, "{name}");
+        }
         let mut g = Builtin::find("core").unwrap().grammar();
         g.doc = "mine: x\nlogic: QF LIA".into();
         assert_eq!(

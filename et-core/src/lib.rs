@@ -19,7 +19,9 @@ pub mod builtins;
 pub mod campaign;
 pub mod cluster;
 pub mod enumeration;
-pub mod grammar;
+/// The grammar model: the `et-grammar` crate, re-exported so that `et_core::grammar::...`
+/// paths (and the code `#[derive(Grammar)]` generates) need no dependency of their own.
+pub use et_grammar as grammar;
 pub mod oracle;
 pub mod report;
 pub mod solvers;

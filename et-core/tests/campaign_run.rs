@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use et_core::campaign::row::RunRow;
 use et_core::enumeration::{Enumeration, FormulaParser};
-use et_core::grammar::Grammar;
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::{Pool, SolverConfig};
 
@@ -57,7 +56,7 @@ fn rows(dir: &Path) -> Vec<RunRow> {
 }
 
 fn index_of(grammar: &str, formula: &str) -> String {
-    let mut e = Enumeration::new(Grammar::load(grammar).unwrap());
+    let mut e = Enumeration::new(et_core::builtins::load(grammar).unwrap());
     let g = e.grammar().clone();
     let term = FormulaParser::new(&g).parse(formula).unwrap();
     e.rank(&term).to_string()

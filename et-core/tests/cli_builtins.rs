@@ -28,7 +28,11 @@ fn builtins_need_no_grammars_directory() {
     assert_eq!(out.lines().count(), 3);
     let o = et_in(&dir, &["grammars"]);
     assert!(o.status.success());
-    assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 9);
+    let listing = String::from_utf8(o.stdout).unwrap();
+    // A header, ET's eight grammars and their eight five-variable, two-assert extensions.
+    assert_eq!(listing.lines().count(), 17, "{listing}");
+    assert!(listing.lines().any(|l| l.starts_with("ints-5v2a ")
+        && l.contains("`ints` extended to 5 variables and up to 2 asserts")));
 }
 
 #[test]

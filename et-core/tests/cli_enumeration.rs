@@ -267,7 +267,61 @@ fn grammar_errors_exit_2_with_location() {
 fn bad_index_names_the_value() {
     let o = et(&["index", "-g", "core", "12x"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("`12x` is not an index"));
+    assert!(stderr(&o).contains("`12x` is not a non-negative integer"));
+}
+
+/// Issue 14 item 12: one numeric grammar for every count and index.
+#[test]
+fn counts_and_indices_share_one_numeric_grammar() {
+    // `--n 10^1` is accepted where `--start 10^1` is, and `k*10^j` works for both.
+    let o = et(&[
+        "enumerate",
+        "-g",
+        "core",
+        "--start",
+        "2*10^1",
+        "--n",
+        "10^1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 10);
+    let first = stdout(&et(&["index", "-g", "core", "20"]));
+    assert_eq!(stdout(&o).lines().next(), first.lines().next());
+    // An empty request is refused, not answered with nothing and exit 0.
+    for args in [
+        &["enumerate", "-g", "core", "--n", "0"][..],
+        &["sample", "-g", "core", "--size", "5", "--n", "0"][..],
+    ] {
+        let o = et(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("'0'") && stderr(&o).contains("at least 1"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty());
+    }
+}
+
+/// Issue 14 item 19: one size bound, the same everywhere, refused at once and named.
+#[test]
+fn requests_beyond_the_bound_are_refused_at_once_naming_it() {
+    for args in [
+        &["count", "-g", "strings", "--max-size", "100000"][..],
+        &["sample", "-g", "strings", "--size", "4097"][..],
+    ] {
+        let o = et(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("larger than 4096"), "{}", stderr(&o));
+    }
+    // An index with more digits than any grammar reaches is refused before it is built.
+    let o = et(&["index", "-g", "strings", "10^99999999999"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("more than 20000 digits"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -289,4 +343,115 @@ fn grammars_lists_the_builtins() {
     assert!(text
         .lines()
         .any(|l| l.starts_with("core") && l.contains(" 4 ")));
+}
+
+/// Issue 14 item 19: an index beyond the size bound is refused on the magnitudes, before
+/// any exact table is built, and the message names the bound.
+#[test]
+fn an_index_beyond_the_largest_size_is_refused_naming_it() {
+    let o = et(&["index", "-g", "strings", "10^10000"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("beyond size 4096") && err.contains("(10001 digits)"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+/// Issue 14 item 19c: deep nesting is a clear error, never a stack overflow (exit 134).
+#[test]
+fn deep_nesting_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = 30_000;
+    let formula = format!(
+        "(declare-const a Bool) (declare-const b Bool) (assert {}true{}) (check-sat)\n",
+        "(not ".repeat(deep),
+        ")".repeat(deep)
+    );
+    let file = dir.path().join("deep.smt2");
+    std::fs::write(&file, formula).unwrap();
+    let o = et(&["rank", "-g", "core", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("30001 levels deep"), "{}", stderr(&o));
+
+    let grammar = dir.path().join("deep.pest");
+    let nested = 7000;
+    std::fs::write(
+        &grammar,
+        format!(
+            "start = {{ {}\"x\"{} }}\n",
+            "(".repeat(nested),
+            ")".repeat(nested)
+        ),
+    )
+    .unwrap();
+    let o = et(&["count", "-g", grammar.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("deep.pest:1:266: brackets are nested more than 256"),
+        "{}",
+        stderr(&o)
+    );
+
+    // A formula just within the depth bound but beyond the size bound: refused by size.
+    let wide = 4150;
+    let formula = format!(
+        "(declare-const a Bool) (declare-const b Bool) (assert {}true{}) (check-sat)\n",
+        "(not ".repeat(wide),
+        ")".repeat(wide)
+    );
+    std::fs::write(&file, formula).unwrap();
+    let o = et(&["rank", "-g", "core", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("size 4154, beyond 4096"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 14 item 19b: a huge repeat count is an error at its position, and a long
+/// bounded repetition loads and enumerates.
+#[test]
+fn repeat_counts_are_bounded_and_long_repeats_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge.pest");
+    std::fs::write(&huge, "start = {\n  \"a\"{99999999999999999999999} }\n").unwrap();
+    let o = et(&["count", "-g", huge.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("huge.pest:2:6: rule `start` repeats {99999999999999999999999} times: repeat counts are at most 100000"), "{}", stderr(&o));
+    let long = dir.path().join("long.pest");
+    std::fs::write(&long, "start = { \"(\" ~ \"a\"{0,100000} ~ \")\" }\n").unwrap();
+    let o = et(&["index", "-g", long.to_str().unwrap(), "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "(a a a)\n");
+}
+
+/// Issue 11 item 2: the extended grammars are built in, and 10^275 of the five-variable
+/// ints (the published large-formula experiment's smallest index) is in reach.
+#[test]
+fn extended_grammars_answer_large_indices() {
+    let o = et(&["index", "-g", "ints-5v2a", "10^275", "--verbose"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.starts_with("(declare-const a Int) (declare-const b Int) (declare-const c Int) (declare-const d Int) (declare-const e Int) (assert"), "{text}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_et"))
+        .args(["rank", "-g", "ints-5v2a"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let ranked = child.wait_with_output().unwrap();
+    let index = stdout(&ranked);
+    assert_eq!(
+        index.split('\t').next().unwrap(),
+        format!("1{}", "0".repeat(275))
+    );
 }

@@ -113,7 +113,7 @@ fn yices_answers_et_formulas_behind_its_prelude() {
 fn alphabet_formulas() -> Vec<String> {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/grammars/unicode_strings.pest");
-    let grammar = et_core::grammar::Grammar::load(path.to_str().unwrap()).unwrap();
+    let grammar = et_core::builtins::load(path.to_str().unwrap()).unwrap();
     let mut e = et_core::enumeration::Enumeration::new(grammar);
     (0u32..7)
         .map(|i| {

@@ -1,13 +1,15 @@
 //! `#[derive(Grammar)]`: reads the `.pest` file named by `#[grammar = "..."]` with the
-//! grammar library and emits the compiled grammar as static data plus one enum per rule.
+//! grammar model (et-grammar), which also emits the compiled grammar as static data;
+//! this module adds one enum per rule.
 
 use std::path::PathBuf;
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::{Data, DeriveInput, Expr, ExprLit, Fields, Lit, LitStr, Meta};
+use syn::{Data, DeriveInput, Expr, ExprLit, Fields, Lit, LitInt, LitStr, Meta};
 
-use crate::grammar::{Grammar, GrammarError, Item, DEFAULT_START};
+use et_grammar::{Extension, Grammar, GrammarError, Item, DEFAULT_START};
+
 use crate::names;
 
 /// The expansion of `#[derive(Grammar)]`, or the compile errors to emit instead.
@@ -40,9 +42,51 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "grammar".to_string());
-    let grammar = Grammar::from_source(&stem, &written, &text, DEFAULT_START)
+    let extension = extension(input)?;
+    let grammar = Grammar::from_source_extended(&stem, &written, &text, DEFAULT_START, extension)
         .map_err(|e| grammar_errors(&e, path.span()))?;
-    Ok(emit(input, &grammar, &full.display().to_string()))
+    Ok(emit(
+        input,
+        &grammar,
+        &full.display().to_string(),
+        extension,
+    ))
+}
+
+/// The optional `#[extend(vars = N, asserts = M)]` (both required when present).
+fn extension(input: &DeriveInput) -> syn::Result<Option<Extension>> {
+    let mut found = None;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("extend")) {
+        if found.is_some() {
+            return Err(syn::Error::new_spanned(
+                attr,
+                "a second `#[extend]` attribute",
+            ));
+        }
+        let (mut vars, mut asserts) = (None, None);
+        attr.parse_nested_meta(|meta| {
+            let value = || -> syn::Result<u32> { meta.value()?.parse::<LitInt>()?.base10_parse() };
+            if meta.path.is_ident("vars") {
+                vars = Some(value()?);
+                Ok(())
+            } else if meta.path.is_ident("asserts") {
+                asserts = Some(value()?);
+                Ok(())
+            } else {
+                Err(meta.error("expected `vars = <integer>` or `asserts = <integer>`"))
+            }
+        })?;
+        match (vars, asserts) {
+            (Some(vars), Some(asserts)) => found = Some(Extension { vars, asserts }),
+            _ => {
+                return Err(syn::Error::new_spanned(
+                    attr,
+                    "`#[extend]` needs both `vars = <integer>` and `asserts = <integer>`",
+                ))
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// Every problem the grammar library found, each a `compile_error!` at the attribute
@@ -93,14 +137,24 @@ fn grammar_path(input: &DeriveInput) -> syn::Result<LitStr> {
     })
 }
 
-fn emit(input: &DeriveInput, grammar: &Grammar, full_path: &str) -> TokenStream {
+fn emit(
+    input: &DeriveInput,
+    grammar: &Grammar,
+    full_path: &str,
+    extension: Option<Extension>,
+) -> TokenStream {
     let ident = &input.ident;
     let vis = &input.vis;
     let module = format_ident!("{}", snake(&ident.to_string()));
     let types: Vec<String> = names::type_names(grammar);
     let type_idents: Vec<_> = types.iter().map(|t| format_ident!("{t}")).collect();
     let start_type = &type_idents[grammar.start];
-    let data = compiled_data(grammar, full_path);
+    let data = et_grammar::codegen::compiled_grammar(
+        grammar,
+        &quote!(::et_core::grammar),
+        full_path,
+        extension,
+    );
     let reach = reachability(grammar);
     let enums = (0..grammar.nonterminals.len()).map(|nt| rule_enum(grammar, nt, &types, &reach));
     let module_doc = format!(
@@ -111,70 +165,15 @@ fn emit(input: &DeriveInput, grammar: &Grammar, full_path: &str) -> TokenStream 
     quote! {
         impl ::et_core::typed::DerivedGrammar for #ident {
             type Start = #module::#start_type;
-            const COMPILED: &'static ::et_core::typed::CompiledGrammar = &#module::GRAMMAR;
+            const COMPILED: &'static ::et_core::grammar::CompiledGrammar = &#module::GRAMMAR;
         }
 
         #[doc = #module_doc]
         #vis mod #module {
             /// The grammar as compiled from its `.pest` file (no parsing at run time).
-            pub const GRAMMAR: ::et_core::typed::CompiledGrammar = #data;
+            pub const GRAMMAR: ::et_core::grammar::CompiledGrammar = #data;
 
             #(#enums)*
-        }
-    }
-}
-
-/// The lowered grammar as a `CompiledGrammar` literal. `source` is an `include_str!`
-/// of the file, which also makes cargo rebuild when the `.pest` file changes.
-fn compiled_data(grammar: &Grammar, full_path: &str) -> TokenStream {
-    let name = &grammar.name;
-    let file = &grammar.file;
-    let doc = &grammar.doc;
-    let tokens = &grammar.tokens;
-    let start = grammar.start;
-    let rules = grammar.nonterminals.iter().map(|nt| {
-        let name = &nt.name;
-        let (line, column) = (nt.position.line, nt.position.column);
-        let generated_in = match nt.generated_in {
-            Some(owner) => quote!(::core::option::Option::Some(#owner)),
-            None => quote!(::core::option::Option::None),
-        };
-        let alternatives = nt.alternatives.iter().map(|alt| {
-            let cost = alt.cost;
-            let items = alt.items.iter().map(|item| match *item {
-                Item::Token(t) => quote!(::et_core::grammar::Item::Token(#t)),
-                Item::Child(c) => quote!(::et_core::grammar::Item::Child(#c)),
-            });
-            quote! {
-                ::et_core::typed::CompiledAlternative { cost: #cost, items: &[#(#items),*] }
-            }
-        });
-        quote! {
-            ::et_core::typed::CompiledRule {
-                name: #name,
-                line: #line,
-                column: #column,
-                generated_in: #generated_in,
-                alternatives: &[#(#alternatives),*],
-            }
-        }
-    });
-    let warnings = grammar.warnings.iter().map(|w| {
-        let (line, column, message) = (w.position.line, w.position.column, &w.message);
-        quote! {
-            ::et_core::typed::CompiledWarning { line: #line, column: #column, message: #message }
-        }
-    });
-    quote! {
-        ::et_core::typed::CompiledGrammar {
-            name: #name,
-            file: #file,
-            doc: #doc,
-            source: ::core::include_str!(#full_path),
-            tokens: &[#(#tokens),*],
-            rules: &[#(#rules),*],
-            start: #start,
-            warnings: &[#(#warnings),*],
         }
     }
 }
@@ -210,7 +209,7 @@ fn rule_enum(grammar: &Grammar, nt: usize, types: &[String], reach: &[Vec<bool>]
     let rule = &grammar.nonterminals[nt];
     let ty = format_ident!("{}", types[nt]);
     let variants = names::variant_names(grammar, nt, types);
-    let written = |alt: &crate::grammar::Alternative| {
+    let written = |alt: &et_grammar::Alternative| {
         let words: Vec<String> = alt
             .items
             .iter()

@@ -2,11 +2,12 @@
 //! `#[derive(Enumerable)]` a Rust ADT into FEAT enumerations over et-core's engine.
 //!
 //! Use them through `et_core::typed`, which re-exports both next to the traits they
-//! implement (as serde does). This crate is a thin shell: reading, lowering,
-//! validating and costing a grammar is et-core's `grammar` module, compiled in here
-//! from its source so that `#[derive(Grammar)]` and `et --grammar x.pest` cannot
-//! disagree; a grammar problem is a compile error at the attribute carrying the very
-//! sentence `et --grammar` prints, with the grammar's file:line:column.
+//! implement (as serde does). This crate is a thin shell over the grammar model,
+//! `et-grammar` (as pest_derive is over pest_meta): reading, lowering, validating and
+//! costing a grammar, and emitting it as static tables, all happen there, with the same
+//! code `et --grammar x.pest` runs, so the two cannot disagree; a grammar problem is a
+//! compile error at the attribute carrying the very sentence `et --grammar` prints, with
+//! the grammar's file:line:column.
 //!
 //! # `#[derive(Grammar)]`
 //!
@@ -77,13 +78,6 @@
 
 #![warn(missing_docs)]
 
-// Compiled from et-core's source rather than depended on: et-core depends on this
-// crate (its built-in grammars are derived), so the dependency cannot go the other
-// way. Items only the interpreted path uses are dead code here, and re-exports unused.
-#[allow(dead_code, unused_imports)]
-#[path = "../../et-core/src/grammar/mod.rs"]
-mod grammar;
-
 mod enumerable_derive;
 mod grammar_derive;
 mod names;
@@ -91,8 +85,9 @@ mod names;
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// Compiles the `.pest` grammar named by `#[grammar = "..."]` into one enum per rule.
-#[proc_macro_derive(Grammar, attributes(grammar))]
+/// Compiles the `.pest` grammar named by `#[grammar = "..."]` into one enum per rule;
+/// `#[extend(vars = 5, asserts = 2)]` compiles ET's extension of it instead.
+#[proc_macro_derive(Grammar, attributes(grammar, extend))]
 pub fn derive_grammar(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     grammar_derive::derive(&input)

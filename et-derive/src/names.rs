@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::grammar::{Alternative, Grammar, Item, NtId};
+use et_grammar::{Alternative, Grammar, Item, NtId};
 
 /// Longer names (the 64-bit floating-point constants) are worse than the fallback.
 const MAX_LEN: usize = 32;

@@ -6,6 +6,7 @@ use clap::Args as ClapArgs;
 use num_traits::Zero;
 
 use super::grammar_arg::GrammarArg;
+use super::numeric;
 use super::output::{finished, Output};
 
 /// Print, per size, the number of formulas of that size and of all sizes up to it.
@@ -19,9 +20,9 @@ use super::output::{finished, Output};
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
-    /// Largest size to list (default: the smallest size with formulas + 10, or the
-    /// largest size of a finite grammar).
-    #[arg(long)]
+    /// Largest size to list, at most 4096 (default: the smallest size with formulas
+    /// + 10, or the largest size of a finite grammar).
+    #[arg(long, value_parser = numeric::size)]
     max_size: Option<u32>,
 }
 
@@ -30,7 +31,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let max = args
         .max_size
         .unwrap_or_else(|| e.max_size().unwrap_or_else(|| e.smallest_size() + 10));
-    let max = max.min(et_core::enumeration::MAX_SIZE);
     let mut out = Output::new();
     out.buf()
         .extend_from_slice(b"size\tcardinality\tcumulative\n");

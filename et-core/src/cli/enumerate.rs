@@ -17,6 +17,8 @@ use super::output::{finished, Closed, Output};
   et enumerate --grammar core --n 10
   et enumerate --grammar strings --n 1000000 > strings.txt
   et enumerate --grammar ints --start 10^6 --n 5        # 10^k is accepted
+  et enumerate --grammar core --n 10^6 > core.txt       # ... for --n too
+  et enumerate --grammar strings-5v2a --start 3*10^300 --n 2
   et enumerate --grammar my.pest --n 100 --out-dir formulas/")]
 pub struct Args {
     #[command(flatten)]
@@ -29,7 +31,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let start = args.range.start()?;
+    let start = args.range.start.clone();
     let mut enumeration = args.grammar.enumeration()?;
     let mut stream = enumeration.stream_from(&start)?;
     let mut produced = 0u64;

@@ -5,6 +5,8 @@ use num_bigint::BigUint;
 
 use et_core::enumeration::Enumeration;
 
+use super::numeric;
+
 /// Bad input that is not a grammar problem: an argument value, a formula, a config.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -31,37 +33,15 @@ impl GrammarArg {
     }
 }
 
-/// `--start I --n N`: the formulas at global indices I .. I+N−1.
+/// `--start I --n N`: the formulas at global indices I .. I+N−1 (shared by
+/// `enumerate` and `run`). Both take the numeric forms of [`super::numeric`].
 #[derive(ClapArgs, Debug, Clone)]
 pub struct RangeArg {
-    /// How many formulas (for `et run`: of the whole study, before sharding).
-    #[arg(long, short = 'n')]
+    /// How many formulas, at least 1 (for `et run`: of the whole study, before
+    /// sharding). Decimal, 10^k or k*10^j.
+    #[arg(long, short = 'n', value_parser = numeric::count)]
     pub n: u64,
-    /// Global index of the first formula (decimal, any size, or 10^k).
-    #[arg(long, default_value = "0")]
-    pub start: String,
-}
-
-impl RangeArg {
-    /// The first index, parsed.
-    pub fn start(&self) -> Result<BigUint, BadInput> {
-        parse_index(&self.start)
-    }
-}
-
-/// Parses an index: a decimal integer of any size, or `10^k`, naming the value if it
-/// is neither.
-pub fn parse_index(text: &str) -> Result<BigUint, BadInput> {
-    let clean = text.trim().replace('_', "");
-    let bad = || {
-        BadInput(format!(
-            "`{text}` is not an index (a non-negative decimal integer or 10^k)"
-        ))
-    };
-    if let Some((base, exp)) = clean.split_once('^') {
-        let base: BigUint = base.parse().map_err(|_| bad())?;
-        let exp: u32 = exp.parse().map_err(|_| bad())?;
-        return Ok(base.pow(exp));
-    }
-    clean.parse::<BigUint>().map_err(|_| bad())
+    /// Global index of the first formula. Decimal (any size), 10^k or k*10^j.
+    #[arg(long, default_value = "0", value_parser = numeric::index)]
+    pub start: BigUint,
 }

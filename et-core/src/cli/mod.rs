@@ -7,6 +7,7 @@ mod enumerate;
 mod grammar_arg;
 mod grammars;
 mod index;
+mod numeric;
 mod output;
 mod rank;
 mod sample;

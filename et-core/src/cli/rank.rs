@@ -8,13 +8,17 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 
-use et_core::enumeration::FormulaParser;
+use et_core::enumeration::{FormulaParser, MAX_SIZE};
 
 use super::grammar_arg::{BadInput, GrammarArg};
 use super::output::{finished, Output};
 
 /// For each formula (one per line, spacing ignored) print its global index and size,
 /// tab-separated.
+///
+/// Parsing is linear in the formula's length; the index needs the grammar's
+/// cardinality tables up to the formula's size, as `et index` does. Formulas larger
+/// than size 4096 or nested deeper than 4160 levels are refused.
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et enumerate --grammar core --n 5 | et rank --grammar core
@@ -53,6 +57,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let term = parser
             .parse(&line)
             .map_err(|err| BadInput(format!("{name}:{}: {err}", number + 1)))?;
+        if term.size > MAX_SIZE {
+            return Err(BadInput(format!(
+                "{name}:{}: the formula has size {}, beyond {MAX_SIZE}, the largest size et enumerates",
+                number + 1,
+                term.size
+            ))
+            .into());
+        }
         let index = e.rank(&term);
         let text = format!("{index}\t{}", term.size);
         out.buf().extend_from_slice(text.as_bytes());

@@ -180,7 +180,7 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<solvers::SolverConfig>)> 
 /// makes the same checks.
 pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
     let timeout = parse_seconds(&args.timeout)?;
-    let start = args.range.start()?;
+    let start = args.range.start.clone();
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

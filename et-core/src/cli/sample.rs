@@ -6,6 +6,7 @@ use clap::Args as ClapArgs;
 use rand::SeedableRng;
 
 use super::grammar_arg::{BadInput, GrammarArg};
+use super::numeric;
 use super::output::{finished, Output};
 
 /// Print N formulas drawn uniformly (with replacement) from the formulas of one size.
@@ -17,14 +18,14 @@ use super::output::{finished, Output};
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
-    /// The size to sample from.
-    #[arg(long)]
+    /// The size to sample from (at most 4096, the largest size et enumerates).
+    #[arg(long, value_parser = numeric::size)]
     size: u32,
-    /// How many formulas.
-    #[arg(long, short = 'n', default_value_t = 1)]
+    /// How many formulas, at least 1.
+    #[arg(long, short = 'n', default_value = "1", value_parser = numeric::count)]
     n: u64,
     /// Random seed.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value = "0", value_parser = numeric::unsigned)]
     seed: u64,
     /// Also print each formula's global index on stderr.
     #[arg(long, short = 'v')]
@@ -33,14 +34,6 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut e = args.grammar.enumeration()?;
-    if args.size > et_core::enumeration::MAX_SIZE {
-        return Err(BadInput(format!(
-            "size {} is larger than {}, where et stops enumerating",
-            args.size,
-            et_core::enumeration::MAX_SIZE
-        ))
-        .into());
-    }
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let mut out = Output::new();
     for _ in 0..args.n {

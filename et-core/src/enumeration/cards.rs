@@ -4,13 +4,36 @@
 //! ((c1 × c2) × c3) × ... × cm. Each prefix (c1..cj), j ≥ 2, is a *sequence* whose
 //! cardinalities are memoised once and shared by every alternative that starts with the
 //! same children: `and b b`, `or b b` and `xor b b` share one table.
+//!
+//! Cardinalities pass 10^1000 around size 450, and a product's part n is a sum of n
+//! products of such numbers, so exact big-integer tables cost Θ(n⁴) word operations up
+//! to size n (125 s at index 10^4000). Instead the tables are kept three ways:
+//!
+//! - **residues** modulo many primes below 2^28 ([`magnitude`] says how many a size
+//!   needs): the convolutions run on machine words, 16 primes per block so the inner
+//!   loop vectorises, blocks in parallel — Θ(n²) word operations per prime;
+//! - **magnitudes** (a float with a 64-bit exponent) for every entry: they say how many
+//!   primes an exact value needs, whether a part is empty (exactly: sums of products
+//!   of non-negative numbers are zero only if every term is), and let an index beyond
+//!   the largest size be refused without any exact arithmetic;
+//! - **exact values**, rebuilt from the residues by the Chinese remainder theorem
+//!   (Garner's mixed radix) the first time they are asked for, and cached. Decoding a
+//!   formula asks for a few entries per node; streaming only asks whether parts are
+//!   empty.
 
+mod magnitude;
+mod residues;
+
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 
 use num_bigint::BigUint;
 use num_traits::{One, Zero};
 
 use crate::grammar::{Grammar, NtId};
+
+pub use magnitude::Magnitude;
+use residues::Residues;
 
 /// Index of a product prefix in [`Cards`].
 pub type SeqId = usize;
@@ -51,6 +74,34 @@ impl AltShape {
     }
 }
 
+/// The structure the three tables share: which nodes exist and how each part is made.
+#[derive(Debug, Clone)]
+pub(crate) struct Shape {
+    /// Per nonterminal, its alternatives.
+    pub alts: Vec<Vec<AltShape>>,
+    /// The product prefixes.
+    pub seqs: Vec<SeqDef>,
+    /// Nodes in an order where every same-size dependency comes first.
+    pub order: Vec<Node>,
+    /// The nonterminal whose cumulative counts are kept (the grammar's start).
+    pub root: NtId,
+}
+
+impl Shape {
+    /// Flat index of a node in per-node tables: nonterminals first, then sequences.
+    pub fn slot(&self, node: Node) -> usize {
+        match node {
+            Node::Nt(nt) => nt,
+            Node::Seq(s) => self.alts.len() + s,
+        }
+    }
+
+    /// Number of nodes.
+    pub fn nodes(&self) -> usize {
+        self.alts.len() + self.seqs.len()
+    }
+}
+
 /// Cardinality tables of one grammar, grown on demand.
 #[derive(Debug, Clone)]
 pub struct Cards {
@@ -58,10 +109,13 @@ pub struct Cards {
     pub alts: Vec<Vec<AltShape>>,
     /// The product prefixes.
     pub seqs: Vec<SeqDef>,
-    /// Nodes in an order where every same-size dependency comes first.
-    order: Vec<Node>,
-    nt: Vec<Vec<BigUint>>,
-    seq: Vec<Vec<BigUint>>,
+    shape: Shape,
+    magnitudes: magnitude::Table,
+    residues: Residues,
+    /// Exact values per node and size, rebuilt from residues on first use.
+    exact: Vec<Vec<OnceCell<BigUint>>>,
+    /// Exact cumulative counts of the root: `cumulative[n]` = values of size < n.
+    cumulative: Vec<OnceCell<BigUint>>,
     zero: BigUint,
     one: BigUint,
 }
@@ -106,72 +160,93 @@ impl Cards {
             })
             .collect();
         let order = same_size_order(&alts, &seqs);
+        let shape = Shape {
+            alts: alts.clone(),
+            seqs: seqs.clone(),
+            order,
+            root: grammar.start,
+        };
         Cards {
-            nt: vec![Vec::new(); alts.len()],
-            seq: vec![Vec::new(); seqs.len()],
+            magnitudes: magnitude::Table::new(&shape),
+            residues: Residues::default(),
+            exact: vec![Vec::new(); shape.nodes()],
+            cumulative: Vec::new(),
             alts,
             seqs,
-            order,
+            shape,
             zero: BigUint::zero(),
             one: BigUint::one(),
         }
     }
 
-    /// Sizes 0..computed() are known.
+    /// Sizes 0..computed() are known exactly.
     pub fn computed(&self) -> usize {
-        self.nt.first().map_or(0, Vec::len)
+        self.residues.computed()
     }
 
-    /// Makes sizes 0..=size known.
+    /// Makes sizes 0..=size known exactly.
     pub fn ensure(&mut self, size: u32) {
         let size = size as usize;
-        for n in self.computed()..=size {
-            for i in 0..self.order.len() {
-                let value = match self.order[i] {
-                    Node::Nt(nt) => self.nt_at(nt, n),
-                    Node::Seq(s) => self.seq_at(s, n),
-                };
-                match self.order[i] {
-                    Node::Nt(nt) => self.nt[nt].push(value),
-                    Node::Seq(s) => self.seq[s].push(value),
-                }
-            }
+        if size < self.computed() {
+            return;
         }
+        self.magnitudes.ensure(&self.shape, size);
+        let primes = magnitude::primes_needed(self.magnitudes.max_log2(size));
+        self.residues
+            .ensure(&self.shape, &self.magnitudes, size, primes);
+        for table in &mut self.exact {
+            table.resize_with(size + 1, OnceCell::new);
+        }
+        self.cumulative.resize_with(size + 2, OnceCell::new);
     }
 
-    fn nt_at(&self, nt: NtId, n: usize) -> BigUint {
-        let mut total = BigUint::zero();
-        for alt in &self.alts[nt] {
-            if let Some(m) = n.checked_sub(alt.cost as usize) {
-                total += self.body_card(alt, m as u32);
-            }
-        }
-        total
+    /// Makes the magnitudes of sizes 0..=size known (cheap: no exact arithmetic).
+    pub fn ensure_magnitudes(&mut self, size: u32) {
+        self.magnitudes.ensure(&self.shape, size as usize);
     }
 
-    fn seq_at(&self, s: SeqId, n: usize) -> BigUint {
-        let def = self.seqs[s];
-        let mut total = BigUint::zero();
-        for k in 0..=n {
-            let a = self.card(def.prefix, k as u32);
-            if a.is_zero() {
-                continue;
-            }
-            let b = self.card(Node::Nt(def.last), (n - k) as u32);
-            if !b.is_zero() {
-                total += a * b;
-            }
-        }
-        total
+    /// The magnitude of |part `size`| of a node (sizes must be known, see
+    /// [`Cards::ensure_magnitudes`]).
+    pub fn magnitude(&self, node: Node, size: u32) -> Magnitude {
+        self.magnitudes.get(self.shape.slot(node), size as usize)
+    }
+
+    /// The magnitude of the number of root values of size < `size` (known up to
+    /// `size − 1`).
+    pub fn cumulative_magnitude(&self, size: u32) -> Magnitude {
+        self.magnitudes.cumulative(size as usize)
     }
 
     /// |part `size`| of a node; the size must be known (see [`Cards::ensure`]).
     pub fn card(&self, node: Node, size: u32) -> &BigUint {
-        let table = match node {
-            Node::Nt(nt) => &self.nt[nt],
-            Node::Seq(s) => &self.seq[s],
+        let slot = self.shape.slot(node);
+        let Some(cell) = self.exact[slot].get(size as usize) else {
+            return &self.zero;
         };
-        table.get(size as usize).unwrap_or(&self.zero)
+        cell.get_or_init(|| {
+            let magnitude = self.magnitudes.get(slot, size as usize);
+            if magnitude.is_zero() {
+                return BigUint::zero();
+            }
+            self.residues.reconstruct(
+                slot,
+                size as usize,
+                magnitude::primes_needed(magnitude.log2()),
+            )
+        })
+    }
+
+    /// The number of root values of size < `size`, for `size` up to `computed()`.
+    pub fn cumulative(&self, size: u32) -> &BigUint {
+        let cell = &self.cumulative[size as usize];
+        cell.get_or_init(|| {
+            let magnitude = self.magnitudes.cumulative(size as usize);
+            if magnitude.is_zero() {
+                return BigUint::zero();
+            }
+            self.residues
+                .reconstruct_cumulative(size as usize, magnitude::primes_needed(magnitude.log2()))
+        })
     }
 
     /// |part `size`| of an alternative's children together (before its cost).
@@ -191,9 +266,9 @@ impl Cards {
         }
     }
 
-    /// Whether the part is non-empty (sizes must be known).
+    /// Whether the part is non-empty (magnitudes must be known).
     pub fn has(&self, node: Node, size: u32) -> bool {
-        !self.card(node, size).is_zero()
+        !self.magnitude(node, size).is_zero()
     }
 }
 

@@ -1,6 +1,12 @@
-//! FEAT enumeration of a grammar (DESIGN §2): part cardinalities, random access by
-//! big-integer index, in-order streaming, uniform sampling of a part, and rank. It
-//! reads a validated [`Grammar`] and knows nothing of solvers or files.
+//! FEAT enumeration of a grammar: part cardinalities, random access by big-integer
+//! index, in-order streaming, uniform sampling of a part, and rank. It reads a
+//! validated [`Grammar`] and knows nothing of solvers or files.
+//!
+//! The order is FEAT's (the Haskell `testing-feat` library's, which the published ET
+//! generator uses): parts by size; within a part, a rule's alternatives in order; an
+//! alternative's children as the left-nested product `((c1 × c2) × c3) × …`, whose part
+//! n is the concatenation over k = 0..=n of (prefix part k) × (last child part n − k),
+//! each block prefix-major.
 
 mod cards;
 mod decode;
@@ -16,21 +22,23 @@ use rand::Rng;
 
 use crate::grammar::{Grammar, NtId};
 
-pub use cards::{AltShape, Cards, Node};
-pub use parse::{atoms, FormulaParser, ParseError};
+pub use cards::{AltShape, Cards, Magnitude, Node};
+pub use parse::{atoms, FormulaParser, ParseError, MAX_DEPTH};
 pub use print::Printer;
 pub use term::Term;
 
-/// The largest size et enumerates. Parts grow exponentially for any useful grammar,
-/// so this is far past index 10^1000; it bounds memory and the depth of terms (the
-/// printer and the streaming step recurse once per level).
+/// The largest size et enumerates, the one bound on every count, index and size: a
+/// part of this size holds 10^6000 to 10^12000 formulas for the built-in grammars
+/// (arrays to fp), so indices up to 10^5000 are in reach for all of them. It bounds the
+/// memory of the tables and the depth of terms (the printer and the streaming step
+/// recurse once per level).
 pub const MAX_SIZE: u32 = 4096;
 
 /// An index that does not name a formula.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IndexError {
     /// Past the end of a finite language.
-    #[error("index {index} is past the end of grammar `{grammar}`, which has {total} formulas (indices 0..{total})")]
+    #[error("index {} is past the end of grammar `{grammar}`, which has {total} formulas (indices 0..{total})", abbreviated(.index))]
     PastEnd {
         /// The grammar's name.
         grammar: String,
@@ -41,7 +49,7 @@ pub enum IndexError {
     },
     /// Reaching the index would need formulas larger than [`MAX_SIZE`].
     #[error(
-        "index {index} of grammar `{grammar}` lies beyond size {max}, where et stops enumerating"
+        "index {} of grammar `{grammar}` lies beyond size {max}, the largest size et enumerates (`et count --grammar {grammar} --max-size {max}` shows the last index in reach)", abbreviated(.index)
     )]
     TooLarge {
         /// The grammar's name.
@@ -53,6 +61,20 @@ pub enum IndexError {
     },
 }
 
+/// A number as a message shows it: in full up to 60 digits, else its ends and length.
+pub fn abbreviated(n: &BigUint) -> String {
+    let digits = n.to_string();
+    if digits.len() <= 60 {
+        return digits;
+    }
+    format!(
+        "{}…{} ({} digits)",
+        &digits[..20],
+        &digits[digits.len() - 10..],
+        digits.len()
+    )
+}
+
 /// The enumeration of a grammar's start rule.
 pub struct Enumeration {
     grammar: Grammar,
@@ -60,8 +82,6 @@ pub struct Enumeration {
     printer: Printer,
     /// The largest size with formulas, for finite languages.
     max_size: Option<u32>,
-    /// `cumulative[n]` = number of formulas of size < n.
-    cumulative: Vec<BigUint>,
 }
 
 impl Enumeration {
@@ -75,7 +95,6 @@ impl Enumeration {
             cards,
             printer,
             max_size,
-            cumulative: vec![BigUint::zero()],
         }
     }
 
@@ -103,16 +122,9 @@ impl Enumeration {
         self.grammar.start
     }
 
-    /// Makes part sizes 0..=size known.
+    /// Makes part sizes 0..=size known (at most [`MAX_SIZE`]).
     pub fn ensure(&mut self, size: u32) {
         self.cards.ensure(size.min(MAX_SIZE));
-        while self.cumulative.len() <= size as usize + 1
-            && self.cumulative.len() <= MAX_SIZE as usize + 1
-        {
-            let n = self.cumulative.len() - 1;
-            let next = &self.cumulative[n] + self.cards.card(Node::Nt(self.start()), n as u32);
-            self.cumulative.push(next);
-        }
     }
 
     /// |part `size`|: the number of formulas of that size.
@@ -123,8 +135,9 @@ impl Enumeration {
 
     /// Number of formulas of size < `size`: the global index of the first of size `size`.
     pub fn count_below(&mut self, size: u32) -> BigUint {
-        self.ensure(size);
-        self.cumulative[size as usize].clone()
+        let size = size.min(MAX_SIZE + 1);
+        self.ensure(size.saturating_sub(1));
+        self.cards.cumulative(size).clone()
     }
 
     /// The number of formulas, if finite.
@@ -136,13 +149,20 @@ impl Enumeration {
     /// The smallest size with a formula.
     pub fn smallest_size(&mut self) -> u32 {
         let mut n = 0;
-        while self.part_cardinality(n).is_zero() && n < MAX_SIZE {
+        loop {
+            self.cards.ensure_magnitudes(n);
+            if self.cards.has(Node::Nt(self.start()), n) || n >= MAX_SIZE {
+                return n;
+            }
             n += 1;
         }
-        n
     }
 
     /// The size and the offset within its part of a global index.
+    ///
+    /// The size is found on the magnitudes first (cheap: no exact arithmetic), so an
+    /// index beyond [`MAX_SIZE`] is refused before any exact table is built; the exact
+    /// cumulative counts then settle it.
     pub fn locate(&mut self, index: &BigUint) -> Result<(u32, BigUint), IndexError> {
         if let Some(total) = self.total() {
             if *index >= total {
@@ -153,21 +173,44 @@ impl Enumeration {
                 });
             }
         }
-        // Grow one size at a time, then binary-search the cumulative counts.
-        let mut n = self.cumulative.len() as u32 - 1;
-        while self.cumulative[n as usize] <= *index {
-            if n > MAX_SIZE {
-                return Err(IndexError::TooLarge {
-                    grammar: self.grammar.name.clone(),
-                    index: index.clone(),
-                    max: MAX_SIZE,
-                });
+        let wanted = Magnitude::of(index);
+        // The first size whose cumulative count (values of size ≤ n) may exceed index.
+        let mut n = 0;
+        loop {
+            self.cards.ensure_magnitudes(n);
+            if !self
+                .cards
+                .cumulative_magnitude(n + 1)
+                .certainly_below(wanted)
+                && !(self.cards.cumulative_magnitude(n + 1).is_zero())
+            {
+                break;
             }
-            self.ensure(n);
+            if n >= MAX_SIZE {
+                return Err(self.too_large(index));
+            }
             n += 1;
         }
-        let size = self.cumulative.partition_point(|c| c <= index) as u32 - 1;
-        Ok((size, index - &self.cumulative[size as usize]))
+        // Exact: step forward past parts that end at or before the index.
+        loop {
+            if n > MAX_SIZE {
+                return Err(self.too_large(index));
+            }
+            self.ensure(n);
+            if self.cards.cumulative(n + 1) > index {
+                break;
+            }
+            n += 1;
+        }
+        Ok((n, index - self.cards.cumulative(n)))
+    }
+
+    fn too_large(&self, index: &BigUint) -> IndexError {
+        IndexError::TooLarge {
+            grammar: self.grammar.name.clone(),
+            index: index.clone(),
+            max: MAX_SIZE,
+        }
     }
 
     /// The formula at a global index.
@@ -182,8 +225,14 @@ impl Enumeration {
         decode::decode(&self.cards, self.start(), size, offset)
     }
 
-    /// The global index of a term of the start rule.
+    /// The global index of a term of the start rule, whose size must be at most
+    /// [`MAX_SIZE`] (callers with untrusted input check `term.size` first).
     pub fn rank(&mut self, term: &Term) -> BigUint {
+        assert!(
+            term.size <= MAX_SIZE,
+            "rank of a term of size {} > MAX_SIZE",
+            term.size
+        );
         self.ensure(term.size);
         self.count_below(term.size) + rank::rank(&self.cards, term)
     }
@@ -299,26 +348,33 @@ fn finite_max_size(grammar: &Grammar, cards: &Cards) -> Option<u32> {
     let n = grammar.nonterminals.len();
     let mut colour = vec![0u8; n];
     let mut max: Vec<u32> = vec![0; n];
-    let mut stack: Vec<(NtId, usize)> = vec![(grammar.start, 0)];
-    colour[grammar.start] = 1;
-    while let Some(&mut (nt, ref mut i)) = stack.last_mut() {
-        let alts = usable(nt);
-        let children: Vec<NtId> = alts
+    // Each entry: a rule, its children through usable alternatives (listed once, when
+    // the rule is entered, so a rule with many alternatives costs linear time), and
+    // how many of them have been visited.
+    let children_of = |nt: NtId| -> Vec<NtId> {
+        usable(nt)
             .iter()
             .flat_map(|a| a.children.iter().copied())
-            .collect();
+            .collect()
+    };
+    let mut stack: Vec<(NtId, Vec<NtId>, usize)> =
+        vec![(grammar.start, children_of(grammar.start), 0)];
+    colour[grammar.start] = 1;
+    while let Some((nt, children, i)) = stack.last_mut() {
+        let nt = *nt;
         if let Some(&c) = children.get(*i) {
             *i += 1;
             match colour[c] {
                 0 => {
                     colour[c] = 1;
-                    stack.push((c, 0));
+                    stack.push((c, children_of(c), 0));
                 }
                 1 => return None,
                 _ => {}
             }
             continue;
         }
+        let alts = usable(nt);
         max[nt] = alts
             .iter()
             .map(|a| a.cost + a.children.iter().map(|&c| max[c]).sum::<u32>())

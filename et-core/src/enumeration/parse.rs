@@ -31,6 +31,37 @@ pub enum ParseError {
     /// The input is empty.
     #[error("empty formula")]
     Empty,
+    /// Parentheses nested deeper than any formula et enumerates can be.
+    #[error("the formula nests parentheses {depth} levels deep; formulas of size up to {max_size} (the largest et enumerates) nest at most {max} levels", max_size = super::MAX_SIZE)]
+    TooDeep {
+        /// The formula's nesting depth.
+        depth: usize,
+        /// [`MAX_DEPTH`].
+        max: usize,
+    },
+}
+
+/// The deepest parenthesis nesting [`FormulaParser::parse`] accepts. Each nesting level
+/// of a formula is a `"("` token, which costs 1 in et's cost model, plus at most a few
+/// levels inside multi-atom tokens such as `(_ BitVec 64)`; so no formula of size up to
+/// [`MAX_SIZE`](super::MAX_SIZE) is deeper, and the parser's recursion (a few frames per
+/// level) stays far inside the main thread's stack.
+pub const MAX_DEPTH: usize = super::MAX_SIZE as usize + 64;
+
+/// The deepest nesting of `(` atoms.
+fn depth(input: &[&str]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    for atom in input {
+        match *atom {
+            "(" => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            ")" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Cuts text into SMT-LIB atoms: `(`, `)`, string literals (with `""` escapes),
@@ -117,6 +148,31 @@ impl<'g> FormulaParser<'g> {
         if input.is_empty() {
             return Err(ParseError::Empty);
         }
+        let depth = depth(&input);
+        if depth > MAX_DEPTH {
+            return Err(ParseError::TooDeep {
+                depth,
+                max: MAX_DEPTH,
+            });
+        }
+        if depth > 64 {
+            // The parse recurses a few frames per nesting level: give a deep formula a
+            // stack of its own, sized to its depth, whatever thread asked.
+            let stack = (8 << 20) + depth * (32 << 10);
+            return std::thread::scope(|scope| {
+                std::thread::Builder::new()
+                    .name("et-parse".into())
+                    .stack_size(stack)
+                    .spawn_scoped(scope, || self.parse_atoms(input))
+                    .expect("a parser thread can be started")
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            });
+        }
+        self.parse_atoms(input)
+    }
+
+    fn parse_atoms(&self, input: Vec<&str>) -> Result<Term, ParseError> {
         let mut run = Run {
             input,
             ends: HashMap::new(),

@@ -10,7 +10,6 @@
 //! [`Enumeration`]; this module only converts between [`Term`]s and values.
 
 mod adt;
-mod compiled;
 mod tokens;
 
 use std::fmt;
@@ -22,8 +21,8 @@ use rand::Rng;
 use crate::enumeration::{Enumeration, IndexError, Stream, Term};
 use crate::grammar::Grammar;
 
+pub use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, CompiledWarning};
 pub use adt::{assemble, grammar_of, node, renumber, AdtRule, Constructor, Constructors, Describe};
-pub use compiled::{CompiledAlternative, CompiledGrammar, CompiledRule, CompiledWarning};
 pub use et_derive::{Enumerable, Grammar};
 pub use tokens::TokenWriter;
 

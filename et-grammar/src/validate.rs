@@ -108,21 +108,38 @@ pub fn validate(
     Ok((start_id, warnings))
 }
 
-/// Least fixpoint: a rule is productive if some alternative has only productive children.
+/// Least fixpoint: a rule is productive if some alternative has only productive
+/// children. A worklist over "alternatives still waiting for n children", so the time is
+/// linear in the grammar's size however long its chains of rules are.
 pub fn productive(nonterminals: &[Nonterminal]) -> Vec<bool> {
     let mut productive = vec![false; nonterminals.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for (id, nt) in nonterminals.iter().enumerate() {
-            if !productive[id]
-                && nt
-                    .alternatives
-                    .iter()
-                    .any(|a| a.children().all(|c| productive[c]))
-            {
+    // For each alternative (rule, index): how many child occurrences are not yet known
+    // productive; for each rule: the alternatives it occurs in, once per occurrence.
+    let mut waiting: Vec<Vec<usize>> = Vec::with_capacity(nonterminals.len());
+    let mut users: Vec<Vec<(NtId, usize)>> = vec![Vec::new(); nonterminals.len()];
+    let mut ready: Vec<NtId> = Vec::new();
+    for (id, nt) in nonterminals.iter().enumerate() {
+        let mut counts = Vec::with_capacity(nt.alternatives.len());
+        for (a, alt) in nt.alternatives.iter().enumerate() {
+            let mut count = 0;
+            for c in alt.children() {
+                users[c].push((id, a));
+                count += 1;
+            }
+            if count == 0 && !productive[id] {
                 productive[id] = true;
-                changed = true;
+                ready.push(id);
+            }
+            counts.push(count);
+        }
+        waiting.push(counts);
+    }
+    while let Some(c) = ready.pop() {
+        for &(id, a) in &users[c] {
+            waiting[id][a] -= 1;
+            if waiting[id][a] == 0 && !productive[id] {
+                productive[id] = true;
+                ready.push(id);
             }
         }
     }

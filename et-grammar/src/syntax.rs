@@ -8,6 +8,17 @@ use pest_meta::parser::{self, Rule as Meta};
 
 use super::diagnostic::{Diagnostic, Position};
 
+/// The largest repeat count `e{n}`, `e{m,}`, `e{,n}`, `e{m,n}` may use. A count is a
+/// number of copies et really expands (`e{n}` is `e` written n times), so it is bounded
+/// like any other size of the model; formulas this long are far past what a solver
+/// test needs.
+pub const MAX_REPEAT: u32 = 100_000;
+
+/// The deepest nesting of `( )`, `{ }` and `[ ]` a grammar file may use. pest_meta's
+/// parser and the walk over its parse tree recurse once per level; the bound keeps
+/// them far inside the smallest thread stack et runs them on.
+pub const MAX_NESTING: usize = 256;
+
 /// A rule as written: `name = { expr }`.
 #[derive(Debug, Clone)]
 pub struct RuleDef {
@@ -23,7 +34,7 @@ pub struct RuleDef {
 #[derive(Debug, Clone)]
 pub enum Expr {
     /// A string literal: one terminal token (unescaped).
-    Token(String, #[allow(dead_code)] Position),
+    Token(String, Position),
     /// A reference to another rule.
     Ref(String, Position),
     /// `a ~ b ~ c`.
@@ -78,6 +89,16 @@ const BUILTIN_RULES: &[&str] = &[
 
 /// Parses grammar text; `file` is only used in diagnostics. Returns every problem found.
 pub fn parse(file: &str, text: &str) -> Result<GrammarSource, Vec<Diagnostic>> {
+    if let Some(position) = too_deep(text) {
+        return Err(vec![Diagnostic {
+            file: file.to_string(),
+            position,
+            message: format!(
+                "brackets are nested more than {MAX_NESTING} levels deep here; split the \
+                 expression into rules"
+            ),
+        }]);
+    }
     let pairs = parser::parse(Meta::grammar_rules, text).map_err(|e| {
         let e = e.renamed_rules(parser::rename_meta_rule);
         let (line, column) = match e.line_col {
@@ -282,7 +303,18 @@ impl Reader<'_> {
                 Meta::repeat_operator => expr = expr.map(|e| repeat(e, 0, None, at)),
                 Meta::repeat_once_operator => expr = expr.map(|e| repeat(e, 1, None, at)),
                 Meta::repeat_exact | Meta::repeat_min | Meta::repeat_max | Meta::repeat_min_max => {
-                    let (min, max) = bounds(&p);
+                    let Some((min, max)) = bounds(&p) else {
+                        self.problem(
+                            at,
+                            format!(
+                                "rule `{rule}` repeats {} times: repeat counts are at most \
+                                 {MAX_REPEAT}",
+                                p.as_str().trim()
+                            ),
+                        );
+                        ok = false;
+                        continue;
+                    };
                     if max.is_some_and(|m| m < min) {
                         self.problem(
                             at,
@@ -331,20 +363,76 @@ fn repeat(expr: Expr, min: u32, max: Option<u32>, position: Position) -> Expr {
     }
 }
 
-/// `{n}`, `{m,}`, `{,n}`, `{m,n}` → (min, max).
-fn bounds(pair: &Pair<Meta>) -> (u32, Option<u32>) {
-    let numbers: Vec<u32> = pair
+/// `{n}`, `{m,}`, `{,n}`, `{m,n}` → (min, max); `None` if a count exceeds [`MAX_REPEAT`].
+fn bounds(pair: &Pair<Meta>) -> Option<(u32, Option<u32>)> {
+    let numbers = pair
         .clone()
         .into_inner()
         .filter(|p| p.as_rule() == Meta::number)
-        .map(|p| p.as_str().parse().unwrap_or(u32::MAX))
-        .collect();
-    match pair.as_rule() {
+        .map(|p| p.as_str().parse::<u32>().ok().filter(|&n| n <= MAX_REPEAT))
+        .collect::<Option<Vec<u32>>>()?;
+    Some(match pair.as_rule() {
         Meta::repeat_exact => (numbers[0], Some(numbers[0])),
         Meta::repeat_min => (numbers[0], None),
         Meta::repeat_max => (0, Some(numbers[0])),
         _ => (numbers[0], Some(numbers[1])),
+    })
+}
+
+/// Where the bracket nesting of a grammar text first exceeds [`MAX_NESTING`], skipping
+/// string and character literals and comments.
+fn too_deep(text: &str) -> Option<Position> {
+    let (mut line, mut column) = (1, 0);
+    let mut depth = 0usize;
+    let mut chars = text.chars().peekable();
+    // Inside a literal: its closing quote; inside a comment: true for `/* */`.
+    let mut literal: Option<char> = None;
+    let mut comment: Option<bool> = None;
+    while let Some(c) = chars.next() {
+        if c == '\n' {
+            (line, column) = (line + 1, 0);
+            if comment == Some(false) {
+                comment = None;
+            }
+            continue;
+        }
+        column += 1;
+        if let Some(quote) = literal {
+            if c == '\\' {
+                chars.next();
+                column += 1;
+            } else if c == quote {
+                literal = None;
+            }
+            continue;
+        }
+        match comment {
+            Some(true) if c == '*' && chars.peek() == Some(&'/') => {
+                chars.next();
+                column += 1;
+                comment = None;
+                continue;
+            }
+            Some(_) => continue,
+            None => {}
+        }
+        match c {
+            '"' | '\'' => literal = Some(c),
+            '/' if matches!(chars.peek(), Some('/') | Some('*')) => {
+                comment = Some(chars.next() == Some('*'));
+                column += 1;
+            }
+            '(' | '{' | '[' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(Position { line, column });
+                }
+            }
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
+    None
 }
 
 /// Unescapes a pest string literal including its quotes.

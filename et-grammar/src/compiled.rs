@@ -1,9 +1,9 @@
 //! A grammar compiled by `#[derive(Grammar)]`: the lowered, validated grammar as static
-//! data. Building the engine's [`Grammar`] from it is a copy, not a parse: the macro
-//! ran the grammar library (the same code as `et --grammar x.pest`) at compile time.
+//! data. Building a [`Grammar`] from it is a copy, not a parse: the macro ran this crate
+//! (the same code as `et --grammar x.pest`) at compile time.
 
-use crate::grammar::{
-    Alternative, Diagnostic, Grammar, GrammarError, Item, Nonterminal, NtId, Position,
+use crate::{
+    Alternative, Diagnostic, Extension, Grammar, GrammarError, Item, Nonterminal, NtId, Position,
     DEFAULT_START,
 };
 
@@ -19,6 +19,8 @@ pub struct CompiledGrammar {
     /// The `.pest` text, kept so tests can compare with the interpreted path; never
     /// parsed on the compiled path.
     pub source: &'static str,
+    /// ET's extension applied to `source` before lowering, if any.
+    pub extension: Option<Extension>,
     /// Distinct token texts.
     pub tokens: &'static [&'static str],
     /// The lowered rules, numbered as the interpreted path numbers them.
@@ -122,6 +124,6 @@ impl CompiledGrammar {
     /// that check the two paths agree.
     pub fn interpreted(&self) -> Result<Grammar, GrammarError> {
         let start = self.rules.get(self.start).map_or(DEFAULT_START, |r| r.name);
-        Grammar::from_source(self.name, self.file, self.source, start)
+        Grammar::from_source_extended(self.name, self.file, self.source, start, self.extension)
     }
 }

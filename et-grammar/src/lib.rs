@@ -1,11 +1,29 @@
-//! Theory grammars: reading `.pest` files, lowering them to constructors with costs,
-//! and validating them. This module is shared by the interpreted path
-//! (`et --grammar x.pest`) and the derive macro, which compiles this very source file
-//! (`#[path]` in et-derive), so both read, validate and cost a grammar with the same
-//! code. It must therefore stay self-contained: only `super::`, std, pest, pest_meta
-//! and thiserror. It knows nothing of enumeration or of the built-in grammars.
+//! The grammar model of et, as pest_meta is for pest: reading `.pest` files as
+//! context-free grammars, lowering them to FEAT constructors with ET's cost model, and
+//! validating them with every problem's file:line:column.
+//!
+//! Two crates build on it: et-core (the interpreted path, `et --grammar x.pest`, and the
+//! engine) and et-derive (`#[derive(Grammar)]`, which runs this very code at compile
+//! time and, with the `codegen` feature, emits the result as static tables). Both read,
+//! validate and cost a grammar with the same code, so they cannot disagree. This crate
+//! knows nothing of enumeration, solvers or the built-in grammars.
+//!
+//! ```
+//! use et_grammar::{Grammar, DEFAULT_START};
+//!
+//! let g = Grammar::from_source("t", "t.pest", r#"start = { "x" | "(" ~ "f" ~ start ~ ")" }"#, DEFAULT_START)?;
+//! let costs: Vec<u32> = g.nonterminals[g.start].alternatives.iter().map(|a| a.cost).collect();
+//! assert_eq!(costs, [0, 1]); // a standalone "(" pays
+//! # Ok::<(), et_grammar::GrammarError>(())
+//! ```
 
+#![warn(missing_docs)]
+
+#[cfg(feature = "codegen")]
+pub mod codegen;
+mod compiled;
 mod diagnostic;
+mod extend;
 mod lower;
 mod model;
 mod syntax;
@@ -13,8 +31,11 @@ mod validate;
 
 use std::path::Path;
 
+pub use compiled::{CompiledAlternative, CompiledGrammar, CompiledRule, CompiledWarning};
 pub use diagnostic::{Diagnostic, GrammarError, Position};
+pub use extend::Extension;
 pub use model::{Alternative, Grammar, Item, Nonterminal, NtId, TokenId};
+pub use syntax::{MAX_NESTING, MAX_REPEAT};
 pub use validate::zero_cost_edges;
 
 /// Which rules derive at least one finite formula.
@@ -33,7 +54,24 @@ impl Grammar {
         text: &str,
         start: &str,
     ) -> Result<Grammar, GrammarError> {
-        let source = syntax::parse(file, text).map_err(GrammarError::Invalid)?;
+        Grammar::from_source_extended(name, file, text, start, None)
+    }
+
+    /// Like [`Grammar::from_source`], with ET's extension to more variables and asserts
+    /// applied to the rules before lowering (see [`Extension`]).
+    pub fn from_source_extended(
+        name: &str,
+        file: &str,
+        text: &str,
+        start: &str,
+        extension: Option<Extension>,
+    ) -> Result<Grammar, GrammarError> {
+        let mut source = syntax::parse(file, text).map_err(GrammarError::Invalid)?;
+        if let Some(extension) = extension {
+            extension
+                .apply(file, &mut source)
+                .map_err(GrammarError::Invalid)?;
+        }
         let lowered = lower::lower(file, &source.rules).map_err(GrammarError::Invalid)?;
         let (start, warnings) = validate::validate(file, &lowered.nonterminals, start)
             .map_err(GrammarError::Invalid)?;

@@ -10,12 +10,24 @@
 //! `e+` is `e S`. An alternative of a generated rule pays if it contains `"("`, refers
 //! to the generated rule itself (so each repetition of `e*` costs 1) or to the rule it
 //! is written in.
+//!
+//! `e{m,n}` is stored without writing `e` (n−m)²/2 times: the alternative `e^j` is a
+//! *chunk* rule holding `e^(CHUNK·q)` followed by the r = j − CHUNK·q copies left over,
+//! and each chunk rule is the one before it followed by CHUNK copies. A chunk rule has
+//! one alternative of cost 0, so its values are ordered exactly as the left-nested
+//! product of its `e`s is; the alternative `e^j` keeps the cost the documented rule
+//! gives it (that of `e` written j times). Order, sizes and printing are therefore
+//! those of `ε | e | e e | …`, in linear space.
 
 use std::collections::HashMap;
 
 use super::diagnostic::{Diagnostic, Position};
 use super::model::{Alternative, Item, Nonterminal, NtId, TokenId};
 use super::syntax::{Expr, RuleDef};
+
+/// Copies of `e` per chunk rule of a bounded repetition: alternatives hold at most this
+/// many copies, and chunk rules nest at most `MAX_REPEAT / CHUNK` deep.
+const CHUNK: u32 = 32;
 
 /// The lowered rules and token table, before validation.
 pub struct Lowered {
@@ -33,6 +45,7 @@ pub fn lower(file: &str, rules: &[RuleDef]) -> Result<Lowered, Vec<Diagnostic>> 
         nonterminals: Vec::new(),
         tokens: Vec::new(),
         token_ids: HashMap::new(),
+        generated_count: HashMap::new(),
         problems: Vec::new(),
     };
     for rule in rules {
@@ -90,6 +103,8 @@ struct Lowerer<'f> {
     nonterminals: Vec<Nonterminal>,
     tokens: Vec<String>,
     token_ids: HashMap<String, TokenId>,
+    /// Generated rules so far per user rule, for their names.
+    generated_count: HashMap<NtId, usize>,
     problems: Vec<Diagnostic>,
 }
 
@@ -113,14 +128,18 @@ impl Lowerer<'_> {
     }
 
     fn alternative(&self, nt: NtId, owner: NtId, items: Vec<Item>) -> Alternative {
-        let pays = items.iter().any(|item| match *item {
-            Item::Token(t) => self.tokens[t] == "(",
-            Item::Child(c) => c == nt || c == owner,
-        });
         Alternative {
-            cost: u32::from(pays),
+            cost: u32::from(self.pays(nt, owner, &items)),
             items,
         }
+    }
+
+    /// Whether items written in rule `owner` pay inside rule `nt` (the cost model).
+    fn pays(&self, nt: NtId, owner: NtId, items: &[Item]) -> bool {
+        items.iter().any(|item| match *item {
+            Item::Token(t) => self.tokens[t] == "(",
+            Item::Child(c) => c == nt || c == owner,
+        })
     }
 
     /// Appends the items of `expr`, written in rule `owner`, to `out`.
@@ -171,10 +190,7 @@ impl Lowerer<'_> {
                 match max {
                     Some(max) if max == min => {}
                     Some(max) => {
-                        let extra = max - min;
-                        let id = self.generated(owner, *position, |_, _| {
-                            (0..=extra).map(|r| once.repeat(r as usize)).collect()
-                        });
+                        let id = self.bounded_repeat(owner, *position, &once, max - min);
                         out.push(Item::Child(id));
                     }
                     None => {
@@ -190,20 +206,65 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Adds a generated rule whose alternatives `make` builds, given the new rule's id.
-    fn generated(
+    /// The generated rule `ε | e | e e | … | e^extra` for `e` = `once`, in linear space
+    /// (see the module documentation): alternative j is `chunk[q] e^r` with
+    /// j = CHUNK·q + r, and its cost is that of `e` written j times.
+    fn bounded_repeat(
         &mut self,
         owner: NtId,
         position: Position,
-        make: impl FnOnce(NtId, NtId) -> Vec<Vec<Item>>,
+        once: &[Item],
+        extra: u32,
     ) -> NtId {
+        let id = self.reserve(owner, position);
+        // chunks[q − 1] holds e^(CHUNK·q), cost 0: the previous chunk then CHUNK copies.
+        let mut chunks: Vec<NtId> = Vec::new();
+        for _ in 0..extra / CHUNK {
+            let chunk = self.reserve(owner, position);
+            let mut items = Vec::with_capacity(1 + (CHUNK as usize) * once.len());
+            if let Some(&previous) = chunks.last() {
+                items.push(Item::Child(previous));
+            }
+            for _ in 0..CHUNK {
+                items.extend_from_slice(once);
+            }
+            self.nonterminals[chunk].alternatives = vec![Alternative { cost: 0, items }];
+            chunks.push(chunk);
+        }
+        let cost = u32::from(self.pays(id, owner, once));
+        let alternatives = (0..=extra)
+            .map(|j| {
+                let (q, r) = (j / CHUNK, j % CHUNK);
+                let mut items = Vec::with_capacity(1 + (r as usize) * once.len());
+                if q > 0 {
+                    items.push(Item::Child(chunks[q as usize - 1]));
+                }
+                for _ in 0..r {
+                    items.extend_from_slice(once);
+                }
+                Alternative {
+                    cost: if j == 0 { 0 } else { cost },
+                    items,
+                }
+            })
+            .collect();
+        self.nonterminals[id].alternatives = alternatives;
+        id
+    }
+
+    /// Adds an empty generated rule written in `owner` and returns its id.
+    fn reserve(&mut self, owner: NtId, position: Position) -> NtId {
         let id = self.nonterminals.len();
         let base = &self.nonterminals[owner].name;
-        let mut k = 1;
-        let mut name = format!("{base}__{k}");
-        while self.ids.contains_key(&name) {
-            k += 1;
+        // Numbered per rule from 1; a number is skipped only if the user named a rule so.
+        let k = self.generated_count.entry(owner).or_insert(0);
+        let mut name;
+        loop {
+            *k += 1;
             name = format!("{base}__{k}");
+            if !self.ids.contains_key(&name) {
+                break;
+            }
         }
         self.ids.insert(name.clone(), id);
         self.nonterminals.push(Nonterminal {
@@ -212,6 +273,17 @@ impl Lowerer<'_> {
             generated_in: Some(owner),
             alternatives: Vec::new(),
         });
+        id
+    }
+
+    /// Adds a generated rule whose alternatives `make` builds, given the new rule's id.
+    fn generated(
+        &mut self,
+        owner: NtId,
+        position: Position,
+        make: impl FnOnce(NtId, NtId) -> Vec<Vec<Item>>,
+    ) -> NtId {
+        let id = self.reserve(owner, position);
         let alternatives = make(id, owner)
             .into_iter()
             .map(|items| self.alternative(id, owner, items))

@@ -1,0 +1,249 @@
+//! One test per kind of grammar error (undefined rule, no start, empty language,
+//! zero-cost cycle, lookahead, stack operation, bounds): each names the rule(s) and the
+//! line and column.
+
+use super::*;
+
+fn errors(text: &str) -> Vec<Diagnostic> {
+    match Grammar::from_source("t", "t.pest", text, DEFAULT_START) {
+        Ok(_) => panic!("grammar was accepted"),
+        Err(e) => e.diagnostics().to_vec(),
+    }
+}
+
+fn single(text: &str) -> Diagnostic {
+    let all = errors(text);
+    assert_eq!(all.len(), 1, "{all:?}");
+    all.into_iter().next().unwrap()
+}
+
+fn at(d: &Diagnostic, line: usize, column: usize) {
+    assert_eq!(d.position, Position { line, column }, "{d}");
+    assert!(
+        d.to_string()
+            .starts_with(&format!("t.pest:{line}:{column}: ")),
+        "{d}"
+    );
+}
+
+#[test]
+fn syntax_error() {
+    let d = single("start = { \"a\" ~ }\n");
+    at(&d, 1, 17);
+    assert!(d.message.starts_with("syntax error"), "{d}");
+}
+
+#[test]
+fn undefined_rule() {
+    let d = single("start = { \"a\" | thing }\n");
+    at(&d, 1, 17);
+    assert!(d.message.contains("`start` refers to `thing`"), "{d}");
+}
+
+#[test]
+fn no_start_rule() {
+    let d = single("begin = { \"a\" }\n");
+    at(&d, 1, 1);
+    assert!(
+        d.message.contains("no rule `start`") && d.message.contains("begin"),
+        "{d}"
+    );
+}
+
+#[test]
+fn empty_language() {
+    let all = errors("start = { \"x\" ~ loop_ }\nloop_ = { \"(\" ~ loop_ ~ \")\" }\n");
+    assert_eq!(all.len(), 2, "{all:?}");
+    at(&all[0], 1, 1);
+    assert!(
+        all[0].message.contains(
+            "`start` derives no finite formula (empty language): every alternative needs `loop_`"
+        ),
+        "{}",
+        all[0]
+    );
+    at(&all[1], 2, 1);
+    assert!(
+        all[1].message.contains("`loop_` derives no finite formula"),
+        "{}",
+        all[1]
+    );
+}
+
+#[test]
+fn zero_cost_cycle() {
+    let d = single("start = { a }\na = { \"x\" | b }\nb = { \"y\" ~ a }\n");
+    at(&d, 2, 1);
+    assert!(d.message.contains("zero-cost cycle: `a` → `b`"), "{d}");
+}
+
+#[test]
+fn lookahead() {
+    let d = single("start = {\n  \"a\" ~ &\"b\" ~ \"b\" }\n");
+    at(&d, 2, 9);
+    assert!(d.message.contains("`start` uses the lookahead `&`"), "{d}");
+}
+
+#[test]
+fn stack_operations() {
+    let d = single("start = { PUSH(\"a\") ~ \"b\" }\n");
+    at(&d, 1, 11);
+    assert!(
+        d.message
+            .contains("`start` uses the stack operation `PUSH`"),
+        "{d}"
+    );
+    let d = single("start = { \"a\" ~ POP }\n");
+    assert!(d.message.contains("built-in rule `POP`"), "{d}");
+}
+
+#[test]
+fn all_problems_are_reported_together() {
+    let all = errors("start = { x | y }\nstart = { \"a\" }\n");
+    let text: Vec<String> = all.iter().map(ToString::to_string).collect();
+    assert_eq!(all.len(), 3, "{text:?}");
+    assert!(
+        text[0].contains("2:1: rule `start` is defined twice"),
+        "{text:?}"
+    );
+}
+
+#[test]
+fn unreachable_rule_is_a_warning() {
+    let g = Grammar::from_source(
+        "t",
+        "t.pest",
+        "start = { \"a\" }\nspare = { \"b\" }\n",
+        "start",
+    )
+    .unwrap();
+    assert_eq!(g.warnings.len(), 1);
+    assert!(g.warnings[0]
+        .to_string()
+        .contains("t.pest:2:1: rule `spare` is unreachable"));
+}
+
+#[test]
+fn cost_model() {
+    let g = Grammar::from_source(
+        "t",
+        "t.pest",
+        r#"start = { "(_ BitVec 64)" | "(" ~ "f" ~ ")" | "g" ~ start | "h" }"#,
+        "start",
+    )
+    .unwrap();
+    let costs: Vec<u32> = g.nonterminals[g.start]
+        .alternatives
+        .iter()
+        .map(|a| a.cost)
+        .collect();
+    // A literal that merely contains a parenthesis does not pay; "(" and a direct
+    // self-reference do.
+    assert_eq!(costs, [0, 1, 1, 0]);
+}
+
+#[test]
+fn repeat_counts_are_bounded_with_position() {
+    let d = single("start = {\n  \"a\"{99999999999999999999999} }\n");
+    at(&d, 2, 6);
+    assert!(
+        d.message
+            .contains("repeats {99999999999999999999999} times")
+            && d.message.contains(&MAX_REPEAT.to_string()),
+        "{d}"
+    );
+    let d = single("start = { \"a\"{3,100001} }\n");
+    assert!(d.message.contains("at most 100000"), "{d}");
+}
+
+#[test]
+fn a_long_bounded_repeat_is_stored_in_linear_space() {
+    let g = Grammar::from_source("t", "t.pest", "start = { \"a\"{0,100000} }", "start").unwrap();
+    let items: usize = g
+        .nonterminals
+        .iter()
+        .flat_map(|n| &n.alternatives)
+        .map(|a| a.items.len())
+        .sum();
+    // Written out, `ε | a | a a | …` would hold 5·10^9 items.
+    assert!(items < 40 * 100_000, "{items} items");
+    let repeat = g.nonterminals[g.start].alternatives[0].items[0];
+    let Item::Child(repeat) = repeat else {
+        panic!("start is the repetition")
+    };
+    assert_eq!(g.nonterminals[repeat].alternatives.len(), 100_001);
+}
+
+#[test]
+fn deep_nesting_is_refused_with_position() {
+    let depth = 7000;
+    let text = format!(
+        "start = {{ {}\"x\"{} }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let d = single(&text);
+    // The bracket that goes one level past the bound (the rule's `{` is level 1).
+    at(&d, 1, 10 + MAX_NESTING);
+    assert!(d.message.contains("nested more than 256 levels"), "{d}");
+    // Brackets inside strings and comments do not count.
+    let quoted = format!(
+        "// {}\nstart = {{ \"{}\" }}\n",
+        "(".repeat(400),
+        "[".repeat(400)
+    );
+    assert!(Grammar::from_source("t", "t.pest", &quoted, "start").is_ok());
+}
+
+#[test]
+fn extension_adds_variables_and_asserts() {
+    let base = r#"start = { decl_a ~ decl_b ~ assert ~ check_sat }
+decl_a = { "(" ~ "declare-const" ~ "a" ~ "Int" ~ ")" }
+decl_b = { "(" ~ "declare-const" ~ "b" ~ "Int" ~ ")" }
+assert = { "(" ~ "assert" ~ t ~ ")" }
+check_sat = { "(" ~ "check-sat" ~ ")" }
+t = { "a" | "b" | "(" ~ "f" ~ t ~ ")" }
+"#;
+    let extension = Extension {
+        vars: 4,
+        asserts: 3,
+    };
+    let g = Grammar::from_source_extended("t", "t.pest", base, "start", Some(extension)).unwrap();
+    let names: Vec<&str> = g
+        .nonterminals
+        .iter()
+        .filter(|n| n.generated_in.is_none())
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "start",
+            "decl_a",
+            "decl_b",
+            "decl_c",
+            "decl_d",
+            "assert",
+            "check_sat",
+            "t"
+        ]
+    );
+    let t = g.nonterminal("t").unwrap();
+    let constants: Vec<&str> = g.nonterminals[t]
+        .alternatives
+        .iter()
+        .filter(|a| a.items.len() == 1)
+        .map(|a| match a.items[0] {
+            Item::Token(tok) => g.token(tok),
+            Item::Child(_) => "?",
+        })
+        .collect();
+    assert_eq!(constants, ["a", "b", "c", "d"]);
+    // start: five declarations' worth of children, one assert, then up to two more.
+    let start = &g.nonterminals[g.start].alternatives[0];
+    assert_eq!(start.arity(), 4 + 1 + 1 + 1);
+    let bad =
+        Grammar::from_source_extended("t", "t.pest", "start = { \"x\" }", "start", Some(extension))
+            .unwrap_err();
+    assert!(bad.to_string().contains("needs ET's shape"), "{bad}");
+}
