@@ -25,7 +25,10 @@ for arg in "$@"; do
 done
 
 # python3 + pip download the wheels; libgomp1 is needed by z3 4.8.5's binary.
-packages=(python3 python3-pip libgomp1 ca-certificates z3 cvc4 cvc5)
+# slurmctld, slurmd, slurm-client and munge: the one-node Slurm (scripts/slurm-local.sh)
+# on which the tests submit a real sharded study with `et slurm`.
+packages=(python3 python3-pip libgomp1 ca-certificates z3 cvc4 cvc5
+  slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -6,6 +6,7 @@
 //! [`enumeration`] (FEAT parts, random access, streaming) → [`solvers`] (pools and
 //! solver calls) → [`oracle`] (status and verdict of each call) → [`campaign`]
 //! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV).
+//! [`cluster`] runs a study as a Slurm job array of `et run` shards and an `et merge`.
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ extern crate self as et_core;
 pub mod atomic_file;
 pub mod builtins;
 pub mod campaign;
+pub mod cluster;
 pub mod enumeration;
 /// The grammar model: the `et-grammar` crate, re-exported so that `et_core::grammar::...`
 /// paths (and the code `#[derive(Grammar)]` generates) need no dependency of their own.

@@ -44,7 +44,7 @@ pub fn check_programs<'a>(
 
 /// The first executable file called `name` in a directory of `PATH`, as `execvp`
 /// would find it.
-fn find_on_path(name: &str) -> Option<PathBuf> {
+pub fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))

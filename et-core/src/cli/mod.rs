@@ -22,6 +22,7 @@ mod report;
 mod run;
 
 pub use grammar_arg::BadInput;
+mod slurm;
 mod solvers;
 
 /// Exit code of a failure while working: an unreadable or unwritable file (a full
@@ -55,7 +56,8 @@ correctness and performance to CSV.",
   et solvers install z3@4.13.0 cvc5@1.4.2
   et run --grammar core --n 400 --timeout 8 --out results/core
   et report results/core
-  et plot results/core --out plots"
+  et plot results/core --out plots
+  et slurm submit --grammar core --n 100000 --timeout 8 --shards 16 --out /scratch/core"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -79,6 +81,8 @@ enum Command {
     Merge(merge::Args),
     /// Install solver releases side by side, list and check solver pools.
     Solvers(solvers::Args),
+    /// Run a study on a Slurm cluster: a job array of shards, a merge, resubmission.
+    Slurm(slurm::Args),
 }
 
 /// Runs the parsed command line.
@@ -95,6 +99,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Solvers(args) => solvers::run(args),
+        Command::Slurm(args) => slurm::run(args),
     }
 }
 
@@ -163,6 +168,9 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         );
     }
     if let Some(e) = cause.downcast_ref::<ReportError>() {
+        return e.is_bad_input();
+    }
+    if let Some(e) = cause.downcast_ref::<et_core::cluster::ClusterError>() {
         return e.is_bad_input();
     }
     false

@@ -91,7 +91,7 @@ pub struct Args {
     start: Option<BigUint>,
     /// Run only shard k of K (k in 1..=K): the formulas whose offset is ≡ k−1 mod K.
     #[arg(long, value_name = "k/K")]
-    shard: Option<Shard>,
+    pub(super) shard: Option<Shard>,
     /// Pool file (default: $ET_HOME/pool.toml, installed on first use).
     #[arg(long, value_name = "FILE")]
     pool: Option<PathBuf>,
@@ -125,24 +125,24 @@ pub struct Args {
     memory: Option<u64>,
     /// Parallel workers, 1 to 1024 (default: number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS), allow_negative_numbers = true)]
-    jobs: Option<u64>,
+    pub(super) jobs: Option<u64>,
     /// Output directory (default: results/<grammar>-<start>-<n>[-shard-k-of-K]).
     #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
     /// Continue the run in --out: arguments not given are taken from its run.toml;
     /// those given must match it.
     #[arg(long)]
-    resume: bool,
+    pub(super) resume: bool,
     /// Reference answers cache shared between runs (default: DIR/reference.csv).
     #[arg(long, value_name = "FILE")]
     reference_cache: Option<PathBuf>,
     /// Exit with 3 when the completed run holds a call with one of these verdicts
     /// (comma-separated: unsound, invalid_model, crash, timeout, unknown); for CI.
     #[arg(long, value_name = "VERDICTS", value_delimiter = ',', value_parser = parse_verdict)]
-    fail_on: Vec<Verdict>,
+    pub(super) fail_on: Vec<Verdict>,
     /// No progress display and no summary table.
     #[arg(long, short = 'q')]
-    quiet: bool,
+    pub(super) quiet: bool,
 }
 
 fn parse_verdict(text: &str) -> Result<Verdict, String> {
@@ -389,8 +389,12 @@ fn recorded_study(args: &Args) -> anyhow::Result<Option<(RunManifest, PathBuf)>>
     })
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let recorded = recorded_study(&args)?;
+/// The campaign the arguments describe (with `--resume`, completed from the run.toml
+/// being resumed), after every check `et run` makes before it writes anything: time
+/// limits, range, grammar, logic, pool and judges. `et slurm submit` makes the same
+/// checks with it before it submits a study.
+pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
+    let recorded = recorded_study(args)?;
     let Study {
         grammar: grammar_spec,
         start,
@@ -400,7 +404,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cpu_timeout,
         memory_mb,
         reference,
-    } = Study::new(&args, recorded.as_ref().map(|(m, _)| m))?;
+    } = Study::new(args, recorded.as_ref().map(|(m, _)| m))?;
     let (mut enumeration, grammar_file) = load_grammar(&grammar_spec)?;
     let grammar = enumeration.grammar().name.clone();
     let jobs = args.jobs.map_or_else(
@@ -426,7 +430,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     et_core::builtins::declared_logic(enumeration.grammar())?;
     let (pool, under_test) = match (&recorded, args.pool.is_some() || args.solvers.is_some()) {
         (Some((m, path)), false) => recorded_pool(m, path)?,
-        _ => load_pool(&args)?,
+        _ => load_pool(args)?,
     };
     let plan = Plan { start, n, shard };
     let out = args.out.clone().unwrap_or_else(|| {
@@ -446,12 +450,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         cpu_timeout,
         memory_mb,
         jobs,
-        out: out.clone(),
+        out,
         resume: args.resume,
         reference_cache: args.reference_cache.clone(),
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;
+    Ok((campaign, enumeration))
+}
+
+/// Runs `et run`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (campaign, enumeration) = prepare(&args)?;
+    let out = campaign.out.clone();
     super::solvers::note_supervision();
     let cancel = install_signal_handlers();
     let mut progress = Progress::for_stderr(args.quiet);
