@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One setup command for a fresh Debian machine that has Rust: system packages, a release
 # build of et, and the solvers et's tests run against (newest z3 4.x, newest cvc5,
-# z3 4.8.7, z3 4.8.5), installed into <repo>/.cache/et-home. Run as root in CI.
+# z3 4.8.5, 4.8.7 and 4.8.8), installed into <repo>/.cache/et-home. Run as root in CI.
 # Idempotent: a second run only rebuilds incrementally and re-checks the solvers.
 #
 #   scripts/setup.sh               # packages (with Debian's z3 4.8.12, cvc4 1.8 and

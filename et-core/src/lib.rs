@@ -5,7 +5,8 @@
 //! grammars) →
 //! [`enumeration`] (FEAT parts, random access, streaming) → [`solvers`] (pools and
 //! solver calls) → [`oracle`] (status and verdict of each call) → [`campaign`]
-//! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV).
+//! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV) and
+//! [`triage`] (from bug triggers to ranked, confirmed bug reports).
 
 #![warn(missing_docs)]
 
@@ -21,5 +22,6 @@ pub mod grammar;
 pub mod oracle;
 pub mod report;
 pub mod solvers;
+pub mod triage;
 pub mod typed;
 pub mod version;

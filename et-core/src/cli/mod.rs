@@ -15,10 +15,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bisect;
 mod merge;
 mod plot;
 mod report;
 mod run;
+mod shrink;
+mod triage;
 
 pub use grammar_arg::BadInput;
 mod solvers;
@@ -43,7 +46,10 @@ correctness and performance to CSV.",
   et solvers install z3@4.13.0 cvc5@1.4.2
   et run --grammar core --n 400 --timeout 8 --out results/core
   et report results/core
-  et plot results/core --out plots"
+  et plot results/core --out plots
+  et triage results/core
+  et bisect bug.smt2 --family z3 --expect sat
+  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep invalid_model"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -67,6 +73,9 @@ enum Command {
     Merge(merge::Args),
     /// Install solver releases side by side, list and check solver pools.
     Solvers(solvers::Args),
+    Triage(triage::Args),
+    Bisect(bisect::Args),
+    Shrink(shrink::Args),
 }
 
 /// Runs the parsed command line.
@@ -83,6 +92,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Solvers(args) => solvers::run(args),
+        Command::Triage(args) => triage::run(args),
+        Command::Bisect(args) => bisect::run(args),
+        Command::Shrink(args) => shrink::run(args),
     }
 }
 

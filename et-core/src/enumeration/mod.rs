@@ -1,6 +1,7 @@
-//! FEAT enumeration of a grammar (DESIGN §2): part cardinalities, random access by
-//! big-integer index, in-order streaming, uniform sampling of a part, and rank. It
-//! reads a validated [`Grammar`] and knows nothing of solvers or files.
+//! FEAT enumeration of a grammar (FEAT's order, as in the published ET generator): part
+//! cardinalities, random access by big-integer index, in-order streaming, uniform
+//! sampling of a part, rank, and the terms of any rule (for grammar-aware reduction).
+//! It reads a validated [`Grammar`] and knows nothing of solvers or files.
 
 mod cards;
 mod decode;
@@ -180,6 +181,20 @@ impl Enumeration {
     pub fn term_in_part(&mut self, size: u32, offset: BigUint) -> Term {
         self.ensure(size);
         decode::decode(&self.cards, self.start(), size, offset)
+    }
+
+    /// |part `size`| of any rule `nt`, not only the start rule: how many terms of that
+    /// size the rule derives (for grammar-aware reduction, `et shrink`).
+    pub fn rule_part_cardinality(&mut self, nt: NtId, size: u32) -> BigUint {
+        self.ensure(size);
+        self.cards.card(Node::Nt(nt), size).clone()
+    }
+
+    /// The term at `offset` within part `size` of rule `nt` (offset below
+    /// [`Enumeration::rule_part_cardinality`]), in the rule's FEAT order.
+    pub fn rule_term(&mut self, nt: NtId, size: u32, offset: BigUint) -> Term {
+        self.ensure(size);
+        decode::decode(&self.cards, nt, size, offset)
     }
 
     /// The global index of a term of the start rule.
