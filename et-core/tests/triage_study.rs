@@ -589,6 +589,75 @@ fn bad_input_exits_2_naming_the_file_and_writes_nothing() {
 }
 
 #[test]
+fn bisect_and_shrink_refuse_bad_input_with_exit_2() {
+    let scratch = tempfile::tempdir().unwrap();
+    let home = scratch.path().join("home");
+    let formula = scratch.path().join("f.smt2");
+    std::fs::write(
+        &formula,
+        "(declare-const a Int) (declare-const b Int) (assert (= a b)) (check-sat)\n",
+    )
+    .unwrap();
+    let not_ints = scratch.path().join("g.smt2");
+    std::fs::write(&not_ints, "(assert (frobnicate a))\n").unwrap();
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+        (
+            vec![
+                "bisect".as_ref(),
+                formula.as_os_str(),
+                "--family".as_ref(),
+                "z3".as_ref(),
+            ],
+            "no solver pool",
+        ),
+        (
+            vec![
+                "bisect".as_ref(),
+                "missing.smt2".as_ref(),
+                "--family".as_ref(),
+                "z3".as_ref(),
+            ],
+            "missing.smt2",
+        ),
+        (
+            vec![
+                "shrink".as_ref(),
+                not_ints.as_os_str(),
+                "-g".as_ref(),
+                "ints".as_ref(),
+                "--solver".as_ref(),
+                "z3".as_ref(),
+                "--keep".as_ref(),
+                "unsound".as_ref(),
+            ],
+            "not a formula of grammar `ints`",
+        ),
+        (
+            vec![
+                "shrink".as_ref(),
+                formula.as_os_str(),
+                "-g".as_ref(),
+                "ints".as_ref(),
+                "--solver".as_ref(),
+                "z3".as_ref(),
+                "--keep".as_ref(),
+                "wrong".as_ref(),
+            ],
+            "unknown verdict `wrong`",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = et().args(&args).env("ET_HOME", &home).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(message),
+            "{}",
+            show(&o)
+        );
+    }
+}
+
+#[test]
 fn a_run_without_triggers_gives_an_empty_report() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = run_dir(

@@ -102,6 +102,17 @@ pub enum TriageError {
         /// Why it is rejected.
         reason: String,
     },
+    /// A row before the last has fewer fields than the header (only the last row may
+    /// be torn, by a run killed while writing it).
+    #[error("{}:{line}: the row has fewer than the header's {expected} fields", path.display())]
+    ShortRow {
+        /// The CSV file.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// Fields in the header.
+        expected: usize,
+    },
     /// Both `runs.csv` and `runs.csv.gz` exist.
     #[error("{}: holds both runs.csv and runs.csv.gz; keep one", dir.display())]
     AmbiguousRows {
@@ -196,6 +207,7 @@ impl TriageError {
             | TriageError::Csv { .. }
             | TriageError::MissingColumn { .. }
             | TriageError::BadValue { .. }
+            | TriageError::ShortRow { .. }
             | TriageError::AmbiguousRows { .. }
             | TriageError::NoInput
             | TriageError::UnknownGrammar { .. }

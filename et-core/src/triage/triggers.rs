@@ -223,15 +223,10 @@ pub fn scan(path: &Path, dir: usize) -> Result<Scan, TriageError> {
         }
         let line = record.position().map_or(line, |p| p.line());
         if let Some(torn) = short {
-            return Err(TriageError::BadValue {
+            return Err(TriageError::ShortRow {
                 path: path.to_path_buf(),
                 line: torn,
-                column: "(row)",
-                value: String::new(),
-                reason: format!(
-                    "the row has fewer than the header's {} fields",
-                    header.len()
-                ),
+                expected: header.len(),
             });
         }
         if record.len() < header.len() {
@@ -440,6 +435,9 @@ mod tests {
         );
         let path = write(dir.path(), "middle.csv", &middle);
         let err = scan(&path, 0).unwrap_err().to_string();
-        assert!(err.contains("middle.csv:2"), "{err}");
+        assert!(
+            err.contains("middle.csv:2: the row has fewer than the header's 15 fields"),
+            "{err}"
+        );
     }
 }
