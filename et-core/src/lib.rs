@@ -5,7 +5,8 @@
 //! grammars) →
 //! [`enumeration`] (FEAT parts, random access, streaming) → [`solvers`] (pools and
 //! solver calls) → [`oracle`] (status and verdict of each call) → [`campaign`]
-//! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV).
+//! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV) and
+//! [`triage`] (from bug triggers to ranked, confirmed bug reports).
 //! [`cluster`] runs a study as a Slurm job array of `et run` shards and an `et merge`.
 
 #![warn(missing_docs)]
@@ -25,5 +26,6 @@ pub use et_grammar as grammar;
 pub mod oracle;
 pub mod report;
 pub mod solvers;
+pub mod triage;
 pub mod typed;
 pub mod version;

@@ -2,6 +2,8 @@
 //! report equals the unsharded one; incompatible or overlapping shards are refused
 //! naming the real difference; a killed shard merges with its completeness recorded.
 
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -10,6 +12,8 @@ use et_core::report::merge::{merge as merge_dirs, Compression, MergeRecord, Merg
 use et_core::report::stats::ReportOptions;
 use et_core::report::tables::{tables, Table};
 use et_core::report::{build_report, ReportError, RunDir};
+
+use common::copy_dir;
 
 fn merge(dirs: &[PathBuf], out: &Path) -> Result<MergeSummary, ReportError> {
     merge_dirs(dirs, out, Compression::Plain)
@@ -24,18 +28,6 @@ fn fixture(name: &str) -> PathBuf {
 /// A fresh scratch directory per test, removed when dropped (even on failure).
 fn scratch() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// Copies a fixture dir and rewrites one line of its run.toml.

@@ -5,6 +5,8 @@
 //! `model_check` and `reference_usable` columns existed; `ints` has them, a
 //! `setup_error` call, a timeout of 2 s and CPU times that differ from wall times.
 
+mod common;
+
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,6 +15,8 @@ use et_core::report::stats::ReportOptions;
 use et_core::report::tables::{tables, Table};
 use et_core::report::timeouts::{parse_timeouts, Clock};
 use et_core::report::{build_report, ReportError, RunDir};
+
+use common::copy_dir;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,18 +41,6 @@ fn rows(table: &Table) -> Vec<String> {
 
 fn table<'a>(tables: &'a [Table], name: &str) -> &'a Table {
     tables.iter().find(|t| t.name == name).unwrap()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(e.file_name()));
-        } else {
-            fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 #[test]

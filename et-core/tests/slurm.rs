@@ -7,15 +7,18 @@
 //! slurmd runs jobs as root, so this test needs root (CI runs as root); it fails, with
 //! the reason, otherwise.
 
+mod common;
+
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output};
 use std::time::{Duration, Instant};
 
-use et_core::campaign::row::RunRow;
 use et_core::cluster::study::{Study, StudyDir};
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::SolverConfig;
+
+use common::{rows, write_pool};
 
 /// Generous: the machine may be loaded by other builds; this only stops a hung test.
 const PATIENCE: Duration = Duration::from_secs(600);
@@ -149,11 +152,6 @@ fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     }
 }
 
-fn rows(dir: &Path) -> Vec<RunRow> {
-    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
-    reader.deserialize().map(Result::unwrap).collect()
-}
-
 fn row_count(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("runs.csv")).map_or(0, |t| t.lines().count().saturating_sub(1))
 }
@@ -220,10 +218,7 @@ fn report_counts(mut et: Command, dir: &Path, out: &Path) -> BTreeMap<String, Ve
 }
 
 fn pool_file(dir: &Path, solvers: &[SolverConfig]) -> PathBuf {
-    let path = dir.join("pool.toml");
-    let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
-    std::fs::write(&path, text.join("\n")).unwrap();
-    path
+    write_pool(&dir.join("pool.toml"), solvers)
 }
 
 fn study(dir: &Path) -> Study {

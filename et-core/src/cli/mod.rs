@@ -16,10 +16,13 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bisect;
 mod merge;
 mod plot;
 mod report;
 mod run;
+mod shrink;
+mod triage;
 
 pub use grammar_arg::BadInput;
 mod slurm;
@@ -57,7 +60,10 @@ correctness and performance to CSV.",
   et run --grammar core --n 400 --timeout 8 --out results/core
   et report results/core
   et plot results/core --out plots
-  et slurm submit --grammar core --n 100000 --timeout 8 --shards 16 --out /scratch/core"
+  et slurm submit --grammar core --n 100000 --timeout 8 --shards 16 --out /scratch/core
+  et triage results/core
+  et bisect bug.smt2 --family z3 --expect sat
+  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep invalid_model"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -83,6 +89,12 @@ enum Command {
     Solvers(solvers::Args),
     /// Run a study on a Slurm cluster: a job array of shards, a merge, resubmission.
     Slurm(slurm::Args),
+    /// Confirm, group and rank the bug triggers of run directories into a report.
+    Triage(triage::Args),
+    /// Run one formula on every installed version of a family: where it changed.
+    Bisect(bisect::Args),
+    /// Reduce a trigger to a smaller formula of its grammar with the same verdict.
+    Shrink(shrink::Args),
 }
 
 /// Runs the parsed command line.
@@ -100,6 +112,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Merge(args) => merge::run(args),
         Command::Solvers(args) => solvers::run(args),
         Command::Slurm(args) => slurm::run(args),
+        Command::Triage(args) => triage::run(args),
+        Command::Bisect(args) => bisect::run(args),
+        Command::Shrink(args) => shrink::run(args),
     }
 }
 
@@ -171,6 +186,9 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         return e.is_bad_input();
     }
     if let Some(e) = cause.downcast_ref::<et_core::cluster::ClusterError>() {
+        return e.is_bad_input();
+    }
+    if let Some(e) = cause.downcast_ref::<et_core::triage::TriageError>() {
         return e.is_bad_input();
     }
     false

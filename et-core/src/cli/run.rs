@@ -27,7 +27,7 @@ use super::numeric;
 
 /// Most parallel workers `--jobs` accepts: each is a thread with a solver process, so
 /// more than this is a typo, not a machine.
-const MAX_JOBS: u64 = 1024;
+pub(super) const MAX_JOBS: u64 = 1024;
 
 /// Shortest and longest `--timeout`, seconds: below a millisecond no solver starts;
 /// above a week a study never ends.
@@ -145,7 +145,8 @@ pub struct Args {
     pub(super) quiet: bool,
 }
 
-fn parse_verdict(text: &str) -> Result<Verdict, String> {
+/// A clap value parser for a verdict label (`--fail-on`, `et shrink --keep`).
+pub(super) fn parse_verdict(text: &str) -> Result<Verdict, String> {
     text.trim().parse().map_err(|_| {
         format!("`{text}` is not a verdict (unsound, invalid_model, crash, timeout, unknown)")
     })

@@ -194,15 +194,7 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
     let dir = &prepared.dir;
     let mut study = prepared.study.clone();
     let _lock = dir.lock()?;
-    println!(
-        "study {}: {} formulas of `{}` from index {} in {} shards; solvers {}",
-        dir.root().display(),
-        study.n,
-        study.grammar,
-        study.start,
-        study.shards,
-        study.solvers.join(", ")
-    );
+    println!("{}", heading(dir, &study));
     println!("job scripts: {}", dir.shard_script().display());
     println!("             {}", dir.merge_script().display());
     if args.no_submit {
@@ -413,6 +405,19 @@ fn write_study(c: &Checked) -> anyhow::Result<NewStudyDir<'_>> {
     Ok(created)
 }
 
+/// The first line `submit` and `status` print: the study in one sentence.
+fn heading(dir: &StudyDir, study: &Study) -> String {
+    format!(
+        "study {}: {} formulas of `{}` from index {} in {} shards; solvers {}",
+        dir.root().display(),
+        study.n,
+        study.grammar,
+        study.start,
+        study.shards,
+        study.solvers.join(", ")
+    )
+}
+
 /// What the state column says about a shard.
 fn shard_state(s: &ShardStatus) -> String {
     match (&s.state, s.task) {
@@ -455,15 +460,7 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
         Err(e) => (HashMap::new(), Some(e.to_string())),
     };
     let statuses = shard_statuses(&dir, &study, &states)?;
-    println!(
-        "study {}: {} formulas of `{}` from index {} in {} shards; solvers {}",
-        dir.root().display(),
-        study.n,
-        study.grammar,
-        study.start,
-        study.shards,
-        study.solvers.join(", ")
-    );
+    println!("{}", heading(&dir, &study));
     let mut table = vec![[
         "shard".to_string(),
         "rows".into(),

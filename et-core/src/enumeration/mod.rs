@@ -1,5 +1,6 @@
 //! FEAT enumeration of a grammar: part cardinalities, random access by big-integer
-//! index, in-order streaming, uniform sampling of a part, and rank. It reads a
+//! index, in-order streaming, uniform sampling of a part, rank, and the terms of any
+//! rule (for grammar-aware reduction, `et shrink`). It reads a
 //! validated [`Grammar`] and knows nothing of solvers or files.
 //!
 //! The order is FEAT's (the Haskell `testing-feat` library's, which the published ET
@@ -129,8 +130,7 @@ impl Enumeration {
 
     /// |part `size`|: the number of formulas of that size.
     pub fn part_cardinality(&mut self, size: u32) -> BigUint {
-        self.ensure(size);
-        self.cards.card(Node::Nt(self.start()), size).clone()
+        self.rule_part_cardinality(self.start(), size)
     }
 
     /// Number of formulas of size < `size`: the global index of the first of size `size`.
@@ -221,8 +221,21 @@ impl Enumeration {
 
     /// The formula at `offset` within part `size` (offset below the part's cardinality).
     pub fn term_in_part(&mut self, size: u32, offset: BigUint) -> Term {
+        self.rule_term(self.start(), size, offset)
+    }
+
+    /// |part `size`| of any rule `nt`, not only the start rule: how many terms of that
+    /// size the rule derives (for grammar-aware reduction, `et shrink`).
+    pub fn rule_part_cardinality(&mut self, nt: NtId, size: u32) -> BigUint {
         self.ensure(size);
-        decode::decode(&self.cards, self.start(), size, offset)
+        self.cards.card(Node::Nt(nt), size).clone()
+    }
+
+    /// The term at `offset` within part `size` of rule `nt` (offset below
+    /// [`Enumeration::rule_part_cardinality`]), in the rule's FEAT order.
+    pub fn rule_term(&mut self, nt: NtId, size: u32, offset: BigUint) -> Term {
+        self.ensure(size);
+        decode::decode(&self.cards, nt, size, offset)
     }
 
     /// The global index of a term of the start rule, whose size must be at most

@@ -359,3 +359,40 @@ fn rebuilt_cardinalities_equal_plain_big_integer_sums() {
         }
     }
 }
+
+/// The terms of any rule (what `et shrink` replaces subterms with): offsets below the
+/// rule's part cardinality decode to distinct terms of that rule and size, the start
+/// rule's agree with the formulas of a part, and sizes the residue tables rebuild (far
+/// beyond u64) decode as well.
+#[test]
+fn every_rule_decodes_its_own_parts() {
+    use num_traits::ToPrimitive;
+    let mut e = builtin("ints");
+    let rules = e.grammar().nonterminals.len();
+    for nt in 0..rules {
+        for size in 0..=7u32 {
+            let card = e.rule_part_cardinality(nt, size);
+            let count = card.to_usize().unwrap().min(300);
+            let mut seen: Vec<Term> = Vec::with_capacity(count);
+            for offset in 0..count {
+                let t = e.rule_term(nt, size, BigUint::from(offset));
+                assert_eq!((t.nt, t.size), (nt, size), "rule {nt}, size {size}");
+                assert!(
+                    !seen.contains(&t),
+                    "rule {nt}, size {size}: offset {offset} repeats"
+                );
+                seen.push(t);
+            }
+        }
+    }
+    let start = e.grammar().start;
+    for size in [5u32, 6, 150] {
+        let card = e.rule_part_cardinality(start, size);
+        assert_eq!(card, e.part_cardinality(size));
+        let last = card - 1u32;
+        assert_eq!(
+            e.rule_term(start, size, last.clone()),
+            e.term_in_part(size, last)
+        );
+    }
+}

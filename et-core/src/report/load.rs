@@ -2,9 +2,13 @@
 //! `runs.csv.gz`) as a stream of borrowed [`CallView`]s, one record buffer reused for
 //! the whole file so reading 10^8 rows allocates nothing per row.
 //!
+//! This is the one reader of the call log in et: reports, plots, merges and triage
+//! all see rows through it.
+//!
 //! Columns are looked up by name, so files written before a column existed still read:
-//! `evidence` (what established a verdict) is optional, and so are any columns this
-//! module does not use (`model_check`, `reference_usable`, ...).
+//! `evidence` (what established a verdict) and `model_check` (et's check of a model)
+//! are optional, and so are any columns this module does not use (`reference_usable`,
+//! ...).
 
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom};
@@ -160,14 +164,23 @@ pub struct CallView<'a> {
     pub family: &'a str,
     /// Solver version.
     pub version: &'a str,
+    /// FEAT size of the formula.
+    pub size: u32,
     /// Classified status.
     pub status: Status,
     /// Verdict, if any.
     pub verdict: Option<Verdict>,
+    /// The solver the call was judged against (empty if none).
+    pub reference: &'a str,
+    /// The reference's status on the formula, if recorded.
+    pub reference_status: Option<Status>,
     /// What established the verdict: the `evidence` column, or for files without it
     /// [`Evidence::implied_by`] the verdict.
     pub evidence: Option<Evidence>,
-    /// Seconds of the call on the report's clock (`time_s` or `cpu_s`).
+    /// et's own check of the solver's model (`valid`, `invalid`, `undetermined`), when
+    /// the file has the column and the row a value.
+    pub model_check: Option<&'a str>,
+    /// Seconds of the call on the reader's clock (`time_s` or `cpu_s`).
     pub seconds: f64,
 }
 
@@ -186,10 +199,14 @@ struct Columns {
     solver: usize,
     family: usize,
     version: usize,
+    size: usize,
     status: usize,
     verdict: usize,
+    reference: usize,
+    reference_status: usize,
     seconds: usize,
     evidence: Option<usize>,
+    model_check: Option<usize>,
 }
 
 impl Columns {
@@ -207,10 +224,14 @@ impl Columns {
             solver: pos("solver")?,
             family: pos("family")?,
             version: pos("version")?,
+            size: pos("size")?,
             status: pos("status")?,
             verdict: pos("verdict")?,
+            reference: pos("reference")?,
+            reference_status: pos("reference_status")?,
             seconds: pos(clock.column())?,
             evidence: find("evidence"),
+            model_check: find("model_check"),
         })
     }
 }
@@ -299,6 +320,18 @@ pub fn for_each_call(
             .map_err(|e: crate::oracle::ParseLabelError| {
                 bad("status", status_text, e.to_string())
             })?;
+        let reference_text = field(cols.reference_status);
+        let reference_status = match reference_text {
+            "" => None,
+            text => Some(
+                text.parse::<Status>()
+                    .map_err(|e| bad("reference_status", text, e.to_string()))?,
+            ),
+        };
+        let size_text = field(cols.size);
+        let size: u32 = size_text
+            .parse()
+            .map_err(|e: std::num::ParseIntError| bad("size", size_text, e.to_string()))?;
         let verdict_text = field(cols.verdict);
         let verdict = if verdict_text.is_empty() {
             None
@@ -338,9 +371,13 @@ pub fn for_each_call(
             solver: field(cols.solver),
             family: field(cols.family),
             version: field(cols.version),
+            size,
             status,
             verdict,
+            reference: field(cols.reference),
+            reference_status,
             evidence,
+            model_check: cols.model_check.map(field).filter(|v| !v.is_empty()),
             seconds,
         })?;
     }

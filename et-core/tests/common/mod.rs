@@ -1,12 +1,13 @@
-//! What the campaign tests share: the `et` binary run in a scratch directory of the
+//! What the integration tests share: the `et` binary run in a scratch directory of the
 //! test's own, pool files written for one test, fault-injecting fake solvers, and
-//! readers of a run directory.
+//! readers of a run directory and of CSV files.
 //!
 //! Every `et` child gets `TMPDIR` inside the test's scratch directory, so even a run
 //! killed with SIGKILL leaves nothing in the machine's /tmp.
 
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -66,11 +67,15 @@ impl Scratch {
     /// A pool file of the test's own holding `solvers` (tests never edit the shared
     /// test pool).
     pub fn pool_file(&self, name: &str, solvers: &[SolverConfig]) -> PathBuf {
-        let path = self.join(name);
-        let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
-        std::fs::write(&path, text.join("\n")).unwrap();
-        path
+        write_pool(&self.join(name), solvers)
     }
+}
+
+/// Writes a pool file holding `solvers` at `path`; returns the path.
+pub fn write_pool(path: &Path, solvers: &[SolverConfig]) -> PathBuf {
+    let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
+    std::fs::write(path, text.join("\n")).unwrap();
+    path.to_path_buf()
 }
 
 /// A solver of the pinned test pool, by name (`z3-4.16.0`).
@@ -83,12 +88,23 @@ pub fn solver(name: &str) -> SolverConfig {
 
 /// A fake solver running `tests/fake-solvers/<script>` with `extra` arguments.
 pub fn fake(name: &str, script: &str, extra: &[&str]) -> SolverConfig {
+    fake_release(name, "fake", "1.0", script, extra)
+}
+
+/// [`fake`] as a release of a family of its own (triage groups by family and version).
+pub fn fake_release(
+    name: &str,
+    family: &str,
+    version: &str,
+    script: &str,
+    extra: &[&str],
+) -> SolverConfig {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fake-solvers")
         .join(script);
     let mut command = vec![path.display().to_string()];
     command.extend(extra.iter().map(|s| s.to_string()));
-    SolverConfig::new(name, "fake", "1.0", command)
+    SolverConfig::new(name, family, version, command)
 }
 
 /// The rows of `dir/runs.csv`.
@@ -105,4 +121,44 @@ pub fn stderr(o: &Output) -> String {
 /// stdout of an output, as text.
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Exit code, stdout and stderr of an output, for assertion messages.
+pub fn show(o: &Output) -> String {
+    format!(
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    )
+}
+
+/// The rows of a CSV file as maps from column to value.
+pub fn csv_maps(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            header
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Copies the directory tree `from` to `to` (a fixture into a scratch directory).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
 }

@@ -1,0 +1,248 @@
+//! `et triage`: from the bug triggers of run directories to ranked, confirmed bug
+//! groups in DIR/triage/. Also the helpers `et bisect` and `et shrink` share with it:
+//! the pool of installed solvers, formula files and seconds.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args as ClapArgs;
+
+use et_core::solvers::{self, Pool};
+use et_core::triage::calls::CallSettings;
+use et_core::triage::{self, confirm::Settings, report, Options};
+
+use super::grammar_arg::BadInput;
+use super::run::{seconds, MAX_JOBS};
+
+/// Confirm, group and rank the bug triggers of run directories, and write a report
+/// ready to paste into an issue tracker (DIR/triage/report.md, groups.csv,
+/// triggers.csv, one trigger-N.smt2 per group).
+///
+/// Every correctness trigger is re-run --attempts times (solver and reference, fresh
+/// processes, the run's timeout and memory limit); one that does not always reproduce
+/// is marked flaky, not dropped. Performance triggers are re-run once at
+/// --performance-factor × the run's timeout and kept only while the reference still
+/// decides the formula within the run's timeout.
+///
+/// Each trigger is also run on every installed version of its family, in release
+/// order, to find the first and last affected release. Installed versions are the
+/// solvers of the run (run.toml) and of the pool file: --pool FILE, else
+/// $ET_HOME/pool.toml when it exists (a solver of the run wins over a pool entry of the
+/// same version). The same formula on the same solver runs once per triage.
+///
+/// Triggers of one solver family, kind, version range and operator signature (the set
+/// of operators the formula applies; crashes: the crash signature) form one group.
+/// Groups are ranked: refutational soundness (unsat on a sat formula), solution
+/// soundness (sat on an unsat formula), invalid model (et's own model check before
+/// self-check only), crash, performance; within a kind, groups that affect the newest
+/// installed release first.
+#[derive(ClapArgs)]
+#[command(after_help = "Examples:
+  et triage results/ints
+  et triage results/ints results/strings --out results/triage
+  et triage results/core --attempts 3 --jobs 8
+  et triage results/mine --grammar grammars/mine.pest --pool pool.toml
+
+Several directories (several grammars, or the shards of one study) give one report;
+the default --out is the first directory's triage/. The folder is replaced as a whole
+when the new one is complete.")]
+pub struct Args {
+    /// Run directories written by `et run` (run.toml and runs.csv or runs.csv.gz).
+    #[arg(required = true, value_name = "DIR")]
+    dirs: Vec<PathBuf>,
+    /// Output folder (default: the first DIR's triage/).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Installed solvers besides the runs' own: references not under test, and more
+    /// versions of each family (default: $ET_HOME/pool.toml, if it exists).
+    #[arg(long, value_name = "FILE")]
+    pool: Option<PathBuf>,
+    /// A grammar file for runs whose grammar is not built in (matched by file stem);
+    /// repeat for several.
+    #[arg(long, short = 'g', value_name = "FILE")]
+    grammar: Vec<PathBuf>,
+    /// Re-runs of each correctness trigger, 1 to 100.
+    #[arg(long, default_value_t = 2, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    attempts: u32,
+    /// Performance triggers are re-run at this multiple of the run's timeout (1 to
+    /// 1000).
+    #[arg(long, default_value = "4", value_name = "X", value_parser = factor)]
+    performance_factor: f64,
+    /// Solver calls at a time, 1 to 1024 (default: number of cores).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
+    jobs: Option<u64>,
+    /// No progress lines on stderr.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
+
+/// A clap value parser for `--performance-factor`: a number from 1 to 1000 (NaN,
+/// infinity and smaller factors are refused naming the value).
+fn factor(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (1.0..=1000.0).contains(&x) => Ok(x),
+        _ => Err(format!("`{text}` is not a number from 1 to 1000")),
+    }
+}
+
+/// `--jobs` (clap checked its range), defaulting to the number of cores.
+fn jobs(jobs: Option<u64>) -> usize {
+    jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |j| j as usize,
+    )
+}
+
+/// A pool file: TOML, or ET's solvers.cfg when the name ends in `.cfg`.
+pub(super) fn load_pool_file(path: &Path) -> anyhow::Result<Pool> {
+    if path.extension().is_some_and(|e| e == "cfg") {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| BadInput(format!("cannot read {}: {e}", path.display())))?;
+        return Ok(Pool::from_solvers_cfg(&text, path)?);
+    }
+    if !path.is_file() {
+        return Err(BadInput(format!("pool file {} does not exist", path.display())).into());
+    }
+    Ok(Pool::load(path)?)
+}
+
+/// How `et bisect` and `et shrink` run solvers: the pool they come from and the limits
+/// of each call.
+#[derive(ClapArgs)]
+pub(super) struct CallArgs {
+    /// Pool file (default: $ET_HOME/pool.toml).
+    #[arg(long, value_name = "FILE")]
+    pool: Option<PathBuf>,
+    /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64; from
+    /// 0.001 to 604800).
+    #[arg(long, default_value = "10", value_name = "SECS", value_parser = seconds)]
+    timeout: Duration,
+    /// Memory limit per call in MiB: the solver's process tree (cgroups), else its
+    /// address space.
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
+    memory: Option<u64>,
+    /// Solver calls at a time, 1 to 1024 (default: number of cores).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
+    jobs: Option<u64>,
+}
+
+impl CallArgs {
+    /// The limits of each call, of a formula of a grammar that declares `logic`.
+    pub(super) fn settings<'a>(&self, logic: Option<&'a str>) -> CallSettings<'a> {
+        CallSettings {
+            memory_mb: self.memory,
+            logic,
+            ..CallSettings::with_timeout(self.timeout)
+        }
+    }
+
+    /// Calls at a time.
+    pub(super) fn jobs(&self) -> usize {
+        jobs(self.jobs)
+    }
+
+    /// The pool: `--pool FILE`, else `$ET_HOME/pool.toml`, which must exist.
+    pub(super) fn pool(&self) -> anyhow::Result<Pool> {
+        installed_pool(self.pool.as_deref())?.ok_or_else(|| {
+            BadInput(
+                "no solver pool: $ET_HOME/pool.toml does not exist (install solvers with \
+                 `et solvers install`, or give --pool FILE)"
+                    .into(),
+            )
+            .into()
+        })
+    }
+}
+
+/// `--pool FILE`, else `$ET_HOME/pool.toml` when it exists, else nothing.
+fn installed_pool(pool: Option<&Path>) -> anyhow::Result<Option<Pool>> {
+    if let Some(path) = pool {
+        return load_pool_file(path).map(Some);
+    }
+    let default = solvers::default_pool_path(&solvers::et_home());
+    if default.is_file() {
+        return Ok(Some(Pool::load(&default)?));
+    }
+    Ok(None)
+}
+
+/// The text of a formula file, or of standard input for `-`.
+pub(super) fn read_formula(path: &Path) -> anyhow::Result<String> {
+    let text = if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("cannot read standard input")?;
+        text
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| BadInput(format!("cannot read formula {}: {e}", path.display())))?
+    };
+    if text.trim().is_empty() {
+        return Err(BadInput(format!("formula {} is empty", path.display())).into());
+    }
+    Ok(text)
+}
+
+/// Runs `et triage`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let jobs = jobs(args.jobs);
+    for dir in &args.dirs {
+        if !dir.is_dir() {
+            return Err(BadInput(format!("{} is not a directory", dir.display())).into());
+        }
+    }
+    let grammars = args
+        .grammar
+        .iter()
+        .map(|p| et_core::builtins::load(&p.display().to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let pool = installed_pool(args.pool.as_deref())?;
+    let options = Options {
+        dirs: args.dirs.clone(),
+        grammars,
+        pool,
+        settings: Settings {
+            attempts: args.attempts,
+            performance_factor: args.performance_factor,
+        },
+        jobs,
+    };
+    let quiet = args.quiet;
+    let mut progress = |line: &str| {
+        if !quiet {
+            eprintln!("et: triage: {line}");
+        }
+    };
+    let result = triage::triage(&options, &mut progress)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| args.dirs[0].join("triage"));
+    report::write(&result, &out).with_context(|| format!("cannot write {}", out.display()))?;
+    for g in &result.groups {
+        let smallest = g.smallest(&result.findings);
+        println!(
+            "{:>3}. {:<22} {:<8} {:<16} {:<28} {:>5} trigger{} ({})",
+            g.rank,
+            g.key.kind.title(),
+            g.key.family,
+            smallest
+                .range
+                .as_ref()
+                .map_or_else(String::new, |r| r.describe()),
+            g.key.what(),
+            g.members.len(),
+            if g.members.len() == 1 { " " } else { "s" },
+            g.outcome().label()
+        );
+    }
+    if !quiet {
+        eprintln!("et: triage: report in {}", out.join("report.md").display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

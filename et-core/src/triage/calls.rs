@@ -1,0 +1,360 @@
+//! Running a formula on a solver again, the way `et run` does: one supervised call
+//! ([`run_call`]) classified by the oracle ([`oracle::classify`]), so triage, bisect and
+//! shrink read answers exactly as the campaign did. There is no second answer parser.
+//!
+//! A [`Caller`] owns a private scratch directory for formula files (removed on drop),
+//! the per-call limits, a cache and a thread pool. [`Caller::fresh`] always starts a
+//! new process (confirmation attempts must be independent); [`Caller::cached`] runs a
+//! (solver, formula, timeout) once per caller and reuses the answer (version ranges and
+//! bisection ask the same question many times).
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crate::oracle::{self, Status};
+use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
+use crate::solvers::{InputMode, SolverConfig};
+
+/// Lines of output kept in an [`Answer`] for reports.
+const EXCERPT_LINES: usize = 6;
+/// Characters kept of one output line in an excerpt.
+const EXCERPT_LINE_CHARS: usize = 200;
+
+/// What one call answered, as the oracle classified it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The classified status.
+    pub status: Status,
+    /// The solver's own model check failed.
+    pub invalid_model: bool,
+    /// For crashes, the signature that groups duplicates.
+    pub crash_signature: Option<String>,
+    /// Wall-clock seconds.
+    pub time_s: f64,
+    /// Exit code, if the solver exited.
+    pub exit_code: Option<i32>,
+    /// Signal number, if it was killed.
+    pub signal: Option<i32>,
+    /// The first lines of stdout then stderr (for reports: what the solver printed).
+    pub excerpt: String,
+}
+
+impl Answer {
+    /// Classifies a finished call.
+    pub fn from_outcome(outcome: &CallOutcome) -> Answer {
+        let class = oracle::classify(outcome);
+        Answer {
+            status: class.status,
+            invalid_model: class.invalid_model,
+            crash_signature: class.crash_signature,
+            time_s: outcome.wall.as_secs_f64(),
+            exit_code: outcome.exit_code,
+            signal: outcome.signal,
+            excerpt: excerpt(outcome),
+        }
+    }
+
+    /// The status this answer judges others by, as a reference: a clean sat/unsat
+    /// (the campaign's [`usable`](crate::campaign::reference::Answer::usable) rule: a
+    /// `sat` whose model the solver's own check rejected decided nothing), else `None`.
+    pub fn judging_status(&self) -> Option<Status> {
+        let answer = crate::campaign::reference::Answer {
+            status: self.status,
+            invalid_model: self.invalid_model,
+        };
+        answer.usable().then_some(self.status)
+    }
+
+    /// `sat`, `sat (invalid model)`, `crash (SIGSEGV)`, ...: the answer in a few words.
+    pub fn describe(&self) -> String {
+        if self.invalid_model {
+            return format!("{} (invalid model)", self.status);
+        }
+        match &self.crash_signature {
+            Some(signature) => format!("{} ({signature})", self.status),
+            None => self.status.to_string(),
+        }
+    }
+}
+
+fn excerpt(outcome: &CallOutcome) -> String {
+    let stdout = outcome.stdout_text();
+    let stderr = outcome.stderr_text();
+    stdout
+        .lines()
+        .chain(stderr.lines())
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .take(EXCERPT_LINES)
+        .map(|l| l.chars().take(EXCERPT_LINE_CHARS).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// How the calls of one formula are made: the run's limits, and the SMT-LIB logic
+/// its grammar declares (told to the families whose scripts need a `(set-logic ...)`
+/// prelude, as `et run` tells them).
+#[derive(Debug, Clone, Copy)]
+pub struct CallSettings<'a> {
+    /// Wall-clock limit of a call (et kills everything the call started).
+    pub timeout: Duration,
+    /// CPU-time limit of a call, if the run had one.
+    pub cpu_timeout: Option<Duration>,
+    /// Memory limit in MiB, if any (the solver's process tree with cgroups, else its
+    /// address space).
+    pub memory_mb: Option<u64>,
+    /// The logic of the formula's grammar, if it declares one.
+    pub logic: Option<&'a str>,
+}
+
+impl CallSettings<'_> {
+    /// Calls limited by `timeout` only, of a formula whose grammar declares no logic.
+    pub const fn with_timeout(timeout: Duration) -> CallSettings<'static> {
+        CallSettings {
+            timeout,
+            cpu_timeout: None,
+            memory_mb: None,
+            logic: None,
+        }
+    }
+
+    /// The same settings with both time limits multiplied by `factor`.
+    pub fn scaled(self, factor: f64) -> Self {
+        CallSettings {
+            timeout: self.timeout.mul_f64(factor),
+            cpu_timeout: self.cpu_timeout.map(|t| t.mul_f64(factor)),
+            ..self
+        }
+    }
+}
+
+/// A cached answer's question: solver, the settings that can change its answer
+/// (wall and CPU limits in microseconds, memory, logic) and the formula.
+type CacheKey = (
+    String,
+    u128,
+    Option<u128>,
+    Option<u64>,
+    Option<String>,
+    Arc<str>,
+);
+
+/// Makes solver calls for triage, bisection and shrinking.
+pub struct Caller {
+    scratch: tempfile::TempDir,
+    next_file: AtomicU64,
+    calls: AtomicU64,
+    cache: Mutex<HashMap<CacheKey, Answer>>,
+    pool: rayon::ThreadPool,
+}
+
+impl Caller {
+    /// A caller with its own scratch directory under `$TMPDIR` and `jobs` threads.
+    pub fn new(jobs: usize) -> std::io::Result<Caller> {
+        let scratch = tempfile::Builder::new().prefix("et-triage-").tempdir()?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs.max(1))
+            .thread_name(|i| format!("et-call-{i}"))
+            .build()
+            .map_err(std::io::Error::other)?;
+        Ok(Caller {
+            scratch,
+            next_file: AtomicU64::new(0),
+            calls: AtomicU64::new(0),
+            cache: Mutex::new(HashMap::new()),
+            pool,
+        })
+    }
+
+    /// Number of solver processes started so far.
+    pub fn calls(&self) -> u64 {
+        self.calls.load(Ordering::Relaxed)
+    }
+
+    /// Runs `f` on every item with at most `jobs` calls at a time; results in item order.
+    pub fn map<T: Sync, R: Send>(&self, items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
+        use rayon::prelude::*;
+        self.pool.install(|| items.par_iter().map(f).collect())
+    }
+
+    /// Runs `solver` on `formula` in a new process, whatever ran before.
+    ///
+    /// A solver whose family needs a prelude (yices' `(set-logic ...)`) gets the
+    /// formula behind it, as in `et run`, unless the formula sets its logic itself (a
+    /// saved trigger holds the script the solver ran, prelude included).
+    pub fn fresh(
+        &self,
+        solver: &SolverConfig,
+        formula: &str,
+        limits: CallSettings<'_>,
+    ) -> Result<Answer, CallError> {
+        let mut text = match solver.prelude(limits.logic) {
+            Some(prelude) if !formula.contains("(set-logic") => format!("{prelude}\n{formula}"),
+            _ => formula.to_string(),
+        };
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let limits_of_call = Limits {
+            cpu_timeout: limits.cpu_timeout,
+            memory_mb: limits.memory_mb,
+            ..Limits::with_timeout(limits.timeout)
+        };
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        let outcome = match solver.input {
+            InputMode::Stdin => run_call(
+                &solver.command,
+                Input::Stdin(text.as_bytes()),
+                &limits_of_call,
+            )?,
+            InputMode::File => {
+                let path = self.file_path();
+                std::fs::write(&path, &text).map_err(|source| CallError::Supervise {
+                    program: solver.program().to_string(),
+                    what: "writing the formula file",
+                    source,
+                })?;
+                let outcome = run_call(&solver.command, Input::File(&path), &limits_of_call);
+                let _ = std::fs::remove_file(&path);
+                outcome?
+            }
+        };
+        Ok(Answer::from_outcome(&outcome))
+    }
+
+    /// The answer of `solver` on `formula` under `limits`, running it only the first
+    /// time this caller is asked (two threads asking at once may both run it).
+    pub fn cached(
+        &self,
+        solver: &SolverConfig,
+        formula: &str,
+        limits: CallSettings<'_>,
+    ) -> Result<Answer, CallError> {
+        let key: CacheKey = (
+            solver.name.clone(),
+            limits.timeout.as_micros(),
+            limits.cpu_timeout.map(|t| t.as_micros()),
+            limits.memory_mb,
+            limits.logic.map(str::to_string),
+            Arc::from(formula),
+        );
+        if let Some(answer) = self.lock().get(&key) {
+            return Ok(answer.clone());
+        }
+        let answer = self.fresh(solver, formula, limits)?;
+        self.lock().insert(key, answer.clone());
+        Ok(answer)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<CacheKey, Answer>> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn file_path(&self) -> PathBuf {
+        let n = self.next_file.fetch_add(1, Ordering::Relaxed);
+        self.scratch.path().join(format!("formula-{n}.smt2"))
+    }
+}
+
+/// A "solver" of family `sh` that runs a shell script on the formula file (`$1`): the
+/// stand-in of triage's unit tests, which check what triage makes of answers.
+#[cfg(test)]
+pub(crate) fn shell(name: &str, script: &str) -> SolverConfig {
+    SolverConfig::new(
+        name,
+        "sh",
+        "1",
+        vec!["/bin/sh".into(), "-c".into(), script.into(), "sh".into()],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIMITS: CallSettings = CallSettings::with_timeout(Duration::from_secs(60));
+
+    #[test]
+    fn answers_are_classified_and_cached() {
+        let caller = Caller::new(2).unwrap();
+        // Prints the formula file's first word: a solver whose answer is its input.
+        let echo = shell("echo", "read -r word < \"$1\"; echo \"$word\"");
+        let a = caller.cached(&echo, "unsat", LIMITS).unwrap();
+        assert_eq!(a.status, Status::Unsat);
+        assert_eq!(a.describe(), "unsat");
+        assert_eq!(caller.calls(), 1);
+        let again = caller.cached(&echo, "unsat", LIMITS).unwrap();
+        assert_eq!(again.status, Status::Unsat);
+        assert_eq!(caller.calls(), 1, "the second ask is served from the cache");
+        assert_eq!(
+            caller.fresh(&echo, "sat", LIMITS).unwrap().status,
+            Status::Sat
+        );
+        assert_eq!(caller.calls(), 2);
+        // Formula files do not accumulate.
+        assert_eq!(std::fs::read_dir(caller.scratch.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn invalid_models_and_crashes_are_described() {
+        let caller = Caller::new(1).unwrap();
+        let bad = shell(
+            "bad",
+            "echo sat; echo '(error \"an invalid model was generated\")'; exit 1",
+        );
+        let a = caller.fresh(&bad, "x", LIMITS).unwrap();
+        assert!(a.invalid_model);
+        assert_eq!(a.describe(), "sat (invalid model)");
+        let segv = shell("segv", "kill -SEGV $$");
+        let a = caller.fresh(&segv, "x", LIMITS).unwrap();
+        assert_eq!(a.status, Status::Crash);
+        assert_eq!(a.describe(), "crash (SIGSEGV)");
+    }
+
+    #[test]
+    fn a_family_with_a_prelude_gets_the_formula_behind_it() {
+        let caller = Caller::new(1).unwrap();
+        // A "yices" that answers sat when its script starts with the grammar's logic.
+        let mut yices = shell(
+            "yices",
+            "if head -n 1 \"$1\" | grep -qx '(set-logic QF_LIA)'; then echo sat; else echo unknown; fi",
+        );
+        yices.family = "yices".into();
+        let settings = CallSettings {
+            logic: Some("QF_LIA"),
+            ..LIMITS
+        };
+        assert_eq!(
+            caller.fresh(&yices, "x", settings).unwrap().status,
+            Status::Sat
+        );
+        // A script that sets its logic itself (a saved trigger) is run as it is.
+        let own = "(set-logic QF_NIA)\nx";
+        assert_eq!(
+            caller.fresh(&yices, own, settings).unwrap().status,
+            Status::Unknown
+        );
+        // Other families never get one.
+        let plain = shell(
+            "z3",
+            "if grep -q set-logic \"$1\"; then echo sat; else echo unsat; fi",
+        );
+        assert_eq!(
+            caller.fresh(&plain, "x", settings).unwrap().status,
+            Status::Unsat
+        );
+    }
+
+    #[test]
+    fn map_keeps_item_order() {
+        let caller = Caller::new(2).unwrap();
+        let items: Vec<u32> = (0..50).collect();
+        assert_eq!(
+            caller.map(&items, |i| i * 2),
+            (0..50).map(|i| i * 2).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,421 @@
+//! Confirmation: does a trigger's verdict show again when the formula is run again?
+//!
+//! - A correctness verdict (`unsound`, `invalid_model`, `crash`) is re-run
+//!   [`Settings::attempts`] times, each attempt a fresh process of the solver and of its
+//!   reference under the run's limits, judged by [`oracle::judge`] as `et run` judged
+//!   it. All attempts reproduce → confirmed; some or none → flaky (kept: a bug that
+//!   shows once in a while is still a bug, and a report should say so).
+//! - A performance verdict (`timeout`, `unknown`) is re-run once at
+//!   [`Settings::performance_factor`] × the run's timeout, after the reference is re-run
+//!   at the run's timeout: the finding is kept only while the reference still decides
+//!   the formula within the run's timeout (dropped otherwise); the solver still failing
+//!   at the longer limit confirms it, deciding there marks it flaky (slow, not stuck).
+
+use std::time::Duration;
+
+use crate::oracle::{self, Status, Verdict};
+use crate::solvers::call::CallError;
+use crate::solvers::SolverConfig;
+
+use super::calls::{Answer, CallSettings, Caller};
+use super::triggers::TriggerRow;
+
+/// How triage confirms triggers.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Attempts per correctness trigger (each a fresh solver and reference call).
+    pub attempts: u32,
+    /// Performance triggers are re-run at this multiple of the run's timeout.
+    pub performance_factor: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            attempts: 2,
+            performance_factor: 4.0,
+        }
+    }
+}
+
+/// What confirmation concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Outcome {
+    /// The verdict showed in every attempt.
+    Confirmed,
+    /// The verdict showed in some attempts or none: kept, marked.
+    Flaky,
+    /// A performance finding whose reference no longer decides the formula in time.
+    Dropped,
+}
+
+impl Outcome {
+    /// `confirmed`, `flaky`, `dropped`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Confirmed => "confirmed",
+            Outcome::Flaky => "flaky",
+            Outcome::Dropped => "dropped",
+        }
+    }
+}
+
+/// The result of confirming one trigger.
+#[derive(Debug, Clone)]
+pub struct Confirmation {
+    /// Confirmed, flaky or dropped.
+    pub outcome: Outcome,
+    /// Attempts that showed the verdict.
+    pub reproduced: u32,
+    /// Attempts made.
+    pub attempts: u32,
+    /// The solver's answer in the first attempt that showed the verdict, else in the
+    /// first attempt.
+    pub answer: Answer,
+    /// The reference's answer in that attempt, if the trigger has a reference.
+    pub reference: Option<Answer>,
+    /// The timeout the solver was re-run at.
+    pub timeout: Duration,
+    /// Why a finding is flaky or dropped, in words.
+    pub note: Option<String>,
+}
+
+/// Whether `answer` (with the reference's status) shows the trigger's verdict: the same
+/// verdict from [`oracle::judge`], and for `unsound` the same wrong answer (an `unsat`
+/// that turns into a wrong `sat` is another bug).
+pub fn shows(trigger: &TriggerRow, answer: &Answer, reference: Option<Status>) -> bool {
+    let verdict = oracle::judge(answer.status, answer.invalid_model, reference);
+    verdict == Some(trigger.verdict)
+        && (trigger.verdict != Verdict::Unsound || answer.status == trigger.status)
+}
+
+/// The expected status the run recorded for a trigger: its reference's answer, or for an
+/// `unsound` verdict established without a reference solver (a witness, say), the
+/// opposite of the wrong answer.
+pub fn recorded_expectation(trigger: &TriggerRow) -> Option<Status> {
+    match (trigger.reference_status, trigger.verdict, trigger.status) {
+        (Some(s), _, _) => Some(s),
+        (None, Verdict::Unsound, Status::Sat) => Some(Status::Unsat),
+        (None, Verdict::Unsound, Status::Unsat) => Some(Status::Sat),
+        (None, _, _) => None,
+    }
+}
+
+/// Confirms one trigger (see the module documentation). `limits` are the run's.
+pub fn confirm(
+    caller: &Caller,
+    trigger: &TriggerRow,
+    formula: &str,
+    solver: &SolverConfig,
+    reference: Option<&SolverConfig>,
+    limits: CallSettings<'_>,
+    settings: Settings,
+) -> Result<Confirmation, CallError> {
+    if trigger.verdict.is_bug() {
+        confirm_correctness(
+            caller, trigger, formula, solver, reference, limits, settings,
+        )
+    } else {
+        confirm_performance(
+            caller, trigger, formula, solver, reference, limits, settings,
+        )
+    }
+}
+
+fn confirm_correctness(
+    caller: &Caller,
+    trigger: &TriggerRow,
+    formula: &str,
+    solver: &SolverConfig,
+    reference: Option<&SolverConfig>,
+    limits: CallSettings<'_>,
+    settings: Settings,
+) -> Result<Confirmation, CallError> {
+    let attempts = settings.attempts.max(1);
+    let mut reproduced = 0;
+    let mut kept: Option<(Answer, Option<Answer>, bool)> = None;
+    for _ in 0..attempts {
+        let answer = caller.fresh(solver, formula, limits)?;
+        let reference_answer = match reference {
+            Some(r) => Some(caller.fresh(r, formula, limits)?),
+            None => None,
+        };
+        // Without a reference solver, judge against what the run knew.
+        let reference_status = match &reference_answer {
+            Some(a) => a.judging_status(),
+            None => recorded_expectation(trigger),
+        };
+        let showed = shows(trigger, &answer, reference_status);
+        if showed {
+            reproduced += 1;
+        }
+        // Keep the first attempt that showed the verdict, else the first attempt.
+        let replace = match &kept {
+            None => true,
+            Some((_, _, kept_showed)) => showed && !kept_showed,
+        };
+        if replace {
+            kept = Some((answer, reference_answer, showed));
+        }
+    }
+    let (answer, reference, _) = kept.expect("at least one attempt");
+    let (outcome, note) = if reproduced == attempts {
+        (Outcome::Confirmed, None)
+    } else {
+        (
+            Outcome::Flaky,
+            Some(format!(
+                "the verdict showed in {reproduced} of {attempts} re-runs"
+            )),
+        )
+    };
+    Ok(Confirmation {
+        outcome,
+        reproduced,
+        attempts,
+        answer,
+        reference,
+        timeout: limits.timeout,
+        note,
+    })
+}
+
+fn confirm_performance(
+    caller: &Caller,
+    trigger: &TriggerRow,
+    formula: &str,
+    solver: &SolverConfig,
+    reference: Option<&SolverConfig>,
+    limits: CallSettings<'_>,
+    settings: Settings,
+) -> Result<Confirmation, CallError> {
+    let longer = limits.scaled(settings.performance_factor.max(1.0));
+    let reference_answer = match reference {
+        Some(r) => Some(caller.fresh(r, formula, limits)?),
+        None => None,
+    };
+    let decided_fast = reference_answer
+        .as_ref()
+        .is_some_and(|a| a.judging_status().is_some());
+    if !decided_fast {
+        // The solver is not run: without a fast reference there is no finding.
+        let note = match &reference_answer {
+            Some(a) => format!(
+                "the reference now answers {} within {} s",
+                a.describe(),
+                seconds(limits.timeout)
+            ),
+            None => "no reference solver to compare with".to_string(),
+        };
+        return Ok(Confirmation {
+            outcome: Outcome::Dropped,
+            reproduced: 0,
+            attempts: 0,
+            answer: Answer {
+                status: trigger.status,
+                invalid_model: false,
+                crash_signature: None,
+                time_s: trigger.time_s,
+                exit_code: None,
+                signal: None,
+                excerpt: String::new(),
+            },
+            reference: reference_answer,
+            timeout: longer.timeout,
+            note: Some(note),
+        });
+    }
+    let answer = caller.fresh(solver, formula, longer)?;
+    let showed = shows(
+        trigger,
+        &answer,
+        reference_answer.as_ref().and_then(Answer::judging_status),
+    );
+    let note = (!showed).then(|| {
+        format!(
+            "at {} s it answered {} in {:.2} s",
+            seconds(longer.timeout),
+            answer.describe(),
+            answer.time_s
+        )
+    });
+    Ok(Confirmation {
+        outcome: if showed {
+            Outcome::Confirmed
+        } else {
+            Outcome::Flaky
+        },
+        reproduced: u32::from(showed),
+        attempts: 1,
+        answer,
+        reference: reference_answer,
+        timeout: longer.timeout,
+        note,
+    })
+}
+
+/// Seconds for messages: `8`, `0.25`, `0.015625`.
+pub fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        let text = format!("{s:.6}");
+        text.trim_end_matches('0').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::triage::calls::shell;
+
+    fn trigger(status: Status, verdict: Verdict) -> TriggerRow {
+        TriggerRow {
+            dir: 0,
+            line: 2,
+            grammar: "ints".into(),
+            index: "7".into(),
+            size: 5,
+            solver: "s".into(),
+            family: "sh".into(),
+            version: "1".into(),
+            status,
+            verdict,
+            reference: "r".into(),
+            reference_status: Some(Status::Sat),
+            evidence: None,
+            model_check: None,
+            time_s: 0.5,
+        }
+    }
+
+    const LIMITS: CallSettings = CallSettings::with_timeout(Duration::from_secs(30));
+
+    #[test]
+    fn a_lie_that_repeats_is_confirmed() {
+        let caller = Caller::new(1).unwrap();
+        let liar = shell("liar", "echo unsat");
+        let honest = shell("ref", "echo sat");
+        let t = trigger(Status::Unsat, Verdict::Unsound);
+        let c = confirm(
+            &caller,
+            &t,
+            "f",
+            &liar,
+            Some(&honest),
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            (c.outcome, c.reproduced, c.attempts),
+            (Outcome::Confirmed, 2, 2)
+        );
+        assert_eq!(c.reference.unwrap().status, Status::Sat);
+        assert_eq!(caller.calls(), 4, "solver and reference, twice");
+        // The reference changed its mind: the finding does not show any more.
+        let agrees = shell("ref", "echo unsat");
+        let c = confirm(
+            &caller,
+            &t,
+            "f",
+            &liar,
+            Some(&agrees),
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!((c.outcome, c.reproduced), (Outcome::Flaky, 0));
+        assert_eq!(c.note.unwrap(), "the verdict showed in 0 of 2 re-runs");
+    }
+
+    #[test]
+    fn a_reference_with_an_invalid_model_judges_nothing() {
+        // As in `et run`: a `sat` whose model the reference's own check rejected decided
+        // nothing, so the solver's `unsat` is no longer shown to be unsound.
+        let caller = Caller::new(1).unwrap();
+        let liar = shell("liar", "echo unsat");
+        let broken = shell(
+            "ref",
+            "echo sat; echo '(error \"an invalid model was generated\")'; exit 1",
+        );
+        let t = trigger(Status::Unsat, Verdict::Unsound);
+        let c = confirm(
+            &caller,
+            &t,
+            "f",
+            &liar,
+            Some(&broken),
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!((c.outcome, c.reproduced), (Outcome::Flaky, 0));
+        assert!(c.reference.unwrap().invalid_model);
+    }
+
+    #[test]
+    fn a_different_wrong_answer_is_not_the_same_finding() {
+        let t = trigger(Status::Unsat, Verdict::Unsound);
+        let sat = Answer {
+            status: Status::Sat,
+            invalid_model: false,
+            crash_signature: None,
+            time_s: 0.0,
+            exit_code: Some(0),
+            signal: None,
+            excerpt: String::new(),
+        };
+        assert!(!shows(&t, &sat, Some(Status::Unsat)));
+        let unsat = Answer {
+            status: Status::Unsat,
+            ..sat
+        };
+        assert!(shows(&t, &unsat, Some(Status::Sat)));
+    }
+
+    #[test]
+    fn performance_needs_a_fast_reference() {
+        let caller = Caller::new(1).unwrap();
+        let slow = shell("slow", "exec sleep 30");
+        let fast = shell("ref", "echo sat");
+        let t = trigger(Status::Timeout, Verdict::Timeout);
+        // Generous: the reference must answer within it on a loaded machine.
+        let limits = CallSettings::with_timeout(Duration::from_secs(2));
+        let settings = Settings {
+            attempts: 2,
+            performance_factor: 1.5,
+        };
+        let c = confirm(&caller, &t, "f", &slow, Some(&fast), limits, settings).unwrap();
+        assert_eq!(c.outcome, Outcome::Confirmed);
+        assert_eq!(c.timeout, Duration::from_secs(3));
+        assert_eq!(c.answer.status, Status::Timeout);
+        let undecided = shell("ref", "echo unknown");
+        let c = confirm(&caller, &t, "f", &slow, Some(&undecided), limits, settings).unwrap();
+        assert_eq!(c.outcome, Outcome::Dropped);
+        assert!(c.note.unwrap().contains("now answers unknown"));
+    }
+
+    #[test]
+    fn without_a_reference_solver_the_recorded_expectation_judges() {
+        let caller = Caller::new(1).unwrap();
+        let liar = shell("liar", "echo unsat");
+        let mut t = trigger(Status::Unsat, Verdict::Unsound);
+        t.reference.clear();
+        t.reference_status = None;
+        t.evidence = Some(crate::oracle::Evidence::Witness);
+        assert_eq!(recorded_expectation(&t), Some(Status::Sat));
+        let c = confirm(&caller, &t, "f", &liar, None, LIMITS, Settings::default()).unwrap();
+        assert_eq!((c.outcome, c.reproduced), (Outcome::Confirmed, 2));
+        assert!(c.reference.is_none());
+    }
+
+    #[test]
+    fn seconds_print_short() {
+        assert_eq!(seconds(Duration::from_secs(8)), "8");
+        assert_eq!(seconds(Duration::from_secs_f64(0.25)), "0.25");
+        assert_eq!(seconds(Duration::from_secs_f64(1.0 / 64.0)), "0.015625");
+    }
+}

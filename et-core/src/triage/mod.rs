@@ -1,0 +1,559 @@
+//! Triage: from a campaign's bug triggers to a short list of bug reports, worst first
+//! (`et triage`), plus the two tools a developer uses on one trigger: `et bisect`
+//! (which releases of a family show it) and `et shrink` (a smaller formula of the same
+//! grammar that still shows it).
+//!
+//! `et triage DIR...` runs, in order:
+//! 1. [`triggers`]: read each directory's `run.toml` and stream its `runs.csv`, keeping
+//!    the rows with a verdict;
+//! 2. the formula of each trigger, from its grammar and index (the enumeration is the
+//!    source of truth: performance findings have no saved file);
+//! 3. [`confirm`]: re-run every trigger, fresh processes, the run's limits;
+//! 4. [`range`]: run it on every installed version of its family;
+//! 5. [`group`]: one bug per family, kind, version range and operator
+//!    [`signature`] (crash signature for crashes), ranked by [`rank`];
+//! 6. [`report`]: `triage/report.md`, `groups.csv`, `triggers.csv` and the smallest
+//!    trigger of each group, all written into a staging directory that is renamed into
+//!    place when complete.
+//!
+//! Every call goes through [`calls`], which uses the campaign's supervised call and the
+//! oracle's classification and judgement: triage reads answers exactly as `et run` did.
+//!
+//! *Must not:* parse solver output (that is the oracle), or write into a run directory
+//! anything but its `triage/` folder.
+
+pub mod bisect;
+pub mod calls;
+pub mod confirm;
+pub mod group;
+pub mod range;
+pub mod rank;
+pub mod report;
+pub mod shrink;
+pub mod signature;
+pub mod triggers;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use num_bigint::BigUint;
+
+use crate::enumeration::{Enumeration, IndexError};
+use crate::grammar::{Grammar, GrammarError};
+use crate::report::ReportError;
+use crate::solvers::call::CallError;
+use crate::solvers::{Pool, SolverConfig};
+
+use calls::{CallSettings, Caller};
+use confirm::{Confirmation, Outcome, Settings};
+use group::{Finding, Group};
+use rank::Kind;
+use signature::Signature;
+use triggers::{RunDirectory, TriggerRow};
+
+/// Everything that can stop a triage, naming the file, line or value at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum TriageError {
+    /// A file or directory could not be read or written.
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The underlying error.
+        error: std::io::Error,
+    },
+    /// A run directory or its call log cannot be read (named with file and line).
+    #[error(transparent)]
+    Report(#[from] ReportError),
+    /// No run directory was given.
+    #[error("no run directories given")]
+    NoInput,
+    /// A run's grammar is neither built in nor given as a file.
+    #[error("{}: grammar `{grammar}` is not built in; pass its file with --grammar FILE", dir.display())]
+    UnknownGrammar {
+        /// The run directory.
+        dir: PathBuf,
+        /// The grammar name in its rows.
+        grammar: String,
+    },
+    /// A grammar file given on the command line or recorded by the run is invalid.
+    #[error(transparent)]
+    Grammar(#[from] GrammarError),
+    /// A grammar's `logic:` line names no SMT-LIB logic.
+    #[error(transparent)]
+    Logic(#[from] crate::builtins::BadLogic),
+    /// An index in `runs.csv` is past the end of its grammar.
+    #[error("{}:{line}: {error}", path.display())]
+    Index {
+        /// The CSV file.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// Why the index has no formula.
+        error: IndexError,
+    },
+    /// The formula at a row's index does not have the row's size: the grammar given is
+    /// not the one the run used.
+    #[error("{}:{line}: index {index} of grammar `{grammar}` has size {actual}, but the row says {recorded}: is this the grammar the run used?", path.display())]
+    SizeMismatch {
+        /// The CSV file.
+        path: PathBuf,
+        /// 1-based line.
+        line: u64,
+        /// Grammar name.
+        grammar: String,
+        /// The index.
+        index: String,
+        /// Size in the row.
+        recorded: u32,
+        /// Size of the formula at that index.
+        actual: u32,
+    },
+    /// A solver named in `runs.csv` is in neither `run.toml` nor the pool.
+    #[error("{}: {role} `{name}` is not in its run.toml nor in the pool{}", dir.display(), pool_hint(pool))]
+    UnknownSolver {
+        /// The run directory.
+        dir: PathBuf,
+        /// `solver` or `reference`.
+        role: &'static str,
+        /// The name in `runs.csv`.
+        name: String,
+        /// The pool file searched, if any.
+        pool: Option<PathBuf>,
+    },
+    /// A solver could not be run at all.
+    #[error("cannot run {solver}: {error}")]
+    Call {
+        /// The solver's name.
+        solver: String,
+        /// Why.
+        error: CallError,
+    },
+}
+
+fn pool_hint(pool: &Option<PathBuf>) -> String {
+    match pool {
+        Some(p) => format!(" {}", p.display()),
+        None => " (no pool file; give one with --pool FILE)".to_string(),
+    }
+}
+
+impl TriageError {
+    fn io(path: &Path, error: std::io::Error) -> TriageError {
+        TriageError::Io {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+
+    /// The user's input is at fault (a missing or malformed file, an unknown name, a
+    /// solver that cannot start), as opposed to a failure while working (a full disk).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            TriageError::Io { error, .. } => error.kind() == std::io::ErrorKind::NotFound,
+            TriageError::Call { error, .. } => !matches!(error, CallError::Supervise { .. }),
+            TriageError::Report(e) => e.is_bad_input(),
+            TriageError::NoInput
+            | TriageError::UnknownGrammar { .. }
+            | TriageError::Grammar(_)
+            | TriageError::Logic(_)
+            | TriageError::Index { .. }
+            | TriageError::SizeMismatch { .. }
+            | TriageError::UnknownSolver { .. } => true,
+        }
+    }
+}
+
+/// What to triage and how.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Run directories (one study, or one per grammar).
+    pub dirs: Vec<PathBuf>,
+    /// Grammars that are not built in, by name (a `.pest` file's stem).
+    pub grammars: Vec<Grammar>,
+    /// Installed solvers besides each run's own: references that were not under test,
+    /// and more versions of a family for version ranges.
+    pub pool: Option<Pool>,
+    /// How triggers are confirmed.
+    pub settings: Settings,
+    /// Solver calls at a time.
+    pub jobs: usize,
+}
+
+/// The result of a triage, ready to be written.
+#[derive(Debug)]
+pub struct Triage {
+    /// The run directories.
+    pub dirs: Vec<RunDirectory>,
+    /// Every trigger, confirmed, ranged and with its group.
+    pub findings: Vec<Finding>,
+    /// The bugs, worst first.
+    pub groups: Vec<Group>,
+    /// Rows read from the call logs.
+    pub rows: u64,
+    /// Solver calls made.
+    pub calls: u64,
+    /// How triggers were confirmed.
+    pub settings: Settings,
+    /// The pool file that added installed versions, if any.
+    pub pool_file: Option<PathBuf>,
+    /// Seconds spent reading the call logs (everything but the re-runs is cheap).
+    pub read_seconds: f64,
+}
+
+impl Triage {
+    /// The group a finding belongs to (its rank), if it was not dropped.
+    pub fn group_of(&self, finding: usize) -> Option<&Group> {
+        self.groups.iter().find(|g| g.members.contains(&finding))
+    }
+}
+
+/// Triages `options.dirs`; `progress` receives one line per phase.
+pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triage, TriageError> {
+    if options.dirs.is_empty() {
+        return Err(TriageError::NoInput);
+    }
+    let started = Instant::now();
+    let dirs = options
+        .dirs
+        .iter()
+        .map(|d| RunDirectory::open(d, options.pool.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut rows = 0;
+    let mut trigger_rows: Vec<TriggerRow> = Vec::new();
+    for (i, dir) in dirs.iter().enumerate() {
+        let scan = triggers::scan(&dir.runs, i)?;
+        rows += scan.rows;
+        trigger_rows.extend(scan.triggers);
+    }
+    let Formulas {
+        texts: formulas,
+        logics,
+    } = formulas(&dirs, &trigger_rows, &options.grammars)?;
+    let read_seconds = started.elapsed().as_secs_f64();
+    progress(&format!(
+        "{} triggers in {rows} rows of {} director{} (read in {read_seconds:.2} s)",
+        trigger_rows.len(),
+        dirs.len(),
+        if dirs.len() == 1 { "y" } else { "ies" }
+    ));
+
+    let resolved = resolve_solvers(&dirs, &trigger_rows, options)?;
+    let caller =
+        Caller::new(options.jobs).map_err(|e| TriageError::io(&std::env::temp_dir(), e))?;
+    let work = Work {
+        dirs: &dirs,
+        rows: &trigger_rows,
+        formulas: &formulas,
+        logics: &logics,
+        caller: &caller,
+    };
+    progress(&format!(
+        "confirming {} triggers ({} attempts each for correctness, performance once at {}× the timeout)",
+        trigger_rows.len(),
+        options.settings.attempts,
+        options.settings.performance_factor
+    ));
+    let confirmations = work.confirm_all(&resolved, options.settings)?;
+    let crash_signatures = work.crash_signatures(&confirmations);
+    let installed = installed_solvers(&dirs, options.pool.as_ref());
+    let families = work.run_ranges(&installed, &confirmations, progress);
+
+    let mut findings = Vec::with_capacity(trigger_rows.len());
+    for (i, (t, c)) in trigger_rows.iter().zip(confirmations).enumerate() {
+        let range = (c.outcome != Outcome::Dropped)
+            .then(|| work.range_of(i, &c, &families[&t.family.to_ascii_lowercase()]));
+        findings.push(Finding {
+            kind: Kind::of(t.verdict, t.status),
+            operators: Signature::of(&formulas[i]),
+            formula: formulas[i].clone(),
+            crash_signature: crash_signatures[i].clone(),
+            trigger: t.clone(),
+            confirmation: c,
+            range,
+        });
+    }
+    let groups = group::group(&findings);
+    progress(&format!(
+        "{} groups from {} triggers ({} solver calls)",
+        groups.len(),
+        findings.len(),
+        caller.calls()
+    ));
+    Ok(Triage {
+        dirs,
+        findings,
+        groups,
+        rows,
+        calls: caller.calls(),
+        settings: options.settings,
+        pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),
+        read_seconds,
+    })
+}
+
+/// The triggers being triaged and what re-runs them.
+struct Work<'a> {
+    dirs: &'a [RunDirectory],
+    rows: &'a [TriggerRow],
+    formulas: &'a [String],
+    /// The logic each grammar declares, by grammar name.
+    logics: &'a HashMap<String, Option<String>>,
+    caller: &'a Caller,
+}
+
+impl Work<'_> {
+    /// The run's limits for trigger `i`, and its grammar's logic.
+    fn limits(&self, i: usize) -> CallSettings<'_> {
+        let t = &self.rows[i];
+        let manifest = &self.dirs[t.dir].manifest;
+        let seconds = |s: f64| Duration::from_secs_f64(s.max(1e-3));
+        CallSettings {
+            timeout: seconds(manifest.timeout_s),
+            cpu_timeout: manifest.cpu_timeout_s.map(seconds),
+            memory_mb: manifest.memory_mb,
+            logic: self.logics.get(&t.grammar).and_then(Option::as_deref),
+        }
+    }
+
+    /// Confirms every trigger, `jobs` calls at a time.
+    fn confirm_all(
+        &self,
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        settings: Settings,
+    ) -> Result<Vec<Confirmation>, TriageError> {
+        let order: Vec<usize> = (0..self.rows.len()).collect();
+        self.caller
+            .map(&order, |&i| {
+                let t = &self.rows[i];
+                let (solver, reference) = &resolved[i];
+                confirm::confirm(
+                    self.caller,
+                    t,
+                    &self.formulas[i],
+                    solver,
+                    reference.as_ref(),
+                    self.limits(i),
+                    settings,
+                )
+                .map_err(|error| TriageError::Call {
+                    solver: solver.name.clone(),
+                    error,
+                })
+            })
+            .into_iter()
+            .collect()
+    }
+
+    /// Each crash trigger's signature: from the re-run, else from the run's own log
+    /// (a crash that did not happen again).
+    fn crash_signatures(&self, confirmations: &[Confirmation]) -> Vec<Option<String>> {
+        let mut recorded: HashMap<usize, HashMap<(String, String), String>> = HashMap::new();
+        self.rows
+            .iter()
+            .zip(confirmations)
+            .map(|(t, c)| {
+                if t.verdict != crate::oracle::Verdict::Crash {
+                    return None;
+                }
+                if c.answer.status == crate::oracle::Status::Crash {
+                    if let Some(signature) = &c.answer.crash_signature {
+                        return Some(signature.clone());
+                    }
+                }
+                recorded
+                    .entry(t.dir)
+                    .or_insert_with(|| triggers::recorded_crash_signatures(&self.dirs[t.dir].path))
+                    .get(&(t.solver.clone(), t.index.clone()))
+                    .cloned()
+            })
+            .collect()
+    }
+
+    /// Runs every kept trigger's formula on the other installed versions of its family,
+    /// each (formula, solver) once; returns the versions of each family (lower case).
+    fn run_ranges(
+        &self,
+        installed: &[SolverConfig],
+        confirmations: &[Confirmation],
+        progress: &mut dyn FnMut(&str),
+    ) -> HashMap<String, Vec<SolverConfig>> {
+        let mut families: HashMap<String, Vec<SolverConfig>> = HashMap::new();
+        let mut tasks: Vec<(usize, SolverConfig)> = Vec::new();
+        // A formula is known by the first trigger that has it.
+        let mut first_with: HashMap<&str, usize> = HashMap::new();
+        let mut planned: HashSet<(usize, String)> = HashSet::new();
+        for (i, (t, c)) in self.rows.iter().zip(confirmations).enumerate() {
+            if c.outcome == Outcome::Dropped {
+                continue;
+            }
+            let versions = families
+                .entry(t.family.to_ascii_lowercase())
+                .or_insert_with(|| range::family_versions(installed, &t.family));
+            for s in versions.iter().filter(|s| s.version != t.version) {
+                let formula = *first_with.entry(&self.formulas[i]).or_insert(i);
+                if planned.insert((formula, s.name.clone())) {
+                    tasks.push((i, s.clone()));
+                }
+            }
+        }
+        progress(&format!(
+            "version ranges: {} more calls over {} famil{}",
+            tasks.len(),
+            families.len(),
+            if families.len() == 1 { "y" } else { "ies" }
+        ));
+        // Errors (a version that cannot start) are recorded by `range_of`.
+        self.caller.map(&tasks, |(i, solver)| {
+            let _ = self
+                .caller
+                .cached(solver, &self.formulas[*i], self.limits(*i));
+        });
+        families
+    }
+
+    /// Trigger `i`'s version range, from the answers `run_ranges` cached.
+    fn range_of(
+        &self,
+        i: usize,
+        c: &Confirmation,
+        versions: &[SolverConfig],
+    ) -> range::VersionRange {
+        let t = &self.rows[i];
+        let reference_status = match &c.reference {
+            Some(a) => a.judging_status(),
+            None => confirm::recorded_expectation(t),
+        };
+        let own_answer = if c.reproduced > 0 {
+            c.answer.describe()
+        } else {
+            format!("{} (in the run; not on re-runs)", t.status)
+        };
+        range::version_range(
+            self.caller,
+            t,
+            &self.formulas[i],
+            versions,
+            reference_status,
+            self.limits(i),
+            &own_answer,
+        )
+    }
+}
+
+/// The formulas of the triggers, and the logic each grammar declares.
+struct Formulas {
+    /// The formula text of every trigger, in trigger order.
+    texts: Vec<String>,
+    /// By grammar name: the SMT-LIB logic its `logic:` line declares, if any.
+    logics: HashMap<String, Option<String>>,
+}
+
+/// The grammar a trigger of `dir` names: a `--grammar` file of that name, a built-in,
+/// or the grammar file the run recorded.
+fn grammar_of(dir: &RunDirectory, name: &str, given: &[Grammar]) -> Result<Grammar, TriageError> {
+    if let Some(g) = given.iter().find(|g| g.name == name) {
+        return Ok(g.clone());
+    }
+    if let Some(builtin) = crate::builtins::Builtin::find(name) {
+        return Ok(builtin.grammar());
+    }
+    match &dir.manifest.grammar_file {
+        Some(file) if dir.manifest.grammar == name => Ok(crate::builtins::load(file)?),
+        _ => Err(TriageError::UnknownGrammar {
+            dir: dir.path.clone(),
+            grammar: name.to_string(),
+        }),
+    }
+}
+
+/// The formula text of every trigger, from its grammar and index.
+fn formulas(
+    dirs: &[RunDirectory],
+    rows: &[TriggerRow],
+    grammars: &[Grammar],
+) -> Result<Formulas, TriageError> {
+    let mut enumerations: HashMap<String, Enumeration> = HashMap::new();
+    let mut logics = HashMap::new();
+    let mut texts = Vec::with_capacity(rows.len());
+    for t in rows {
+        let dir = &dirs[t.dir];
+        let path = || dir.runs.clone();
+        if !enumerations.contains_key(&t.grammar) {
+            let grammar = grammar_of(dir, &t.grammar, grammars)?;
+            let logic = crate::builtins::declared_logic(&grammar)?.map(str::to_string);
+            logics.insert(t.grammar.clone(), logic);
+            enumerations.insert(t.grammar.clone(), Enumeration::new(grammar));
+        }
+        let enumeration = enumerations.get_mut(&t.grammar).expect("inserted above");
+        let index: BigUint = t.index.parse().expect("the reader checked the digits");
+        let term = enumeration
+            .term(&index)
+            .map_err(|error| TriageError::Index {
+                path: path(),
+                line: t.line,
+                error,
+            })?;
+        if term.size != t.size {
+            return Err(TriageError::SizeMismatch {
+                path: path(),
+                line: t.line,
+                grammar: t.grammar.clone(),
+                index: t.index.clone(),
+                recorded: t.size,
+                actual: term.size,
+            });
+        }
+        texts.push(enumeration.text(&term));
+    }
+    Ok(Formulas { texts, logics })
+}
+
+/// Every solver triage may run: each run's own (first, in directory order), then the
+/// pool's.
+fn installed_solvers(dirs: &[RunDirectory], pool: Option<&Pool>) -> Vec<SolverConfig> {
+    let mut out: Vec<SolverConfig> = Vec::new();
+    let pool_solvers = pool.map_or(&[][..], |p| &p.solvers[..]);
+    for s in dirs
+        .iter()
+        .flat_map(|d| d.solvers.iter())
+        .chain(pool_solvers)
+    {
+        if !out.iter().any(|o| o.name == s.name) {
+            out.push(s.clone());
+        }
+    }
+    out
+}
+
+/// Each trigger's solver and reference, looked up in its run's solvers, then the pool.
+fn resolve_solvers(
+    dirs: &[RunDirectory],
+    rows: &[TriggerRow],
+    options: &Options,
+) -> Result<Vec<(SolverConfig, Option<SolverConfig>)>, TriageError> {
+    let find = |t: &TriggerRow, name: &str, role: &'static str| {
+        dirs[t.dir]
+            .solver(name)
+            .or_else(|| options.pool.as_ref().and_then(|p| p.get(name)))
+            .cloned()
+            .ok_or_else(|| TriageError::UnknownSolver {
+                dir: dirs[t.dir].path.clone(),
+                role,
+                name: name.to_string(),
+                pool: options.pool.as_ref().and_then(|p| p.source.clone()),
+            })
+    };
+    rows.iter()
+        .map(|t| {
+            let solver = find(t, &t.solver, "solver")?;
+            let reference = if t.reference.is_empty() {
+                None
+            } else {
+                Some(find(t, &t.reference, "reference")?)
+            };
+            Ok((solver, reference))
+        })
+        .collect()
+}

@@ -1,0 +1,186 @@
+//! Version ranges: which installed releases of a solver family show a trigger's
+//! verdict. The trigger is run on every installed version of its family in release
+//! order ([`crate::version`]); the range is the first and the last release that shows
+//! the verdict, and a group of triggers shares one range. Calls go through
+//! [`Caller::cached`], so a formula is run once per solver however many triggers (of
+//! several versions under test) share it.
+
+use crate::oracle::Status;
+use crate::solvers::SolverConfig;
+use crate::version::compare_versions;
+
+use super::calls::{CallSettings, Caller};
+use super::confirm::shows;
+use super::triggers::TriggerRow;
+
+/// The installed solvers of `family` (case-insensitive), one per version, in release
+/// order. When two solvers share a version the first in `solvers` wins, so a caller
+/// lists the run's own solvers before other pools.
+pub fn family_versions(solvers: &[SolverConfig], family: &str) -> Vec<SolverConfig> {
+    let mut out: Vec<SolverConfig> = Vec::new();
+    for s in solvers {
+        if s.family.eq_ignore_ascii_case(family) && !out.iter().any(|o| o.version == s.version) {
+            out.push(s.clone());
+        }
+    }
+    out.sort_by(|a, b| compare_versions(&a.version, &b.version));
+    out
+}
+
+/// One installed version and whether the trigger's verdict showed on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionResult {
+    /// The version.
+    pub version: String,
+    /// The solver's name.
+    pub solver: String,
+    /// `Some(true)`: the verdict showed; `Some(false)`: it did not; `None`: the solver
+    /// could not be run (its program is missing, say).
+    pub affected: Option<bool>,
+    /// What it answered, in a few words (empty when it could not run).
+    pub answer: String,
+}
+
+/// The installed versions of a family, in release order, for one trigger.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VersionRange {
+    /// Every installed version, oldest first.
+    pub versions: Vec<VersionResult>,
+}
+
+impl VersionRange {
+    /// The affected versions, oldest first.
+    pub fn affected(&self) -> impl Iterator<Item = &str> {
+        self.versions
+            .iter()
+            .filter(|v| v.affected == Some(true))
+            .map(|v| v.version.as_str())
+    }
+
+    /// The oldest affected version.
+    pub fn first(&self) -> Option<&str> {
+        self.affected().next()
+    }
+
+    /// The newest affected version.
+    pub fn last(&self) -> Option<&str> {
+        self.affected().last()
+    }
+
+    /// The newest installed version.
+    pub fn newest(&self) -> Option<&str> {
+        self.versions.last().map(|v| v.version.as_str())
+    }
+
+    /// The newest installed version shows the verdict.
+    pub fn affects_newest(&self) -> bool {
+        self.versions
+            .last()
+            .is_some_and(|v| v.affected == Some(true))
+    }
+
+    /// `4.8.5–4.8.7`, or one version alone.
+    pub fn describe(&self) -> String {
+        match (self.first(), self.last()) {
+            (Some(a), Some(b)) if a == b => a.to_string(),
+            (Some(a), Some(b)) => format!("{a}–{b}"),
+            _ => "(none)".to_string(),
+        }
+    }
+}
+
+/// Runs the trigger's formula on every solver of `versions` (the trigger's family in
+/// release order) and records which show its verdict against `reference_status`. The
+/// trigger's own version counts as affected without a call: it is where the verdict
+/// was found (whether it reproduces is confirmation's business); `own_answer` is what
+/// it answered there.
+pub fn version_range(
+    caller: &Caller,
+    trigger: &TriggerRow,
+    formula: &str,
+    versions: &[SolverConfig],
+    reference_status: Option<Status>,
+    limits: CallSettings,
+    own_answer: &str,
+) -> VersionRange {
+    let versions = versions
+        .iter()
+        .map(|solver| {
+            if solver.version == trigger.version {
+                return VersionResult {
+                    version: solver.version.clone(),
+                    solver: solver.name.clone(),
+                    affected: Some(true),
+                    answer: own_answer.to_string(),
+                };
+            }
+            match caller.cached(solver, formula, limits) {
+                // A version that could not start says nothing about the bug.
+                Ok(answer) => VersionResult {
+                    version: solver.version.clone(),
+                    solver: solver.name.clone(),
+                    affected: (answer.status != Status::SetupError)
+                        .then(|| shows(trigger, &answer, reference_status)),
+                    answer: answer.describe(),
+                },
+                Err(_) => VersionResult {
+                    version: solver.version.clone(),
+                    solver: solver.name.clone(),
+                    affected: None,
+                    answer: String::new(),
+                },
+            }
+        })
+        .collect();
+    VersionRange { versions }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solver(name: &str, family: &str, version: &str) -> SolverConfig {
+        SolverConfig::new(name, family, version, vec!["/bin/true".into()])
+    }
+
+    #[test]
+    fn versions_of_a_family_in_release_order_first_entry_wins() {
+        let solvers = [
+            solver("run-z3-4.8.10", "z3", "4.8.10"),
+            solver("z3-4.8.9", "z3", "4.8.9"),
+            solver("cvc5", "cvc5", "1.0.0"),
+            solver("home-z3-4.8.10", "Z3", "4.8.10"),
+            solver("z3-4.16.0", "z3", "4.16.0"),
+        ];
+        let names: Vec<String> = family_versions(&solvers, "z3")
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["z3-4.8.9", "run-z3-4.8.10", "z3-4.16.0"]);
+    }
+
+    #[test]
+    fn first_last_and_newest() {
+        let v = |version: &str, affected| VersionResult {
+            version: version.into(),
+            solver: version.into(),
+            affected,
+            answer: String::new(),
+        };
+        let range = VersionRange {
+            versions: vec![
+                v("4.8.5", Some(true)),
+                v("4.8.7", Some(true)),
+                v("4.8.8", None),
+                v("4.16.0", Some(false)),
+            ],
+        };
+        assert_eq!(
+            (range.first(), range.last()),
+            (Some("4.8.5"), Some("4.8.7"))
+        );
+        assert_eq!(range.describe(), "4.8.5–4.8.7");
+        assert!(!range.affects_newest());
+        assert_eq!(range.newest(), Some("4.16.0"));
+    }
+}

@@ -1,0 +1,799 @@
+//! The output of `et triage`: `DIR/triage/` with
+//! - `report.md`: a summary table, then one section per bug group, worst first, each
+//!   ready to paste into an issue tracker (smallest trigger inline, the exact command
+//!   line, the wrong and the expected answer and how the expected one is known, the
+//!   affected versions, a few other triggers and a count);
+//! - `groups.csv`: the same, one row per group;
+//! - `triggers.csv`: every trigger with its confirmation, version range and group;
+//! - `trigger-<rank>.smt2`: each group's smallest trigger, the file the command line
+//!   in the report runs.
+//!
+//! The folder is built under a temporary name beside its destination and renamed into
+//! place when complete, so a `triage/` folder is never half-written.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::oracle::{Evidence, Verdict};
+use crate::solvers::{InputMode, SolverConfig};
+
+use super::confirm::{seconds, Outcome};
+use super::group::{Finding, Group};
+use super::rank::Kind;
+use super::triggers::RunDirectory;
+use super::{Triage, TriageError};
+
+/// How many other triggers a group's section lists before giving a count.
+pub const OTHER_TRIGGERS_SHOWN: usize = 5;
+
+/// The file name of a group's smallest trigger.
+pub fn trigger_file(group: &Group) -> String {
+    format!("trigger-{}.smt2", group.rank)
+}
+
+/// Writes `triage` into `out` (created, or replaced as a whole); returns the files.
+pub fn write(triage: &Triage, out: &Path) -> Result<Vec<PathBuf>, TriageError> {
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| TriageError::io(&parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(".triage-partial-")
+        .tempdir_in(&parent)
+        .map_err(|e| TriageError::io(&parent, e))?;
+    let mut files: Vec<(String, Vec<u8>)> = vec![
+        ("report.md".into(), markdown(triage).into_bytes()),
+        ("groups.csv".into(), groups_csv(triage)?),
+        ("triggers.csv".into(), triggers_csv(triage)?),
+    ];
+    for g in &triage.groups {
+        let smallest = g.smallest(&triage.findings);
+        files.push((
+            trigger_file(g),
+            format!("{}\n", smallest.formula).into_bytes(),
+        ));
+    }
+    for (name, bytes) in &files {
+        let path = staging.path().join(name);
+        std::fs::write(&path, bytes).map_err(|e| TriageError::io(&path, e))?;
+    }
+    // Swap the finished folder in; an older triage is moved aside first and removed.
+    let old = if out.exists() {
+        let aside = tempfile::Builder::new()
+            .prefix(".triage-old-")
+            .tempdir_in(&parent)
+            .map_err(|e| TriageError::io(&parent, e))?;
+        let target = aside.path().join("triage");
+        std::fs::rename(out, &target).map_err(|e| TriageError::io(out, e))?;
+        Some(aside)
+    } else {
+        None
+    };
+    let staged = staging.keep();
+    std::fs::rename(&staged, out).map_err(|e| {
+        let _ = std::fs::remove_dir_all(&staged);
+        TriageError::io(out, e)
+    })?;
+    drop(old); // removes the previous triage
+    Ok(files.into_iter().map(|(name, _)| out.join(name)).collect())
+}
+
+/// A code span that survives backticks in `text`.
+fn code(text: &str) -> String {
+    let longest = longest_backtick_run(text);
+    let fence = "`".repeat(longest + 1);
+    if longest > 0 || text.starts_with(' ') || text.ends_with(' ') {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// A fenced code block that survives backtick runs in `text`.
+fn code_block(out: &mut String, info: &str, text: &str) {
+    let fence = "`".repeat((longest_backtick_run(text) + 1).max(3));
+    let _ = writeln!(out, "{fence}{info}");
+    for line in text.lines() {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "{fence}\n");
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// Table cells: a pipe would end the cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The formula with one top-level command per line (string literals and quoted
+/// symbols are kept whole).
+pub fn one_command_per_line(formula: &str) -> String {
+    let mut out = String::with_capacity(formula.len() + 8);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut in_symbol = false;
+    for c in formula.chars() {
+        if depth == 0 && !in_string && !in_symbol && c.is_whitespace() {
+            continue; // between commands
+        }
+        out.push(c);
+        match c {
+            '"' if !in_symbol => in_string = !in_string,
+            '|' if !in_string => in_symbol = !in_symbol,
+            '(' if !in_string && !in_symbol => depth += 1,
+            ')' if !in_string && !in_symbol => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    out.push('\n');
+                }
+            }
+            _ => {}
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// The command line that runs `solver` on `file` (in the triage folder).
+pub fn command_line(solver: &SolverConfig, file: &str) -> String {
+    let mut words: Vec<String> = solver.command.iter().map(|w| shell_word(w)).collect();
+    match solver.input {
+        InputMode::File => words.push(shell_word(file)),
+        InputMode::Stdin => words.push(format!("< {}", shell_word(file))),
+    }
+    words.join(" ")
+}
+
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t SolverConfig> {
+    triage.dirs[f.trigger.dir].solver(&f.trigger.solver)
+}
+
+/// The group's title: `z3 4.8.5–4.8.7: invalid model (`=`, `mod`)`.
+fn title(triage: &Triage, g: &Group) -> String {
+    let range = triage.findings[g.members[0]]
+        .range
+        .as_ref()
+        .map_or_else(String::new, |r| r.describe());
+    let what = match &g.key.crash_signature {
+        Some(signature) => code(signature),
+        None => g
+            .key
+            .operators
+            .0
+            .iter()
+            .map(|o| code(o))
+            .collect::<Vec<_>>()
+            .join(", "),
+    };
+    let verdict = match g.key.verdict {
+        Verdict::Timeout => " (timeout)",
+        Verdict::Unknown => " (unknown)",
+        _ => "",
+    };
+    let what = if what.is_empty() {
+        "no operators".to_string()
+    } else {
+        what
+    };
+    format!(
+        "{} {range}: {}{verdict} on {what}",
+        g.key.family,
+        g.key.kind.title()
+    )
+}
+
+/// The wrong answer in words.
+fn wrong_answer(triage: &Triage, f: &Finding) -> String {
+    let a = f.answer();
+    match f.kind {
+        Kind::RefutationalSoundness | Kind::SolutionSoundness => code(&a.status.to_string()),
+        Kind::InvalidModel => format!(
+            "{} with a model that does not satisfy the formula",
+            code("sat")
+        ),
+        Kind::Crash => format!(
+            "a crash: {}",
+            code(f.crash_signature.as_deref().unwrap_or("(no signature)"))
+        ),
+        Kind::Performance => {
+            let status = a.status.to_string();
+            if f.confirmation.outcome == Outcome::Confirmed {
+                format!(
+                    "{}, also when re-run with a {} s limit ({}× the run's timeout)",
+                    code(&status),
+                    seconds(f.confirmation.timeout),
+                    trimmed(triage.settings.performance_factor)
+                )
+            } else {
+                code(&status)
+            }
+        }
+    }
+}
+
+fn trimmed(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The expected answer and how it is known.
+fn expected_answer(f: &Finding) -> (String, String) {
+    let reference = f.confirmation.reference.as_ref();
+    let reference_says = |what: &str| match reference {
+        Some(r) => format!(
+            "the reference {} answers {} ({:.2} s)",
+            code(&f.trigger.reference),
+            code(&r.describe()),
+            r.time_s
+        ),
+        None => match f.trigger.reference_status {
+            Some(s) => format!(
+                "the reference {} answered {} in the run",
+                code(&f.trigger.reference),
+                code(&s.to_string())
+            ),
+            None => what.to_string(),
+        },
+    };
+    let known_by = |default: &str| match f.trigger.evidence {
+        Some(Evidence::Witness) => {
+            "a witness: et found an assignment that satisfies the formula".to_string()
+        }
+        Some(Evidence::Model) => {
+            "et's own model check: it evaluated the formula under the model".into()
+        }
+        Some(Evidence::SelfCheck) => "the solver's own self-check".into(),
+        Some(Evidence::Reference) => "the reference solver's answer".into(),
+        None => default.to_string(),
+    };
+    match f.kind {
+        Kind::RefutationalSoundness | Kind::SolutionSoundness => {
+            let expected = if f.kind == Kind::RefutationalSoundness {
+                "sat"
+            } else {
+                "unsat"
+            };
+            (
+                format!(
+                    "{}: {}",
+                    code(expected),
+                    reference_says("no reference answer")
+                ),
+                known_by("the reference solver's answer"),
+            )
+        }
+        Kind::InvalidModel => {
+            (
+                format!(
+                    "a model that satisfies the formula; {}",
+                    reference_says("no reference was run")
+                ),
+                if f.model_checked() {
+                    known_by("et's own model check")
+                } else {
+                    known_by("the solver's own model validation (self-check) rejected the model it printed")
+                },
+            )
+        }
+        Kind::Crash => (
+            format!("an answer; {}", reference_says("no reference was run")),
+            "the crash itself".to_string(),
+        ),
+        Kind::Performance => (
+            format!(
+                "an answer within the run's timeout; {}",
+                reference_says("no reference")
+            ),
+            "the reference solver decided it within the run's timeout".to_string(),
+        ),
+    }
+}
+
+fn confirmation_text(triage: &Triage, f: &Finding) -> String {
+    let c = &f.confirmation;
+    match (c.outcome, f.trigger.verdict.is_bug()) {
+        (Outcome::Confirmed, true) => format!(
+            "confirmed: the verdict showed in {} of {} re-runs (fresh processes, the run's limits)",
+            c.reproduced, c.attempts
+        ),
+        (Outcome::Confirmed, false) => format!(
+            "confirmed: still {} at {} s, while the reference decides it within the run's {} s",
+            f.answer().status,
+            seconds(c.timeout),
+            trimmed(triage.dirs[f.trigger.dir].manifest.timeout_s)
+        ),
+        (_, _) => format!(
+            "**flaky**: {}",
+            c.note.as_deref().unwrap_or("did not reproduce")
+        ),
+    }
+}
+
+fn describe_dir(out: &mut String, d: &RunDirectory) {
+    let m = &d.manifest;
+    let solvers: Vec<String> = m.solvers.iter().map(|s| code(&s.name)).collect();
+    let _ = writeln!(
+        out,
+        "- {}: grammar {}, {} formulas from index {}{}, timeout {} s{}, solvers {}",
+        code(&d.path.display().to_string()),
+        code(&m.grammar),
+        m.n,
+        m.start,
+        m.shard
+            .as_ref()
+            .map_or_else(String::new, |s| format!(" (shard {s})")),
+        trimmed(m.timeout_s),
+        m.memory_mb
+            .map_or_else(String::new, |mb| format!(", memory {mb} MiB")),
+        solvers.join(", ")
+    );
+}
+
+/// `report.md`.
+pub fn markdown(triage: &Triage) -> String {
+    let mut out = String::new();
+    let findings = &triage.findings;
+    let dropped = findings
+        .iter()
+        .filter(|f| f.confirmation.outcome == Outcome::Dropped)
+        .count();
+    let _ = writeln!(
+        out,
+        "# et triage: {} bug group{} from {} trigger{}\n",
+        triage.groups.len(),
+        plural(triage.groups.len()),
+        findings.len(),
+        plural(findings.len())
+    );
+    let _ = writeln!(out, "Run directories:\n");
+    for d in &triage.dirs {
+        describe_dir(&mut out, d);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "Every correctness trigger was re-run {} times (solver and reference, fresh \
+         processes, the run's limits); performance triggers once at {}× the run's \
+         timeout, kept only while the reference still decides the formula within the \
+         run's timeout. Version ranges: every trigger was run on each installed release \
+         of its family (the runs' solvers{}). Groups share family, kind, version range \
+         and operators (crashes: the crash signature); {} solver calls in all.\n",
+        triage.settings.attempts,
+        trimmed(triage.settings.performance_factor),
+        triage
+            .pool_file
+            .as_ref()
+            .map_or_else(String::new, |p| format!(
+                " and the pool {}",
+                code(&p.display().to_string())
+            )),
+        triage.calls
+    );
+    if triage.groups.is_empty() {
+        let _ = writeln!(
+            out,
+            "No bug groups: the runs hold no trigger that was kept.\n"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "| rank | kind | family | versions | operators or crash | triggers | formulas | status |"
+        );
+        let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
+        for g in &triage.groups {
+            let smallest = g.smallest(findings);
+            let range = smallest
+                .range
+                .as_ref()
+                .map_or_else(String::new, |r| r.describe());
+            let what = match &g.key.crash_signature {
+                Some(s) => code(s),
+                None => code(&g.key.operators.describe()),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                g.rank,
+                g.key.kind.title(),
+                cell(&g.key.family),
+                cell(&range),
+                cell(&what),
+                g.members.len(),
+                g.formulas,
+                g.outcome().label()
+            );
+        }
+        let _ = writeln!(out);
+    }
+    if dropped > 0 {
+        let _ = writeln!(
+            out,
+            "Dropped: {dropped} performance trigger{} whose reference no longer decides the \
+             formula within the run's timeout (listed in `triggers.csv`).\n",
+            plural(dropped)
+        );
+    }
+    for g in &triage.groups {
+        section(&mut out, triage, g);
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn section(out: &mut String, triage: &Triage, g: &Group) {
+    let findings = &triage.findings;
+    let f = g.smallest(findings);
+    let t = &f.trigger;
+    let _ = writeln!(out, "## {}. {}\n", g.rank, title(triage, g));
+    let _ = writeln!(
+        out,
+        "{} {}: {}. {} trigger{} ({} formula{}); {}.\n",
+        code(&g.key.family),
+        f.range.as_ref().map_or_else(String::new, |r| r.describe()),
+        g.key.kind.meaning(),
+        g.members.len(),
+        plural(g.members.len()),
+        g.formulas,
+        plural(g.formulas),
+        if g.flaky == 0 {
+            "all confirmed".to_string()
+        } else if g.confirmed == 0 {
+            "**flaky**: none reproduced in every re-run".to_string()
+        } else {
+            format!("{} confirmed, {} flaky", g.confirmed, g.flaky)
+        }
+    );
+    let _ = writeln!(
+        out,
+        "**Smallest trigger** (grammar {}, index {}, size {}, found on {}):\n",
+        code(&t.grammar),
+        t.index,
+        t.size,
+        code(&t.solver)
+    );
+    code_block(out, "smt2", &one_command_per_line(&f.formula));
+    if let Some(solver) = solver_of(triage, f) {
+        let _ = writeln!(
+            out,
+            "**Command** ({} {}, run in the `triage` folder):\n",
+            cell(&solver.family),
+            cell(&solver.version)
+        );
+        code_block(out, "sh", &command_line(solver, &trigger_file(g)));
+    }
+    let _ = writeln!(out, "**Wrong answer:** {}.\n", wrong_answer(triage, f));
+    if !f.answer().excerpt.is_empty() {
+        let _ = writeln!(out, "Output of the re-run:\n");
+        code_block(out, "", &f.answer().excerpt);
+    }
+    let (expected, known) = expected_answer(f);
+    let _ = writeln!(out, "**Expected answer:** {expected}.\n");
+    let _ = writeln!(out, "**How the expected answer is known:** {known}.\n");
+    let _ = writeln!(out, "**Confirmation:** {}.\n", confirmation_text(triage, f));
+    if let Some(range) = &f.range {
+        let _ = writeln!(
+            out,
+            "**Affected versions:** {} (of the installed {} releases, oldest first):\n",
+            range.describe(),
+            code(&g.key.family)
+        );
+        let _ = writeln!(out, "| version | shows it | answer |");
+        let _ = writeln!(out, "|---|---|---|");
+        for v in &range.versions {
+            let shows = match v.affected {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "could not run",
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {shows} | {} |",
+                cell(&v.version),
+                cell(&v.answer)
+            );
+        }
+        let _ = writeln!(out);
+    }
+    let others = other_formulas(findings, g);
+    if !others.is_empty() {
+        let _ = writeln!(
+            out,
+            "**Other triggers** ({} more formula{}; every trigger is in `triggers.csv`):\n",
+            others.len(),
+            plural(others.len())
+        );
+        for (o, solvers) in others.iter().take(OTHER_TRIGGERS_SHOWN) {
+            let assertion = o
+                .formula
+                .find("(assert")
+                .map_or(o.formula.as_str(), |i| &o.formula[i..]);
+            let assertion = assertion
+                .strip_suffix("(check-sat)")
+                .unwrap_or(assertion)
+                .trim();
+            let solvers: Vec<String> = solvers.iter().map(|s| code(s)).collect();
+            let _ = writeln!(
+                out,
+                "- {} index {} on {}: {}",
+                code(&o.trigger.grammar),
+                o.trigger.index,
+                solvers.join(", "),
+                code(assertion)
+            );
+        }
+        if others.len() > OTHER_TRIGGERS_SHOWN {
+            let _ = writeln!(out, "- and {} more", others.len() - OTHER_TRIGGERS_SHOWN);
+        }
+        let _ = writeln!(out);
+    }
+}
+
+/// The group's formulas other than the smallest trigger's, smallest first, each with
+/// the solvers it triggered (flaky ones marked).
+fn other_formulas<'f>(findings: &'f [Finding], g: &Group) -> Vec<(&'f Finding, Vec<String>)> {
+    let smallest = &g.smallest(findings).trigger;
+    let mut out: Vec<(&Finding, Vec<String>)> = Vec::new();
+    let mut position: HashMap<(&str, &str), usize> = HashMap::new();
+    for &i in &g.members {
+        let f = &findings[i];
+        let t = &f.trigger;
+        if (t.grammar.as_str(), t.index.as_str())
+            == (smallest.grammar.as_str(), smallest.index.as_str())
+        {
+            continue;
+        }
+        let name = if f.confirmation.outcome == Outcome::Flaky {
+            format!("{} (flaky)", t.solver)
+        } else {
+            t.solver.clone()
+        };
+        match position.get(&(t.grammar.as_str(), t.index.as_str())) {
+            Some(&k) => out[k].1.push(name),
+            None => {
+                position.insert((t.grammar.as_str(), t.index.as_str()), out.len());
+                out.push((f, vec![name]));
+            }
+        }
+    }
+    out
+}
+
+/// The columns of `groups.csv`.
+pub const GROUP_COLUMNS: &[&str] = &[
+    "rank",
+    "kind",
+    "verdict",
+    "family",
+    "first_version",
+    "last_version",
+    "affected_versions",
+    "affects_newest",
+    "operators",
+    "crash_signature",
+    "triggers",
+    "formulas",
+    "confirmed",
+    "flaky",
+    "status",
+    "grammar",
+    "index",
+    "size",
+    "solver",
+    "formula",
+    "wrong_answer",
+    "expected_answer",
+    "evidence",
+    "command",
+    "other_indices",
+];
+
+fn csv_bytes(
+    header: &[&str],
+    rows: impl Iterator<Item = Vec<String>>,
+) -> Result<Vec<u8>, TriageError> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let to_io = |e: csv::Error| TriageError::io(Path::new("groups.csv"), std::io::Error::other(e));
+    w.write_record(header).map_err(to_io)?;
+    for row in rows {
+        w.write_record(&row).map_err(to_io)?;
+    }
+    w.into_inner().map_err(|e| {
+        TriageError::io(
+            Path::new("groups.csv"),
+            std::io::Error::other(e.to_string()),
+        )
+    })
+}
+
+/// The evidence label of a finding: the `evidence` column (or, for runs without it,
+/// what the verdict implies), else what the finding rests on.
+pub fn evidence(f: &Finding) -> String {
+    if let Some(e) = f.trigger.evidence {
+        return e.label().to_string();
+    }
+    match f.kind {
+        Kind::RefutationalSoundness | Kind::SolutionSoundness | Kind::Performance => {
+            "reference".into()
+        }
+        Kind::InvalidModel => "self-check".into(),
+        Kind::Crash => String::new(),
+    }
+}
+
+fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
+    let findings = &triage.findings;
+    let rows = triage.groups.iter().map(|g| {
+        let f = g.smallest(findings);
+        let range = f.range.as_ref();
+        let affected: Vec<&str> = range.map_or_else(Vec::new, |r| r.affected().collect());
+        let others: Vec<String> = other_formulas(findings, g)
+            .iter()
+            .take(OTHER_TRIGGERS_SHOWN)
+            .map(|(o, _)| o.trigger.index.clone())
+            .collect();
+        let expected = expected_answer(f).0.replace('`', "");
+        vec![
+            g.rank.to_string(),
+            g.key.kind.label().to_string(),
+            g.key.verdict.label().to_string(),
+            g.key.family.clone(),
+            g.key.first.clone(),
+            g.key.last.clone(),
+            affected.join(" "),
+            g.affects_newest.to_string(),
+            g.key.operators.to_string(),
+            g.key.crash_signature.clone().unwrap_or_default(),
+            g.members.len().to_string(),
+            g.formulas.to_string(),
+            g.confirmed.to_string(),
+            g.flaky.to_string(),
+            g.outcome().label().to_string(),
+            f.trigger.grammar.clone(),
+            f.trigger.index.clone(),
+            f.trigger.size.to_string(),
+            f.trigger.solver.clone(),
+            f.formula.clone(),
+            f.answer().describe(),
+            expected,
+            evidence(f),
+            solver_of(triage, f).map_or_else(String::new, |s| command_line(s, &trigger_file(g))),
+            others.join(" "),
+        ]
+    });
+    csv_bytes(GROUP_COLUMNS, rows)
+}
+
+/// The columns of `triggers.csv`.
+pub const TRIGGER_COLUMNS: &[&str] = &[
+    "group",
+    "outcome",
+    "reproduced",
+    "attempts",
+    "dir",
+    "grammar",
+    "index",
+    "size",
+    "solver",
+    "family",
+    "version",
+    "verdict",
+    "kind",
+    "operators",
+    "crash_signature",
+    "first_version",
+    "last_version",
+    "answer",
+    "reference",
+    "reference_answer",
+    "note",
+];
+
+fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
+    let rows = triage.findings.iter().enumerate().map(|(i, f)| {
+        let t = &f.trigger;
+        let c = &f.confirmation;
+        let range = f.range.as_ref();
+        vec![
+            triage
+                .group_of(i)
+                .map_or_else(String::new, |g| g.rank.to_string()),
+            c.outcome.label().to_string(),
+            c.reproduced.to_string(),
+            c.attempts.to_string(),
+            triage.dirs[t.dir].path.display().to_string(),
+            t.grammar.clone(),
+            t.index.clone(),
+            t.size.to_string(),
+            t.solver.clone(),
+            t.family.clone(),
+            t.version.clone(),
+            t.verdict.label().to_string(),
+            f.kind.label().to_string(),
+            f.operators.to_string(),
+            f.crash_signature.clone().unwrap_or_default(),
+            range
+                .and_then(|r| r.first())
+                .unwrap_or_default()
+                .to_string(),
+            range.and_then(|r| r.last()).unwrap_or_default().to_string(),
+            f.answer().describe(),
+            t.reference.clone(),
+            c.reference
+                .as_ref()
+                .map_or_else(String::new, |r| r.describe()),
+            c.note.clone().unwrap_or_default(),
+        ]
+    });
+    csv_bytes(TRIGGER_COLUMNS, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_one_per_line() {
+        let f = "(declare-const a String) (declare-const b String) \
+                 (assert (= a \"x) (y\")) (check-sat)";
+        assert_eq!(
+            one_command_per_line(f),
+            "(declare-const a String)\n(declare-const b String)\n\
+             (assert (= a \"x) (y\"))\n(check-sat)"
+        );
+    }
+
+    #[test]
+    fn code_spans_survive_backticks() {
+        assert_eq!(code("mod"), "`mod`");
+        assert_eq!(code("a`b"), "`` a`b ``");
+        let mut out = String::new();
+        code_block(&mut out, "sh", "x ``` y");
+        assert!(
+            out.starts_with("````sh\n") && out.ends_with("````\n\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn command_lines_quote_what_a_shell_would_split() {
+        let s = SolverConfig::new(
+            "z3",
+            "z3",
+            "4.8.7",
+            vec!["/opt/z3 4/bin/z3".into(), "model_validate=true".into()],
+        );
+        assert_eq!(
+            command_line(&s, "trigger-1.smt2"),
+            "'/opt/z3 4/bin/z3' model_validate=true trigger-1.smt2"
+        );
+        let stdin = SolverConfig {
+            input: InputMode::Stdin,
+            command: vec!["z3".into(), "-in".into()],
+            ..s
+        };
+        assert_eq!(command_line(&stdin, "t.smt2"), "z3 -in < t.smt2");
+    }
+}

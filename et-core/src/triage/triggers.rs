@@ -1,0 +1,310 @@
+//! Reading run directories for triage: `run.toml` (the run's solvers and limits) and
+//! the bug triggers of its call log, both through the report's reader
+//! ([`crate::report::load`], the one reader of `runs.csv` and `runs.csv.gz`): the log is
+//! streamed with one reused record buffer and only rows with a verdict are kept, so a
+//! directory of 10^7 calls costs the time to read it and the memory of its triggers.
+//! Files with or without the later columns (`evidence`, `model_check`,
+//! `reference_usable`) read alike, and a torn last line is left out.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use crate::campaign::manifest::{ManifestSolver, RunManifest};
+use crate::oracle::{Evidence, Status, Verdict};
+use crate::report::load::{for_each_call, RunDir};
+use crate::report::timeouts::Clock;
+use crate::solvers::{InputMode, Pool, SolverConfig};
+
+use super::TriageError;
+
+/// A run directory as triage sees it.
+#[derive(Debug, Clone)]
+pub struct RunDirectory {
+    /// The directory as given.
+    pub path: PathBuf,
+    /// Its `run.toml`.
+    pub manifest: RunManifest,
+    /// Its call log: `runs.csv`, or `runs.csv.gz` when only that is present.
+    pub runs: PathBuf,
+    /// The run's solvers under test, runnable again (commands from the manifest).
+    pub solvers: Vec<SolverConfig>,
+    /// The judges that were not under test, as the run ran them (a derived judge such
+    /// as z3 without Unicode strings keeps its options). They judge this run's
+    /// triggers; they are not versions of their family for version ranges.
+    pub judges: Vec<SolverConfig>,
+}
+
+impl RunDirectory {
+    /// Reads `DIR/run.toml` and finds the call log. A solver the manifest records
+    /// with file input (which is also what manifests written before et recorded the
+    /// input mode say) takes the input mode of a solver `pool` lists under the same
+    /// name and command.
+    pub fn open(path: &Path, pool: Option<&Pool>) -> Result<RunDirectory, TriageError> {
+        let RunDir {
+            path,
+            manifest,
+            runs,
+        } = RunDir::open(path)?;
+        let runnable = |recorded: &[ManifestSolver]| -> Vec<SolverConfig> {
+            recorded
+                .iter()
+                .map(|s| {
+                    let mut config = s.config();
+                    let listed = pool
+                        .and_then(|p| p.get(&s.name))
+                        .filter(|p| p.command == s.command);
+                    if let (InputMode::File, Some(listed)) = (config.input, listed) {
+                        config.input = listed.input;
+                    }
+                    config
+                })
+                .collect()
+        };
+        let solvers = runnable(&manifest.solvers);
+        let judges = runnable(&manifest.reference_solvers);
+        Ok(RunDirectory {
+            path,
+            manifest,
+            runs,
+            solvers,
+            judges,
+        })
+    }
+
+    /// The run's solver or judge of that name.
+    pub fn solver(&self, name: &str) -> Option<&SolverConfig> {
+        self.solvers
+            .iter()
+            .chain(&self.judges)
+            .find(|s| s.name == name)
+    }
+}
+
+/// One call with a verdict, as `runs.csv` recorded it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TriggerRow {
+    /// Position of its directory in the triage's list.
+    pub dir: usize,
+    /// 1-based line in the CSV file.
+    pub line: u64,
+    /// Grammar name.
+    pub grammar: String,
+    /// Global index of the formula (decimal).
+    pub index: String,
+    /// FEAT size of the formula.
+    pub size: u32,
+    /// Solver under test.
+    pub solver: String,
+    /// Its family.
+    pub family: String,
+    /// Its version.
+    pub version: String,
+    /// What it answered.
+    pub status: Status,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The reference it was judged against (empty if none).
+    pub reference: String,
+    /// The reference's status, if recorded.
+    pub reference_status: Option<Status>,
+    /// How the expected answer is known: the `evidence` column, or for files without
+    /// it what the verdict implies ([`Evidence::implied_by`]).
+    pub evidence: Option<Evidence>,
+    /// et's own check of the solver's model (`valid`, `invalid`, `undetermined`), when
+    /// recorded.
+    pub model_check: Option<String>,
+    /// Wall-clock seconds of the call.
+    pub time_s: f64,
+}
+
+/// What reading one directory's call log found.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Its triggers, in file order, one per (grammar, index, solver).
+    pub triggers: Vec<TriggerRow>,
+    /// Rows read.
+    pub rows: u64,
+}
+
+/// Streams the call log `path` of directory number `dir` and keeps the rows with a
+/// verdict; a malformed row is an error naming its line.
+pub fn scan(path: &Path, dir: usize) -> Result<Scan, TriageError> {
+    let mut scan = Scan::default();
+    let mut seen: HashSet<(String, String, String)> = HashSet::new();
+    for_each_call(path, Clock::Wall, |call| {
+        scan.rows += 1;
+        let Some(verdict) = call.verdict else {
+            return Ok(());
+        };
+        let key = (
+            call.grammar.to_string(),
+            call.index.to_string(),
+            call.solver.to_string(),
+        );
+        if !seen.insert(key) {
+            return Ok(()); // the same call twice (concatenated logs): one trigger
+        }
+        scan.triggers.push(TriggerRow {
+            dir,
+            line: call.line,
+            grammar: call.grammar.to_string(),
+            index: call.index.to_string(),
+            size: call.size,
+            solver: call.solver.to_string(),
+            family: call.family.to_string(),
+            version: call.version.to_string(),
+            status: call.status,
+            verdict,
+            reference: call.reference.to_string(),
+            reference_status: call.reference_status,
+            evidence: call.evidence,
+            model_check: call.model_check.map(str::to_string),
+            time_s: call.seconds,
+        });
+        Ok(())
+    })?;
+    Ok(scan)
+}
+
+/// Crash signatures the run recorded, by (solver, index): read from the header of each
+/// trigger log under `DIR/bugs/crash/` (`index:`, `signature:` and `== solver:` lines),
+/// whatever the files are named. For crashes that do not happen again on re-runs.
+pub fn recorded_crash_signatures(dir: &Path) -> HashMap<(String, String), String> {
+    let mut out = HashMap::new();
+    let Ok(groups) = std::fs::read_dir(dir.join("bugs").join("crash")) else {
+        return out;
+    };
+    for group in groups.flatten() {
+        let Ok(files) = std::fs::read_dir(group.path()) else {
+            continue;
+        };
+        for file in files.flatten() {
+            let path = file.path();
+            if path.extension().and_then(|e| e.to_str()) != Some("log") {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let (mut index, mut signature, mut solver) = (None, None, None);
+            for line in text.lines() {
+                if let Some(v) = line.strip_prefix("index: ") {
+                    index.get_or_insert(v.trim());
+                } else if let Some(v) = line.strip_prefix("signature: ") {
+                    signature.get_or_insert(v.trim());
+                } else if let Some(v) = line.strip_prefix("== solver: ") {
+                    solver = v.split(" (status").next().map(str::trim);
+                    break;
+                }
+            }
+            if let (Some(i), Some(s), Some(n)) = (index, signature, solver) {
+                out.insert((n.to_string(), i.to_string()), s.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const HEADER: &str = "grammar,index,size,solver,family,version,status,verdict,reference,\
+                          reference_status,time_s,cpu_s,max_rss_kb,exit_code,signal";
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn keeps_only_rows_with_a_verdict() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "{HEADER}\n\
+             ints,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.01,100,1,\n\
+             ints,7,5,cvc5-1.4.2,cvc5,1.4.2,sat,,z3-4.16.0,sat,0.01,0.01,100,0,\n\
+             ints,8,5,z3-4.8.7,z3,4.8.7,unsat,unsound,cvc5-1.4.2,sat,0.01,0.01,100,0,\n"
+        );
+        let path = write(dir.path(), "runs.csv", &text);
+        let scan = scan(&path, 3).unwrap();
+        assert_eq!(scan.rows, 3);
+        assert_eq!(scan.triggers.len(), 2);
+        let t = &scan.triggers[1];
+        assert_eq!((t.dir, t.line, t.index.as_str()), (3, 4, "8"));
+        assert_eq!((t.status, t.verdict), (Status::Unsat, Verdict::Unsound));
+        assert_eq!(t.reference_status, Some(Status::Sat));
+        // A file without the evidence columns: the evidence the verdict implies.
+        assert_eq!(
+            (t.evidence, t.model_check.as_deref()),
+            (Some(Evidence::Reference), None)
+        );
+        assert_eq!(scan.triggers[0].evidence, Some(Evidence::SelfCheck));
+    }
+
+    #[test]
+    fn reads_the_evidence_columns_when_present_and_gzip() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "{HEADER},evidence,model_check,reference_usable\n\
+             ints,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5,sat,0.01,0.01,100,1,,model,invalid,yes\n"
+        );
+        let path = dir.path().join("runs.csv.gz");
+        let mut gz = flate2::write::GzEncoder::new(
+            std::fs::File::create(&path).unwrap(),
+            flate2::Compression::fast(),
+        );
+        gz.write_all(text.as_bytes()).unwrap();
+        gz.finish().unwrap();
+        let scan = scan(&path, 0).unwrap();
+        let t = &scan.triggers[0];
+        assert_eq!(t.evidence, Some(Evidence::Model));
+        assert_eq!(t.model_check.as_deref(), Some("invalid"));
+    }
+
+    #[test]
+    fn the_layout_et_run_writes_reads() {
+        // `reference_usable` right after `signal`, without the evidence columns.
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "{HEADER},reference_usable\n\
+             ints,8,5,z3-4.8.7,z3,4.8.7,unsat,unsound,cvc5,sat,0.01,0.01,100,0,,yes\n"
+        );
+        let path = write(dir.path(), "runs.csv", &text);
+        let scan = scan(&path, 0).unwrap();
+        assert_eq!(scan.triggers[0].verdict, Verdict::Unsound);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_but_bad_rows_are_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let torn = format!(
+            "{HEADER}\nints,8,5,z3,z3,4.8.7,unsat,unsound,cvc5,sat,0.01,0.01,100,0,\nints,9,5,z3"
+        );
+        let path = write(dir.path(), "torn.csv", &torn);
+        assert_eq!(scan(&path, 0).unwrap().triggers.len(), 1);
+
+        let bad = format!("{HEADER}\nints,8,5,z3,z3,4.8.7,unsat,wrong,cvc5,sat,0.01,0.01,100,0,\n");
+        let path = write(dir.path(), "bad.csv", &bad);
+        let err = scan(&path, 0).unwrap_err().to_string();
+        assert!(
+            err.contains("bad.csv:2") && err.contains("`wrong`"),
+            "{err}"
+        );
+
+        let path = write(dir.path(), "nocol.csv", "grammar,index\nints,1\n");
+        let err = scan(&path, 0).unwrap_err().to_string();
+        assert!(err.contains("no column `solver`"), "{err}");
+
+        // Only the last line may be torn: a short row before it is an error.
+        let middle = format!(
+            "{HEADER}\nints,9,5,z3\nints,8,5,z3,z3,4.8.7,unsat,,cvc5,sat,0.01,0.01,100,0,\n"
+        );
+        let path = write(dir.path(), "middle.csv", &middle);
+        let err = scan(&path, 0).unwrap_err().to_string();
+        assert!(err.contains("middle.csv:2:"), "{err}");
+        assert!(err.contains("fields"), "{err}");
+    }
+}

@@ -1,0 +1,372 @@
+//! Triage, bisect and shrink on real solvers: the invalid models of z3 4.8.5 and 4.8.7
+//! (fixed in 4.8.8), judged against a current cvc5, and a liar that wraps a current z3
+//! for a reduction from index 10^30.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use num_bigint::BigUint;
+
+use et_core::enumeration::Enumeration;
+use et_core::solvers::testing::test_pool;
+use et_core::solvers::{Pool, SolverConfig};
+
+use common::{csv_maps, show, write_pool};
+
+fn et() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_et"))
+}
+
+fn named(pool: &Pool, name: &str) -> SolverConfig {
+    pool.get(name)
+        .unwrap_or_else(|| panic!("{name} is in the test pool (scripts/setup.sh installs it)"))
+        .clone()
+}
+
+/// A pool file of the test's own: z3 4.8.5, 4.8.7, 4.8.8, the newest z3 and cvc5.
+fn real_pool(dir: &Path) -> (PathBuf, Pool) {
+    let pool = test_pool();
+    let solvers = vec![
+        named(&pool, "z3-4.8.5"),
+        named(&pool, "z3-4.8.7"),
+        named(&pool, "z3-4.8.8"),
+        pool.newest("z3").unwrap().clone(),
+        pool.newest("cvc5").unwrap().clone(),
+    ];
+    let path = write_pool(&dir.join("pool.toml"), &solvers);
+    (
+        path,
+        Pool {
+            solvers,
+            ..Pool::default()
+        },
+    )
+}
+
+#[test]
+fn old_z3_invalid_models_are_a_few_groups_ending_at_4_8_7() {
+    let scratch = tempfile::tempdir().unwrap();
+    let (pool, _) = real_pool(scratch.path());
+    let dir = scratch.path().join("ints");
+    let o = et()
+        .args(["run", "-g", "ints", "--n", "1000", "--pool"])
+        .arg(&pool)
+        .args([
+            "--solvers",
+            "z3-4.8.5,z3-4.8.7",
+            "--timeout",
+            "10",
+            "-j",
+            "2",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .env("ET_HOME", scratch.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let invalid_in_run = csv_maps(&dir.join("runs.csv"))
+        .iter()
+        .filter(|r| r["verdict"] == "invalid_model")
+        .count();
+    assert!(
+        invalid_in_run >= 50,
+        "the old releases' invalid models: {invalid_in_run}"
+    );
+
+    let o = et()
+        .arg("triage")
+        .arg(&dir)
+        .arg("--pool")
+        .arg(&pool)
+        .args(["-j", "2"])
+        .env("ET_HOME", scratch.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let groups = csv_maps(&dir.join("triage/groups.csv"));
+    let invalid: Vec<_> = groups
+        .iter()
+        .filter(|g| g["kind"] == "invalid_model")
+        .collect();
+    let held: usize = invalid
+        .iter()
+        .map(|g| g["triggers"].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(held, invalid_in_run, "every trigger is in a group");
+    assert!(
+        invalid.len() <= 12,
+        "a few groups, not one per trigger: {} groups for {invalid_in_run} triggers\n{}",
+        invalid.len(),
+        show(&o)
+    );
+    for g in &invalid {
+        assert_eq!(g["family"], "z3");
+        assert!(
+            ["4.8.5", "4.8.7"].contains(&g["last_version"].as_str()),
+            "{g:?}"
+        );
+        assert_eq!(g["affects_newest"], "false", "{g:?}");
+        assert_eq!(g["status"], "confirmed", "{g:?}");
+        assert!(!g["affected_versions"].contains("4.8.8"), "{g:?}");
+    }
+    let ending_at_4_8_7: Vec<_> = invalid
+        .iter()
+        .filter(|g| g["last_version"] == "4.8.7")
+        .collect();
+    assert!(
+        (1..=6).contains(&ending_at_4_8_7.len()),
+        "a few groups end at 4.8.7: {ending_at_4_8_7:?}"
+    );
+    assert!(
+        ending_at_4_8_7
+            .iter()
+            .any(|g| g["first_version"] == "4.8.5"),
+        "some bugs span 4.8.5–4.8.7: {ending_at_4_8_7:?}"
+    );
+    // Every invalid model of 4.8.7 is in a group that ends at 4.8.7.
+    for t in csv_maps(&dir.join("triage/triggers.csv")) {
+        if t["solver"] == "z3-4.8.7" && t["verdict"] == "invalid_model" {
+            assert_eq!(t["last_version"], "4.8.7", "{t:?}");
+        }
+    }
+    let report = std::fs::read_to_string(dir.join("triage/report.md")).unwrap();
+    assert!(report.contains("| 4.8.8 | no |"), "4.8.8 was checked");
+}
+
+const MOD_BY_ZERO: &str =
+    "(declare-const a Int) (declare-const b Int) (assert (= 1 (mod 0 0))) (check-sat)\n";
+
+#[test]
+fn bisect_finds_4_8_8_fixed_the_invalid_model_of_4_8_7() {
+    let scratch = tempfile::tempdir().unwrap();
+    let (pool, _) = real_pool(scratch.path());
+    let formula = scratch.path().join("trigger.smt2");
+    std::fs::write(&formula, MOD_BY_ZERO).unwrap();
+    let bisect = |extra: &[&str]| {
+        let o = et()
+            .arg("bisect")
+            .arg(&formula)
+            .args(["--family", "z3", "--pool"])
+            .arg(&pool)
+            .args(["-j", "2"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", show(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let out = bisect(&["--expect", "sat"]);
+    assert!(out.contains("\nlast bad: 4.8.7\n"), "{out}");
+    assert!(out.contains("\nfirst fixed: 4.8.8\n"), "{out}");
+    assert!(
+        out.contains("first bad: 4.8.5 (the oldest installed release)"),
+        "{out}"
+    );
+    // Without an expectation: where the answer changes.
+    let out = bisect(&[]);
+    assert!(
+        out.contains("change: 4.8.7 → 4.8.8: sat (invalid model) → sat"),
+        "{out}"
+    );
+    assert!(!out.contains("first fixed"), "{out}");
+    // With the current cvc5 as the reference: it answers sat, so the same.
+    let cvc5 = test_pool().newest("cvc5").unwrap().name.clone();
+    let out = bisect(&["--reference", &cvc5]);
+    assert!(
+        out.contains(&format!("expected: sat (the reference {cvc5} answered it)")),
+        "{out}"
+    );
+    assert!(out.contains("\nfirst fixed: 4.8.8\n"), "{out}");
+}
+
+/// `et rank -g GRAMMAR` on formulas, one per line: (index, size) of each, or the error.
+fn rank(grammar: &str, formulas: &[&str]) -> Result<Vec<(String, u32)>, String> {
+    let mut child = et()
+        .args(["rank", "-g", grammar])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for f in formulas {
+        writeln!(stdin, "{f}").unwrap();
+    }
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    if !o.status.success() {
+        return Err(show(&o));
+    }
+    Ok(String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| {
+            let (i, s) = l.split_once('\t').unwrap();
+            (i.to_string(), s.parse().unwrap())
+        })
+        .collect())
+}
+
+/// The formulas of the `step N: size S, index I: FORMULA` lines of `et shrink`.
+fn steps(stderr: &str) -> Vec<(u32, String, String)> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("et: shrink: step "))
+        .map(|l| {
+            let (_, rest) = l.split_once(": size ").unwrap();
+            let (size, rest) = rest.split_once(", index ").unwrap();
+            let (index, formula) = rest.split_once(": ").unwrap();
+            (
+                size.parse().unwrap(),
+                index.to_string(),
+                formula.to_string(),
+            )
+        })
+        .collect()
+}
+
+/// What a solver prints (stdout, then stderr) on a formula.
+fn run_solver(solver: &[String], formula: &str, dir: &Path) -> String {
+    let file = dir.join("check.smt2");
+    std::fs::write(&file, format!("{formula}\n")).unwrap();
+    let o = Command::new(&solver[0])
+        .args(&solver[1..])
+        .arg(&file)
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+#[test]
+fn shrink_reduces_a_trigger_past_index_10_30_to_a_small_one_of_the_grammar() {
+    let scratch = tempfile::tempdir().unwrap();
+    let z3 = test_pool().newest("z3").unwrap().clone();
+    // Wrong exactly on the formulas that apply `mod`: it says unsat, z3 knows better.
+    let liar = SolverConfig::new(
+        "liar-1.0",
+        "liar",
+        "1.0",
+        vec![
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fake-solvers/fault-on.sh")
+                .display()
+                .to_string(),
+            z3.program().to_string(),
+            "mod".into(),
+            "unsat".into(),
+        ],
+    );
+    let pool = scratch.path().join("pool.toml");
+    std::fs::write(&pool, format!("{}\n{}", z3.to_toml(), liar.to_toml())).unwrap();
+
+    // The first formula from index 10^30 on that applies mod (z3 decides it: sat).
+    let mut e = Enumeration::new(et_core::builtins::load("ints").unwrap());
+    let start = BigUint::from(10u32).pow(30);
+    let mut stream = e.stream_from(&start).unwrap();
+    let mut offset = 0u32;
+    let big = loop {
+        let text = String::from_utf8(stream.current_text().to_vec()).unwrap();
+        if text.contains("(mod ") {
+            break text;
+        }
+        offset += 1;
+        assert!(stream.advance());
+    };
+    let big_index = (&start + offset).to_string();
+    let file = scratch.path().join("big.smt2");
+    std::fs::write(&file, &big).unwrap();
+
+    let o = et()
+        .arg("shrink")
+        .arg(&file)
+        .args([
+            "-g", "ints", "--solver", "liar-1.0", "--keep", "unsound", "--pool",
+        ])
+        .arg(&pool)
+        .args(["--reference", &z3.name, "-j", "2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "start: size {}, index {big_index}",
+            rank("ints", &[&big]).unwrap()[0].1
+        )),
+        "{stderr}"
+    );
+    let result = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    let ranked = rank("ints", &[&result]).expect("the result is a formula of ints");
+    assert!(ranked[0].1 <= 8, "size {} for {result}", ranked[0].1);
+    assert!(result.contains("(mod "), "{result}");
+    assert!(
+        stderr.contains(&format!("index {}, after", ranked[0].0)),
+        "{stderr}"
+    );
+
+    // Every accepted step is a formula of the grammar, at the index and size printed,
+    // each smaller than the one before.
+    let steps = steps(&stderr);
+    assert!(!steps.is_empty(), "{stderr}");
+    let texts: Vec<&str> = steps.iter().map(|s| s.2.as_str()).collect();
+    let ranks = rank("ints", &texts).expect("every step is a formula of ints");
+    for ((size, index, _), (r_index, r_size)) in steps.iter().zip(&ranks) {
+        assert_eq!((index, size), (r_index, r_size));
+    }
+    assert!(steps.windows(2).all(|w| w[0].0 > w[1].0), "{steps:?}");
+    assert_eq!(steps.last().unwrap().2, result);
+
+    // Re-run by hand: the liar still lies on the result, z3 says sat.
+    assert_eq!(
+        run_solver(&liar.command, &result, scratch.path()).trim(),
+        "unsat"
+    );
+    assert_eq!(
+        run_solver(&z3.command, &result, scratch.path()).trim(),
+        "sat"
+    );
+}
+
+#[test]
+fn shrink_reduces_a_real_invalid_model_trigger_of_z3_4_8_7() {
+    let scratch = tempfile::tempdir().unwrap();
+    let (pool, real) = real_pool(scratch.path());
+    let formula = "(declare-const a Int) (declare-const b Int) \
+                   (assert (ite (> a 0) (= 1 (mod a 0)) (< (div b 0) (* a a)))) (check-sat)";
+    let file = scratch.path().join("trigger.smt2");
+    std::fs::write(&file, formula).unwrap();
+    let o = et()
+        .arg("shrink")
+        .arg(&file)
+        .args([
+            "-g",
+            "ints",
+            "--solver",
+            "z3-4.8.7",
+            "--keep",
+            "invalid_model",
+            "--pool",
+        ])
+        .arg(&pool)
+        .args(["-j", "2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let result = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    let ranked = rank("ints", &[&result]).unwrap();
+    assert!(ranked[0].1 <= 6, "size {} for {result}", ranked[0].1);
+    // Re-run by hand: z3 4.8.7 answers sat and its own model validation fails.
+    let z3_4_8_7 = real.get("z3-4.8.7").unwrap();
+    let answer = run_solver(&z3_4_8_7.command, &result, scratch.path());
+    assert!(answer.starts_with("sat\n"), "{answer}");
+    let all = answer;
+    assert!(all.contains("an invalid model was generated"), "{all}");
+}

@@ -1,0 +1,667 @@
+//! `et triage` on a study with a fault-injecting pool: solvers that wrap the real z3 and
+//! are wrong exactly on the formulas that apply a chosen operator, crash two ways, are
+//! wrong only on odd attempts, return invalid models or hang. The triage must find
+//! exactly the groups those faults imply, in the documented order, with their version
+//! ranges and flaky marks, write a report that is well-formed Markdown, and run each
+//! formula on each solver once. The study is run as two shards, triaged together.
+//!
+//! Also: bad input (missing directories, unknown grammars, malformed rows) exits 2 with
+//! the offending file and line, and leaves nothing behind.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use et_core::enumeration::{Enumeration, FormulaParser};
+use et_core::grammar::Grammar;
+use et_core::solvers::testing::test_pool;
+
+use common::{csv_maps, fake_release, show, write_pool};
+use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+fn et() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_et"))
+}
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn study_grammar() -> PathBuf {
+    manifest_dir().join("tests/fixtures/grammars/triage-study.pest")
+}
+
+/// What report.md holds, as a Markdown parser reads it.
+#[derive(Default, Debug)]
+struct Structure {
+    h1: Vec<String>,
+    h2: Vec<String>,
+    /// (info string, content) of fenced code blocks.
+    blocks: Vec<(String, String)>,
+    /// Rows (header included) of each table.
+    tables: Vec<usize>,
+    html: usize,
+}
+
+fn structure(markdown: &str) -> Structure {
+    let mut s = Structure::default();
+    let mut heading: Option<(HeadingLevel, String)> = None;
+    let mut block: Option<(String, String)> = None;
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(Tag::Heading { level, .. }) => heading = Some((level, String::new())),
+            Event::End(TagEnd::Heading(_)) => {
+                let (level, text) = heading.take().unwrap();
+                match level {
+                    HeadingLevel::H1 => s.h1.push(text),
+                    HeadingLevel::H2 => s.h2.push(text),
+                    _ => {}
+                }
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                block = Some((info.to_string(), String::new()))
+            }
+            Event::End(TagEnd::CodeBlock) => s.blocks.push(block.take().unwrap()),
+            Event::Start(Tag::Table(_)) => s.tables.push(0),
+            Event::Start(Tag::TableHead) | Event::Start(Tag::TableRow) => {
+                *s.tables.last_mut().unwrap() += 1
+            }
+            Event::Text(t) | Event::Code(t) => {
+                if let Some((_, text)) = heading.as_mut() {
+                    text.push_str(&t);
+                } else if let Some((_, text)) = block.as_mut() {
+                    text.push_str(&t);
+                }
+            }
+            Event::Html(_) | Event::InlineHtml(_) => s.html += 1,
+            _ => {}
+        }
+    }
+    s
+}
+
+/// The expected groups, worst first: (kind, family, first, last, operators or crash
+/// signature, triggers, status). Derived from the faults (see each solver below) and
+/// the truth of the 88 formulas of triage-study.pest (z3 decides them all):
+/// - liar 1.0/2.0 answer unsat on formulas with `mod` (12 `=` ones and all 16 `distinct`
+///   ones are sat) and sat on `distinct` formulas without `mod` (unsat: 2 plain, 2 with
+///   `abs`, 6 with `*`); liar 3.0 keeps only the `distinct` lie.
+/// - flaky answers unsat on odd calls on formulas with `abs` (sat: 8 `=`, 6 `distinct`);
+///   in the run each formula is on its 1st call, so all 14 lie, and then reproduce once
+///   in 2 re-runs: flaky. A family of one version: its newest is affected.
+/// - badmodel returns an invalid model on all 32 formulas with `mod`.
+/// - crasher aborts at src/fault/arith.cpp:42 on the 16 `abs` formulas, SIGSEGV on the
+///   32 with `*` (more formulas: ranked first).
+/// - slow hangs on the 2 formulas containing `(distinct (* 1 1) `.
+const EXPECTED: &[(&str, &str, &str, &str, &str, usize, &str)] = &[
+    (
+        "refutational_soundness",
+        "flaky",
+        "1.0",
+        "1.0",
+        "= abs",
+        8,
+        "flaky",
+    ),
+    (
+        "refutational_soundness",
+        "flaky",
+        "1.0",
+        "1.0",
+        "abs distinct",
+        6,
+        "flaky",
+    ),
+    (
+        "refutational_soundness",
+        "liar",
+        "1.0",
+        "2.0",
+        "distinct mod",
+        16,
+        "confirmed",
+    ),
+    (
+        "refutational_soundness",
+        "liar",
+        "1.0",
+        "2.0",
+        "= mod",
+        12,
+        "confirmed",
+    ),
+    (
+        "solution_soundness",
+        "liar",
+        "1.0",
+        "3.0",
+        "* distinct",
+        6,
+        "confirmed",
+    ),
+    (
+        "solution_soundness",
+        "liar",
+        "1.0",
+        "3.0",
+        "distinct",
+        2,
+        "confirmed",
+    ),
+    (
+        "solution_soundness",
+        "liar",
+        "1.0",
+        "3.0",
+        "abs distinct",
+        2,
+        "confirmed",
+    ),
+    (
+        "invalid_model",
+        "badmodel",
+        "1.0",
+        "1.0",
+        "= mod",
+        16,
+        "confirmed",
+    ),
+    (
+        "invalid_model",
+        "badmodel",
+        "1.0",
+        "1.0",
+        "distinct mod",
+        16,
+        "confirmed",
+    ),
+    ("crash", "crasher", "1.0", "1.0", "SIGSEGV", 32, "confirmed"),
+    (
+        "crash",
+        "crasher",
+        "1.0",
+        "1.0",
+        "src/fault/arith.cpp:42",
+        16,
+        "confirmed",
+    ),
+    (
+        "performance",
+        "slow",
+        "1.0",
+        "1.0",
+        "* distinct",
+        2,
+        "confirmed",
+    ),
+];
+
+#[test]
+fn a_fault_injecting_study_triages_into_the_expected_groups() {
+    let z3 = test_pool().newest("z3").unwrap().clone();
+    let real = z3.program().to_string();
+    let scratch = tempfile::tempdir().unwrap();
+    let flaky_state = scratch.path().join("flaky-state");
+    std::fs::create_dir(&flaky_state).unwrap();
+    let home = scratch.path().join("home"); // an empty ET_HOME: only --pool counts
+    let solvers = [
+        z3.clone(),
+        fake_release(
+            "liar-1.0",
+            "liar",
+            "1.0",
+            "fault-on.sh",
+            &[&real, "mod", "unsat", "distinct", "sat"],
+        ),
+        fake_release(
+            "liar-2.0",
+            "liar",
+            "2.0",
+            "fault-on.sh",
+            &[&real, "mod", "unsat", "distinct", "sat"],
+        ),
+        fake_release(
+            "liar-3.0",
+            "liar",
+            "3.0",
+            "fault-on.sh",
+            &[&real, "distinct", "sat"],
+        ),
+        fake_release(
+            "crasher-1.0",
+            "crasher",
+            "1.0",
+            "fault-on.sh",
+            &[&real, "abs", "assert", "*", "segfault"],
+        ),
+        fake_release("flaky-1.0", "flaky", "1.0", "flaky.sh", &[&real, "abs"]),
+        fake_release(
+            "badmodel-1.0",
+            "badmodel",
+            "1.0",
+            "fault-on.sh",
+            &[&real, "mod", "invalid-model"],
+        ),
+        fake_release(
+            "slow-1.0",
+            "slow",
+            "1.0",
+            "fault-on.sh",
+            &[&real, "distinct (* 1 1)", "hang"],
+        ),
+    ];
+    let pool = write_pool(&scratch.path().join("pool.toml"), &solvers);
+    let grammar = study_grammar();
+    let with_env = |mut c: Command| {
+        c.env("ET_HOME", &home)
+            .env("ET_TEST_FLAKY_DIR", &flaky_state);
+        c
+    };
+
+    // The study as two shards: one triage reads both directories into one report.
+    let shards = [
+        scratch.path().join("shard-1"),
+        scratch.path().join("shard-2"),
+    ];
+    for (k, shard) in shards.iter().enumerate() {
+        let mut run = with_env(et());
+        run.args(["run", "--grammar"])
+            .arg(&grammar)
+            .args(["--n", "88", "--shard", &format!("{}/2", k + 1), "--pool"])
+            .arg(&pool)
+            .args([
+                "--solvers",
+                "liar-2.0,crasher-1.0,flaky-1.0,badmodel-1.0,slow-1.0",
+                "--reference",
+                &z3.name,
+                // Generous: z3 answers these in milliseconds even on a loaded machine;
+                // only the hanging solver uses it up.
+                "--timeout",
+                "5",
+                "-j",
+                "2",
+                "-q",
+                "--out",
+            ])
+            .arg(shard);
+        let o = run.output().unwrap();
+        assert!(o.status.success(), "{}", show(&o));
+    }
+    let run_dir = &shards[0];
+
+    let mut triage = with_env(et());
+    triage
+        .arg("triage")
+        .args(&shards)
+        .arg("--pool")
+        .arg(&pool)
+        .arg("--grammar")
+        .arg(&grammar)
+        .args(["--performance-factor", "1.5", "-j", "2"]);
+    let o = triage.output().unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let out = run_dir.join("triage");
+
+    // The groups, their order, ranges and marks.
+    let groups = csv_maps(&out.join("groups.csv"));
+    let got: Vec<(String, String, String, String, String, usize, String)> = groups
+        .iter()
+        .map(|g| {
+            let what = if g["kind"] == "crash" {
+                g["crash_signature"].clone()
+            } else {
+                g["operators"].clone()
+            };
+            (
+                g["kind"].clone(),
+                g["family"].clone(),
+                g["first_version"].clone(),
+                g["last_version"].clone(),
+                what,
+                g["triggers"].parse().unwrap(),
+                g["status"].clone(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, String, String, String, String, usize, String)> = EXPECTED
+        .iter()
+        .map(|&(k, f, a, b, w, n, s)| {
+            (
+                k.into(),
+                f.into(),
+                a.into(),
+                b.into(),
+                w.into(),
+                n,
+                s.into(),
+            )
+        })
+        .collect();
+    assert_eq!(got, expected, "{}", show(&o));
+    for (i, g) in groups.iter().enumerate() {
+        assert_eq!(g["rank"], (i + 1).to_string());
+    }
+    let liar_newest: Vec<&str> = groups
+        .iter()
+        .filter(|g| g["family"] == "liar")
+        .map(|g| g["affects_newest"].as_str())
+        .collect();
+    assert_eq!(liar_newest, ["false", "false", "true", "true", "true"]);
+
+    // Every trigger: flaky ones reproduced once in two attempts, the others always.
+    let triggers = csv_maps(&out.join("triggers.csv"));
+    let total: usize = EXPECTED.iter().map(|e| e.5).sum();
+    assert_eq!(triggers.len(), total);
+    for t in &triggers {
+        let (outcome, reproduced, attempts) = match t["solver"].as_str() {
+            "flaky-1.0" => ("flaky", "1", "2"),
+            "slow-1.0" => ("confirmed", "1", "1"),
+            _ => ("confirmed", "2", "2"),
+        };
+        assert_eq!(
+            (
+                t["outcome"].as_str(),
+                t["reproduced"].as_str(),
+                t["attempts"].as_str()
+            ),
+            (outcome, reproduced, attempts),
+            "{t:?}"
+        );
+        assert!(!t["group"].is_empty(), "{t:?}");
+    }
+
+    // Each formula ran once per solver: correctness triggers × 2 attempts × (solver +
+    // reference), the 2 performance triggers × (reference + solver at 1.5× the
+    // timeout), and the 38 liar formulas on liar 1.0 and 3.0 for the version ranges.
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let calls = (total - 2) * 4 + 2 * 2 + 38 * 2;
+    assert!(
+        report.contains(&format!("{calls} solver calls in all")),
+        "{report}"
+    );
+
+    // The report is Markdown with one section per group, worst first.
+    let s = structure(&report);
+    assert_eq!(
+        s.h1,
+        [format!("et triage: 12 bug groups from {total} triggers")]
+    );
+    assert_eq!(s.h2.len(), 12);
+    for (i, (h, e)) in s.h2.iter().zip(EXPECTED).enumerate() {
+        assert!(h.starts_with(&format!("{}. {} ", i + 1, e.1)), "{h}");
+    }
+    assert_eq!(s.html, 0, "no raw HTML: everything is escaped or in code");
+    assert_eq!(s.tables[0], 13, "the summary table: a header and 12 groups");
+    let g = Grammar::from_file(&grammar, "start").unwrap();
+    let mut enumeration = Enumeration::new(g.clone());
+    let smt2: Vec<&String> = s
+        .blocks
+        .iter()
+        .filter(|b| b.0 == "smt2")
+        .map(|b| &b.1)
+        .collect();
+    assert_eq!(smt2.len(), 12);
+    for (formula, group) in smt2.iter().zip(&groups) {
+        // The inline trigger is the group's smallest, a formula of the grammar.
+        let term = FormulaParser::new(&g).parse(formula).unwrap();
+        assert_eq!(enumeration.rank(&term).to_string(), group["index"]);
+    }
+    let commands: Vec<&String> = s
+        .blocks
+        .iter()
+        .filter(|b| b.0 == "sh")
+        .map(|b| &b.1)
+        .collect();
+    assert_eq!(commands.len(), 12);
+    for (i, c) in commands.iter().enumerate() {
+        assert!(
+            c.trim_end().ends_with(&format!("trigger-{}.smt2", i + 1)),
+            "{c}"
+        );
+        assert!(out.join(format!("trigger-{}.smt2", i + 1)).is_file());
+    }
+    // The command line of a group runs as written, in the triage folder, and lies.
+    let liar = with_env(Command::new("sh"))
+        .arg("-c")
+        .arg(commands[3].trim())
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&liar.stdout).trim(),
+        "unsat",
+        "{}",
+        show(&liar)
+    );
+
+    // A second triage replaces the folder as a whole and leaves no staging folder.
+    std::fs::write(out.join("stale.txt"), "from before").unwrap();
+    let o = triage.output().unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(!out.join("stale.txt").exists());
+    let leftovers: Vec<String> = std::fs::read_dir(run_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".triage"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_eq!(csv_maps(&out.join("groups.csv")).len(), 12);
+}
+
+const HEADER: &str = "grammar,index,size,solver,family,version,status,verdict,reference,\
+                      reference_status,time_s,cpu_s,max_rss_kb,exit_code,signal";
+
+/// A run directory with a hand-written manifest and call log.
+fn run_dir(root: &Path, grammar: &str, rows: &str) -> PathBuf {
+    let dir = root.join(format!("run-{grammar}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("run.toml"),
+        format!(
+            "et_version = \"0.1.0\"\ngrammar = \"{grammar}\"\nstart = \"0\"\nn = 10\n\
+             timeout_s = 1.0\n\n[[solvers]]\nname = \"s\"\nfamily = \"z3\"\nversion = \"1\"\n\
+             command = [\"/bin/true\"]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("runs.csv"), format!("{HEADER}\n{rows}")).unwrap();
+    dir
+}
+
+fn triage_exit(args: &[&std::ffi::OsStr], home: &Path) -> (Option<i32>, String) {
+    let o = et()
+        .arg("triage")
+        .args(args)
+        .env("ET_HOME", home)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_file_and_writes_nothing() {
+    let scratch = tempfile::tempdir().unwrap();
+    let home = scratch.path().join("home");
+    let missing = scratch.path().join("missing");
+    let (code, err) = triage_exit(&[missing.as_os_str()], &home);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("missing"), "{err}");
+
+    // A user grammar needs its file.
+    let dir = run_dir(
+        scratch.path(),
+        "mine",
+        "mine,3,5,s,z3,1,unsat,unsound,,sat,0.1,0.1,10,0,\n",
+    );
+    let (code, err) = triage_exit(&[dir.as_os_str()], &home);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("grammar `mine` is not built in") && err.contains("--grammar"),
+        "{err}"
+    );
+    assert!(!dir.join("triage").exists());
+    // ... unless its run.toml records the file (as `et run` does for a .pest path).
+    let file = scratch.path().join("mine.pest");
+    std::fs::copy(manifest_dir().join("../grammars/ints.pest"), &file).unwrap();
+    let manifest = std::fs::read_to_string(dir.join("run.toml")).unwrap();
+    std::fs::write(
+        dir.join("run.toml"),
+        manifest.replacen(
+            "start = ",
+            &format!("grammar_file = {:?}\nstart = ", file.display().to_string()),
+            1,
+        ),
+    )
+    .unwrap();
+    let (code, err) = triage_exit(&[dir.as_os_str()], &home);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(dir.join("triage/report.md").is_file());
+
+    // Flag values are refused by their parsers, naming the value.
+    for (flag, value) in [
+        ("--attempts", "0"),
+        ("--performance-factor", "nan"),
+        ("--performance-factor", "0.5"),
+        ("--jobs", "0"),
+    ] {
+        let args = [dir.as_os_str(), flag.as_ref(), value.as_ref()];
+        let (code, err) = triage_exit(&args, &home);
+        assert_eq!(code, Some(2), "{flag} {value}: {err}");
+        assert!(err.contains(&format!("'{value}'")), "{flag} {value}: {err}");
+    }
+
+    // A malformed row is named by file and line.
+    let dir = run_dir(
+        scratch.path(),
+        "ints",
+        "ints,3,5,s,z3,1,unsat,,,sat,0.1,0.1,10,0,\nints,4,5,s,z3,1,unsat,wrong,,sat,0.1,0.1,10,0,\n",
+    );
+    let (code, err) = triage_exit(&[dir.as_os_str()], &home);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("runs.csv:3") && err.contains("`wrong`"),
+        "{err}"
+    );
+
+    // An index whose formula does not have the row's size: the wrong grammar.
+    let dir = run_dir(
+        scratch.path(),
+        "core",
+        "core,3,9,s,z3,1,unsat,unsound,,sat,0.1,0.1,10,0,\n",
+    );
+    let (code, err) = triage_exit(&[dir.as_os_str()], &home);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("runs.csv:2") && err.contains("has size 4"),
+        "{err}"
+    );
+
+    // A reference that is in neither run.toml nor a pool.
+    let dir = run_dir(
+        scratch.path(),
+        "strings",
+        "strings,0,5,s,z3,1,unsat,unsound,cvc5-9,sat,0.1,0.1,10,0,\n",
+    );
+    let (code, err) = triage_exit(&[dir.as_os_str()], &home);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("reference `cvc5-9`") && err.contains("--pool"),
+        "{err}"
+    );
+    assert!(!dir.join("triage").exists());
+}
+
+#[test]
+fn bisect_and_shrink_refuse_bad_input_with_exit_2() {
+    let scratch = tempfile::tempdir().unwrap();
+    let home = scratch.path().join("home");
+    let formula = scratch.path().join("f.smt2");
+    std::fs::write(
+        &formula,
+        "(declare-const a Int) (declare-const b Int) (assert (= a b)) (check-sat)\n",
+    )
+    .unwrap();
+    let not_ints = scratch.path().join("g.smt2");
+    std::fs::write(&not_ints, "(assert (frobnicate a))\n").unwrap();
+    let cases: Vec<(Vec<&std::ffi::OsStr>, &str)> = vec![
+        (
+            vec![
+                "bisect".as_ref(),
+                formula.as_os_str(),
+                "--family".as_ref(),
+                "z3".as_ref(),
+            ],
+            "no solver pool",
+        ),
+        (
+            vec![
+                "bisect".as_ref(),
+                "missing.smt2".as_ref(),
+                "--family".as_ref(),
+                "z3".as_ref(),
+            ],
+            "missing.smt2",
+        ),
+        (
+            vec![
+                "shrink".as_ref(),
+                not_ints.as_os_str(),
+                "-g".as_ref(),
+                "ints".as_ref(),
+                "--solver".as_ref(),
+                "z3".as_ref(),
+                "--keep".as_ref(),
+                "unsound".as_ref(),
+            ],
+            "not a formula of grammar `ints`",
+        ),
+        (
+            vec![
+                "shrink".as_ref(),
+                formula.as_os_str(),
+                "-g".as_ref(),
+                "ints".as_ref(),
+                "--solver".as_ref(),
+                "z3".as_ref(),
+                "--keep".as_ref(),
+                "wrong".as_ref(),
+            ],
+            "`wrong` is not a verdict",
+        ),
+    ];
+    for (args, message) in cases {
+        let o = et().args(&args).env("ET_HOME", &home).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains(message),
+            "{}",
+            show(&o)
+        );
+    }
+}
+
+#[test]
+fn a_run_without_triggers_gives_an_empty_report() {
+    let scratch = tempfile::tempdir().unwrap();
+    let dir = run_dir(
+        scratch.path(),
+        "core",
+        "core,3,4,s,z3,1,sat,,,sat,0.1,0.1,10,0,\n",
+    );
+    let o = et()
+        .arg("triage")
+        .arg(&dir)
+        .env("ET_HOME", scratch.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let report = std::fs::read_to_string(dir.join("triage/report.md")).unwrap();
+    let s = structure(&report);
+    assert_eq!(s.h1, ["et triage: 0 bug groups from 0 triggers"]);
+    assert!(s.h2.is_empty());
+    assert_eq!(csv_maps(&dir.join("triage/groups.csv")).len(), 0);
+}
