@@ -1,5 +1,24 @@
 //! et's own oracle: the value of an SMT-LIB formula under an assignment of its free
 //! constants (true, false, or undetermined with a reason, never a guess), the models
 //! solvers print, and a bounded search for satisfying assignments.
+//!
+//! Pure library: no processes, no files. A check gets a formula (text, tokens or a
+//! parsed [`Script`]) and a solver's output, and returns a verdict with an explanation.
 
 #![warn(missing_docs)]
+
+pub mod eval;
+pub mod fp;
+pub mod interval;
+pub mod regex;
+pub mod script;
+pub mod sexp;
+pub mod sort;
+pub mod string;
+pub mod term;
+pub mod value;
+
+pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
+pub use script::{Script, ScriptError};
+pub use sort::Sort;
+pub use value::Value;
