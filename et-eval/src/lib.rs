@@ -10,6 +10,7 @@
 pub mod eval;
 pub mod fp;
 pub mod interval;
+pub mod model;
 pub mod regex;
 pub mod script;
 pub mod sexp;
@@ -19,6 +20,7 @@ pub mod term;
 pub mod value;
 
 pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
+pub use model::{parse_model, Model, ModelDialect, ModelError};
 pub use script::{Script, ScriptError};
 pub use sort::Sort;
 pub use value::Value;

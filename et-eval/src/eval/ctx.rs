@@ -52,7 +52,11 @@ pub struct Ctx<'a> {
 const MAX_REASONS: usize = 4;
 
 impl<'a> Ctx<'a> {
-    pub fn new(assignment: &'a Assignment, chosen: &'a HashMap<ChoiceKey, Value>, prec: u64) -> Ctx<'a> {
+    pub fn new(
+        assignment: &'a Assignment,
+        chosen: &'a HashMap<ChoiceKey, Value>,
+        prec: u64,
+    ) -> Ctx<'a> {
         Ctx {
             assignment,
             chosen,
@@ -103,7 +107,8 @@ impl<'a> Ctx<'a> {
     /// cover.
     fn taint(&mut self, lin: &Lin) {
         for (s, _) in &lin.terms {
-            if matches!(self.syms[*s as usize].kind, SymKind::Choice(_)) && !self.dirty.contains(s) {
+            if matches!(self.syms[*s as usize].kind, SymKind::Choice(_)) && !self.dirty.contains(s)
+            {
                 self.dirty.push(*s);
             }
         }
@@ -131,16 +136,31 @@ impl<'a> Ctx<'a> {
             return V::from_value(v);
         }
         let (function, args): (Option<&Function>, Vec<Value>) = match &key {
-            ChoiceKey::IntDiv(n) => (self.assignment.division_by_zero.int_div.as_ref(), vec![Value::Int(n.clone()), Value::Int(BigInt::zero())]),
-            ChoiceKey::IntMod(n) => (self.assignment.division_by_zero.int_mod.as_ref(), vec![Value::Int(n.clone()), Value::Int(BigInt::zero())]),
-            ChoiceKey::RealDiv(q) => (self.assignment.division_by_zero.real_div.as_ref(), vec![Value::Real(q.clone()), Value::Real(BigRational::zero())]),
+            ChoiceKey::IntDiv(n) => (
+                self.assignment.division_by_zero.int_div.as_ref(),
+                vec![Value::Int(n.clone()), Value::Int(BigInt::zero())],
+            ),
+            ChoiceKey::IntMod(n) => (
+                self.assignment.division_by_zero.int_mod.as_ref(),
+                vec![Value::Int(n.clone()), Value::Int(BigInt::zero())],
+            ),
+            ChoiceKey::RealDiv(q) => (
+                self.assignment.division_by_zero.real_div.as_ref(),
+                vec![Value::Real(q.clone()), Value::Real(BigRational::zero())],
+            ),
             _ => (None, Vec::new()),
         };
         if let Some(function) = function {
-            match function.apply(&args) {
+            // z3's functions take the dividend and the zero divisor; a one-parameter
+            // definition takes the dividend alone.
+            let args = &args[..function.params.len().min(args.len())];
+            match function.apply(args) {
                 Some(v) => return V::from_value(&v),
                 None => {
-                    self.reason(format!("the model's definition of {} cannot be evaluated", key.describe()));
+                    self.reason(format!(
+                        "the model's definition of {} cannot be evaluated",
+                        key.describe()
+                    ));
                     return V::Unknown;
                 }
             }
@@ -213,7 +233,11 @@ impl<'a> Ctx<'a> {
         match op {
             Not => V::Bool(self.truth(&args[0]).not()),
             And | Or => {
-                let (stop, init) = if op == And { (Tri::F, Tri::T) } else { (Tri::T, Tri::F) };
+                let (stop, init) = if op == And {
+                    (Tri::F, Tri::T)
+                } else {
+                    (Tri::T, Tri::F)
+                };
                 let mut acc = init;
                 for a in args {
                     let t = self.truth(a);
@@ -308,8 +332,11 @@ impl<'a> Ctx<'a> {
                 }
                 V::Bool(acc)
             }
-            Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos | Tan | Bv2Nat => self.arith(op, args, sort),
-            BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
+            Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
+            | Tan | Bv2Nat => self.arith(op, args, sort),
+            BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
+            | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt
+            | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
                 let width = match &args[0].sort {
                     Sort::BitVec(w) => *w,
                     _ => return V::Unknown,
@@ -319,7 +346,13 @@ impl<'a> Ctx<'a> {
                 for v in &vals {
                     match v {
                         V::Bv(b) => bits.push(*b),
-                        _ => return if *sort == Sort::Bool { V::Bool(Tri::U) } else { V::Unknown },
+                        _ => {
+                            return if *sort == Sort::Bool {
+                                V::Bool(Tri::U)
+                            } else {
+                                V::Unknown
+                            }
+                        }
                     }
                 }
                 bv_op(op, width, &bits)
@@ -339,7 +372,11 @@ impl<'a> Ctx<'a> {
                 let arr = self.eval(&args[0]);
                 let idx = self.eval(&args[1]);
                 let val = self.eval(&args[2]);
-                match (arr, idx.to_value(&args[1].sort), val.to_value(&args[2].sort)) {
+                match (
+                    arr,
+                    idx.to_value(&args[1].sort),
+                    val.to_value(&args[2].sort),
+                ) {
                     (V::Array(a), Some(i), Some(v)) => V::Array(Arc::new(a.store(i, v))),
                     _ => {
                         self.taint_value(&idx);
@@ -358,7 +395,10 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRem | FpRoundToIntegral | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative | FpIsPositive => self.fp(op, args, sort),
+            FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRem
+            | FpRoundToIntegral | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN
+            | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
+            | FpIsPositive => self.fp(op, args, sort),
             _ => {
                 let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
                 match strings::apply(op, &vals) {
@@ -400,7 +440,10 @@ impl<'a> Ctx<'a> {
         if let Some(c) = d.as_const() {
             return Tri::from(want.contains(&c.cmp(&BigRational::zero())));
         }
-        let all_trig = d.terms.iter().all(|(s, _)| matches!(self.syms[*s as usize].kind, SymKind::Trig));
+        let all_trig = d
+            .terms
+            .iter()
+            .all(|(s, _)| matches!(self.syms[*s as usize].kind, SymKind::Trig));
         let interval = self.interval(d);
         if let Some(sign) = interval.sign() {
             return Tri::from(want.contains(&sign));
@@ -417,7 +460,12 @@ impl<'a> Ctx<'a> {
             }
             return Tri::U;
         }
-        let choices: Vec<SymId> = d.terms.iter().map(|(s, _)| *s).filter(|s| matches!(self.syms[*s as usize].kind, SymKind::Choice(_))).collect();
+        let choices: Vec<SymId> = d
+            .terms
+            .iter()
+            .map(|(s, _)| *s)
+            .filter(|s| matches!(self.syms[*s as usize].kind, SymKind::Choice(_)))
+            .collect();
         if choices.is_empty() {
             self.precision_limited = true;
             self.reason("a comparison of values known only by bounds could not be decided");
@@ -447,7 +495,11 @@ impl<'a> Ctx<'a> {
                 V::Num(l) => vals.push(l),
                 other => {
                     self.taint_value(&other);
-                    return if *sort == Sort::Bool { V::Bool(Tri::U) } else { V::Unknown };
+                    return if *sort == Sort::Bool {
+                        V::Bool(Tri::U)
+                    } else {
+                        V::Unknown
+                    };
                 }
             }
         }
@@ -546,10 +598,18 @@ impl<'a> Ctx<'a> {
             (Some(x), Some(y)) => {
                 let (x, y) = (x.to_integer(), y.to_integer());
                 if y.is_zero() {
-                    let key = if op == Op::IntDiv { ChoiceKey::IntDiv(x) } else { ChoiceKey::IntMod(x) };
+                    let key = if op == Op::IntDiv {
+                        ChoiceKey::IntDiv(x)
+                    } else {
+                        ChoiceKey::IntMod(x)
+                    };
                     return self.num_choice(key);
                 }
-                Lin::int(if op == Op::IntDiv { x.div_euclid(&y) } else { x.rem_euclid(&y) })
+                Lin::int(if op == Op::IntDiv {
+                    x.div_euclid(&y)
+                } else {
+                    x.rem_euclid(&y)
+                })
             }
             (None, Some(y)) if !y.is_zero() => {
                 let y = y.to_integer();
@@ -596,7 +656,10 @@ impl<'a> Ctx<'a> {
             return Tri::from(c.is_integer());
         }
         // A non-trivial combination of sin/cos values is transcendental, never an integer.
-        if a.terms.iter().all(|(s, _)| matches!(self.syms[*s as usize].kind, SymKind::Trig)) {
+        if a.terms
+            .iter()
+            .all(|(s, _)| matches!(self.syms[*s as usize].kind, SymKind::Trig))
+        {
             return Tri::F;
         }
         let i = self.interval(a);
@@ -613,10 +676,18 @@ impl<'a> Ctx<'a> {
         let prec = self.prec;
         if let Some(q) = x.as_const() {
             if q.is_zero() {
-                return V::Num(Lin::constant(if op == Op::Cos { BigRational::one() } else { BigRational::zero() }));
+                return V::Num(Lin::constant(if op == Op::Cos {
+                    BigRational::one()
+                } else {
+                    BigRational::zero()
+                }));
             }
             // sin(−q) = −sin(q), cos(−q) = cos(q), tan(−q) = −tan(q): one symbol per |q|.
-            let (arg, sign) = if q.is_negative() && op != Op::Cos { (-q, -BigRational::one()) } else { (q.abs(), BigRational::one()) };
+            let (arg, sign) = if q.is_negative() && op != Op::Cos {
+                (-q, -BigRational::one())
+            } else {
+                (q.abs(), BigRational::one())
+            };
             let point = Interval::point(arg.clone());
             let interval = match op {
                 Op::Sin => Some(interval::sin(&point, prec)),
@@ -628,7 +699,11 @@ impl<'a> Ctx<'a> {
                 self.reason("tan too close to a pole for the precision");
                 return V::Num(self.opaque(op, &[x], Interval::whole()));
             };
-            let kind = if op == Op::Tan { SymKind::Opaque } else { SymKind::Trig };
+            let kind = if op == Op::Tan {
+                SymKind::Opaque
+            } else {
+                SymKind::Trig
+            };
             let id = self.symbol(SymKey::Trig(op, arg), |_| Sym { kind, interval });
             return V::Num(Lin::symbol(id).scale(&sign));
         }
@@ -656,7 +731,13 @@ impl<'a> Ctx<'a> {
             match v {
                 V::Fp(x) => xs.push(*x),
                 V::Rm(r) => rm = Some(*r),
-                _ => return if *sort == Sort::Bool { V::Bool(Tri::U) } else { V::Unknown },
+                _ => {
+                    return if *sort == Sort::Bool {
+                        V::Bool(Tri::U)
+                    } else {
+                        V::Unknown
+                    }
+                }
             }
         }
         let rm = rm.unwrap_or(crate::fp::RoundingMode::Rne);
@@ -679,12 +760,20 @@ impl<'a> Ctx<'a> {
             FpRem => V::Fp(xs[0].remainder(xs[1])),
             FpRoundToIntegral => V::Fp(xs[0].round_to_integral(rm)),
             FpMin | FpMax => {
-                let r = if op == FpMin { xs[0].min(xs[1]) } else { xs[0].max(xs[1]) };
+                let r = if op == FpMin {
+                    xs[0].min(xs[1])
+                } else {
+                    xs[0].max(xs[1])
+                };
                 match r {
                     Extremum::Value(x) => V::Fp(x),
                     Extremum::EitherZero => {
                         let (a, b) = (xs[0].to_bits(), xs[1].to_bits());
-                        let key = if op == FpMin { ChoiceKey::FpMin(a, b) } else { ChoiceKey::FpMax(a, b) };
+                        let key = if op == FpMin {
+                            ChoiceKey::FpMin(a, b)
+                        } else {
+                            ChoiceKey::FpMax(a, b)
+                        };
                         self.choice(key)
                     }
                 }
@@ -775,12 +864,28 @@ fn bv_op(op: Op, width: u32, b: &[u64]) -> V {
                 }
             })
         }
-        BvShl => V::Bv(if b[1] >= width as u64 { 0 } else { (b[0] << b[1]) & mask }),
-        BvLshr => V::Bv(if b[1] >= width as u64 { 0 } else { b[0] >> b[1] }),
+        BvShl => V::Bv(if b[1] >= width as u64 {
+            0
+        } else {
+            (b[0] << b[1]) & mask
+        }),
+        BvLshr => V::Bv(if b[1] >= width as u64 {
+            0
+        } else {
+            b[0] >> b[1]
+        }),
         BvAshr => {
             let s = signed(b[0], width);
             let shift = b[1].min(width as u64 - 1) as u32;
-            let r = if b[1] >= width as u64 { if s < 0 { -1 } else { 0 } } else { s >> shift };
+            let r = if b[1] >= width as u64 {
+                if s < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else {
+                s >> shift
+            };
             V::Bv((r as u64) & mask)
         }
         BvUlt => cmp(b[0] < b[1]),

@@ -76,7 +76,10 @@ pub struct Lin {
 
 impl Lin {
     pub fn constant(c: BigRational) -> Lin {
-        Lin { c, terms: Vec::new() }
+        Lin {
+            c,
+            terms: Vec::new(),
+        }
     }
 
     pub fn int(n: BigInt) -> Lin {
@@ -127,7 +130,10 @@ impl Lin {
                 (None, None) => unreachable!(),
             }
         }
-        Lin { c: &self.c + &other.c, terms }
+        Lin {
+            c: &self.c + &other.c,
+            terms,
+        }
     }
 
     pub fn scale(&self, k: &BigRational) -> Lin {
@@ -237,8 +243,16 @@ impl ChoiceKey {
             ChoiceKey::IntDiv(n) => format!("(div {} 0)", I(n)),
             ChoiceKey::IntMod(n) => format!("(mod {} 0)", I(n)),
             ChoiceKey::RealDiv(q) => format!("(/ {} 0.0)", R(q)),
-            ChoiceKey::FpMin(a, b) => format!("(fp.min {} {})", Float64::from_bits(*a), Float64::from_bits(*b)),
-            ChoiceKey::FpMax(a, b) => format!("(fp.max {} {})", Float64::from_bits(*a), Float64::from_bits(*b)),
+            ChoiceKey::FpMin(a, b) => format!(
+                "(fp.min {} {})",
+                Float64::from_bits(*a),
+                Float64::from_bits(*b)
+            ),
+            ChoiceKey::FpMax(a, b) => format!(
+                "(fp.max {} {})",
+                Float64::from_bits(*a),
+                Float64::from_bits(*b)
+            ),
         }
     }
 }

@@ -163,7 +163,10 @@ const MAX_CANDIDATES: usize = 24;
 enum Search {
     True(HashMap<ChoiceKey, Value>),
     False,
-    Open { reasons: Vec<String>, precision_limited: bool },
+    Open {
+        reasons: Vec<String>,
+        precision_limited: bool,
+    },
 }
 
 /// Evaluates the conjunction of a script's assertions under `assignment`.
@@ -176,13 +179,22 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
         let mut budget = limits.evaluations;
         let mut chosen = HashMap::new();
         outcome = search(script, assignment, &mut chosen, prec, &mut budget);
-        if !matches!(outcome, Search::Open { precision_limited: true, .. }) {
+        if !matches!(
+            outcome,
+            Search::Open {
+                precision_limited: true,
+                ..
+            }
+        ) {
             break;
         }
     }
     match outcome {
         Search::True(chosen) => {
-            let mut choices: Vec<String> = chosen.iter().map(|(k, v)| format!("{} = {v}", k.describe())).collect();
+            let mut choices: Vec<String> = chosen
+                .iter()
+                .map(|(k, v)| format!("{} = {v}", k.describe()))
+                .collect();
             choices.sort();
             Evaluation {
                 truth: Truth::True,
@@ -196,7 +208,11 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
             choices: Vec::new(),
         },
         Search::Open { reasons, .. } => Evaluation {
-            truth: Truth::Undetermined(if reasons.is_empty() { "no reason recorded".into() } else { reasons.join("; ") }),
+            truth: Truth::Undetermined(if reasons.is_empty() {
+                "no reason recorded".into()
+            } else {
+                reasons.join("; ")
+            }),
             explanation: None,
             choices: Vec::new(),
         },
@@ -214,7 +230,13 @@ fn conjunction(script: &Script, ctx: &mut Ctx<'_>) -> Tri {
     acc
 }
 
-fn search(script: &Script, assignment: &Assignment, chosen: &mut HashMap<ChoiceKey, Value>, prec: u64, budget: &mut usize) -> Search {
+fn search(
+    script: &Script,
+    assignment: &Assignment,
+    chosen: &mut HashMap<ChoiceKey, Value>,
+    prec: u64,
+    budget: &mut usize,
+) -> Search {
     if *budget == 0 {
         return Search::Open {
             reasons: vec!["too many interpretations of division by zero to try".into()],
@@ -235,7 +257,9 @@ fn search(script: &Script, assignment: &Assignment, chosen: &mut HashMap<ChoiceK
                 precision_limited: ctx.precision_limited,
             };
         };
-        let SymKind::Choice(key) = &ctx.syms[sym as usize].kind else { unreachable!("choices hold choice symbols") };
+        let SymKind::Choice(key) = &ctx.syms[sym as usize].kind else {
+            unreachable!("choices hold choice symbols")
+        };
         let dirty = ctx.dirty.contains(&sym);
         let points = ctx.critical.get(&sym).cloned().unwrap_or_default();
         let (candidates, exhaustive) = candidates(key, &points, dirty);
@@ -269,7 +293,10 @@ fn search(script: &Script, assignment: &Assignment, chosen: &mut HashMap<ChoiceK
 /// Values to try for an unspecified result, and whether they cover every case.
 fn candidates(key: &ChoiceKey, points: &[BigRational], dirty: bool) -> (Vec<Value>, bool) {
     match key {
-        ChoiceKey::FpMin(..) | ChoiceKey::FpMax(..) => (vec![Value::Fp(Float64::POS_ZERO), Value::Fp(Float64::NEG_ZERO)], true),
+        ChoiceKey::FpMin(..) | ChoiceKey::FpMax(..) => (
+            vec![Value::Fp(Float64::POS_ZERO), Value::Fp(Float64::NEG_ZERO)],
+            true,
+        ),
         _ => {
             let is_int = key.is_int();
             let mut values: Vec<BigRational> = Vec::new();
@@ -310,7 +337,13 @@ fn candidates(key: &ChoiceKey, points: &[BigRational], dirty: bool) -> (Vec<Valu
             unique.truncate(MAX_CANDIDATES);
             let values = unique
                 .into_iter()
-                .map(|q| if is_int { Value::Int(q.to_integer()) } else { Value::Real(q) })
+                .map(|q| {
+                    if is_int {
+                        Value::Int(q.to_integer())
+                    } else {
+                        Value::Real(q)
+                    }
+                })
                 .collect();
             (values, exhaustive)
         }
@@ -326,7 +359,9 @@ fn explain(script: &Script, assignment: &Assignment) -> Option<String> {
     let mut negated = false;
     loop {
         let next = match &term.kind {
-            TermKind::App(Op::And, args) if !negated => args.iter().find(|a| ctx.truth(a) == Tri::F),
+            TermKind::App(Op::And, args) if !negated => {
+                args.iter().find(|a| ctx.truth(a) == Tri::F)
+            }
             TermKind::App(Op::Or, args) if negated => args.iter().find(|a| ctx.truth(a) == Tri::T),
             TermKind::App(Op::Not, args) => {
                 negated = !negated;
@@ -339,7 +374,11 @@ fn explain(script: &Script, assignment: &Assignment) -> Option<String> {
             None => break,
         }
     }
-    let mut text = if negated { format!("(not {term})") } else { term.to_string() };
+    let mut text = if negated {
+        format!("(not {term})")
+    } else {
+        term.to_string()
+    };
     let mut values = Vec::new();
     for a in term.args() {
         if matches!(a.kind, TermKind::Lit(_)) {
@@ -352,7 +391,9 @@ fn explain(script: &Script, assignment: &Assignment) -> Option<String> {
                 domain::V::Num(l) => {
                     let i = ctx.interval(l);
                     match (i.lo, i.hi) {
-                        (Some(lo), Some(hi)) => format!("in [{}, {}]", Value::Real(lo), Value::Real(hi)),
+                        (Some(lo), Some(hi)) => {
+                            format!("in [{}, {}]", Value::Real(lo), Value::Real(hi))
+                        }
                         _ => "undetermined".into(),
                     }
                 }

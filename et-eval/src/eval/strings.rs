@@ -88,8 +88,20 @@ pub fn apply(op: Op, args: &[V]) -> Option<V> {
             }
             V::Re(acc)
         }
-        ReUnion => V::Re(Regex::union_of(args.iter().map(regex).collect::<Option<Vec<_>>>()?.into_iter().cloned())),
-        ReInter => V::Re(Regex::inter_of(args.iter().map(regex).collect::<Option<Vec<_>>>()?.into_iter().cloned())),
+        ReUnion => V::Re(Regex::union_of(
+            args.iter()
+                .map(regex)
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .cloned(),
+        )),
+        ReInter => V::Re(Regex::inter_of(
+            args.iter()
+                .map(regex)
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .cloned(),
+        )),
         ReDiff => {
             let mut acc = r(0)?.clone();
             for i in 1..args.len() {
