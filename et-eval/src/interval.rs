@@ -163,7 +163,11 @@ impl Interval {
     }
 }
 
-fn both(a: &Option<BigRational>, b: &Option<BigRational>, f: impl Fn(BigRational, BigRational) -> BigRational) -> Option<BigRational> {
+fn both(
+    a: &Option<BigRational>,
+    b: &Option<BigRational>,
+    f: impl Fn(BigRational, BigRational) -> BigRational,
+) -> Option<BigRational> {
     match (a, b) {
         (Some(a), Some(b)) => Some(f(a.clone(), b.clone())),
         _ => None,
@@ -256,7 +260,11 @@ enum Trig {
 /// `sin(x)` or `cos(x)` for an exact rational `x`, to about `prec` bits.
 fn trig_point(f: Trig, x: &BigRational, prec: u64) -> Interval {
     if x.is_zero() {
-        return Interval::point(if f == Trig::Sin { BigRational::zero() } else { BigRational::one() });
+        return Interval::point(if f == Trig::Sin {
+            BigRational::zero()
+        } else {
+            BigRational::one()
+        });
     }
     let magnitude = x.abs().ceil().to_integer().bits();
     if magnitude > MAX_MAGNITUDE_BITS {
@@ -275,7 +283,12 @@ fn trig_point(f: Trig, x: &BigRational, prec: u64) -> Interval {
     } else {
         (&x_lo - &k * &h_hi, &x_hi - &k * &h_lo)
     };
-    let quadrant = Integer::mod_floor(&k, &BigInt::from(4)).to_u32_digits().1.first().copied().unwrap_or(0);
+    let quadrant = Integer::mod_floor(&k, &BigInt::from(4))
+        .to_u32_digits()
+        .1
+        .first()
+        .copied()
+        .unwrap_or(0);
     // |y| ≤ π/4 + ε < 1: sin is increasing there, cos is largest at 0.
     let ((s_lo, es_lo), (c_lo, ec_lo)) = sin_cos_fixed(&y_lo, w);
     let ((s_hi, es_hi), (c_hi, ec_hi)) = sin_cos_fixed(&y_hi, w);
@@ -314,15 +327,24 @@ fn clamp_unit(i: Interval) -> Interval {
 pub fn pi(prec: u64) -> Interval {
     let (lo, hi) = pi_fixed(prec);
     let denom = BigInt::one() << prec;
-    Interval::new(BigRational::new(lo, denom.clone()), BigRational::new(hi, denom))
+    Interval::new(
+        BigRational::new(lo, denom.clone()),
+        BigRational::new(hi, denom),
+    )
 }
 
 /// Does some point `(k + offset)·π` (offset ½ or 0, integer k) possibly lie in `x`?
 /// Returns the parities of the k that may (bit 0: some even k, bit 1: some odd k).
 fn special_points(x: &Interval, half: bool, prec: u64) -> u8 {
-    let (Some(a), Some(b)) = (&x.lo, &x.hi) else { return 3 };
+    let (Some(a), Some(b)) = (&x.lo, &x.hi) else {
+        return 3;
+    };
     let pi = pi(prec + 16);
-    let offset = if half { BigRational::new(BigInt::one(), BigInt::from(2)) } else { BigRational::zero() };
+    let offset = if half {
+        BigRational::new(BigInt::one(), BigInt::from(2))
+    } else {
+        BigRational::zero()
+    };
     let three = BigRational::from_integer(BigInt::from(3));
     let k_from: BigInt = (a / &three).floor().to_integer() - 2;
     let k_to: BigInt = (b / &three).ceil().to_integer() + 2;
@@ -390,7 +412,10 @@ pub fn tan(x: &Interval, prec: u64) -> Option<Interval> {
     }
     // Increasing between poles.
     let (lo, hi) = (at(a)?, at(b)?);
-    Some(Interval { lo: lo.lo, hi: hi.hi })
+    Some(Interval {
+        lo: lo.lo,
+        hi: hi.hi,
+    })
 }
 
 #[cfg(test)]
@@ -405,12 +430,14 @@ mod tests {
         let v = BigRational::from_float(v).unwrap();
         // f64 results are within 1e-15 relative; widen by that.
         let slack = BigRational::from_float(1e-14).unwrap();
-        i.lo.as_ref().is_none_or(|l| *l <= &v + &slack) && i.hi.as_ref().is_none_or(|h| *h >= &v - &slack)
+        i.lo.as_ref().is_none_or(|l| *l <= &v + &slack)
+            && i.hi.as_ref().is_none_or(|h| *h >= &v - &slack)
     }
 
     fn width(i: &Interval) -> f64 {
         let w = i.hi.clone().unwrap() - i.lo.clone().unwrap();
-        w.numer().to_string().parse::<f64>().unwrap() / w.denom().to_string().parse::<f64>().unwrap()
+        w.numer().to_string().parse::<f64>().unwrap()
+            / w.denom().to_string().parse::<f64>().unwrap()
     }
 
     #[test]
@@ -422,7 +449,17 @@ mod tests {
 
     #[test]
     fn sin_cos_tan_enclose_f64() {
-        for (n, d) in [(1, 1), (-1, 1), (3, 1), (22, 7), (355, 113), (1000, 1), (-7, 3), (1, 1000), (100001, 4)] {
+        for (n, d) in [
+            (1, 1),
+            (-1, 1),
+            (3, 1),
+            (22, 7),
+            (355, 113),
+            (1000, 1),
+            (-7, 3),
+            (1, 1000),
+            (100001, 4),
+        ] {
             let x = q(n, d);
             let xf = n as f64 / d as f64;
             for prec in [64, 256] {
@@ -430,7 +467,11 @@ mod tests {
                 let c = cos(&Interval::point(x.clone()), prec);
                 assert!(contains(&s, xf.sin()), "sin {xf} {s:?}");
                 assert!(contains(&c, xf.cos()), "cos {xf}");
-                assert!(width(&s) < 1e-15 && width(&c) < 1e-15, "width {xf} {}", width(&s));
+                assert!(
+                    width(&s) < 1e-15 && width(&c) < 1e-15,
+                    "width {xf} {}",
+                    width(&s)
+                );
                 let t = tan(&Interval::point(x.clone()), prec).unwrap();
                 assert!(contains(&t, xf.tan()), "tan {xf}");
             }
@@ -449,6 +490,9 @@ mod tests {
         assert_eq!(cos(&Interval::new(q(3, 1), q(4, 1)), 64).lo, Some(q(-1, 1)));
         assert!(tan(&Interval::new(q(1, 1), q(2, 1)), 64).is_none());
         assert!(tan(&Interval::new(q(-1, 1), q(1, 1)), 64).is_some());
-        assert_eq!(sin(&Interval::whole(), 64), Interval::new(q(-1, 1), q(1, 1)));
+        assert_eq!(
+            sin(&Interval::whole(), 64),
+            Interval::new(q(-1, 1), q(1, 1))
+        );
     }
 }

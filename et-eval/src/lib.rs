@@ -18,9 +18,11 @@ pub mod sort;
 pub mod string;
 pub mod term;
 pub mod value;
+pub mod witness;
 
 pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
 pub use model::{parse_model, Model, ModelDialect, ModelError};
 pub use script::{Script, ScriptError};
 pub use sort::Sort;
 pub use value::Value;
+pub use witness::{find_witness, Witness, WitnessBound};

@@ -78,7 +78,12 @@ impl Script {
         let mut checker = Checker::default();
         let mut assertions = Vec::new();
         for command in commands {
-            let items = command.as_list().ok_or_else(|| err(command.pos, format!("expected a command, found '{command}'")))?;
+            let items = command.as_list().ok_or_else(|| {
+                err(
+                    command.pos,
+                    format!("expected a command, found '{command}'"),
+                )
+            })?;
             let head = items.first().and_then(Sexp::as_symbol).unwrap_or("");
             match head {
                 "declare-const" | "declare-fun" => {
@@ -86,13 +91,18 @@ impl Script {
                         ("declare-const", [_, name, sort]) => (name, sort),
                         ("declare-fun", [_, name, params, sort]) => {
                             if params.as_list().is_none_or(|p| !p.is_empty()) {
-                                return Err(err(params.pos, "only constants (declare-fun of arity 0) are supported"));
+                                return Err(err(
+                                    params.pos,
+                                    "only constants (declare-fun of arity 0) are supported",
+                                ));
                             }
                             (name, sort)
                         }
                         _ => return Err(err(command.pos, format!("malformed {head}"))),
                     };
-                    let name = name.as_symbol().ok_or_else(|| err(name.pos, "expected a symbol"))?;
+                    let name = name
+                        .as_symbol()
+                        .ok_or_else(|| err(name.pos, "expected a symbol"))?;
                     let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
                     if checker.vars.contains_key(name) {
                         return Err(err(command.pos, format!("'{name}' is declared twice")));
@@ -109,13 +119,25 @@ impl Script {
                     };
                     let term = checker.term(body)?;
                     if term.sort != Sort::Bool {
-                        return Err(err(body.pos, format!("asserted term has sort {}, not Bool", term.sort)));
+                        return Err(err(
+                            body.pos,
+                            format!("asserted term has sort {}, not Bool", term.sort),
+                        ));
                     }
                     assertions.push(term);
                 }
                 // Commands that do not change what the formula means.
-                "check-sat" | "get-model" | "set-logic" | "set-option" | "set-info" | "exit" | "get-info" | "echo" => {}
-                _ => return Err(err(command.pos, format!("unsupported command '{}'", items.first().map(|h| h.to_string()).unwrap_or_default()))),
+                "check-sat" | "get-model" | "set-logic" | "set-option" | "set-info" | "exit"
+                | "get-info" | "echo" => {}
+                _ => {
+                    return Err(err(
+                        command.pos,
+                        format!(
+                            "unsupported command '{}'",
+                            items.first().map(|h| h.to_string()).unwrap_or_default()
+                        ),
+                    ))
+                }
             }
         }
         Ok(Script {
@@ -132,7 +154,12 @@ impl Script {
     /// Reads one term over this script's constants (e.g. a model's value).
     pub fn term(&self, sexp: &Sexp) -> Result<Term, ScriptError> {
         let mut checker = Checker {
-            vars: self.decls.iter().enumerate().map(|(i, d)| (d.name.to_string(), i)).collect(),
+            vars: self
+                .decls
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.name.to_string(), i))
+                .collect(),
             decls: self.decls.clone(),
         };
         checker.term(sexp)
@@ -150,23 +177,42 @@ fn err(pos: Pos, message: impl Into<String>) -> ScriptError {
 /// rounding modes, FP specials, `(fp ...)`, `(_ bvN w)`); `None` if it is no literal.
 pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
     let value = match &sexp.kind {
-        SexpKind::Numeral(n) => Value::Int(BigInt::from_str_radix(n, 10).map_err(|_| err(sexp.pos, "bad numeral"))?),
-        SexpKind::Decimal(d) => Value::Real(parse_decimal(d).ok_or_else(|| err(sexp.pos, "bad decimal"))?),
+        SexpKind::Numeral(n) => {
+            Value::Int(BigInt::from_str_radix(n, 10).map_err(|_| err(sexp.pos, "bad numeral"))?)
+        }
+        SexpKind::Decimal(d) => {
+            Value::Real(parse_decimal(d).ok_or_else(|| err(sexp.pos, "bad decimal"))?)
+        }
         SexpKind::Hex(h) => {
             let width = 4 * h.len() as u32;
             if width > MAX_BV_WIDTH {
-                return Err(err(sexp.pos, format!("bit-vector literal wider than {MAX_BV_WIDTH} bits")));
+                return Err(err(
+                    sexp.pos,
+                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
+                ));
             }
-            Value::bv(width, u64::from_str_radix(h, 16).map_err(|_| err(sexp.pos, "bad hex literal"))?)
+            Value::bv(
+                width,
+                u64::from_str_radix(h, 16).map_err(|_| err(sexp.pos, "bad hex literal"))?,
+            )
         }
         SexpKind::Binary(b) => {
             let width = b.len() as u32;
             if width > MAX_BV_WIDTH {
-                return Err(err(sexp.pos, format!("bit-vector literal wider than {MAX_BV_WIDTH} bits")));
+                return Err(err(
+                    sexp.pos,
+                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
+                ));
             }
-            Value::bv(width, u64::from_str_radix(b, 2).map_err(|_| err(sexp.pos, "bad binary literal"))?)
+            Value::bv(
+                width,
+                u64::from_str_radix(b, 2).map_err(|_| err(sexp.pos, "bad binary literal"))?,
+            )
         }
-        SexpKind::Str(s) => Value::Str(SmtString::parse_literal(&s.replace('"', "\"\""), Dialect::Smtlib26).map_err(|e| err(sexp.pos, e.to_string()))?),
+        SexpKind::Str(s) => Value::Str(
+            SmtString::parse_literal(&s.replace('"', "\"\""), Dialect::Smtlib26)
+                .map_err(|e| err(sexp.pos, e.to_string()))?,
+        ),
         SexpKind::Symbol(s) => match s.parse::<RoundingMode>() {
             Ok(rm) => Value::Rm(rm),
             Err(_) => return Ok(None),
@@ -175,8 +221,12 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
             let heads: Vec<Option<&str>> = items.iter().map(Sexp::as_symbol).collect();
             match heads.as_slice() {
                 [Some("_"), Some(special), None, None] if is_fp_special(special) => {
-                    if !matches!((&items[2].kind, &items[3].kind), (SexpKind::Numeral(e), SexpKind::Numeral(s)) if e == "11" && s == "53") {
-                        return Err(err(sexp.pos, format!("unsupported floating-point format in '{sexp}' (only 11 53)")));
+                    if !matches!((&items[2].kind, &items[3].kind), (SexpKind::Numeral(e), SexpKind::Numeral(s)) if e == "11" && s == "53")
+                    {
+                        return Err(err(
+                            sexp.pos,
+                            format!("unsupported floating-point format in '{sexp}' (only 11 53)"),
+                        ));
                     }
                     Value::Fp(match *special {
                         "+zero" => Float64::POS_ZERO,
@@ -186,20 +236,38 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                         _ => Float64::NAN,
                     })
                 }
-                [Some("_"), Some(bv), None] if bv.starts_with("bv") && bv[2..].chars().all(|c| c.is_ascii_digit()) && bv.len() > 2 => {
+                [Some("_"), Some(bv), None]
+                    if bv.starts_with("bv")
+                        && bv[2..].chars().all(|c| c.is_ascii_digit())
+                        && bv.len() > 2 =>
+                {
                     let width = match &items[2].kind {
-                        SexpKind::Numeral(w) => w.parse::<u32>().ok().filter(|w| (1..=MAX_BV_WIDTH).contains(w)),
+                        SexpKind::Numeral(w) => w
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|w| (1..=MAX_BV_WIDTH).contains(w)),
                         _ => None,
                     }
-                    .ok_or_else(|| err(items[2].pos, format!("unsupported bit-vector width in '{sexp}'")))?;
-                    let n = BigUint::from_str_radix(&bv[2..], 10).map_err(|_| err(sexp.pos, "bad numeral"))?;
-                    let bits = (n % (BigUint::from(1u8) << width)).iter_u64_digits().next().unwrap_or(0);
+                    .ok_or_else(|| {
+                        err(
+                            items[2].pos,
+                            format!("unsupported bit-vector width in '{sexp}'"),
+                        )
+                    })?;
+                    let n = BigUint::from_str_radix(&bv[2..], 10)
+                        .map_err(|_| err(sexp.pos, "bad numeral"))?;
+                    let bits = (n % (BigUint::from(1u8) << width))
+                        .iter_u64_digits()
+                        .next()
+                        .unwrap_or(0);
                     Value::bv(width, bits)
                 }
                 [Some("fp"), None, None, None] => {
                     let fields: Vec<Value> = items[1..]
                         .iter()
-                        .map(|f| literal(f)?.ok_or_else(|| err(f.pos, "expected a bit-vector literal")))
+                        .map(|f| {
+                            literal(f)?.ok_or_else(|| err(f.pos, "expected a bit-vector literal"))
+                        })
                         .collect::<Result<_, _>>()?;
                     match fields.as_slice() {
                         [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: 11, bits: e }, Value::BitVec { width: 52, bits: m }] => {
@@ -264,7 +332,10 @@ impl Checker {
             }
             SexpKind::List(items) if !items.is_empty() => {
                 let (op, array_sort) = self.operator(&items[0])?;
-                let mut args = items[1..].iter().map(|a| self.term(a)).collect::<Result<Vec<_>, _>>()?;
+                let mut args = items[1..]
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
                 if op == Op::ConstArray {
                     let sort = array_sort.expect("const carries its sort");
                     let [value] = args.as_mut_slice() else {
@@ -276,14 +347,18 @@ impl Checker {
                     let value = coerce(value, &element).map_err(|m| err(items[1].pos, m))?;
                     // A constant array of a literal is itself a literal.
                     if let TermKind::Lit(v) = &value.kind {
-                        return Ok(Term::lit(Value::Array(Arc::new(ArrayValue::constant(sort, v.clone())))));
+                        return Ok(Term::lit(Value::Array(Arc::new(ArrayValue::constant(
+                            sort,
+                            v.clone(),
+                        )))));
                     }
                     return Ok(Term {
                         kind: TermKind::App(op, vec![value]),
                         sort,
                     });
                 }
-                let sort = signature(op, &mut args).map_err(|m| err(sexp.pos, format!("{m} in '{sexp}'")))?;
+                let sort = signature(op, &mut args)
+                    .map_err(|m| err(sexp.pos, format!("{m} in '{sexp}'")))?;
                 Ok(Term {
                     kind: TermKind::App(op, args),
                     sort,
@@ -315,10 +390,12 @@ impl Checker {
                     _ => None,
                 };
                 match heads.as_slice() {
-                    [Some("_"), Some("re.loop"), None, None] => match (numeral(&items[2]), numeral(&items[3])) {
-                        (Some(i), Some(j)) => Ok((Op::ReLoop(i, j), None)),
-                        _ => Err(err(head.pos, format!("bad indices in '{head}'"))),
-                    },
+                    [Some("_"), Some("re.loop"), None, None] => {
+                        match (numeral(&items[2]), numeral(&items[3])) {
+                            (Some(i), Some(j)) => Ok((Op::ReLoop(i, j), None)),
+                            _ => Err(err(head.pos, format!("bad indices in '{head}'"))),
+                        }
+                    }
                     [Some("_"), Some("re.^"), None] => match numeral(&items[2]) {
                         Some(n) => Ok((Op::RePower(n), None)),
                         None => Err(err(head.pos, format!("bad index in '{head}'"))),
@@ -326,7 +403,10 @@ impl Checker {
                     [Some("as"), Some("const"), _] => {
                         let sort = Sort::parse(&items[2]).map_err(|m| err(items[2].pos, m))?;
                         if sort.array_parts().is_none() {
-                            return Err(err(items[2].pos, format!("(as const {sort}) needs an array sort")));
+                            return Err(err(
+                                items[2].pos,
+                                format!("(as const {sort}) needs an array sort"),
+                            ));
                         }
                         Ok((Op::ConstArray, Some(sort)))
                     }
@@ -369,7 +449,11 @@ fn numeric(args: &mut [Term]) -> Result<Sort, String> {
     if let Some(bad) = args.iter().find(|a| !a.sort.is_numeric()) {
         return Err(format!("expected Int or Real, found {} '{bad}'", bad.sort));
     }
-    let sort = if args.iter().any(|a| a.sort == Sort::Real) { Sort::Real } else { Sort::Int };
+    let sort = if args.iter().any(|a| a.sort == Sort::Real) {
+        Sort::Real
+    } else {
+        Sort::Int
+    };
     all(args, &sort)?;
     Ok(sort)
 }
@@ -393,17 +477,27 @@ fn arity(op: Op, args: &[Term], min: usize, max: usize) -> Result<(), String> {
         } else {
             format!("{min} to {max}")
         };
-        return Err(format!("'{}' takes {want} arguments, not {}", op.name(), args.len()));
+        return Err(format!(
+            "'{}' takes {want} arguments, not {}",
+            op.name(),
+            args.len()
+        ));
     }
     Ok(())
 }
 
 fn bv_width(args: &[Term]) -> Result<u32, String> {
     let Sort::BitVec(w) = args[0].sort else {
-        return Err(format!("expected a bit-vector, found {} '{}'", args[0].sort, args[0]));
+        return Err(format!(
+            "expected a bit-vector, found {} '{}'",
+            args[0].sort, args[0]
+        ));
     };
     if let Some(bad) = args.iter().find(|a| a.sort != Sort::BitVec(w)) {
-        return Err(format!("expected (_ BitVec {w}), found {} '{bad}'", bad.sort));
+        return Err(format!(
+            "expected (_ BitVec {w}), found {} '{bad}'",
+            bad.sort
+        ));
     }
     Ok(w)
 }
@@ -469,7 +563,11 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
         ToInt | IsInt => {
             arity(op, args, 1, 1)?;
             all(args, &Sort::Real)?;
-            if op == ToInt { Sort::Int } else { Sort::Bool }
+            if op == ToInt {
+                Sort::Int
+            } else {
+                Sort::Bool
+            }
         }
         Sin | Cos | Tan => {
             arity(op, args, 1, 1)?;
@@ -500,16 +598,30 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
         }
         Select => {
             arity(op, args, 2, 2)?;
-            let Some((index, element)) = args[0].sort.array_parts().map(|(i, e)| (i.clone(), e.clone())) else {
-                return Err(format!("expected an array, found {} '{}'", args[0].sort, args[0]));
+            let Some((index, element)) = args[0]
+                .sort
+                .array_parts()
+                .map(|(i, e)| (i.clone(), e.clone()))
+            else {
+                return Err(format!(
+                    "expected an array, found {} '{}'",
+                    args[0].sort, args[0]
+                ));
             };
             all(&mut args[1..], &index)?;
             element
         }
         Store => {
             arity(op, args, 3, 3)?;
-            let Some((index, element)) = args[0].sort.array_parts().map(|(i, e)| (i.clone(), e.clone())) else {
-                return Err(format!("expected an array, found {} '{}'", args[0].sort, args[0]));
+            let Some((index, element)) = args[0]
+                .sort
+                .array_parts()
+                .map(|(i, e)| (i.clone(), e.clone()))
+            else {
+                return Err(format!(
+                    "expected an array, found {} '{}'",
+                    args[0].sort, args[0]
+                ));
             };
             all(&mut args[1..2], &index)?;
             all(&mut args[2..], &element)?;
@@ -549,7 +661,8 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             all(args, &Sort::Float64)?;
             Sort::Bool
         }
-        FpIsNaN | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative | FpIsPositive => {
+        FpIsNaN | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
+        | FpIsPositive => {
             arity(op, args, 1, 1)?;
             all(args, &Sort::Float64)?;
             Sort::Bool
@@ -650,9 +763,15 @@ mod tests {
     fn reads_et_formulas() {
         let s = Script::parse("(declare-const a Int)\n(declare-const b Real)\n(assert (< (+ a 1.0) (sin a)))\n(check-sat)").unwrap();
         assert_eq!(s.decls.len(), 2);
-        assert_eq!(s.assertions[0].to_string(), "(< (+ (to_real a) 1.0) (sin (to_real a)))");
+        assert_eq!(
+            s.assertions[0].to_string(),
+            "(< (+ (to_real a) 1.0) (sin (to_real a)))"
+        );
         let s = Script::parse("(declare-const a (Array (_ BitVec 64) (_ BitVec 64)))(declare-const b (_ BitVec 64))(assert (= (store a b #x0000000000000001) a))").unwrap();
-        assert_eq!(s.assertions[0].to_string(), "(= (store a b #x0000000000000001) a)");
+        assert_eq!(
+            s.assertions[0].to_string(),
+            "(= (store a b #x0000000000000001) a)"
+        );
         let s = Script::parse("(declare-fun a () (_ FloatingPoint 11 53))(assert (fp.lt a (fp #b0 #b00000000000 #b0000000000000000000000000000000000000000000000000001)))").unwrap();
         assert_eq!(s.assertions.len(), 1);
     }
@@ -674,7 +793,23 @@ mod tests {
 
     #[test]
     fn tokens_give_the_same_script() {
-        let tokens = ["(", "declare-const", "a", "Bool", ")", "(", "assert", "(", "not", "a", ")", ")", "(", "check-sat", ")"];
+        let tokens = [
+            "(",
+            "declare-const",
+            "a",
+            "Bool",
+            ")",
+            "(",
+            "assert",
+            "(",
+            "not",
+            "a",
+            ")",
+            ")",
+            "(",
+            "check-sat",
+            ")",
+        ];
         let s = Script::from_tokens(tokens).unwrap();
         assert_eq!(s.assertions[0].to_string(), "(not a)");
     }

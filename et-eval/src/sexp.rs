@@ -97,7 +97,10 @@ impl fmt::Display for Sexp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             SexpKind::Symbol(s) => {
-                if s.is_empty() || !s.chars().all(is_symbol_char) || s.starts_with(|c: char| c.is_ascii_digit()) {
+                if s.is_empty()
+                    || !s.chars().all(is_symbol_char)
+                    || s.starts_with(|c: char| c.is_ascii_digit())
+                {
                     write!(f, "|{s}|")
                 } else {
                     f.write_str(s)
@@ -231,13 +234,25 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 match radix {
-                    Some('x') if !digits.is_empty() && digits.chars().all(|d| d.is_ascii_hexdigit()) => {
+                    Some('x')
+                        if !digits.is_empty() && digits.chars().all(|d| d.is_ascii_hexdigit()) =>
+                    {
                         Token::Atom(SexpKind::Hex(digits))
                     }
-                    Some('b') if !digits.is_empty() && digits.chars().all(|d| d == '0' || d == '1') => {
+                    Some('b')
+                        if !digits.is_empty() && digits.chars().all(|d| d == '0' || d == '1') =>
+                    {
                         Token::Atom(SexpKind::Binary(digits))
                     }
-                    _ => return Err(self.error(start, format!("malformed literal '#{}{digits}'", radix.map(String::from).unwrap_or_default()))),
+                    _ => {
+                        return Err(self.error(
+                            start,
+                            format!(
+                                "malformed literal '#{}{digits}'",
+                                radix.map(String::from).unwrap_or_default()
+                            ),
+                        ))
+                    }
                 }
             }
             ':' => {
@@ -401,7 +416,9 @@ mod tests {
 
     #[test]
     fn reads_atoms_and_lists() {
-        let s = read_all("(assert (= a #x0F #b01 \"x\"\"y\" 1.5 12 |a b| :named)) ; c\n(check-sat)").unwrap();
+        let s =
+            read_all("(assert (= a #x0F #b01 \"x\"\"y\" 1.5 12 |a b| :named)) ; c\n(check-sat)")
+                .unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].head(), Some("assert"));
         let inner = &s[0].as_list().unwrap()[1];
@@ -414,21 +431,49 @@ mod tests {
         assert_eq!(items[7].kind, SexpKind::Symbol("a b".into()));
         assert_eq!(items[8].kind, SexpKind::Keyword("named".into()));
         assert_eq!(s[1].pos, Pos { line: 2, column: 1 });
-        assert_eq!(s[0].to_string(), "(assert (= a #x0F #b01 \"x\"\"y\" 1.5 12 |a b| :named))");
+        assert_eq!(
+            s[0].to_string(),
+            "(assert (= a #x0F #b01 \"x\"\"y\" 1.5 12 |a b| :named))"
+        );
     }
 
     #[test]
     fn tokens_and_text_agree() {
         let text = "(declare-const a (_ BitVec 64))(assert (= a #x0000000000000001))";
-        let tokens = ["(", "declare-const", "a", "(_ BitVec 64)", ")", "(", "assert", "(", "=", "a", "#x0000000000000001", ")", ")"];
-        let a: Vec<String> = read_all(text).unwrap().iter().map(|s| s.to_string()).collect();
-        let b: Vec<String> = read_tokens(tokens).unwrap().iter().map(|s| s.to_string()).collect();
+        let tokens = [
+            "(",
+            "declare-const",
+            "a",
+            "(_ BitVec 64)",
+            ")",
+            "(",
+            "assert",
+            "(",
+            "=",
+            "a",
+            "#x0000000000000001",
+            ")",
+            ")",
+        ];
+        let a: Vec<String> = read_all(text)
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let b: Vec<String> = read_tokens(tokens)
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         assert_eq!(a, b);
     }
 
     #[test]
     fn errors_have_positions() {
-        assert_eq!(read_all("(a\n  (b").unwrap_err().pos, Pos { line: 2, column: 3 });
+        assert_eq!(
+            read_all("(a\n  (b").unwrap_err().pos,
+            Pos { line: 2, column: 3 }
+        );
         assert_eq!(read_all("a)").unwrap_err().message, "unbalanced ')'");
         assert!(read_all("\"abc").is_err());
         assert!(read_all("#xZZ").is_err());

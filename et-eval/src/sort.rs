@@ -57,18 +57,27 @@ impl Sort {
                         let width = numeral_u32(&items[2])
                             .filter(|w| (1..=MAX_BV_WIDTH).contains(w))
                             .ok_or_else(|| {
-                                format!("unsupported bit-vector width '{}' (1 to {MAX_BV_WIDTH})", items[2])
+                                format!(
+                                    "unsupported bit-vector width '{}' (1 to {MAX_BV_WIDTH})",
+                                    items[2]
+                                )
                             })?;
                         Ok(Sort::BitVec(width))
                     }
                     [Some("_"), Some("FloatingPoint"), None, None] => {
-                        if numeral_u32(&items[2]) == Some(11) && numeral_u32(&items[3]) == Some(53) {
+                        if numeral_u32(&items[2]) == Some(11) && numeral_u32(&items[3]) == Some(53)
+                        {
                             Ok(Sort::Float64)
                         } else {
-                            Err(format!("unsupported floating-point sort '{sexp}' (only 11 53)"))
+                            Err(format!(
+                                "unsupported floating-point sort '{sexp}' (only 11 53)"
+                            ))
                         }
                     }
-                    [Some("Array"), _, _] => Ok(Sort::array(Sort::parse(&items[1])?, Sort::parse(&items[2])?)),
+                    [Some("Array"), _, _] => Ok(Sort::array(
+                        Sort::parse(&items[1])?,
+                        Sort::parse(&items[2])?,
+                    )),
                     _ => Err(format!("unsupported sort '{sexp}'")),
                 }
             }
@@ -124,7 +133,17 @@ mod tests {
 
     #[test]
     fn parses_and_prints() {
-        for text in ["Bool", "Int", "Real", "(_ BitVec 64)", "(Array (_ BitVec 64) (_ BitVec 64))", "(_ FloatingPoint 11 53)", "RoundingMode", "String", "RegLan"] {
+        for text in [
+            "Bool",
+            "Int",
+            "Real",
+            "(_ BitVec 64)",
+            "(Array (_ BitVec 64) (_ BitVec 64))",
+            "(_ FloatingPoint 11 53)",
+            "RoundingMode",
+            "String",
+            "RegLan",
+        ] {
             assert_eq!(sort(text).unwrap().to_string(), text);
         }
         assert!(sort("(_ BitVec 65)").unwrap_err().contains("65"));

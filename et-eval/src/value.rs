@@ -90,8 +90,19 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Int(a), Value::Int(b)) => a == b,
             (Value::Real(a), Value::Real(b)) => a == b,
-            (Value::Int(a), Value::Real(b)) | (Value::Real(b), Value::Int(a)) => b.is_integer() && b.numer() == a,
-            (Value::BitVec { width: w1, bits: b1 }, Value::BitVec { width: w2, bits: b2 }) => w1 == w2 && b1 == b2,
+            (Value::Int(a), Value::Real(b)) | (Value::Real(b), Value::Int(a)) => {
+                b.is_integer() && b.numer() == a
+            }
+            (
+                Value::BitVec {
+                    width: w1,
+                    bits: b1,
+                },
+                Value::BitVec {
+                    width: w2,
+                    bits: b2,
+                },
+            ) => w1 == w2 && b1 == b2,
             (Value::Fp(a), Value::Fp(b)) => a == b,
             (Value::Rm(a), Value::Rm(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => a == b,
@@ -133,7 +144,12 @@ impl ArrayValue {
 
     /// The array with `value` stored at `index`.
     pub fn store(&self, index: Value, value: Value) -> ArrayValue {
-        let mut entries: Vec<(Value, Value)> = self.entries.iter().filter(|(i, _)| !i.smt_eq(&index)).cloned().collect();
+        let mut entries: Vec<(Value, Value)> = self
+            .entries
+            .iter()
+            .filter(|(i, _)| !i.smt_eq(&index))
+            .cloned()
+            .collect();
         if !value.smt_eq(&self.default) {
             entries.push((index, value));
         }
@@ -161,7 +177,11 @@ impl ArrayValue {
             return true;
         }
         // The defaults differ: the arrays differ unless the entries cover every index.
-        let index_sort = self.sort.array_parts().map(|(i, _)| i.clone()).unwrap_or(Sort::Int);
+        let index_sort = self
+            .sort
+            .array_parts()
+            .map(|(i, _)| i.clone())
+            .unwrap_or(Sort::Int);
         match small_domain_size(&index_sort) {
             Some(size) => (seen.len() as u64) >= size,
             None => false,
@@ -233,8 +253,14 @@ mod tests {
     #[test]
     fn prints_smtlib() {
         assert_eq!(Value::Int(BigInt::from(-3)).to_string(), "(- 3)");
-        assert_eq!(Value::Real(BigRational::new(BigInt::from(-1), BigInt::from(3))).to_string(), "(- (/ 1.0 3.0))");
-        assert_eq!(Value::Real(BigRational::from_integer(BigInt::from(2))).to_string(), "2.0");
+        assert_eq!(
+            Value::Real(BigRational::new(BigInt::from(-1), BigInt::from(3))).to_string(),
+            "(- (/ 1.0 3.0))"
+        );
+        assert_eq!(
+            Value::Real(BigRational::from_integer(BigInt::from(2))).to_string(),
+            "2.0"
+        );
         assert_eq!(Value::bv(64, 255).to_string(), "#x00000000000000ff");
         assert_eq!(Value::bv(3, 255).to_string(), "#b111");
     }
@@ -246,12 +272,17 @@ mod tests {
         let one = ArrayValue::constant(sort, Value::bv(1, 1));
         assert!(!zero.extensional_eq(&one));
         // Storing 1 at both indices of a 1-bit domain makes the all-zero array all-one.
-        let covered = zero.store(Value::bv(1, 0), Value::bv(1, 1)).store(Value::bv(1, 1), Value::bv(1, 1));
+        let covered = zero
+            .store(Value::bv(1, 0), Value::bv(1, 1))
+            .store(Value::bv(1, 1), Value::bv(1, 1));
         assert!(covered.extensional_eq(&one));
-        let back = covered.store(Value::bv(1, 0), Value::bv(1, 0)).store(Value::bv(1, 1), Value::bv(1, 0));
+        let back = covered
+            .store(Value::bv(1, 0), Value::bv(1, 0))
+            .store(Value::bv(1, 1), Value::bv(1, 0));
         assert!(back.entries.is_empty() && back.extensional_eq(&zero));
         let big = Sort::array(Sort::BitVec(64), Sort::BitVec(64));
-        let a = ArrayValue::constant(big.clone(), Value::bv(64, 0)).store(Value::bv(64, 5), Value::bv(64, 0));
+        let a = ArrayValue::constant(big.clone(), Value::bv(64, 0))
+            .store(Value::bv(64, 5), Value::bv(64, 0));
         assert!(a.entries.is_empty());
         assert!(a.extensional_eq(&ArrayValue::constant(big, Value::bv(64, 0))));
     }
