@@ -86,7 +86,11 @@ pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
                     return None;
                 }
                 tried += 1;
-                let values: Vec<Value> = positions.iter().zip(&lists).map(|(&p, l)| l[p].clone()).collect();
+                let values: Vec<Value> = positions
+                    .iter()
+                    .zip(&lists)
+                    .map(|(&p, l)| l[p].clone())
+                    .collect();
                 let evaluation = evaluate(script, &Assignment::of_values(values.clone()), &limits);
                 if evaluation.truth == Truth::True {
                     return Some(Witness { values, evaluation });
@@ -145,7 +149,10 @@ impl Literals {
 }
 
 fn push_unique(list: &mut Vec<Value>, v: Value) {
-    if !list.iter().any(|x| x.smt_eq(&v) && x.sort() == v.sort() && x.to_string() == v.to_string()) {
+    if !list
+        .iter()
+        .any(|x| x.smt_eq(&v) && x.sort() == v.sort() && x.to_string() == v.to_string())
+    {
         list.push(v);
     }
 }
@@ -165,7 +172,18 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
             }
         }
         Sort::Real => {
-            for (n, d) in [(0, 1), (1, 1), (-1, 1), (1, 2), (-1, 2), (2, 1), (-2, 1), (1, 3), (3, 2), (-3, 2)] {
+            for (n, d) in [
+                (0, 1),
+                (1, 1),
+                (-1, 1),
+                (1, 2),
+                (-1, 2),
+                (2, 1),
+                (-2, 1),
+                (1, 3),
+                (3, 2),
+                (-3, 2),
+            ] {
                 push_unique(&mut list, Value::Real(q(n, d)));
             }
             for r in &lits.reals {
@@ -217,7 +235,11 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
                 }
             }
             chars.dedup();
-            let s = |cs: &[u32]| Value::Str(SmtString::from_code_points(cs.iter().copied()).expect("alphabet characters"));
+            let s = |cs: &[u32]| {
+                Value::Str(
+                    SmtString::from_code_points(cs.iter().copied()).expect("alphabet characters"),
+                )
+            };
             push_unique(&mut list, s(&[]));
             for &c in &chars {
                 push_unique(&mut list, s(&[c]));
@@ -233,7 +255,10 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
             let elements = candidates(element, lits);
             let indices = candidates(index, lits);
             for e in elements.iter().take(3) {
-                push_unique(&mut list, Value::Array(Arc::new(ArrayValue::constant(sort.clone(), e.clone()))));
+                push_unique(
+                    &mut list,
+                    Value::Array(Arc::new(ArrayValue::constant(sort.clone(), e.clone()))),
+                );
             }
             if let (Some(base), Some(i)) = (elements.first(), indices.first()) {
                 let constant = ArrayValue::constant(sort.clone(), base.clone());
@@ -258,11 +283,28 @@ mod tests {
 
     #[test]
     fn finds_small_witnesses() {
-        assert_eq!(witness("(declare-const a Int)(declare-const b Int)(assert (and (> a b) (= (mod a 3) 2)))").unwrap(), "(define-fun a () Int 2)\n(define-fun b () Int 0)\n");
-        assert!(witness("(declare-const a Real)(assert (= (* 2.0 a) 1.0))").unwrap().contains("(/ 1.0 2.0)"));
-        assert!(witness("(declare-const a (_ BitVec 64))(assert (bvult #x1111111111111111 a))").is_some());
-        assert!(witness("(declare-const a String)(assert (str.in_re a (re.+ (str.to_re \"x\"))))").unwrap().contains("\"x\""));
-        assert!(witness("(declare-const a (_ FloatingPoint 11 53))(assert (fp.isNaN a))").is_some());
+        assert_eq!(
+            witness(
+                "(declare-const a Int)(declare-const b Int)(assert (and (> a b) (= (mod a 3) 2)))"
+            )
+            .unwrap(),
+            "(define-fun a () Int 2)\n(define-fun b () Int 0)\n"
+        );
+        assert!(witness("(declare-const a Real)(assert (= (* 2.0 a) 1.0))")
+            .unwrap()
+            .contains("(/ 1.0 2.0)"));
+        assert!(
+            witness("(declare-const a (_ BitVec 64))(assert (bvult #x1111111111111111 a))")
+                .is_some()
+        );
+        assert!(
+            witness("(declare-const a String)(assert (str.in_re a (re.+ (str.to_re \"x\"))))")
+                .unwrap()
+                .contains("\"x\"")
+        );
+        assert!(
+            witness("(declare-const a (_ FloatingPoint 11 53))(assert (fp.isNaN a))").is_some()
+        );
         assert!(witness("(declare-const a (Array (_ BitVec 64) (_ BitVec 64)))(declare-const b (_ BitVec 64))(assert (distinct (select a b) (select a #x0000000000000001)))").is_some());
         // Division by zero: any value of (div a 0) may be chosen.
         assert!(witness("(declare-const a Int)(assert (= (div a 0) 17))").is_some());
@@ -272,7 +314,8 @@ mod tests {
     fn no_witness_for_unsatisfiable_or_out_of_bound() {
         assert!(witness("(declare-const a Int)(assert (and (> a 0) (< a 0)))").is_none());
         assert!(witness("(declare-const a Int)(assert (= a 1000))").is_none());
-        let script = Script::parse("(declare-const a Int)(declare-const b Int)(assert false)").unwrap();
+        let script =
+            Script::parse("(declare-const a Int)(declare-const b Int)(assert false)").unwrap();
         let bound = WitnessBound {
             values_per_constant: 3,
             max_assignments: 5,

@@ -4,6 +4,7 @@
 
 mod count;
 mod enumerate;
+mod eval;
 mod grammar_arg;
 mod grammars;
 mod index;
@@ -43,6 +44,7 @@ correctness and performance to CSV.",
   et solvers install z3@4.13.0 cvc5@1.4.2
   et run --grammar core --n 400 --timeout 8 --out results/core
   et report results/core
+  et eval bug.smt2 --model z3.out
   et plot results/core --out plots"
 )]
 pub struct Cli {
@@ -59,6 +61,8 @@ enum Command {
     Sample(sample::Args),
     Rank(rank::Args),
     Run(run::Args),
+    /// Evaluate a formula under a solver's model, or search for a witness.
+    Eval(eval::Args),
     /// Tables of bug triggers, solved formulas, time and regressions from run directories.
     Report(report::Args),
     /// Evolution figures (SVG/PNG) from run directories.
@@ -79,6 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Sample(args) => sample::run(args),
         Command::Rank(args) => rank::run(args),
         Command::Run(args) => run::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Report(args) => report::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),
