@@ -326,6 +326,9 @@ fn candidates(key: &ChoiceKey, points: &[BigRational], dirty: bool) -> (Vec<Valu
                 for n in [0, 1, -1, 2, -2] {
                     values.push(BigRational::from_integer(BigInt::from(n)));
                 }
+                if !is_int {
+                    values.push(BigRational::new(BigInt::one(), BigInt::from(2)));
+                }
             }
             let mut unique: Vec<BigRational> = Vec::new();
             for v in values {
