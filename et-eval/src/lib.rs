@@ -3,3 +3,5 @@
 //! solvers print, and a bounded search for satisfying assignments.
 
 #![warn(missing_docs)]
+
+pub mod fp;
