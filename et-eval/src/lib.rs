@@ -5,3 +5,5 @@
 #![warn(missing_docs)]
 
 pub mod fp;
+pub mod regex;
+pub mod string;
