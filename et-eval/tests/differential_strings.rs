@@ -210,7 +210,7 @@ fn regex_membership_agrees_with_z3() {
         // Four strings per term, one of them a shortest member when there is one, in one
         // query.
         let mut strings: Vec<SmtString> = (0..3).map(|_| random_string(&mut rng, 4)).collect();
-        if let Member::Found(member) = r.shortest_member(MAX_CODE_POINT, 10_000) {
+        if let Member::Found(member) = r.shortest_member(MAX_CODE_POINT, 100_000) {
             strings.push(member);
         }
         let mut claim = String::from("(and");
@@ -237,7 +237,7 @@ fn shortest_members_agree_with_z3() {
     let (mut empty, mut found, mut unknown) = (0, 0, 0);
     for round in 0..300 {
         let (r, text) = random_regex(&mut rng, 3, false);
-        let query = match r.shortest_member(MAX_CODE_POINT, 10_000) {
+        let query = match r.shortest_member(MAX_CODE_POINT, 100_000) {
             Member::Found(member) if member.is_empty() => continue,
             Member::Found(member) => {
                 found += 1;

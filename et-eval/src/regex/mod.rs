@@ -37,6 +37,9 @@ struct Node {
     /// A structural hash, fixed at construction: the cheap first comparison for the
     /// sorting and deduplication of union and intersection operands.
     hash: u64,
+    /// The number of nodes of the term as a tree (saturating): what a derivative of it
+    /// costs, the unit of the search budget.
+    size: u64,
 }
 
 #[derive(PartialEq, Eq, PartialOrd, Ord)]
@@ -132,6 +135,20 @@ impl Kind {
         }
     }
 
+    fn size(&self) -> u64 {
+        let sum = |items: &[&Regex]| {
+            items
+                .iter()
+                .fold(1u64, |total, r| total.saturating_add(r.0.size))
+        };
+        match self {
+            Kind::Nothing | Kind::Epsilon | Kind::Chars(_) | Kind::Text(_) => 1,
+            Kind::Concat(a, b) => sum(&[a, b]),
+            Kind::Union(items) | Kind::Inter(items) => sum(&items.iter().collect::<Vec<_>>()),
+            Kind::Star(r) | Kind::Complement(r) | Kind::Repeat(r, _, _) => sum(&[r]),
+        }
+    }
+
     fn nullable(&self) -> bool {
         match self {
             Kind::Nothing | Kind::Chars(_) | Kind::Text(_) => false,
@@ -184,10 +201,12 @@ impl Regex {
     fn make(kind: Kind) -> Regex {
         let nullable = kind.nullable();
         let hash = kind.hash();
+        let size = kind.size();
         Regex(Arc::new(Node {
             kind,
             nullable,
             hash,
+            size,
         }))
     }
 
@@ -247,9 +266,25 @@ impl Regex {
             (Kind::Nothing, _) | (_, Kind::Nothing) => Regex::none(),
             (Kind::Epsilon, _) => other.clone(),
             (_, Kind::Epsilon) => self.clone(),
+            // re.all absorbs a nullable neighbour: Σ* X ⊇ Σ* ε.
+            _ if (self.is_all() && other.is_nullable())
+                || (other.is_all() && self.is_nullable()) =>
+            {
+                Regex::all()
+            }
+            // r* r* = r*, also at the head of a longer concatenation.
+            (Kind::Star(_), _) if self == other || other.head() == Some(self) => other.clone(),
             // Right-nested: (a b) c = a (b c).
             (Kind::Concat(a, b), _) => a.concat(&b.concat(other)),
             _ => Regex::make(Kind::Concat(self.clone(), other.clone())),
+        }
+    }
+
+    /// The first operand of a concatenation.
+    fn head(&self) -> Option<&Regex> {
+        match &self.0.kind {
+            Kind::Concat(head, _) => Some(head),
+            _ => None,
         }
     }
 
@@ -405,14 +440,24 @@ impl Regex {
         if max.is_some_and(|max| min > max) {
             return Regex::none();
         }
+        // With ε in r, fewer copies are padded with ε: r{min,max} = r{0,max}, and a
+        // star absorbs any positive number of copies of itself.
+        let min = if self.is_nullable() { 0 } else { min };
         match (&self.0.kind, min, max) {
             (_, _, Some(0)) | (Kind::Epsilon, _, _) => Regex::epsilon(),
+            (Kind::Star(_), _, _) => self.clone(),
             (Kind::Nothing, 0, _) => Regex::epsilon(),
             (Kind::Nothing, _, _) => Regex::none(),
             (_, 0, None) => self.star(),
             (_, 1, Some(1)) => self.clone(),
             _ => Regex::make(Kind::Repeat(self.clone(), min, max)),
         }
+    }
+
+    /// The number of nodes of the term (as a tree, saturating): the work a derivative of
+    /// it takes, in the unit of [`Regex::shortest_member`]'s budget.
+    pub fn size(&self) -> u64 {
+        self.0.size
     }
 
     /// Whether the empty string is in the language.

@@ -18,16 +18,20 @@ pub enum Member {
     /// The language has no string over the alphabet searched: every derivative was
     /// explored without reaching one that accepts ε.
     Empty,
-    /// The state budget ran out before either was established.
+    /// The work budget ran out before either was established.
     GaveUp,
 }
 
 impl Regex {
     /// A shortest string of the language over the alphabet `0..=max_char` (use
-    /// [`crate::string::Dialect::max_char`]), exploring at most `max_states` distinct
-    /// derivatives. Among shortest members it prefers the smallest characters in the
-    /// order of [`Regex::representative_chars`].
-    pub fn shortest_member(&self, max_char: u32, max_states: usize) -> Member {
+    /// [`crate::string::Dialect::max_char`]). Among shortest members it prefers the
+    /// smallest characters in the order of [`Regex::representative_chars`].
+    ///
+    /// `budget` bounds the work: the sizes ([`Regex::size`]) of all derivatives computed
+    /// add up to at most that much before the search gives up. Counting states alone
+    /// would not bound the time: pathological terms (nested huge `re.loop` counts
+    /// around `re.all`) have derivatives that grow with every step.
+    pub fn shortest_member(&self, max_char: u32, budget: u64) -> Member {
         if self.is_nullable() {
             return Member::Found(SmtString::new());
         }
@@ -37,14 +41,16 @@ impl Regex {
         let mut reached_from: Vec<(usize, u32)> = vec![(0, 0)];
         let mut seen: HashMap<Regex, usize> = HashMap::from([(self.clone(), 0)]);
         let mut queue = VecDeque::from([0usize]);
+        let mut work = 0u64;
         while let Some(index) = queue.pop_front() {
             for &c in &characters {
                 let next = states[index].derivative(c);
+                work = work.saturating_add(next.size());
+                if work > budget {
+                    return Member::GaveUp;
+                }
                 if next.is_nothing() || seen.contains_key(&next) {
                     continue;
-                }
-                if states.len() >= max_states {
-                    return Member::GaveUp;
                 }
                 let next_index = states.len();
                 let accepting = next.is_nullable();

@@ -15,7 +15,7 @@ fn range(low: &str, high: &str) -> Regex {
     Regex::range(&s(low), &s(high))
 }
 
-const BUDGET: usize = 10_000;
+const BUDGET: u64 = 100_000;
 
 fn member(r: &Regex) -> Member {
     r.shortest_member(MAX_CODE_POINT, BUDGET)

@@ -4,6 +4,9 @@
 //! versions because the semantics compared (unspecified cases, string escapes, which
 //! operators a solver evaluates) change between releases.
 
+// Each test crate that includes this module uses only part of it.
+#![allow(dead_code)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
