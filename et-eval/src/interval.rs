@@ -204,7 +204,7 @@ fn atan_inverse(n: u64, w: u64) -> (BigInt, u64) {
     let mut k = 0u64;
     while !power.is_zero() {
         let term = &power / (2 * k + 1);
-        if k % 2 == 0 {
+        if k.is_multiple_of(2) {
             sum += term;
         } else {
             sum -= term;

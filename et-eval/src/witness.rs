@@ -81,7 +81,7 @@ pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
     for r in 0..widest.max(1) {
         let mut positions = vec![0usize; lists.len()];
         loop {
-            if positions.iter().any(|&p| p == r) || lists.is_empty() {
+            if positions.contains(&r) || lists.is_empty() {
                 if tried >= bound.max_assignments {
                     return None;
                 }

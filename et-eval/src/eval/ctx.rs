@@ -814,7 +814,7 @@ fn bv_op(op: Op, width: u32, b: &[u64]) -> V {
     use Op::*;
     let mask = bv_mask(width);
     let fold = |f: fn(u64, u64) -> u64| V::Bv(b[1..].iter().fold(b[0], |acc, x| f(acc, *x)) & mask);
-    let udiv = |x: u64, y: u64| if y == 0 { mask } else { x / y };
+    let udiv = |x: u64, y: u64| x.checked_div(y).unwrap_or(mask);
     let urem = |x: u64, y: u64| if y == 0 { x } else { x % y };
     let neg = |x: u64| x.wrapping_neg() & mask;
     let msb = |x: u64| (x >> (width - 1)) & 1 == 1;

@@ -633,31 +633,26 @@ fn function_to_array(function: &Function, sort: &Sort) -> Option<ArrayValue> {
     };
     let mut entries = Vec::new();
     let mut body = &function.body;
-    loop {
-        match &body.kind {
-            TermKind::App(Op::Ite, args) => {
-                let mut cond = &args[0];
-                while let TermKind::App(Op::And, inner) = &cond.kind {
-                    if inner.len() != 1 {
-                        return None;
-                    }
-                    cond = &inner[0];
-                }
-                let index = match &cond.kind {
-                    TermKind::App(Op::Eq, sides) if sides.len() == 2 => {
-                        match (&sides[0].kind, &sides[1].kind) {
-                            (TermKind::Var(0, _), _) => closed(&sides[1])?,
-                            (_, TermKind::Var(0, _)) => closed(&sides[0])?,
-                            _ => return None,
-                        }
-                    }
-                    _ => return None,
-                };
-                entries.push((index, closed(&args[1])?));
-                body = &args[2];
+    while let TermKind::App(Op::Ite, args) = &body.kind {
+        let mut cond = &args[0];
+        while let TermKind::App(Op::And, inner) = &cond.kind {
+            if inner.len() != 1 {
+                return None;
             }
-            _ => break,
+            cond = &inner[0];
         }
+        let index = match &cond.kind {
+            TermKind::App(Op::Eq, sides) if sides.len() == 2 => {
+                match (&sides[0].kind, &sides[1].kind) {
+                    (TermKind::Var(0, _), _) => closed(&sides[1])?,
+                    (_, TermKind::Var(0, _)) => closed(&sides[0])?,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        entries.push((index, closed(&args[1])?));
+        body = &args[2];
     }
     let mut array = ArrayValue::constant(sort.clone(), closed(body)?);
     // Earlier conditions win: store them last.
