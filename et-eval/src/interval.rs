@@ -183,6 +183,15 @@ thread_local! {
 
 /// `(lo, hi)` with `lo ≤ π·2^w ≤ hi`, by Machin's formula π = 16·atan(1/5) − 4·atan(1/239).
 fn pi_fixed(w: u64) -> (BigInt, BigInt) {
+    // Computed at a multiple of 256 bits and cut down, so that the few widths asked
+    // for share one cached value.
+    let cached = w.div_ceil(256) * 256;
+    let (lo, hi) = pi_fixed_exact(cached);
+    let shift = cached - w;
+    (lo >> shift, (hi >> shift) + 1)
+}
+
+fn pi_fixed_exact(w: u64) -> (BigInt, BigInt) {
     if let Some(hit) = PI_CACHE.with(|c| c.borrow().get(&w).cloned()) {
         return hit;
     }

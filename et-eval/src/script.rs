@@ -319,6 +319,12 @@ impl Checker {
                 }
                 let constant = match name.as_str() {
                     "true" => return Ok(Term::lit(Value::Bool(true))),
+                    "real.pi" => {
+                        return Ok(Term {
+                            kind: TermKind::App(Op::Pi, Vec::new()),
+                            sort: Sort::Real,
+                        })
+                    }
                     "false" => return Ok(Term::lit(Value::Bool(false))),
                     "re.none" | "re.nostr" => ReConst::None,
                     "re.all" => ReConst::All,
@@ -568,6 +574,10 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             } else {
                 Sort::Bool
             }
+        }
+        Pi => {
+            arity(op, args, 0, 0)?;
+            Sort::Real
         }
         Sin | Cos | Tan => {
             arity(op, args, 1, 1)?;

@@ -127,6 +127,8 @@ ops! {
     Cos = "cos",
     /// `tan`.
     Tan = "tan",
+    /// `real.pi` (cvc5 writes it in model values).
+    Pi = "real.pi",
     /// `bvnot`.
     BvNot = "bvnot",
     /// `bvneg`.

@@ -74,7 +74,12 @@ pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
     if lists.iter().any(Vec::is_empty) {
         return None;
     }
-    let limits = Limits { evaluations: 32 };
+    // A candidate that needs more than the first precision is skipped: another one
+    // is likelier to be quick than this one to be decided.
+    let limits = Limits {
+        evaluations: 32,
+        precisions: 1,
+    };
     let mut tried = 0;
     let widest = lists.iter().map(Vec::len).max().unwrap_or(0);
     // Rank r: every assignment whose largest position is r, so small values go first.

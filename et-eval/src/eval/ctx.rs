@@ -186,6 +186,12 @@ impl<'a> Ctx<'a> {
             TermKind::ReConst(c) => V::Re(strings::re_const(*c)),
             TermKind::Var(i, name) => match self.assignment.values.get(*i) {
                 Some(Binding::Value(v)) => V::from_value(v),
+                // Closed by construction: no recursion through constants.
+                Some(Binding::Term(t)) if !has_var(t) => self.eval(t),
+                Some(Binding::Term(_)) => {
+                    self.reason(format!("{name}: a value that mentions constants"));
+                    unknown_of(&term.sort)
+                }
                 Some(Binding::Undetermined(why)) => {
                     let why = format!("{name}: {why}");
                     self.reason(why);
@@ -793,6 +799,12 @@ impl<'a> Ctx<'a> {
             _ => unreachable!("not floating point: {op:?}"),
         }
     }
+}
+
+fn has_var(t: &Term) -> bool {
+    let mut found = false;
+    t.for_each_var(&mut |_| found = true);
+    found
 }
 
 fn unknown_of(sort: &Sort) -> V {

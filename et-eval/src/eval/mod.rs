@@ -60,6 +60,9 @@ impl fmt::Display for Truth {
 pub enum Binding {
     /// A value.
     Value(Value),
+    /// A closed term that is not a value, e.g. cvc5's `(div 0 0)`: it is evaluated with
+    /// the formula, so its unspecified results are the formula's own.
+    Term(Term),
     /// A value the evaluator cannot represent exactly (e.g. an algebraic number), with
     /// the reason.
     Undetermined(String),
@@ -133,11 +136,17 @@ pub struct Limits {
     /// Evaluations of the formula while searching interpretations of unspecified
     /// results (per precision level).
     pub evaluations: usize,
+    /// How many of the precisions of transcendental bounds (64, 256, 1024 bits) may be
+    /// tried, 1 to 3.
+    pub precisions: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { evaluations: 256 }
+        Limits {
+            evaluations: 256,
+            precisions: PRECISIONS.len(),
+        }
     }
 }
 
@@ -175,7 +184,10 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
         reasons: Vec::new(),
         precision_limited: false,
     };
-    for prec in PRECISIONS {
+    for &prec in PRECISIONS
+        .iter()
+        .take(limits.precisions.clamp(1, PRECISIONS.len()))
+    {
         let mut budget = limits.evaluations;
         let mut chosen = HashMap::new();
         outcome = search(script, assignment, &mut chosen, prec, &mut budget);

@@ -107,6 +107,11 @@ impl Model {
                     v.sort(),
                     d.sort
                 )),
+                Some(Binding::Term(t)) if t.sort == d.sort => Binding::Term(t.clone()),
+                Some(Binding::Term(t)) => Binding::Undetermined(format!(
+                    "the model gives a {} where {} was declared",
+                    t.sort, d.sort
+                )),
                 Some(b @ Binding::Undetermined(_)) => b.clone(),
                 None => Binding::Undetermined("not in the model".into()),
             })
@@ -332,12 +337,12 @@ impl Reader {
             params: Vec::new(),
             body: term,
         };
-        match closed.apply(&[]) {
-            Some(v) => Ok(Binding::Value(v)),
-            None => Ok(Binding::Undetermined(format!(
-                "the value '{sexp}' is not a closed value"
-            ))),
-        }
+        Ok(match closed.apply(&[]) {
+            Some(v) => Binding::Value(v),
+            // cvc5 gives e.g. `(div 0 0)` as a value: the formula's own unspecified
+            // result, so it is evaluated together with the formula.
+            None => Binding::Term(closed.body),
+        })
     }
 
     /// Why a value cannot be taken exactly, if so.
@@ -455,13 +460,9 @@ impl Reader {
                 };
                 let index = self.value(&items[2], parts.0, functions)?;
                 let element = self.value(&items[3], parts.1, functions)?;
-                Ok(Some(match (index, element) {
-                    (Binding::Value(i), Binding::Value(v)) => {
-                        Binding::Value(Value::Array(Arc::new(inner.store(i, v))))
-                    }
-                    (Binding::Undetermined(why), _) | (_, Binding::Undetermined(why)) => {
-                        Binding::Undetermined(why)
-                    }
+                Ok(Some(match (concrete(index), concrete(element)) {
+                    (Ok(i), Ok(v)) => Binding::Value(Value::Array(Arc::new(inner.store(i, v)))),
+                    (Err(why), _) | (_, Err(why)) => Binding::Undetermined(why),
                 }))
             }
             _ => Ok(None),
@@ -569,11 +570,9 @@ impl Reader {
         };
         let mut array = ArrayValue::constant(sort.clone(), default);
         for (i, v) in entries.into_iter().rev() {
-            match (i, v) {
-                (Binding::Value(i), Binding::Value(v)) => array = array.store(i, v),
-                (Binding::Undetermined(why), _) | (_, Binding::Undetermined(why)) => {
-                    return Ok(Binding::Undetermined(why))
-                }
+            match (concrete(i), concrete(v)) {
+                (Ok(i), Ok(v)) => array = array.store(i, v),
+                (Err(why), _) | (_, Err(why)) => return Ok(Binding::Undetermined(why)),
             }
         }
         Ok(Binding::Value(Value::Array(Arc::new(array))))
@@ -605,6 +604,15 @@ fn quote_algebraic_numbers(output: &str) -> std::borrow::Cow<'_, str> {
     }
     out.push_str(rest);
     out.into()
+}
+
+/// The value of a binding, or why there is none (array entries must be values).
+fn concrete(binding: Binding) -> Result<Value, String> {
+    match binding {
+        Binding::Value(v) => Ok(v),
+        Binding::Term(t) => Err(format!("the array entry '{t}' is not a value")),
+        Binding::Undetermined(why) => Err(why),
+    }
 }
 
 fn visit(sexp: &Sexp, f: &mut impl FnMut(&Sexp)) {
@@ -660,22 +668,6 @@ fn function_to_array(function: &Function, sort: &Sort) -> Option<ArrayValue> {
         array = array.store(i, v);
     }
     Some(array)
-}
-
-/// Reads a value written as a term (e.g. on the command line), of the given sort.
-pub fn parse_value(text: &str, sort: &Sort) -> Result<Value, ModelError> {
-    let items = sexp::read_all(text).map_err(|e| err(e.pos, e.message))?;
-    let [sexp] = items.as_slice() else {
-        return Err(err(Pos { line: 1, column: 1 }, "expected one value"));
-    };
-    match (Reader {
-        dialect: ModelDialect::default(),
-    })
-    .value(sexp, sort, &HashMap::new())?
-    {
-        Binding::Value(v) => Ok(v),
-        Binding::Undetermined(why) => Err(err(sexp.pos, why)),
-    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ fn value_of(output: &str, name: &str) -> Binding {
 fn shown(output: &str, name: &str) -> String {
     match value_of(output, name) {
         Binding::Value(v) => v.to_string(),
+        Binding::Term(t) => format!("term: {t}"),
         Binding::Undetermined(why) => format!("undetermined: {why}"),
     }
 }
@@ -126,4 +127,28 @@ fn malformed_output_is_an_error() {
             "{text}"
         );
     }
+}
+
+#[test]
+fn a_value_that_is_a_division_by_zero_is_the_formulas_own() {
+    // cvc5 1.4.2 answers (= a (div 0 0)) with a = (div 0 0).
+    let script =
+        Script::parse("(declare-const a Int)(declare-const b Int)(assert (= a (div 0 b)))")
+            .unwrap();
+    let model = parse_model(
+        "sat\n(\n(define-fun a () Int (div 0 0))\n(define-fun b () Int 0)\n)",
+        ModelDialect::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
+        Truth::True
+    );
+    let script =
+        Script::parse("(declare-const a Int)(declare-const b Int)(assert (distinct a (div 0 b)))")
+            .unwrap();
+    assert_eq!(
+        evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
+        Truth::False
+    );
 }
