@@ -1,7 +1,7 @@
 //! et-eval benchmarks (release build, no harness): `cargo bench --bench eval`.
 //!
 //! Over the first N formulas of every built-in grammar (N = 100,000, or the first
-//! argument), per formula on average:
+//! argument; other arguments pick grammars), per formula on average:
 //! - *model check*: read the formula (from the enumeration's text) and evaluate it
 //!   under a model (a fixed small assignment, as a solver's model would give);
 //! - *witness search*: the default bounded search (parse included).
@@ -24,6 +24,10 @@ fn main() {
         "{:<10} {:>9} {:>14} {:>16} {:>10}",
         "grammar", "formulas", "model check", "witness search", "witnesses"
     );
+    let picked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a.parse::<usize>().is_err() && !a.starts_with('-'))
+        .collect();
     for name in [
         "core",
         "ints",
@@ -34,6 +38,9 @@ fn main() {
         "fp",
         "strings",
     ] {
+        if !picked.is_empty() && !picked.iter().any(|p| p == name) {
+            continue;
+        }
         let mut e = Enumeration::new(builtins::load(name).expect("built-in grammar"));
         let mut stream = e.stream_from(&BigUint::from(0u32)).expect("index 0");
         let mut texts = Vec::with_capacity(n);

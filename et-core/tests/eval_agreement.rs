@@ -4,7 +4,8 @@
 //! test pool on the formula with the constants pinned to the values (division by zero
 //! included: z3 treats it as an uninterpreted function too), except where the
 //! evaluator says undetermined. The undetermined share outside sin/cos/tan must stay
-//! at most 1%.
+//! at most 1%. Reading a formula from the enumeration's tokens gives the same script as
+//! reading its text.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -171,6 +172,19 @@ fn evaluator_agrees_with_z3_on_ground_formulas() {
         let mut texts = Vec::with_capacity(FORMULAS);
         while texts.len() < FORMULAS {
             texts.push(String::from_utf8(stream.current_text().to_vec()).unwrap());
+            // The enumeration's tokens read into the same script as its text.
+            let mut tokens = Vec::new();
+            let term = stream.current().unwrap();
+            stream
+                .enumeration()
+                .for_each_token(term, &mut |t| tokens.push(t));
+            let from_tokens = Script::from_tokens(tokens).unwrap();
+            let from_text = Script::parse(texts.last().unwrap()).unwrap();
+            assert_eq!(
+                from_tokens.assertions[0].to_string(),
+                from_text.assertions[0].to_string()
+            );
+            assert_eq!(from_tokens.decls, from_text.decls);
             if !stream.advance() {
                 break;
             }

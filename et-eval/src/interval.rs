@@ -177,7 +177,11 @@ fn both(
 /// Guard bits added to every fixed-point computation.
 const GUARD: u64 = 32;
 
+/// Most cached sin/cos enclosures per thread (the cache is emptied when full).
+const TRIG_CACHE_SIZE: usize = 4096;
+
 thread_local! {
+    static TRIG_CACHE: RefCell<HashMap<(bool, BigRational, u64), Interval>> = RefCell::new(HashMap::new());
     static PI_CACHE: RefCell<HashMap<u64, (BigInt, BigInt)>> = RefCell::new(HashMap::new());
 }
 
@@ -268,6 +272,23 @@ enum Trig {
 
 /// `sin(x)` or `cos(x)` for an exact rational `x`, to about `prec` bits.
 fn trig_point(f: Trig, x: &BigRational, prec: u64) -> Interval {
+    // Searches evaluate the same few points again and again.
+    let key = (f == Trig::Sin, x.clone(), prec);
+    if let Some(hit) = TRIG_CACHE.with(|c| c.borrow().get(&key).cloned()) {
+        return hit;
+    }
+    let result = trig_point_uncached(f, x, prec);
+    TRIG_CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.len() >= TRIG_CACHE_SIZE {
+            c.clear();
+        }
+        c.insert(key, result.clone());
+    });
+    result
+}
+
+fn trig_point_uncached(f: Trig, x: &BigRational, prec: u64) -> Interval {
     if x.is_zero() {
         return Interval::point(if f == Trig::Sin {
             BigRational::zero()

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod check;
 pub mod eval;
 pub mod fp;
 pub mod interval;
@@ -20,6 +21,7 @@ pub mod term;
 pub mod value;
 pub mod witness;
 
+pub use check::{check_model, check_witness, ModelCheck};
 pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
 pub use model::{parse_model, Model, ModelDialect, ModelError};
 pub use script::{Script, ScriptError};

@@ -79,6 +79,7 @@ pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
     let limits = Limits {
         evaluations: 32,
         precisions: 1,
+        explain: false,
     };
     let mut tried = 0;
     let widest = lists.iter().map(Vec::len).max().unwrap_or(0);

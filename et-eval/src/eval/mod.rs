@@ -139,6 +139,9 @@ pub struct Limits {
     /// How many of the precisions of transcendental bounds (64, 256, 1024 bits) may be
     /// tried, 1 to 3.
     pub precisions: usize,
+    /// Whether a false result gets its explanation (searches that only need the truth
+    /// skip it).
+    pub explain: bool,
 }
 
 impl Default for Limits {
@@ -146,6 +149,7 @@ impl Default for Limits {
         Limits {
             evaluations: 256,
             precisions: PRECISIONS.len(),
+            explain: true,
         }
     }
 }
@@ -216,7 +220,11 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
         }
         Search::False => Evaluation {
             truth: Truth::False,
-            explanation: explain(script, assignment),
+            explanation: if limits.explain {
+                explain(script, assignment)
+            } else {
+                None
+            },
             choices: Vec::new(),
         },
         Search::Open { reasons, .. } => Evaluation {
