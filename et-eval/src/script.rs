@@ -824,3 +824,36 @@ mod tests {
         assert_eq!(s.assertions[0].to_string(), "(not a)");
     }
 }
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+    use crate::eval::{evaluate, Assignment, Limits};
+
+    #[test]
+    fn the_deepest_accepted_nesting_reads_and_evaluates() {
+        // A test thread has a 2 MiB stack: reading, checking, evaluating, printing and
+        // dropping the deepest term the reader accepts must fit.
+        let depth = crate::sexp::MAX_DEPTH - 2;
+        let text = format!(
+            "(declare-const a Bool)(assert {}a{})",
+            "(not ".repeat(depth),
+            ")".repeat(depth)
+        );
+        let script = Script::parse(&text).unwrap();
+        assert_eq!(
+            script.assertions[0].to_string().len(),
+            text.len() - "(declare-const a Bool)(assert )".len()
+        );
+        let values = Assignment::of_values(vec![Value::Bool(depth % 2 == 1)]);
+        let e = evaluate(&script, &values, &Limits::default());
+        assert_eq!(e.truth, crate::eval::Truth::False);
+        assert!(e.explanation.is_some());
+        assert!(Script::parse(&format!(
+            "(assert {}true{})",
+            "(not ".repeat(depth + 5),
+            ")".repeat(depth + 5)
+        ))
+        .is_err());
+    }
+}

@@ -321,8 +321,10 @@ struct Builder {
 }
 
 /// The deepest nesting accepted: deeper input is refused rather than risking the stack
-/// of code that walks the tree recursively.
-pub const MAX_DEPTH: usize = 2000;
+/// of the code that walks terms recursively (checking, evaluating, printing), which
+/// must fit a 2 MiB thread stack even in a debug build. Enumerated formulas of any
+/// practical index are far shallower.
+pub const MAX_DEPTH: usize = 256;
 
 impl Builder {
     fn push(&mut self, token: Token, pos: Pos) -> Result<(), SexpError> {
