@@ -426,6 +426,8 @@ impl Regex {
     }
 
     /// `((_ re.loop min max) r)`: from `min` to `max` repetitions; empty if `min > max`.
+    /// Counts beyond `u64` may be saturated to `u64::MAX` by the caller: no string that
+    /// fits in memory tells the difference.
     pub fn repeat(&self, min: u64, max: u64) -> Regex {
         self.repeat_at_least(min, Some(max))
     }
