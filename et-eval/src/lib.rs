@@ -1,5 +1,30 @@
 //! et's own oracle: the value of an SMT-LIB formula under an assignment of its free
 //! constants (true, false, or undetermined with a reason, never a guess), the models
 //! solvers print, and a bounded search for satisfying assignments.
+//!
+//! Pure library: no processes, no files. A check gets a formula (text, tokens or a
+//! parsed [`Script`]) and a solver's output, and returns a verdict with an explanation.
 
 #![warn(missing_docs)]
+
+pub mod check;
+pub mod eval;
+pub mod fp;
+pub mod interval;
+pub mod model;
+pub mod regex;
+pub mod script;
+pub mod sexp;
+pub mod sort;
+pub mod string;
+pub mod term;
+pub mod value;
+pub mod witness;
+
+pub use check::{check_model, check_witness, ModelCheck};
+pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
+pub use model::{parse_model, Model, ModelDialect, ModelError};
+pub use script::{Script, ScriptError};
+pub use sort::Sort;
+pub use value::Value;
+pub use witness::{find_witness, Witness, WitnessBound};

@@ -4,6 +4,7 @@
 
 mod count;
 mod enumerate;
+mod eval;
 mod grammar_arg;
 mod grammars;
 mod index;
@@ -39,6 +40,12 @@ pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code of a completed `et run --fail-on V,...` that found a call with verdict V:
 /// the run itself succeeded (a CI gate), distinct from every failure.
 pub const EXIT_VERDICT_FOUND: u8 = 3;
+/// Exit code of `et eval` when the formula is false under the model (a finding, like
+/// [`EXIT_VERDICT_FOUND`], not a failure of et).
+pub const EXIT_EVAL_FALSE: u8 = 3;
+/// Exit code of `et eval` when the formula's truth is undetermined under the model, or
+/// no witness was found within the bound.
+pub const EXIT_EVAL_UNDETERMINED: u8 = 4;
 /// Exit code of a run stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
@@ -62,6 +69,7 @@ correctness and performance to CSV.",
   et plot results/core --out plots
   et slurm submit --grammar core --n 100000 --timeout 8 --shards 16 --out /scratch/core
   et triage results/core
+  et eval bug.smt2 --model z3.out
   et bisect bug.smt2 --family z3 --expect sat
   et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep invalid_model"
 )]
@@ -79,6 +87,8 @@ enum Command {
     Sample(sample::Args),
     Rank(rank::Args),
     Run(Box<run::Args>),
+    /// Evaluate a formula under a solver's model, or search for a witness.
+    Eval(eval::Args),
     /// Tables of bug triggers, solved formulas, time and regressions from run directories.
     Report(report::Args),
     /// Evolution figures (SVG/PNG) from run directories.
@@ -107,6 +117,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Sample(args) => sample::run(args),
         Command::Rank(args) => rank::run(args),
         Command::Run(args) => run::run(*args),
+        Command::Eval(args) => eval::run(args),
         Command::Report(args) => report::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),

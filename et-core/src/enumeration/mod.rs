@@ -265,6 +265,24 @@ impl Enumeration {
         self.printer.to_string(term)
     }
 
+    /// Calls `f` on each grammar token of a term in order (a token may hold several
+    /// lexical tokens, like `(_ BitVec 64)`): what et-eval's `Script::from_tokens`
+    /// reads, so a checked formula is never printed and re-lexed.
+    pub fn for_each_token<'g>(&'g self, term: &Term, f: &mut impl FnMut(&'g str)) {
+        // Recursion depth is the term's depth, bounded by its size (see MAX_SIZE).
+        let grammar = self.grammar();
+        let mut child = 0;
+        for item in &grammar.nonterminals[term.nt].alternatives[term.alt as usize].items {
+            match *item {
+                crate::grammar::Item::Child(_) => {
+                    self.for_each_token(&term.children[child], f);
+                    child += 1;
+                }
+                crate::grammar::Item::Token(t) => f(grammar.token(t)),
+            }
+        }
+    }
+
     /// The formulas from global index `start` on, in order.
     pub fn stream_from(&mut self, start: &BigUint) -> Result<Stream<'_>, IndexError> {
         let mut term = self.term(start)?;

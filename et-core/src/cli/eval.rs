@@ -1,0 +1,152 @@
+//! `et eval`: a formula's truth under a solver's model, or a witness for it, by et's
+//! own evaluator (crate et-eval).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args as ClapArgs;
+
+use et_eval::{
+    evaluate, find_witness, parse_model, Limits, ModelDialect, Script, Truth, WitnessBound,
+};
+
+use super::grammar_arg::BadInput;
+
+use super::{EXIT_EVAL_FALSE as EXIT_FALSE, EXIT_EVAL_UNDETERMINED as EXIT_UNDETERMINED};
+
+/// Evaluate a formula under a solver's model (`--model`), or search for a satisfying
+/// assignment (`--witness`). Prints `true`, `false` with the first false sub-formula,
+/// or `undetermined` with the reason.
+#[derive(ClapArgs)]
+#[command(
+    after_help = "The evaluator is exact: SMT-LIB semantics for Core, Ints, Reals (sin/cos/tan by \
+rigorous bounds), RealInts, bit-vectors, arrays, floating point and strings. Division by zero \
+follows the model's div0/mod0//0 definitions when it prints them (z3), otherwise the formula \
+is true if some consistent interpretation makes it true.
+
+Exit status: 0 true (or a witness was found), 3 false, 4 undetermined (or no witness within \
+the bound), 2 bad input (formula or model text, with line:column), 1 other errors.
+
+Examples:
+  z3 bug.smt2 > z3.out; et eval bug.smt2 --model z3.out
+  cvc5 --produce-models bug.smt2 > cvc5.out; et eval bug.smt2 --model cvc5.out --solver cvc5
+  et eval bug.smt2 --model old.out --solver z3-4.8.7      # old z3's \\x.. string escapes
+  et index --grammar ints 12345 | et eval --witness
+  et eval bug.smt2 --witness --bound 20"
+)]
+pub struct Args {
+    /// The formula (an SMT-LIB script: declarations, assertions, check-sat); `-` or
+    /// nothing reads standard input.
+    #[arg(value_name = "FORMULA")]
+    formula: Option<PathBuf>,
+    /// A file with the solver's output after (get-model): the `sat` line and the model,
+    /// or the model alone.
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "witness",
+        conflicts_with = "witness"
+    )]
+    model: Option<PathBuf>,
+    /// The solver that printed the model, as FAMILY or FAMILY-VERSION (z3, z3-4.8.7,
+    /// cvc5, cvc4, yices): old z3 writes strings with \x escapes, yices rounds
+    /// algebraic numbers to decimals.
+    #[arg(long, value_name = "SOLVER", requires = "model")]
+    solver: Option<String>,
+    /// Search for a satisfying assignment among small values instead.
+    #[arg(long)]
+    witness: bool,
+    /// Values tried per constant by --witness.
+    #[arg(long, value_name = "N", default_value_t = WitnessBound::default().values_per_constant, requires = "witness")]
+    bound: usize,
+}
+
+fn read(path: Option<&Path>) -> anyhow::Result<(String, String)> {
+    match path {
+        None => read_stdin(),
+        Some(p) if p.as_os_str() == "-" => read_stdin(),
+        Some(p) => Ok((
+            p.display().to_string(),
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+    }
+}
+
+fn read_stdin() -> anyhow::Result<(String, String)> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .context("cannot read standard input")?;
+    Ok(("<stdin>".into(), text))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (name, text) = read(args.formula.as_deref())?;
+    let script = Script::parse(&text).map_err(|e| BadInput(format!("{name}:{e}")))?;
+    if args.witness {
+        let bound = WitnessBound {
+            values_per_constant: args.bound,
+            max_assignments: args
+                .bound
+                .saturating_pow(script.decls.len().min(8) as u32)
+                .max(1),
+        };
+        return Ok(match find_witness(&script, &bound) {
+            Some(w) => {
+                println!("witness");
+                print!("{}", w.to_smtlib(&script));
+                for choice in &w.evaluation.choices {
+                    println!("; with {choice}");
+                }
+                ExitCode::SUCCESS
+            }
+            None => {
+                println!("no witness with {} values per constant", args.bound);
+                ExitCode::from(EXIT_UNDETERMINED)
+            }
+        });
+    }
+    let model_path = args
+        .model
+        .as_deref()
+        .expect("clap requires --model without --witness");
+    let (model_name, model_text) = read(Some(model_path))?;
+    let dialect = match &args.solver {
+        Some(solver) => {
+            let (family, version) = solver.split_once('-').unwrap_or((solver, ""));
+            if !["z3", "cvc5", "cvc4", "yices"].contains(&family) {
+                return Err(BadInput(format!(
+                    "--solver {solver}: unknown family '{family}' (z3, cvc5, cvc4, yices)"
+                ))
+                .into());
+            }
+            ModelDialect::for_solver(family, version)
+        }
+        None => ModelDialect::default(),
+    };
+    let model =
+        parse_model(&model_text, dialect).map_err(|e| BadInput(format!("{model_name}:{e}")))?;
+    let evaluation = evaluate(&script, &model.assignment(&script), &Limits::default());
+    Ok(match evaluation.truth {
+        Truth::True => {
+            println!("true");
+            for choice in &evaluation.choices {
+                println!("; with {choice}");
+            }
+            ExitCode::SUCCESS
+        }
+        Truth::False => {
+            match evaluation.explanation {
+                Some(why) => println!("false: {why}"),
+                None => println!("false"),
+            }
+            ExitCode::from(EXIT_FALSE)
+        }
+        Truth::Undetermined(why) => {
+            println!("undetermined: {why}");
+            ExitCode::from(EXIT_UNDETERMINED)
+        }
+    })
+}

@@ -1,0 +1,122 @@
+//! The checks a campaign runs on a solver's answer: the model check (is the model the
+//! solver printed a model of the formula?) and the witness check (is the formula
+//! satisfiable by a small assignment?). Each takes the formula as a parsed
+//! [`Script`] and returns a verdict with its explanation, ready for a CSV cell and a
+//! bug log.
+
+use std::fmt;
+
+use crate::eval::{evaluate, Limits, Truth};
+use crate::model::{parse_model, ModelDialect};
+use crate::script::Script;
+use crate::witness::{find_witness, Witness, WitnessBound};
+
+/// The result of checking a solver's model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ModelCheck {
+    /// The model satisfies the formula.
+    Valid,
+    /// The model falsifies the formula: the first false sub-formula, with values.
+    Invalid {
+        /// The explanation, e.g. `(= (div a b) 1) where (div a b) = 0`.
+        explanation: String,
+    },
+    /// The evaluator could not decide (algebraic numbers, bounds that do not separate,
+    /// ...).
+    Undetermined {
+        /// Why.
+        reason: String,
+    },
+    /// The output holds no model that could be read (no `(get-model)` answer, an error,
+    /// malformed text).
+    NoModel {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl ModelCheck {
+    /// The `model_check` CSV cell: `valid`, `invalid`, `undetermined`, or empty when no
+    /// model was checked.
+    pub fn csv(&self) -> &'static str {
+        match self {
+            ModelCheck::Valid => "valid",
+            ModelCheck::Invalid { .. } => "invalid",
+            ModelCheck::Undetermined { .. } => "undetermined",
+            ModelCheck::NoModel { .. } => "",
+        }
+    }
+}
+
+impl fmt::Display for ModelCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelCheck::Valid => f.write_str("valid"),
+            ModelCheck::Invalid { explanation } => write!(f, "invalid: false at {explanation}"),
+            ModelCheck::Undetermined { reason } => write!(f, "undetermined: {reason}"),
+            ModelCheck::NoModel { reason } => write!(f, "no model: {reason}"),
+        }
+    }
+}
+
+/// Checks the model in a solver's standard output (the `sat` line, then what
+/// `(get-model)` printed) against the formula.
+pub fn check_model(script: &Script, stdout: &str, dialect: ModelDialect) -> ModelCheck {
+    let model = match parse_model(stdout, dialect) {
+        Ok(model) => model,
+        Err(e) => {
+            return ModelCheck::NoModel {
+                reason: e.to_string(),
+            }
+        }
+    };
+    let evaluation = evaluate(script, &model.assignment(script), &Limits::default());
+    match evaluation.truth {
+        Truth::True => ModelCheck::Valid,
+        Truth::False => ModelCheck::Invalid {
+            explanation: evaluation
+                .explanation
+                .unwrap_or_else(|| "the formula".into()),
+        },
+        Truth::Undetermined(reason) => ModelCheck::Undetermined { reason },
+    }
+}
+
+/// A witness of the formula within `bound`, if the search finds one: the formula is
+/// then satisfiable, whatever any solver says.
+pub fn check_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
+    find_witness(script, bound)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_and_csv_cells() {
+        let script =
+            Script::parse("(declare-const a Int)(declare-const b Int)(assert (> a b))").unwrap();
+        let z3 = ModelDialect::for_solver("z3", "4.16.0");
+        let good = check_model(
+            &script,
+            "sat\n((define-fun a () Int 1) (define-fun b () Int 0))",
+            z3,
+        );
+        assert_eq!((good.csv(), good.to_string().as_str()), ("valid", "valid"));
+        let bad = check_model(
+            &script,
+            "sat\n((define-fun a () Int 0) (define-fun b () Int 0))",
+            z3,
+        );
+        assert_eq!(bad.csv(), "invalid");
+        assert_eq!(
+            bad.to_string(),
+            "invalid: false at (> a b) where a = 0, b = 0"
+        );
+        let open = check_model(&script, "sat\n((define-fun a () Int 0))", z3);
+        assert_eq!(open.csv(), "undetermined");
+        let none = check_model(&script, "unsat\n(error \"model is not available\")", z3);
+        assert_eq!(none.csv(), "");
+        assert!(check_witness(&script, &WitnessBound::default()).is_some());
+    }
+}

@@ -1,0 +1,304 @@
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
+use super::*;
+use crate::fp::Float64;
+use crate::script::Script;
+use crate::string::SmtString;
+
+fn int(n: i64) -> Value {
+    Value::Int(BigInt::from(n))
+}
+
+fn real(n: i64, d: i64) -> Value {
+    Value::Real(BigRational::new(BigInt::from(n), BigInt::from(d)))
+}
+
+fn eval_with(decls: &str, assertion: &str, values: Vec<Value>) -> Evaluation {
+    let script = Script::parse(&format!("{decls}(assert {assertion})(check-sat)")).unwrap();
+    evaluate(&script, &Assignment::of_values(values), &Limits::default())
+}
+
+fn truth(decls: &str, assertion: &str, values: Vec<Value>) -> Truth {
+    eval_with(decls, assertion, values).truth
+}
+
+const INTS: &str = "(declare-const a Int)(declare-const b Int)";
+const REALS: &str = "(declare-const a Real)(declare-const b Real)";
+
+#[test]
+fn core_and_euclidean_division() {
+    let t = |f: &str, a: i64, b: i64| truth(INTS, f, vec![int(a), int(b)]);
+    assert_eq!(t("(= (div a b) (- 3))", -7, 3), Truth::True);
+    assert_eq!(t("(= (mod a b) 2)", -7, 3), Truth::True);
+    assert_eq!(t("(= (div a b) 3)", -7, -3), Truth::True);
+    assert_eq!(t("(= (mod a b) 2)", -7, -3), Truth::True);
+    assert_eq!(
+        t(
+            "(and (> a b) (xor (= a 1) (distinct b 0)) (=> (< a 0) false))",
+            1,
+            0
+        ),
+        Truth::True
+    );
+    assert_eq!(
+        t("(ite (< a b) (= (abs a) 7) (= (- a) 5))", -7, 0),
+        Truth::True
+    );
+    assert_eq!(t("(< a b 0)", -2, -1), Truth::True);
+    assert_eq!(t("(< a b 0)", -2, 1), Truth::False);
+}
+
+#[test]
+fn division_by_zero_is_existential_and_consistent() {
+    let t = |f: &str, a: i64, b: i64| truth(INTS, f, vec![int(a), int(b)]);
+    assert_eq!(t("(= (div a 0) 3)", 5, 0), Truth::True);
+    assert_eq!(t("(distinct (div a 0) (div a 0))", 5, 0), Truth::False);
+    assert_eq!(
+        t("(and (< (div a 0) 0) (> (div a 0) 0))", 5, 0),
+        Truth::False
+    );
+    assert_eq!(
+        t("(and (< (div a 0) 1) (> (div a 0) 0))", 5, 0),
+        Truth::False
+    );
+    assert_eq!(
+        t("(and (= (div a 0) 1) (= (div b 0) 2))", 4, 4),
+        Truth::False
+    );
+    assert_eq!(
+        t("(and (= (div a 0) 1) (= (div b 0) 2))", 4, 5),
+        Truth::True
+    );
+    assert_eq!(
+        t("(and (= (div a 0) 1) (= (mod a 0) 2))", 4, 5),
+        Truth::True
+    );
+    assert_eq!(t("(= (* (div a 0) (div a 0)) 4)", 1, 1), Truth::True);
+    assert_eq!(t("(= (div a (- b b)) (+ (div a 0) 1))", 3, 9), Truth::False);
+    // Nested: (div (div a 0) 0) is a function of whatever (div a 0) is.
+    assert_eq!(t("(= (div (div a 0) 0) 7)", 3, 0), Truth::True);
+    let e = eval_with(INTS, "(= (mod a 0) 3)", vec![int(2), int(0)]);
+    assert_eq!(e.choices, vec!["(mod 2 0) = 3".to_string()]);
+}
+
+#[test]
+fn a_models_interpretation_of_division_by_zero_is_used() {
+    let script = Script::parse(&format!("{INTS}(assert (= (div a 0) 4))")).unwrap();
+    let params = Script::parse("(declare-const x Int)(declare-const y Int)").unwrap();
+    let body = params
+        .term(&crate::sexp::read_all("(ite (and (= x 1) (= y 0)) 4 3)").unwrap()[0])
+        .unwrap();
+    let mut assignment = Assignment::of_values(vec![int(2), int(0)]);
+    assignment.division_by_zero.int_div = Some(Function {
+        params: vec![Sort::Int, Sort::Int],
+        body,
+    });
+    let limits = Limits::default();
+    assert_eq!(evaluate(&script, &assignment, &limits).truth, Truth::False);
+    assignment.values[0] = Binding::Value(int(1));
+    assert_eq!(evaluate(&script, &assignment, &limits).truth, Truth::True);
+}
+
+#[test]
+fn reals_and_transcendentals() {
+    let t = |f: &str, a: Value, b: Value| truth(REALS, f, vec![a, b]);
+    assert_eq!(
+        t("(= (/ a b) (/ 1.0 3.0))", real(1, 2), real(3, 2)),
+        Truth::True
+    );
+    assert_eq!(
+        t("(= (/ a 0.0) (/ a 0.0))", real(1, 2), real(0, 1)),
+        Truth::True
+    );
+    assert_eq!(t("(= (/ a b) 7.0)", real(1, 2), real(0, 1)), Truth::True);
+    assert_eq!(
+        t("(= (sin a) (sin a))", real(1, 1), real(0, 1)),
+        Truth::True
+    );
+    assert_eq!(t("(= (sin a) 0.5)", real(1, 1), real(0, 1)), Truth::False);
+    assert_eq!(t("(< (sin a) 0.8415)", real(1, 1), real(0, 1)), Truth::True);
+    assert_eq!(t("(> (sin a) 0.8414)", real(1, 1), real(0, 1)), Truth::True);
+    assert_eq!(
+        t("(= (+ (sin a) (sin (- a))) 0.0)", real(1, 3), real(0, 1)),
+        Truth::True
+    );
+    assert_eq!(
+        t("(= (cos a) (cos (- a)))", real(5, 3), real(0, 1)),
+        Truth::True
+    );
+    assert_eq!(
+        t("(= (sin a) (cos b))", real(1, 1), real(1, 1)),
+        Truth::False
+    );
+    assert_eq!(t("(= (sin b) 0.0)", real(1, 1), real(0, 1)), Truth::True);
+    assert_eq!(t("(< (tan a) 0.0)", real(2, 1), real(0, 1)), Truth::True);
+    assert_eq!(
+        t("(> (tan a) 1000.0)", real(3141, 2000), real(0, 1)),
+        Truth::True
+    );
+    assert_eq!(
+        t("(< (* (sin a) (sin a)) 1.0)", real(1, 1), real(0, 1)),
+        Truth::True
+    );
+    assert_eq!(
+        t("(< (sin (sin a)) 0.75)", real(1, 1), real(0, 1)),
+        Truth::True
+    );
+    // sin(1)·sin(1) vs itself: the same sub-term, the same symbol.
+    assert_eq!(
+        t(
+            "(= (* (sin a) (sin a)) (* (sin a) (sin a)))",
+            real(1, 1),
+            real(0, 1)
+        ),
+        Truth::True
+    );
+}
+
+#[test]
+fn realints_coerce_and_round() {
+    let decls = "(declare-const a Int)(declare-const b Real)";
+    let t = |f: &str, a: i64| truth(decls, f, vec![int(a), real(0, 1)]);
+    assert_eq!(t("(= (to_int (/ a 2.0)) (- 2))", -3), Truth::True);
+    assert_eq!(t("(is_int (/ a 2.0))", -3), Truth::False);
+    assert_eq!(t("(is_int a)", -3), Truth::True);
+    assert_eq!(t("(< (+ a 0.5) 0.0)", -1), Truth::True);
+    assert_eq!(t("(is_int (sin a))", 2), Truth::False);
+    assert_eq!(t("(= (to_int (sin a)) 0)", 2), Truth::True);
+}
+
+#[test]
+fn bit_vectors_follow_smtlib() {
+    let decls = "(declare-const a (_ BitVec 64))(declare-const b (_ BitVec 64))";
+    let t = |f: &str, a: u64, b: u64| truth(decls, f, vec![Value::bv(64, a), Value::bv(64, b)]);
+    assert_eq!(t("(= (bvudiv a b) #xffffffffffffffff)", 5, 0), Truth::True);
+    assert_eq!(t("(= (bvurem a b) a)", 5, 0), Truth::True);
+    assert_eq!(t("(= (bvneg a) #xffffffffffffffff)", 1, 0), Truth::True);
+    assert_eq!(
+        t("(= (bv2nat a) 18446744073709551615)", u64::MAX, 0),
+        Truth::True
+    );
+    assert_eq!(t("(= (bvshl a b) #x0000000000000000)", 1, 64), Truth::True);
+    assert_eq!(t("(= (bvlshr a b) #x0000000000000001)", 2, 1), Truth::True);
+    assert_eq!(t("(bvult a b)", 2, 1), Truth::False);
+    assert_eq!(t("(bvslt a b)", u64::MAX, 1), Truth::True);
+    let small = "(declare-const a (_ BitVec 4))(declare-const b (_ BitVec 4))";
+    let s = |f: &str, a: u64, b: u64| truth(small, f, vec![Value::bv(4, a), Value::bv(4, b)]);
+    assert_eq!(s("(= (bvsdiv a b) #xf)", 0b0111, 0), Truth::True);
+    assert_eq!(s("(= (bvsdiv a b) #x1)", 0b1001, 0), Truth::True);
+    assert_eq!(s("(= (bvsrem a b) #xf)", 0b1001, 0b0011), Truth::True);
+    assert_eq!(s("(= (bvsmod a b) #x2)", 0b1001, 0b0011), Truth::True);
+    assert_eq!(s("(= (bvashr a b) #xf)", 0b1000, 7), Truth::True);
+}
+
+#[test]
+fn arrays_store_select_and_extensionality() {
+    let decls =
+        "(declare-const a (Array (_ BitVec 64) (_ BitVec 64)))(declare-const b (_ BitVec 64))";
+    let sort = Sort::array(Sort::BitVec(64), Sort::BitVec(64));
+    let zero = crate::value::ArrayValue::constant(sort, Value::bv(64, 0));
+    let a = Value::Array(std::sync::Arc::new(
+        zero.store(Value::bv(64, 1), Value::bv(64, 7)),
+    ));
+    let t = |f: &str, b: u64| truth(decls, f, vec![a.clone(), Value::bv(64, b)]);
+    assert_eq!(t("(= (select a b) #x0000000000000007)", 1), Truth::True);
+    assert_eq!(t("(= (store a b (select a b)) a)", 5), Truth::True);
+    assert_eq!(t("(= (store a b #x0000000000000000) a)", 1), Truth::False);
+    assert_eq!(
+        t("(distinct (store a b #x0000000000000000) a)", 2),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            "(= a ((as const (Array (_ BitVec 64) (_ BitVec 64))) #x0000000000000000))",
+            2
+        ),
+        Truth::False
+    );
+}
+
+#[test]
+fn floating_point_min_of_zeros_is_either() {
+    let decls =
+        "(declare-const a (_ FloatingPoint 11 53))(declare-const b (_ FloatingPoint 11 53))";
+    let t = |f: &str| {
+        truth(
+            decls,
+            f,
+            vec![Value::Fp(Float64::POS_ZERO), Value::Fp(Float64::NEG_ZERO)],
+        )
+    };
+    assert_eq!(t("(fp.isNegative (fp.min a b))"), Truth::True);
+    assert_eq!(t("(fp.isPositive (fp.min a b))"), Truth::True);
+    assert_eq!(t("(distinct (fp.min a b) (fp.min a b))"), Truth::False);
+    assert_eq!(
+        t("(and (fp.isNegative (fp.min a b)) (fp.isPositive (fp.min b a)))"),
+        Truth::True
+    );
+    assert_eq!(t("(fp.isNaN (fp.min a b))"), Truth::False);
+    assert_eq!(t("(fp.eq (fp.add RNE a b) a)"), Truth::True);
+    assert_eq!(t("(= (fp.add RTN a a) b)"), Truth::False);
+}
+
+#[test]
+fn strings_and_regular_expressions() {
+    let decls = "(declare-const a String)(declare-const b String)";
+    let s = |t: &str| Value::Str(SmtString::from_text(t).unwrap());
+    let t = |f: &str, a: &str, b: &str| truth(decls, f, vec![s(a), s(b)]);
+    assert_eq!(
+        t(
+            "(str.in_re (str.++ a b) (re.+ (str.to_re \"a\")))",
+            "aa",
+            "a"
+        ),
+        Truth::True
+    );
+    assert_eq!(
+        t("(str.in_re a (re.comp (re.* re.allchar)))", "", ""),
+        Truth::False
+    );
+    assert_eq!(t("(= (str.to_int a) (- 1))", "", ""), Truth::True);
+    assert_eq!(t("(= (str.indexof a b 1) 2)", "aba", "a"), Truth::True);
+    assert_eq!(t("(str.<= a b)", "", ""), Truth::True);
+}
+
+#[test]
+fn explanations_name_the_false_part() {
+    let e = eval_with(
+        INTS,
+        "(and (> a 0) (not (or (= b 1) (= (div a b) 1))))",
+        vec![int(3), int(3)],
+    );
+    assert_eq!(e.truth, Truth::False);
+    assert_eq!(
+        e.explanation.as_deref(),
+        Some("(not (= (div a b) 1)) where (div a b) = 1")
+    );
+    let e = eval_with(INTS, "(and (> a 0) (= (+ a b) 1))", vec![int(3), int(3)]);
+    assert_eq!(
+        e.explanation.as_deref(),
+        Some("(= (+ a b) 1) where (+ a b) = 6")
+    );
+}
+
+#[test]
+fn missing_values_and_algebraic_numbers_are_undetermined() {
+    let script = Script::parse(&format!("{REALS}(assert (> (* a a) b))")).unwrap();
+    let assignment = Assignment {
+        values: vec![
+            Binding::Undetermined("algebraic number".into()),
+            Binding::Value(real(1, 1)),
+        ],
+        division_by_zero: DivisionByZero::default(),
+    };
+    assert!(
+        matches!(evaluate(&script, &assignment, &Limits::default()).truth, Truth::Undetermined(r) if r.contains("algebraic"))
+    );
+    // A value that does not matter leaves the result determined.
+    let script = Script::parse(&format!("{REALS}(assert (or (> b 0.0) (> a 1.0)))")).unwrap();
+    assert_eq!(
+        evaluate(&script, &assignment, &Limits::default()).truth,
+        Truth::True
+    );
+}

@@ -1,0 +1,859 @@
+//! SMT-LIB scripts of et's shape — declarations of constants, assertions, `check-sat` —
+//! read into typed terms.
+//!
+//! An Int term where a Real is expected gets a `to_real` around it, as z3 and older cvc5
+//! read it (the published realints grammar relies on this). An operator, sort or
+//! command outside the supported set is an error naming it, never a panic.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::Num;
+use thiserror::Error;
+
+use crate::fp::{Float64, RoundingMode};
+use crate::sexp::{self, Pos, Sexp, SexpKind};
+use crate::sort::{Sort, MAX_BV_WIDTH};
+use crate::string::{Dialect, SmtString};
+use crate::term::{Op, ReConst, Term, TermKind};
+use crate::value::{ArrayValue, Value};
+
+/// A script that cannot be read, with the position of the offending part.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error("{pos}: {message}")]
+pub struct ScriptError {
+    /// Where (line:column, or 1:token number for token input).
+    pub pos: Pos,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl From<sexp::SexpError> for ScriptError {
+    fn from(e: sexp::SexpError) -> Self {
+        ScriptError {
+            pos: e.pos,
+            message: e.message,
+        }
+    }
+}
+
+/// A declared constant.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decl {
+    /// Its name.
+    pub name: Arc<str>,
+    /// Its sort.
+    pub sort: Sort,
+}
+
+/// A formula: declared constants and the assertions over them (their conjunction).
+#[derive(Debug, Clone)]
+pub struct Script {
+    /// The declared constants, in order; [`TermKind::Var`] numbers index this.
+    pub decls: Vec<Decl>,
+    /// The asserted terms, all Boolean.
+    pub assertions: Vec<Term>,
+}
+
+impl Script {
+    /// Reads a script from SMT-LIB text.
+    pub fn parse(text: &str) -> Result<Script, ScriptError> {
+        Script::from_sexps(&sexp::read_all(text)?)
+    }
+
+    /// Reads a script from tokens (e.g. the enumeration printer's), without printing
+    /// and re-lexing the formula.
+    pub fn from_tokens<I>(tokens: I) -> Result<Script, ScriptError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        Script::from_sexps(&sexp::read_tokens(tokens)?)
+    }
+
+    /// Reads a script from s-expressions (its commands).
+    pub fn from_sexps(commands: &[Sexp]) -> Result<Script, ScriptError> {
+        let mut checker = Checker::default();
+        let mut assertions = Vec::new();
+        for command in commands {
+            let items = command.as_list().ok_or_else(|| {
+                err(
+                    command.pos,
+                    format!("expected a command, found '{command}'"),
+                )
+            })?;
+            let head = items.first().and_then(Sexp::as_symbol).unwrap_or("");
+            match head {
+                "declare-const" | "declare-fun" => {
+                    let (name, sort) = match (head, items) {
+                        ("declare-const", [_, name, sort]) => (name, sort),
+                        ("declare-fun", [_, name, params, sort]) => {
+                            if params.as_list().is_none_or(|p| !p.is_empty()) {
+                                return Err(err(
+                                    params.pos,
+                                    "only constants (declare-fun of arity 0) are supported",
+                                ));
+                            }
+                            (name, sort)
+                        }
+                        _ => return Err(err(command.pos, format!("malformed {head}"))),
+                    };
+                    let name = name
+                        .as_symbol()
+                        .ok_or_else(|| err(name.pos, "expected a symbol"))?;
+                    let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+                    if checker.vars.contains_key(name) {
+                        return Err(err(command.pos, format!("'{name}' is declared twice")));
+                    }
+                    checker.vars.insert(name.to_string(), checker.decls.len());
+                    checker.decls.push(Decl {
+                        name: name.into(),
+                        sort,
+                    });
+                }
+                "assert" => {
+                    let [_, body] = items else {
+                        return Err(err(command.pos, "assert takes one term"));
+                    };
+                    let term = checker.term(body)?;
+                    if term.sort != Sort::Bool {
+                        return Err(err(
+                            body.pos,
+                            format!("asserted term has sort {}, not Bool", term.sort),
+                        ));
+                    }
+                    assertions.push(term);
+                }
+                // Commands that do not change what the formula means.
+                "check-sat" | "get-model" | "set-logic" | "set-option" | "set-info" | "exit"
+                | "get-info" | "echo" => {}
+                _ => {
+                    return Err(err(
+                        command.pos,
+                        format!(
+                            "unsupported command '{}'",
+                            items.first().map(|h| h.to_string()).unwrap_or_default()
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(Script {
+            decls: checker.decls,
+            assertions,
+        })
+    }
+
+    /// The index of a declared constant.
+    pub fn var(&self, name: &str) -> Option<usize> {
+        self.decls.iter().position(|d| &*d.name == name)
+    }
+
+    /// Reads one term over this script's constants (e.g. a model's value).
+    pub fn term(&self, sexp: &Sexp) -> Result<Term, ScriptError> {
+        let mut checker = Checker {
+            vars: self
+                .decls
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.name.to_string(), i))
+                .collect(),
+            decls: self.decls.clone(),
+        };
+        checker.term(sexp)
+    }
+}
+
+fn err(pos: Pos, message: impl Into<String>) -> ScriptError {
+    ScriptError {
+        pos,
+        message: message.into(),
+    }
+}
+
+/// Reads a literal that stands alone (numerals, decimals, bit-vectors, strings,
+/// rounding modes, FP specials, `(fp ...)`, `(_ bvN w)`); `None` if it is no literal.
+pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
+    let value = match &sexp.kind {
+        SexpKind::Numeral(n) => {
+            Value::Int(BigInt::from_str_radix(n, 10).map_err(|_| err(sexp.pos, "bad numeral"))?)
+        }
+        SexpKind::Decimal(d) => {
+            Value::Real(parse_decimal(d).ok_or_else(|| err(sexp.pos, "bad decimal"))?)
+        }
+        SexpKind::Hex(h) => {
+            let width = 4 * h.len() as u32;
+            if width > MAX_BV_WIDTH {
+                return Err(err(
+                    sexp.pos,
+                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
+                ));
+            }
+            Value::bv(
+                width,
+                u64::from_str_radix(h, 16).map_err(|_| err(sexp.pos, "bad hex literal"))?,
+            )
+        }
+        SexpKind::Binary(b) => {
+            let width = b.len() as u32;
+            if width > MAX_BV_WIDTH {
+                return Err(err(
+                    sexp.pos,
+                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
+                ));
+            }
+            Value::bv(
+                width,
+                u64::from_str_radix(b, 2).map_err(|_| err(sexp.pos, "bad binary literal"))?,
+            )
+        }
+        SexpKind::Str(s) => Value::Str(
+            SmtString::parse_literal(&s.replace('"', "\"\""), Dialect::Smtlib26)
+                .map_err(|e| err(sexp.pos, e.to_string()))?,
+        ),
+        SexpKind::Symbol(s) => match s.parse::<RoundingMode>() {
+            Ok(rm) => Value::Rm(rm),
+            Err(_) => return Ok(None),
+        },
+        SexpKind::List(items) => {
+            let heads: Vec<Option<&str>> = items.iter().map(Sexp::as_symbol).collect();
+            match heads.as_slice() {
+                [Some("_"), Some(special), None, None] if is_fp_special(special) => {
+                    if !matches!((&items[2].kind, &items[3].kind), (SexpKind::Numeral(e), SexpKind::Numeral(s)) if e == "11" && s == "53")
+                    {
+                        return Err(err(
+                            sexp.pos,
+                            format!("unsupported floating-point format in '{sexp}' (only 11 53)"),
+                        ));
+                    }
+                    Value::Fp(match *special {
+                        "+zero" => Float64::POS_ZERO,
+                        "-zero" => Float64::NEG_ZERO,
+                        "+oo" => Float64::POS_INFINITY,
+                        "-oo" => Float64::NEG_INFINITY,
+                        _ => Float64::NAN,
+                    })
+                }
+                [Some("_"), Some(bv), None]
+                    if bv.starts_with("bv")
+                        && bv[2..].chars().all(|c| c.is_ascii_digit())
+                        && bv.len() > 2 =>
+                {
+                    let width = match &items[2].kind {
+                        SexpKind::Numeral(w) => w
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|w| (1..=MAX_BV_WIDTH).contains(w)),
+                        _ => None,
+                    }
+                    .ok_or_else(|| {
+                        err(
+                            items[2].pos,
+                            format!("unsupported bit-vector width in '{sexp}'"),
+                        )
+                    })?;
+                    let n = BigUint::from_str_radix(&bv[2..], 10)
+                        .map_err(|_| err(sexp.pos, "bad numeral"))?;
+                    let bits = (n % (BigUint::from(1u8) << width))
+                        .iter_u64_digits()
+                        .next()
+                        .unwrap_or(0);
+                    Value::bv(width, bits)
+                }
+                [Some("fp"), None, None, None] => {
+                    let fields: Vec<Value> = items[1..]
+                        .iter()
+                        .map(|f| {
+                            literal(f)?.ok_or_else(|| err(f.pos, "expected a bit-vector literal"))
+                        })
+                        .collect::<Result<_, _>>()?;
+                    match fields.as_slice() {
+                        [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: 11, bits: e }, Value::BitVec { width: 52, bits: m }] => {
+                            Value::Fp(Float64::from_fields(*s, *e, *m).map_err(|e| err(sexp.pos, e.to_string()))?)
+                        }
+                        _ => return Err(err(sexp.pos, format!("unsupported floating-point literal '{sexp}' (only 1, 11 and 52 bit fields)"))),
+                    }
+                }
+                _ => return Ok(None),
+            }
+        }
+        SexpKind::Keyword(_) => return Ok(None),
+    };
+    Ok(Some(value))
+}
+
+fn is_fp_special(name: &str) -> bool {
+    matches!(name, "+zero" | "-zero" | "+oo" | "-oo" | "NaN")
+}
+
+/// The exact value of a decimal `123.456`.
+pub fn parse_decimal(text: &str) -> Option<BigRational> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = format!("{whole}{frac}");
+    let numer = BigInt::from_str_radix(&digits, 10).ok()?;
+    let denom = num_traits::pow(BigInt::from(10), frac.len());
+    Some(BigRational::new(numer, denom))
+}
+
+#[derive(Default)]
+struct Checker {
+    vars: HashMap<String, usize>,
+    decls: Vec<Decl>,
+}
+
+impl Checker {
+    fn term(&mut self, sexp: &Sexp) -> Result<Term, ScriptError> {
+        if let Some(value) = literal(sexp)? {
+            return Ok(Term::lit(value));
+        }
+        match &sexp.kind {
+            SexpKind::Symbol(name) => {
+                if let Some(&i) = self.vars.get(name.as_str()) {
+                    let decl = &self.decls[i];
+                    return Ok(Term {
+                        kind: TermKind::Var(i, decl.name.clone()),
+                        sort: decl.sort.clone(),
+                    });
+                }
+                let constant = match name.as_str() {
+                    "true" => return Ok(Term::lit(Value::Bool(true))),
+                    "real.pi" => {
+                        return Ok(Term {
+                            kind: TermKind::App(Op::Pi, Vec::new()),
+                            sort: Sort::Real,
+                        })
+                    }
+                    "false" => return Ok(Term::lit(Value::Bool(false))),
+                    "re.none" | "re.nostr" => ReConst::None,
+                    "re.all" => ReConst::All,
+                    "re.allchar" => ReConst::Allchar,
+                    _ => return Err(err(sexp.pos, format!("unknown constant '{name}'"))),
+                };
+                Ok(Term {
+                    kind: TermKind::ReConst(constant),
+                    sort: Sort::RegLan,
+                })
+            }
+            SexpKind::List(items) if !items.is_empty() => {
+                let (op, array_sort) = self.operator(&items[0])?;
+                let mut args = items[1..]
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if op == Op::ConstArray {
+                    let sort = array_sort.expect("const carries its sort");
+                    let [value] = args.as_mut_slice() else {
+                        return Err(err(sexp.pos, "(as const ...) takes one value"));
+                    };
+                    let (_, element) = sort.array_parts().expect("checked array sort");
+                    let element = element.clone();
+                    let value = std::mem::replace(value, Term::lit(Value::Bool(false)));
+                    let value = coerce(value, &element).map_err(|m| err(items[1].pos, m))?;
+                    // A constant array of a literal is itself a literal.
+                    if let TermKind::Lit(v) = &value.kind {
+                        return Ok(Term::lit(Value::Array(Arc::new(ArrayValue::constant(
+                            sort,
+                            v.clone(),
+                        )))));
+                    }
+                    return Ok(Term {
+                        kind: TermKind::App(op, vec![value]),
+                        sort,
+                    });
+                }
+                let sort = signature(op, &mut args)
+                    .map_err(|m| err(sexp.pos, format!("{m} in '{sexp}'")))?;
+                Ok(Term {
+                    kind: TermKind::App(op, args),
+                    sort,
+                })
+            }
+            _ => Err(err(sexp.pos, format!("unsupported term '{sexp}'"))),
+        }
+    }
+
+    /// The operator in head position: a name, `(_ re.loop i j)`, `(_ re.^ n)` or
+    /// `(as const S)` (then with its sort).
+    fn operator(&self, head: &Sexp) -> Result<(Op, Option<Sort>), ScriptError> {
+        match &head.kind {
+            SexpKind::Symbol(name) => Op::from_name(name)
+                .or(match name.as_str() {
+                    // Names older solvers and grammars use.
+                    "str.in.re" => Some(Op::StrInRe),
+                    "str.to.re" => Some(Op::StrToRe),
+                    "str.to.int" | "str.to-int" => Some(Op::StrToInt),
+                    "int.to.str" | "str.from-int" => Some(Op::StrFromInt),
+                    _ => None,
+                })
+                .map(|op| (op, None))
+                .ok_or_else(|| err(head.pos, format!("unsupported operator '{name}'"))),
+            SexpKind::List(items) => {
+                let heads: Vec<Option<&str>> = items.iter().map(Sexp::as_symbol).collect();
+                let numeral = |s: &Sexp| match &s.kind {
+                    SexpKind::Numeral(n) => n.parse::<u32>().ok(),
+                    _ => None,
+                };
+                match heads.as_slice() {
+                    [Some("_"), Some("re.loop"), None, None] => {
+                        match (numeral(&items[2]), numeral(&items[3])) {
+                            (Some(i), Some(j)) => Ok((Op::ReLoop(i, j), None)),
+                            _ => Err(err(head.pos, format!("bad indices in '{head}'"))),
+                        }
+                    }
+                    [Some("_"), Some("re.^"), None] => match numeral(&items[2]) {
+                        Some(n) => Ok((Op::RePower(n), None)),
+                        None => Err(err(head.pos, format!("bad index in '{head}'"))),
+                    },
+                    [Some("as"), Some("const"), _] => {
+                        let sort = Sort::parse(&items[2]).map_err(|m| err(items[2].pos, m))?;
+                        if sort.array_parts().is_none() {
+                            return Err(err(
+                                items[2].pos,
+                                format!("(as const {sort}) needs an array sort"),
+                            ));
+                        }
+                        Ok((Op::ConstArray, Some(sort)))
+                    }
+                    _ => Err(err(head.pos, format!("unsupported operator '{head}'"))),
+                }
+            }
+            _ => Err(err(head.pos, format!("unsupported operator '{head}'"))),
+        }
+    }
+}
+
+/// `term` as a term of sort `want`: itself, or an Int term inside `to_real`.
+fn coerce(term: Term, want: &Sort) -> Result<Term, String> {
+    if &term.sort == want {
+        return Ok(term);
+    }
+    if term.sort == Sort::Int && *want == Sort::Real {
+        return Ok(match term.kind {
+            TermKind::Lit(Value::Int(n)) => Term::lit(Value::Real(BigRational::from_integer(n))),
+            _ => Term {
+                kind: TermKind::App(Op::ToReal, vec![term]),
+                sort: Sort::Real,
+            },
+        });
+    }
+    Err(format!("expected {want}, found {} '{term}'", term.sort))
+}
+
+/// Coerces every argument to `want`.
+fn all(args: &mut [Term], want: &Sort) -> Result<(), String> {
+    for a in args.iter_mut() {
+        let t = std::mem::replace(a, Term::lit(Value::Bool(false)));
+        *a = coerce(t, want)?;
+    }
+    Ok(())
+}
+
+/// The common numeric sort of arithmetic arguments: Real if any is Real.
+fn numeric(args: &mut [Term]) -> Result<Sort, String> {
+    if let Some(bad) = args.iter().find(|a| !a.sort.is_numeric()) {
+        return Err(format!("expected Int or Real, found {} '{bad}'", bad.sort));
+    }
+    let sort = if args.iter().any(|a| a.sort == Sort::Real) {
+        Sort::Real
+    } else {
+        Sort::Int
+    };
+    all(args, &sort)?;
+    Ok(sort)
+}
+
+/// The common sort of `=`, `distinct` and `ite` branches (numeric arguments may mix).
+fn same(args: &mut [Term]) -> Result<Sort, String> {
+    if args.iter().all(|a| a.sort.is_numeric()) {
+        return numeric(args);
+    }
+    let sort = args[0].sort.clone();
+    all(args, &sort)?;
+    Ok(sort)
+}
+
+fn arity(op: Op, args: &[Term], min: usize, max: usize) -> Result<(), String> {
+    if args.len() < min || args.len() > max {
+        let want = if min == max {
+            format!("{min}")
+        } else if max == usize::MAX {
+            format!("at least {min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return Err(format!(
+            "'{}' takes {want} arguments, not {}",
+            op.name(),
+            args.len()
+        ));
+    }
+    Ok(())
+}
+
+fn bv_width(args: &[Term]) -> Result<u32, String> {
+    let Sort::BitVec(w) = args[0].sort else {
+        return Err(format!(
+            "expected a bit-vector, found {} '{}'",
+            args[0].sort, args[0]
+        ));
+    };
+    if let Some(bad) = args.iter().find(|a| a.sort != Sort::BitVec(w)) {
+        return Err(format!(
+            "expected (_ BitVec {w}), found {} '{bad}'",
+            bad.sort
+        ));
+    }
+    Ok(w)
+}
+
+/// Checks the arguments of `op` (coercing Int to Real where a Real is expected) and
+/// returns the result sort.
+fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
+    const MANY: usize = usize::MAX;
+    let sort = match op {
+        Not => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Bool)?;
+            Sort::Bool
+        }
+        And | Or | Xor | Implies => {
+            arity(op, args, if matches!(op, And | Or) { 1 } else { 2 }, MANY)?;
+            all(args, &Sort::Bool)?;
+            Sort::Bool
+        }
+        Eq | Distinct => {
+            arity(op, args, 2, MANY)?;
+            same(args)?;
+            Sort::Bool
+        }
+        Ite => {
+            arity(op, args, 3, 3)?;
+            all(&mut args[..1], &Sort::Bool)?;
+            same(&mut args[1..])?
+        }
+        Sub => {
+            arity(op, args, 1, MANY)?;
+            numeric(args)?
+        }
+        Add | Mul => {
+            arity(op, args, 2, MANY)?;
+            numeric(args)?
+        }
+        RealDiv => {
+            arity(op, args, 2, MANY)?;
+            all(args, &Sort::Real)?;
+            Sort::Real
+        }
+        IntDiv | Mod => {
+            arity(op, args, 2, if op == Mod { 2 } else { MANY })?;
+            all(args, &Sort::Int)?;
+            Sort::Int
+        }
+        Abs => {
+            arity(op, args, 1, 1)?;
+            numeric(args)?
+        }
+        Lt | Le | Gt | Ge => {
+            arity(op, args, 2, MANY)?;
+            numeric(args)?;
+            Sort::Bool
+        }
+        ToReal => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            Sort::Real
+        }
+        ToInt | IsInt => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Real)?;
+            if op == ToInt {
+                Sort::Int
+            } else {
+                Sort::Bool
+            }
+        }
+        Pi => {
+            arity(op, args, 0, 0)?;
+            Sort::Real
+        }
+        Sin | Cos | Tan => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Real)?;
+            Sort::Real
+        }
+        BvNot | BvNeg => {
+            arity(op, args, 1, 1)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        BvAnd | BvOr | BvXor | BvAdd | BvMul => {
+            arity(op, args, 2, MANY)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        BvSub | BvUdiv | BvUrem | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr => {
+            arity(op, args, 2, 2)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        BvUlt | BvUle | BvUgt | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
+            arity(op, args, 2, 2)?;
+            bv_width(args)?;
+            Sort::Bool
+        }
+        Bv2Nat => {
+            arity(op, args, 1, 1)?;
+            bv_width(args)?;
+            Sort::Int
+        }
+        Select => {
+            arity(op, args, 2, 2)?;
+            let Some((index, element)) = args[0]
+                .sort
+                .array_parts()
+                .map(|(i, e)| (i.clone(), e.clone()))
+            else {
+                return Err(format!(
+                    "expected an array, found {} '{}'",
+                    args[0].sort, args[0]
+                ));
+            };
+            all(&mut args[1..], &index)?;
+            element
+        }
+        Store => {
+            arity(op, args, 3, 3)?;
+            let Some((index, element)) = args[0]
+                .sort
+                .array_parts()
+                .map(|(i, e)| (i.clone(), e.clone()))
+            else {
+                return Err(format!(
+                    "expected an array, found {} '{}'",
+                    args[0].sort, args[0]
+                ));
+            };
+            all(&mut args[1..2], &index)?;
+            all(&mut args[2..], &element)?;
+            args[0].sort.clone()
+        }
+        ConstArray => unreachable!("handled by the checker"),
+        FpAbs | FpNeg => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Float64)?;
+            Sort::Float64
+        }
+        FpAdd | FpSub | FpMul | FpDiv => {
+            arity(op, args, 3, 3)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            all(&mut args[1..], &Sort::Float64)?;
+            Sort::Float64
+        }
+        FpFma => {
+            arity(op, args, 4, 4)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            all(&mut args[1..], &Sort::Float64)?;
+            Sort::Float64
+        }
+        FpSqrt | FpRoundToIntegral => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            all(&mut args[1..], &Sort::Float64)?;
+            Sort::Float64
+        }
+        FpRem | FpMin | FpMax => {
+            arity(op, args, 2, 2)?;
+            all(args, &Sort::Float64)?;
+            Sort::Float64
+        }
+        FpLeq | FpLt | FpGeq | FpGt | FpEq => {
+            arity(op, args, 2, MANY)?;
+            all(args, &Sort::Float64)?;
+            Sort::Bool
+        }
+        FpIsNaN | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
+        | FpIsPositive => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Float64)?;
+            Sort::Bool
+        }
+        StrConcat => {
+            arity(op, args, 2, MANY)?;
+            all(args, &Sort::String)?;
+            Sort::String
+        }
+        StrLen | StrToInt | StrToCode => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::String)?;
+            Sort::Int
+        }
+        StrIsDigit => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::String)?;
+            Sort::Bool
+        }
+        StrFromInt | StrFromCode => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            Sort::String
+        }
+        StrAt => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::String)?;
+            all(&mut args[1..], &Sort::Int)?;
+            Sort::String
+        }
+        StrSubstr => {
+            arity(op, args, 3, 3)?;
+            all(&mut args[..1], &Sort::String)?;
+            all(&mut args[1..], &Sort::Int)?;
+            Sort::String
+        }
+        StrPrefixof | StrSuffixof | StrContains => {
+            arity(op, args, 2, 2)?;
+            all(args, &Sort::String)?;
+            Sort::Bool
+        }
+        StrLt | StrLe => {
+            arity(op, args, 2, MANY)?;
+            all(args, &Sort::String)?;
+            Sort::Bool
+        }
+        StrIndexof => {
+            arity(op, args, 3, 3)?;
+            all(&mut args[..2], &Sort::String)?;
+            all(&mut args[2..], &Sort::Int)?;
+            Sort::Int
+        }
+        StrReplace | StrReplaceAll => {
+            arity(op, args, 3, 3)?;
+            all(args, &Sort::String)?;
+            Sort::String
+        }
+        StrInRe => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::String)?;
+            all(&mut args[1..], &Sort::RegLan)?;
+            Sort::Bool
+        }
+        StrToRe => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::String)?;
+            Sort::RegLan
+        }
+        ReRange => {
+            arity(op, args, 2, 2)?;
+            all(args, &Sort::String)?;
+            Sort::RegLan
+        }
+        ReConcat | ReUnion | ReInter => {
+            arity(op, args, 2, MANY)?;
+            all(args, &Sort::RegLan)?;
+            Sort::RegLan
+        }
+        ReDiff => {
+            arity(op, args, 2, MANY)?;
+            all(args, &Sort::RegLan)?;
+            Sort::RegLan
+        }
+        ReComp | ReStar | RePlus | ReOpt | ReLoop(..) | RePower(_) => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::RegLan)?;
+            Sort::RegLan
+        }
+    };
+    Ok(sort)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_et_formulas() {
+        let s = Script::parse("(declare-const a Int)\n(declare-const b Real)\n(assert (< (+ a 1.0) (sin a)))\n(check-sat)").unwrap();
+        assert_eq!(s.decls.len(), 2);
+        assert_eq!(
+            s.assertions[0].to_string(),
+            "(< (+ (to_real a) 1.0) (sin (to_real a)))"
+        );
+        let s = Script::parse("(declare-const a (Array (_ BitVec 64) (_ BitVec 64)))(declare-const b (_ BitVec 64))(assert (= (store a b #x0000000000000001) a))").unwrap();
+        assert_eq!(
+            s.assertions[0].to_string(),
+            "(= (store a b #x0000000000000001) a)"
+        );
+        let s = Script::parse("(declare-fun a () (_ FloatingPoint 11 53))(assert (fp.lt a (fp #b0 #b00000000000 #b0000000000000000000000000000000000000000000000000001)))").unwrap();
+        assert_eq!(s.assertions.len(), 1);
+    }
+
+    #[test]
+    fn refuses_with_positions() {
+        let e = Script::parse("(declare-const a Int)\n(assert (frob a))").unwrap_err();
+        assert_eq!((e.pos.line, e.pos.column), (2, 10));
+        assert!(e.message.contains("frob"));
+        let e = Script::parse("(declare-const a Int)\n(assert (and a true))").unwrap_err();
+        assert!(e.message.contains("expected Bool"), "{e}");
+        assert!(Script::parse("(declare-const a Int)(assert a)").is_err());
+        assert!(Script::parse("(declare-fun f (Int) Int)").is_err());
+        assert!(Script::parse("(push 1)").is_err());
+        assert!(Script::parse("(assert (not))").is_err());
+        assert!(Script::parse("(assert (= #x0 #b0))").is_err());
+        assert!(Script::parse("(declare-const a Int)(declare-const a Int)").is_err());
+    }
+
+    #[test]
+    fn tokens_give_the_same_script() {
+        let tokens = [
+            "(",
+            "declare-const",
+            "a",
+            "Bool",
+            ")",
+            "(",
+            "assert",
+            "(",
+            "not",
+            "a",
+            ")",
+            ")",
+            "(",
+            "check-sat",
+            ")",
+        ];
+        let s = Script::from_tokens(tokens).unwrap();
+        assert_eq!(s.assertions[0].to_string(), "(not a)");
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+    use crate::eval::{evaluate, Assignment, Limits};
+
+    #[test]
+    fn the_deepest_accepted_nesting_reads_and_evaluates() {
+        // A test thread has a 2 MiB stack: reading, checking, evaluating, printing and
+        // dropping the deepest term the reader accepts must fit.
+        let depth = crate::sexp::MAX_DEPTH - 2;
+        let text = format!(
+            "(declare-const a Bool)(assert {}a{})",
+            "(not ".repeat(depth),
+            ")".repeat(depth)
+        );
+        let script = Script::parse(&text).unwrap();
+        assert_eq!(
+            script.assertions[0].to_string().len(),
+            text.len() - "(declare-const a Bool)(assert )".len()
+        );
+        let values = Assignment::of_values(vec![Value::Bool(depth % 2 == 1)]);
+        let e = evaluate(&script, &values, &Limits::default());
+        assert_eq!(e.truth, crate::eval::Truth::False);
+        assert!(e.explanation.is_some());
+        assert!(Script::parse(&format!(
+            "(assert {}true{})",
+            "(not ".repeat(depth + 5),
+            ")".repeat(depth + 5)
+        ))
+        .is_err());
+    }
+}

@@ -1,0 +1,487 @@
+//! S-expressions as SMT-LIB writes them: the reader for formulas and solver outputs.
+//!
+//! Only the lexical level lives here (symbols, numerals, decimals, `#x`/`#b` literals,
+//! string literals, keywords, lists); what a list means is the business of
+//! [`crate::script`] and [`crate::model`]. Every node remembers where it started, so
+//! errors can name a line and column.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// A position in the text: 1-based line and column (in characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// One s-expression with the position of its first character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sexp {
+    /// What it is.
+    pub kind: SexpKind,
+    /// Where it starts.
+    pub pos: Pos,
+}
+
+/// The kinds of s-expressions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SexpKind {
+    /// A simple or `|quoted|` symbol (quotes removed).
+    Symbol(String),
+    /// A `:keyword`.
+    Keyword(String),
+    /// A numeral (digits only).
+    Numeral(String),
+    /// A decimal `d.d` (as written).
+    Decimal(String),
+    /// A `#x` literal: the hex digits.
+    Hex(String),
+    /// A `#b` literal: the binary digits.
+    Binary(String),
+    /// A string literal: the text between the quotes with `""` turned into `"`; other
+    /// escapes are left for the string theory (their meaning depends on the dialect).
+    Str(String),
+    /// A parenthesised list.
+    List(Vec<Sexp>),
+}
+
+/// A lexical error with its position.
+#[derive(Debug, Clone, Error, PartialEq, Eq)]
+#[error("{pos}: {message}")]
+pub struct SexpError {
+    /// Where.
+    pub pos: Pos,
+    /// What.
+    pub message: String,
+}
+
+impl Sexp {
+    /// The symbol's name, if this is a symbol.
+    pub fn as_symbol(&self) -> Option<&str> {
+        match &self.kind {
+            SexpKind::Symbol(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The elements, if this is a list.
+    pub fn as_list(&self) -> Option<&[Sexp]> {
+        match &self.kind {
+            SexpKind::List(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The head symbol of a list `(head ...)`.
+    pub fn head(&self) -> Option<&str> {
+        self.as_list()?.first()?.as_symbol()
+    }
+
+    /// Whether this is the symbol `name`.
+    pub fn is_symbol(&self, name: &str) -> bool {
+        self.as_symbol() == Some(name)
+    }
+}
+
+impl fmt::Display for Sexp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            SexpKind::Symbol(s) => {
+                if s.is_empty()
+                    || !s.chars().all(is_symbol_char)
+                    || s.starts_with(|c: char| c.is_ascii_digit())
+                {
+                    write!(f, "|{s}|")
+                } else {
+                    f.write_str(s)
+                }
+            }
+            SexpKind::Keyword(s) => write!(f, ":{s}"),
+            SexpKind::Numeral(s) | SexpKind::Decimal(s) => f.write_str(s),
+            SexpKind::Hex(s) => write!(f, "#x{s}"),
+            SexpKind::Binary(s) => write!(f, "#b{s}"),
+            SexpKind::Str(s) => write!(f, "\"{}\"", s.replace('"', "\"\"")),
+            SexpKind::List(items) => {
+                f.write_str("(")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+/// Characters of a simple symbol (SMT-LIB 2.6, §3.1).
+pub fn is_symbol_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c)
+}
+
+/// A lexical token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Token {
+    Open,
+    Close,
+    Atom(SexpKind),
+}
+
+/// Splits text into tokens with positions.
+struct Lexer<'a> {
+    chars: std::iter::Peekable<std::str::Chars<'a>>,
+    pos: Pos,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str, start: Pos) -> Self {
+        Lexer {
+            chars: text.chars().peekable(),
+            pos: start,
+        }
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        if c == '\n' {
+            self.pos.line += 1;
+            self.pos.column = 1;
+        } else {
+            self.pos.column += 1;
+        }
+        Some(c)
+    }
+
+    fn error(&self, pos: Pos, message: impl Into<String>) -> SexpError {
+        SexpError {
+            pos,
+            message: message.into(),
+        }
+    }
+
+    fn next_token(&mut self) -> Result<Option<(Token, Pos)>, SexpError> {
+        loop {
+            match self.chars.peek() {
+                None => return Ok(None),
+                Some(c) if c.is_whitespace() => {
+                    self.bump();
+                }
+                Some(';') => {
+                    while let Some(c) = self.bump() {
+                        if c == '\n' {
+                            break;
+                        }
+                    }
+                }
+                Some(_) => break,
+            }
+        }
+        let start = self.pos;
+        let c = self.bump().expect("peeked");
+        let token = match c {
+            '(' => Token::Open,
+            ')' => Token::Close,
+            '"' => {
+                let mut s = String::new();
+                loop {
+                    match self.bump() {
+                        None => return Err(self.error(start, "unterminated string literal")),
+                        Some('"') => {
+                            if self.chars.peek() == Some(&'"') {
+                                self.bump();
+                                s.push('"');
+                            } else {
+                                break;
+                            }
+                        }
+                        Some(c) => s.push(c),
+                    }
+                }
+                Token::Atom(SexpKind::Str(s))
+            }
+            '|' => {
+                let mut s = String::new();
+                loop {
+                    match self.bump() {
+                        None => return Err(self.error(start, "unterminated quoted symbol")),
+                        Some('|') => break,
+                        Some('\\') => return Err(self.error(start, "'\\' in a quoted symbol")),
+                        Some(c) => s.push(c),
+                    }
+                }
+                Token::Atom(SexpKind::Symbol(s))
+            }
+            '#' => {
+                let radix = self.bump();
+                let mut digits = String::new();
+                while let Some(&d) = self.chars.peek() {
+                    if d.is_ascii_alphanumeric() {
+                        digits.push(d);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                match radix {
+                    Some('x')
+                        if !digits.is_empty() && digits.chars().all(|d| d.is_ascii_hexdigit()) =>
+                    {
+                        Token::Atom(SexpKind::Hex(digits))
+                    }
+                    Some('b')
+                        if !digits.is_empty() && digits.chars().all(|d| d == '0' || d == '1') =>
+                    {
+                        Token::Atom(SexpKind::Binary(digits))
+                    }
+                    _ => {
+                        return Err(self.error(
+                            start,
+                            format!(
+                                "malformed literal '#{}{digits}'",
+                                radix.map(String::from).unwrap_or_default()
+                            ),
+                        ))
+                    }
+                }
+            }
+            ':' => {
+                let mut s = String::new();
+                while let Some(&d) = self.chars.peek() {
+                    if is_symbol_char(d) {
+                        s.push(d);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                Token::Atom(SexpKind::Keyword(s))
+            }
+            c if c.is_ascii_digit() => {
+                let mut s = String::from(c);
+                let mut dot = false;
+                while let Some(&d) = self.chars.peek() {
+                    if d.is_ascii_digit() {
+                        s.push(d);
+                    } else if d == '.' && !dot {
+                        dot = true;
+                        s.push(d);
+                    } else {
+                        break;
+                    }
+                    self.bump();
+                }
+                if s.ends_with('.') {
+                    return Err(self.error(start, format!("malformed decimal '{s}'")));
+                }
+                if let Some(&d) = self.chars.peek() {
+                    if is_symbol_char(d) {
+                        return Err(self.error(start, format!("malformed number '{s}{d}...'")));
+                    }
+                }
+                Token::Atom(if dot {
+                    SexpKind::Decimal(s)
+                } else {
+                    SexpKind::Numeral(s)
+                })
+            }
+            c if is_symbol_char(c) => {
+                let mut s = String::from(c);
+                while let Some(&d) = self.chars.peek() {
+                    if is_symbol_char(d) {
+                        s.push(d);
+                        self.bump();
+                    } else {
+                        break;
+                    }
+                }
+                Token::Atom(SexpKind::Symbol(s))
+            }
+            c => return Err(self.error(start, format!("unexpected character {c:?}"))),
+        };
+        Ok(Some((token, start)))
+    }
+}
+
+/// Builds s-expressions from a stream of tokens.
+#[derive(Default)]
+struct Builder {
+    stack: Vec<(Pos, Vec<Sexp>)>,
+    done: Vec<Sexp>,
+}
+
+/// The deepest nesting accepted: deeper input is refused rather than risking the stack
+/// of the code that walks terms recursively (checking, evaluating, printing), which
+/// must fit a 2 MiB thread stack even in a debug build. Enumerated formulas of any
+/// practical index are far shallower.
+pub const MAX_DEPTH: usize = 256;
+
+impl Builder {
+    fn push(&mut self, token: Token, pos: Pos) -> Result<(), SexpError> {
+        match token {
+            Token::Open => {
+                if self.stack.len() >= MAX_DEPTH {
+                    return Err(SexpError {
+                        pos,
+                        message: format!("nested deeper than {MAX_DEPTH} levels"),
+                    });
+                }
+                self.stack.push((pos, Vec::new()));
+            }
+            Token::Close => {
+                let Some((start, items)) = self.stack.pop() else {
+                    return Err(SexpError {
+                        pos,
+                        message: "unbalanced ')'".into(),
+                    });
+                };
+                self.emit(Sexp {
+                    kind: SexpKind::List(items),
+                    pos: start,
+                });
+            }
+            Token::Atom(kind) => self.emit(Sexp { kind, pos }),
+        }
+        Ok(())
+    }
+
+    fn emit(&mut self, sexp: Sexp) {
+        match self.stack.last_mut() {
+            Some((_, items)) => items.push(sexp),
+            None => self.done.push(sexp),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<Sexp>, SexpError> {
+        if let Some((pos, _)) = self.stack.last() {
+            return Err(SexpError {
+                pos: *pos,
+                message: "unclosed '('".into(),
+            });
+        }
+        Ok(self.done)
+    }
+}
+
+/// Reads every s-expression of a text.
+pub fn read_all(text: &str) -> Result<Vec<Sexp>, SexpError> {
+    let mut lexer = Lexer::new(text, Pos { line: 1, column: 1 });
+    let mut builder = Builder::default();
+    while let Some((token, pos)) = lexer.next_token()? {
+        builder.push(token, pos)?;
+    }
+    builder.finish()
+}
+
+/// Reads s-expressions from a sequence of tokens such as the enumeration printer's
+/// (a grammar token may itself hold several lexical tokens, like `(_ BitVec 64)`).
+/// Positions count tokens: line 1, column = the token's 1-based number.
+pub fn read_tokens<I>(tokens: I) -> Result<Vec<Sexp>, SexpError>
+where
+    I: IntoIterator,
+    I::Item: AsRef<str>,
+{
+    let mut builder = Builder::default();
+    for (i, token) in tokens.into_iter().enumerate() {
+        let token = token.as_ref();
+        let pos = Pos {
+            line: 1,
+            column: i as u32 + 1,
+        };
+        match token {
+            "(" => builder.push(Token::Open, pos)?,
+            ")" => builder.push(Token::Close, pos)?,
+            _ => {
+                let mut lexer = Lexer::new(token, pos);
+                while let Some((t, _)) = lexer.next_token()? {
+                    builder.push(t, pos)?;
+                }
+            }
+        }
+    }
+    builder.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_atoms_and_lists() {
+        let s =
+            read_all("(assert (= a #x0F #b01 \"x\"\"y\" 1.5 12 |a b| :named)) ; c\n(check-sat)")
+                .unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].head(), Some("assert"));
+        let inner = &s[0].as_list().unwrap()[1];
+        let items = inner.as_list().unwrap();
+        assert_eq!(items[2].kind, SexpKind::Hex("0F".into()));
+        assert_eq!(items[3].kind, SexpKind::Binary("01".into()));
+        assert_eq!(items[4].kind, SexpKind::Str("x\"y".into()));
+        assert_eq!(items[5].kind, SexpKind::Decimal("1.5".into()));
+        assert_eq!(items[6].kind, SexpKind::Numeral("12".into()));
+        assert_eq!(items[7].kind, SexpKind::Symbol("a b".into()));
+        assert_eq!(items[8].kind, SexpKind::Keyword("named".into()));
+        assert_eq!(s[1].pos, Pos { line: 2, column: 1 });
+        assert_eq!(
+            s[0].to_string(),
+            "(assert (= a #x0F #b01 \"x\"\"y\" 1.5 12 |a b| :named))"
+        );
+    }
+
+    #[test]
+    fn tokens_and_text_agree() {
+        let text = "(declare-const a (_ BitVec 64))(assert (= a #x0000000000000001))";
+        let tokens = [
+            "(",
+            "declare-const",
+            "a",
+            "(_ BitVec 64)",
+            ")",
+            "(",
+            "assert",
+            "(",
+            "=",
+            "a",
+            "#x0000000000000001",
+            ")",
+            ")",
+        ];
+        let a: Vec<String> = read_all(text)
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let b: Vec<String> = read_tokens(tokens)
+            .unwrap()
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        assert_eq!(
+            read_all("(a\n  (b").unwrap_err().pos,
+            Pos { line: 2, column: 3 }
+        );
+        assert_eq!(read_all("a)").unwrap_err().message, "unbalanced ')'");
+        assert!(read_all("\"abc").is_err());
+        assert!(read_all("#xZZ").is_err());
+        assert!(read_all("#q1").is_err());
+        assert!(read_all("1.").is_err());
+        assert!(read_all("12ab").is_err());
+        assert!(read_all(&"(".repeat(MAX_DEPTH + 1)).is_err());
+    }
+}

@@ -1,0 +1,351 @@
+//! Typed terms: what a formula means once its symbols are resolved and its sorts
+//! checked. Printing a term gives SMT-LIB text again (for explanations).
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::sort::Sort;
+use crate::value::Value;
+
+/// A typed term.
+#[derive(Debug, Clone)]
+pub struct Term {
+    /// What it is.
+    pub kind: TermKind,
+    /// Its sort.
+    pub sort: Sort,
+}
+
+/// The kinds of terms.
+#[derive(Debug, Clone)]
+pub enum TermKind {
+    /// A literal value (`3`, `1.5`, `#x00`, `"a"`, `RNE`, `(fp ...)`).
+    Lit(Value),
+    /// A regular-expression constant (`re.none`, `re.all`, `re.allchar`).
+    ReConst(ReConst),
+    /// A declared constant: its number in the script's declarations, and its name.
+    Var(usize, Arc<str>),
+    /// An operator applied to arguments.
+    App(Op, Vec<Term>),
+}
+
+/// The regular-expression constants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReConst {
+    /// `re.none`: the empty language.
+    None,
+    /// `re.all`: every string.
+    All,
+    /// `re.allchar`: every one-character string.
+    Allchar,
+}
+
+macro_rules! ops {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal,)*) => {
+        /// The supported operators (indexed ones carry their indices).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Op {
+            $($(#[$doc])* $variant,)*
+            /// `(_ re.loop i j)`.
+            ReLoop(u32, u32),
+            /// `(_ re.^ n)`.
+            RePower(u32),
+            /// `(as const (Array I E))`: the array sort is the term's sort.
+            ConstArray,
+        }
+
+        impl Op {
+            /// The operator of a plain (non-indexed) SMT-LIB name.
+            pub fn from_name(name: &str) -> Option<Op> {
+                match name {
+                    $($name => Some(Op::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The SMT-LIB name (without indices).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Op::$variant => $name,)*
+                    Op::ReLoop(..) => "re.loop",
+                    Op::RePower(_) => "re.^",
+                    Op::ConstArray => "const",
+                }
+            }
+        }
+    };
+}
+
+ops! {
+    /// `not`.
+    Not = "not",
+    /// `and`.
+    And = "and",
+    /// `or`.
+    Or = "or",
+    /// `xor`.
+    Xor = "xor",
+    /// `=>`.
+    Implies = "=>",
+    /// `=`.
+    Eq = "=",
+    /// `distinct`.
+    Distinct = "distinct",
+    /// `ite`.
+    Ite = "ite",
+    /// `-` (unary negation or subtraction).
+    Sub = "-",
+    /// `+`.
+    Add = "+",
+    /// `*`.
+    Mul = "*",
+    /// `/` (real division).
+    RealDiv = "/",
+    /// `div` (Euclidean integer division).
+    IntDiv = "div",
+    /// `mod` (Euclidean remainder).
+    Mod = "mod",
+    /// `abs`.
+    Abs = "abs",
+    /// `<`.
+    Lt = "<",
+    /// `<=`.
+    Le = "<=",
+    /// `>`.
+    Gt = ">",
+    /// `>=`.
+    Ge = ">=",
+    /// `to_real`.
+    ToReal = "to_real",
+    /// `to_int` (floor).
+    ToInt = "to_int",
+    /// `is_int`.
+    IsInt = "is_int",
+    /// `sin`.
+    Sin = "sin",
+    /// `cos`.
+    Cos = "cos",
+    /// `tan`.
+    Tan = "tan",
+    /// `real.pi` (cvc5 writes it in model values).
+    Pi = "real.pi",
+    /// `bvnot`.
+    BvNot = "bvnot",
+    /// `bvneg`.
+    BvNeg = "bvneg",
+    /// `bvand`.
+    BvAnd = "bvand",
+    /// `bvor`.
+    BvOr = "bvor",
+    /// `bvxor`.
+    BvXor = "bvxor",
+    /// `bvadd`.
+    BvAdd = "bvadd",
+    /// `bvsub`.
+    BvSub = "bvsub",
+    /// `bvmul`.
+    BvMul = "bvmul",
+    /// `bvudiv` (all ones when dividing by zero).
+    BvUdiv = "bvudiv",
+    /// `bvurem` (the dividend when dividing by zero).
+    BvUrem = "bvurem",
+    /// `bvsdiv`.
+    BvSdiv = "bvsdiv",
+    /// `bvsrem`.
+    BvSrem = "bvsrem",
+    /// `bvsmod`.
+    BvSmod = "bvsmod",
+    /// `bvshl`.
+    BvShl = "bvshl",
+    /// `bvlshr`.
+    BvLshr = "bvlshr",
+    /// `bvashr`.
+    BvAshr = "bvashr",
+    /// `bvult`.
+    BvUlt = "bvult",
+    /// `bvule`.
+    BvUle = "bvule",
+    /// `bvugt`.
+    BvUgt = "bvugt",
+    /// `bvuge`.
+    BvUge = "bvuge",
+    /// `bvslt`.
+    BvSlt = "bvslt",
+    /// `bvsle`.
+    BvSle = "bvsle",
+    /// `bvsgt`.
+    BvSgt = "bvsgt",
+    /// `bvsge`.
+    BvSge = "bvsge",
+    /// `bv2nat`.
+    Bv2Nat = "bv2nat",
+    /// `select`.
+    Select = "select",
+    /// `store`.
+    Store = "store",
+    /// `fp.abs`.
+    FpAbs = "fp.abs",
+    /// `fp.neg`.
+    FpNeg = "fp.neg",
+    /// `fp.add`.
+    FpAdd = "fp.add",
+    /// `fp.sub`.
+    FpSub = "fp.sub",
+    /// `fp.mul`.
+    FpMul = "fp.mul",
+    /// `fp.div`.
+    FpDiv = "fp.div",
+    /// `fp.fma`.
+    FpFma = "fp.fma",
+    /// `fp.sqrt`.
+    FpSqrt = "fp.sqrt",
+    /// `fp.rem`.
+    FpRem = "fp.rem",
+    /// `fp.roundToIntegral`.
+    FpRoundToIntegral = "fp.roundToIntegral",
+    /// `fp.min`.
+    FpMin = "fp.min",
+    /// `fp.max`.
+    FpMax = "fp.max",
+    /// `fp.leq`.
+    FpLeq = "fp.leq",
+    /// `fp.lt`.
+    FpLt = "fp.lt",
+    /// `fp.geq`.
+    FpGeq = "fp.geq",
+    /// `fp.gt`.
+    FpGt = "fp.gt",
+    /// `fp.eq`.
+    FpEq = "fp.eq",
+    /// `fp.isNaN`.
+    FpIsNaN = "fp.isNaN",
+    /// `fp.isZero`.
+    FpIsZero = "fp.isZero",
+    /// `fp.isInfinite`.
+    FpIsInfinite = "fp.isInfinite",
+    /// `fp.isNormal`.
+    FpIsNormal = "fp.isNormal",
+    /// `fp.isSubnormal`.
+    FpIsSubnormal = "fp.isSubnormal",
+    /// `fp.isNegative`.
+    FpIsNegative = "fp.isNegative",
+    /// `fp.isPositive`.
+    FpIsPositive = "fp.isPositive",
+    /// `str.++`.
+    StrConcat = "str.++",
+    /// `str.len`.
+    StrLen = "str.len",
+    /// `str.at`.
+    StrAt = "str.at",
+    /// `str.substr`.
+    StrSubstr = "str.substr",
+    /// `str.prefixof`.
+    StrPrefixof = "str.prefixof",
+    /// `str.suffixof`.
+    StrSuffixof = "str.suffixof",
+    /// `str.contains`.
+    StrContains = "str.contains",
+    /// `str.indexof`.
+    StrIndexof = "str.indexof",
+    /// `str.replace`.
+    StrReplace = "str.replace",
+    /// `str.replace_all`.
+    StrReplaceAll = "str.replace_all",
+    /// `str.<`.
+    StrLt = "str.<",
+    /// `str.<=`.
+    StrLe = "str.<=",
+    /// `str.to_int`.
+    StrToInt = "str.to_int",
+    /// `str.from_int`.
+    StrFromInt = "str.from_int",
+    /// `str.is_digit`.
+    StrIsDigit = "str.is_digit",
+    /// `str.to_code`.
+    StrToCode = "str.to_code",
+    /// `str.from_code`.
+    StrFromCode = "str.from_code",
+    /// `str.in_re`.
+    StrInRe = "str.in_re",
+    /// `str.to_re`.
+    StrToRe = "str.to_re",
+    /// `re.range`.
+    ReRange = "re.range",
+    /// `re.++`.
+    ReConcat = "re.++",
+    /// `re.union`.
+    ReUnion = "re.union",
+    /// `re.inter`.
+    ReInter = "re.inter",
+    /// `re.diff`.
+    ReDiff = "re.diff",
+    /// `re.comp`.
+    ReComp = "re.comp",
+    /// `re.*`.
+    ReStar = "re.*",
+    /// `re.+`.
+    RePlus = "re.+",
+    /// `re.opt`.
+    ReOpt = "re.opt",
+}
+
+impl Term {
+    /// A literal.
+    pub fn lit(value: Value) -> Term {
+        Term {
+            sort: value.sort(),
+            kind: TermKind::Lit(value),
+        }
+    }
+
+    /// The arguments of an application (none for other terms).
+    pub fn args(&self) -> &[Term] {
+        match &self.kind {
+            TermKind::App(_, args) => args,
+            _ => &[],
+        }
+    }
+
+    /// Calls `f` on every declared constant the term mentions (with repeats).
+    pub fn for_each_var(&self, f: &mut impl FnMut(usize)) {
+        match &self.kind {
+            TermKind::Var(i, _) => f(*i),
+            TermKind::App(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
+            _ => {}
+        }
+    }
+
+    /// Calls `f` on every sub-term, parents before children.
+    pub fn for_each(&self, f: &mut impl FnMut(&Term)) {
+        f(self);
+        for a in self.args() {
+            a.for_each(f);
+        }
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            TermKind::Lit(v) => write!(f, "{v}"),
+            TermKind::ReConst(c) => f.write_str(match c {
+                ReConst::None => "re.none",
+                ReConst::All => "re.all",
+                ReConst::Allchar => "re.allchar",
+            }),
+            TermKind::Var(_, name) => f.write_str(name),
+            TermKind::App(op, args) => {
+                match op {
+                    Op::ReLoop(i, j) => write!(f, "((_ re.loop {i} {j})")?,
+                    Op::RePower(n) => write!(f, "((_ re.^ {n})")?,
+                    Op::ConstArray => write!(f, "((as const {})", self.sort)?,
+                    _ => write!(f, "({}", op.name())?,
+                }
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
