@@ -38,6 +38,18 @@ impl Default for WitnessBound {
     }
 }
 
+impl WitnessBound {
+    /// Every combination of the first `values` values of each constant's sort (up to
+    /// eight constants' worth: `values^min(constants, 8)` assignments): the search of
+    /// `et eval --witness --bound N` and `et run --witness-bound N`.
+    pub fn exhaustive(values: usize, constants: usize) -> WitnessBound {
+        WitnessBound {
+            values_per_constant: values,
+            max_assignments: values.saturating_pow(constants.min(8) as u32).max(1),
+        }
+    }
+}
+
 /// A satisfying assignment and its evaluation (always [`Truth::True`]).
 #[derive(Debug, Clone)]
 pub struct Witness {

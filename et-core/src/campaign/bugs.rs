@@ -19,8 +19,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use et_eval::ModelCheck;
+
 use crate::atomic_file;
-use crate::oracle::Verdict;
+use crate::oracle::{Evidence, Verdict};
 use crate::solvers::call::CallOutcome;
 use crate::solvers::SolverConfig;
 
@@ -56,10 +58,24 @@ pub struct Trigger<'a> {
     pub formula: &'a str,
     /// The solver under test.
     pub call: CallRecord<'a>,
+    /// What et's own checks found.
+    pub own: OwnChecks<'a>,
     /// The reference it was judged against, if any.
     pub reference: Option<CallRecord<'a>>,
     /// Crash signature (assertion location, or signal and first error line).
     pub signature: Option<&'a str>,
+}
+
+/// What et's own oracle knows of a trigger: what established the verdict, et's check
+/// of the model the solver printed, and a witness of the formula.
+#[derive(Default)]
+pub struct OwnChecks<'a> {
+    /// What established the verdict (`None` for a crash).
+    pub evidence: Option<Evidence>,
+    /// et's evaluation of the solver's model, with the first false sub-formula.
+    pub model_check: Option<&'a ModelCheck>,
+    /// A satisfying assignment et found, as `define-fun`s.
+    pub witness: Option<&'a str>,
 }
 
 /// A call kept as a sample of its kind.
@@ -203,7 +219,25 @@ fn log(t: &Trigger, smt2: &Path) -> String {
     if let Some(sig) = t.signature {
         let _ = writeln!(out, "signature: {sig}");
     }
+    if let Some(e) = t.own.evidence {
+        let _ = writeln!(out, "evidence: {e}");
+    }
     let _ = writeln!(out, "formula: {}", t.formula);
+    if let Some(check) = t.own.model_check {
+        let _ = writeln!(
+            out,
+            "model check (et's evaluation of the printed model): {check}"
+        );
+        if t.own.evidence == Some(Evidence::SelfCheck) && *check == ModelCheck::Valid {
+            out.push_str(
+                "self-check false alarm: the solver's own model check failed, but the \
+                 model it printed satisfies the formula\n",
+            );
+        }
+    }
+    if let Some(w) = t.own.witness {
+        let _ = write!(out, "witness (et's, satisfies the formula):\n{w}");
+    }
     describe(&mut out, "solver", &t.call, smt2);
     match &t.reference {
         Some(r) => describe(&mut out, "reference", r, smt2),
@@ -291,6 +325,7 @@ mod tests {
                                 status: "crash",
                                 outcome: None,
                             },
+                            own: OwnChecks::default(),
                             reference: None,
                             signature: Some("SIGSEGV: about to crash"),
                         };
@@ -319,6 +354,7 @@ mod tests {
                 status: "sat",
                 outcome: None,
             },
+            own: OwnChecks::default(),
             reference: None,
             signature: None,
         };

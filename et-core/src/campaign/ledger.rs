@@ -115,7 +115,10 @@ impl Ledger {
                 .status
                 .parse()
                 .map_err(|e: crate::oracle::ParseLabelError| bad(e.to_string()))?;
-            let invalid_model = row.verdict == Verdict::InvalidModel.label();
+            // As a judge, a model is invalid unless et found it valid (a false alarm of
+            // the solver's own check; see `Made::answer` in the worker).
+            let invalid_model =
+                row.verdict == Verdict::InvalidModel.label() && row.model_check != "valid";
             if ledger.is_complete(offset) {
                 continue;
             }
@@ -216,7 +219,7 @@ mod tests {
     use super::*;
 
     fn row(index: u32, solver: &str, status: &str) -> String {
-        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,,\n")
+        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,,,,\n")
     }
 
     #[test]

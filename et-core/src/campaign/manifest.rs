@@ -51,6 +51,11 @@ pub struct RunManifest {
     /// each solver actually had are in [`ManifestSolver::references`].
     #[serde(default, with = "reference_choice")]
     pub reference: Option<String>,
+    /// et's witness search: values tried per constant (`--witness-bound`), or `off`
+    /// (`--no-witness`). Absent in studies made before et searched for witnesses
+    /// (not compared on resume).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness_bound: Option<String>,
     /// The solvers under test, in pool order.
     pub solvers: Vec<ManifestSolver>,
     /// The judges that are not under test (their answers are in `reference.csv`),
@@ -99,6 +104,11 @@ pub struct ManifestSolver {
     /// under test and in directories written before et recorded it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub references: Option<Vec<String>>,
+    /// Whether et asked it for a model after `sat` and checked it (the pool entry's
+    /// `models`, unless `--no-models`); its command then ran with the family's model
+    /// options. Absent in directories written before et checked models.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub models: Option<bool>,
 }
 
 fn is_file_input(mode: &InputMode) -> bool {
@@ -116,6 +126,7 @@ impl ManifestSolver {
             command: solver.command.clone(),
             input: solver.input,
             references,
+            models: Some(solver.command_with_models().is_some()),
         }
     }
 
@@ -130,6 +141,9 @@ impl ManifestSolver {
         );
         config.input = self.input;
         config.reference = self.references.clone().unwrap_or_default();
+        if let Some(models) = self.models {
+            config.models = models;
+        }
         config
     }
 
@@ -208,6 +222,15 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
                 choice(&new.reference),
             )
         })
+        .or_else(|| {
+            // Manifests of older versions did not record the witness search.
+            old.witness_bound.as_ref()?;
+            differ(
+                "--witness-bound",
+                optional(&old.witness_bound),
+                optional(&new.witness_bound),
+            )
+        })
         .or_else(|| differ("solvers", names(&old.solvers), names(&new.solvers)))
         .or_else(|| {
             // Who judges whom, before the judges' own records: the clearer message.
@@ -238,6 +261,16 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
                 differ(&what("family"), a.family.clone(), b.family.clone())
                     .or_else(|| differ(&what("version"), a.version.clone(), b.version.clone()))
                     .or_else(|| differ(&what("command"), a.command.join(" "), b.command.join(" ")))
+                    .or_else(|| {
+                        // Manifests of older versions did not record models.
+                        let recorded = |m: Option<bool>| {
+                            m.map_or("(not recorded)".into(), |m| {
+                                if m { "on" } else { "off" }.to_string()
+                            })
+                        };
+                        a.models?;
+                        differ(&what("models"), recorded(a.models), recorded(b.models))
+                    })
                     .or_else(|| {
                         differ(
                             &what("input"),
@@ -316,6 +349,7 @@ mod tests {
             supervision: Some("cgroup-v1".into()),
             memory_mb: None,
             reference: None,
+            witness_bound: Some("9".into()),
             solvers: vec![ManifestSolver {
                 name: "z3".into(),
                 family: "z3".into(),
@@ -323,6 +357,7 @@ mod tests {
                 command: vec!["/z3".into(), "model_validate=true".into()],
                 input: InputMode::File,
                 references: Some(vec!["cvc5".into()]),
+                models: Some(true),
             }],
             reference_solvers: vec![ManifestSolver {
                 name: "cvc5".into(),
@@ -331,6 +366,7 @@ mod tests {
                 command: vec!["/cvc5".into()],
                 input: InputMode::Stdin,
                 references: None,
+                models: Some(false),
             }],
         }
     }
@@ -424,6 +460,24 @@ mod tests {
         let mut new = old.clone();
         new.et_version = "9.9.9".into();
         assert_eq!(first_difference(&old, &new), None);
+        // et's own oracle defines the study too: the witness search and models.
+        let mut new = old.clone();
+        new.witness_bound = Some("off".into());
+        assert_eq!(
+            first_difference(&old, &new),
+            Some(("--witness-bound".into(), "9".into(), "off".into()))
+        );
+        let mut new = old.clone();
+        new.solvers[0].models = Some(false);
+        assert_eq!(
+            first_difference(&old, &new),
+            Some(("solver z3's models".into(), "on".into(), "off".into()))
+        );
+        // Studies made before et recorded them continue with any setting.
+        let mut older = old.clone();
+        older.witness_bound = None;
+        older.solvers[0].models = None;
+        assert_eq!(first_difference(&older, &new), None);
         let mut new = old.clone();
         new.solvers[0].references = Some(Vec::new());
         let (what, was, now) = first_difference(&old, &new).unwrap();

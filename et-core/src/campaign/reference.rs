@@ -1,6 +1,10 @@
 //! Reference answers: which solver judges which, and a cache of the references'
 //! answers (`DIR/reference.csv`) so that later runs over the same formulas — a resume,
 //! or a study of other versions pointed at the same cache — do not run them again.
+//!
+//! The cache also keeps et's witness searches, as rows of a pseudo-solver named for
+//! the search's bound ([`witness_searcher`], e.g. `et-witness-9`): status `sat` with
+//! the witness in the `witness` column, or `unknown` when the search found none.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -103,10 +107,24 @@ pub const CACHE_COLUMNS: &[&str] = &[
     "time_s",
     "timeout_s",
     "usable",
+    "witness",
 ];
 
 /// Position of `usable` in [`CACHE_COLUMNS`].
 const USABLE_COLUMN: usize = 6;
+
+/// Position of `witness` in [`CACHE_COLUMNS`].
+const WITNESS_COLUMN: usize = 7;
+
+/// The name under which the cache keeps witness searches with `values` values per
+/// constant: a search with another bound is another searcher.
+pub fn witness_searcher(values: usize) -> String {
+    format!("et-witness-{values}")
+}
+
+/// The result of a witness search: the witness as `define-fun`s, or `None` when the
+/// search found none.
+pub type WitnessResult = Option<String>;
 
 /// One cached reference answer.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -128,6 +146,10 @@ pub struct ReferenceRow {
     /// column; their sat/unsat answers count as usable.
     #[serde(default)]
     pub usable: Option<String>,
+    /// On a witness search's row ([`witness_searcher`]): the witness found, as
+    /// `define-fun`s; empty otherwise. Absent in caches written before et searched.
+    #[serde(default)]
+    pub witness: Option<String>,
 }
 
 /// The reference cache of a run: the cached answers this run can use, kept compactly
@@ -138,22 +160,29 @@ pub struct ReferenceCache {
     grammar: String,
     references: Vec<String>,
     known: HashMap<(u64, u16), Answer>,
+    /// The witness searcher of this run, if it searches.
+    searcher: Option<String>,
+    /// Cached witness searches by formula offset.
+    witnesses: HashMap<u64, WitnessResult>,
 }
 
 impl ReferenceCache {
     /// Reads the cache at `path` (missing is empty), keeping the answers that this run
     /// could use: rows of `grammar` by one of `references`, for a formula of `plan` that
     /// `wanted` accepts (one still to do), that stand at `timeout_s` — a decided answer
-    /// always does, an undecided one only if it ran at least that long.
+    /// always does, an undecided one only if it ran at least that long — and the
+    /// witness searches of `searcher` (see [`witness_searcher`]) on those formulas.
     pub fn load(
         path: &Path,
         grammar: &str,
         references: &[String],
+        searcher: Option<&str>,
         plan: &Plan,
         timeout_s: f64,
         wanted: impl Fn(u64) -> bool,
     ) -> Result<ReferenceCache, CampaignError> {
         let mut known = HashMap::new();
+        let mut witnesses = HashMap::new();
         if path.exists() {
             if !path.is_file() {
                 return Err(CampaignError::BadCache {
@@ -172,10 +201,9 @@ impl ReferenceCache {
                     reason,
                 };
                 let row = row.map_err(|e| bad(e.to_string()))?;
-                let Some(reference) = references.iter().position(|r| *r == row.solver) else {
-                    continue;
-                };
-                if row.grammar != grammar {
+                let reference = references.iter().position(|r| *r == row.solver);
+                let is_searcher = searcher == Some(row.solver.as_str());
+                if row.grammar != grammar || (reference.is_none() && !is_searcher) {
                     continue;
                 }
                 let index: BigUint = row
@@ -190,6 +218,19 @@ impl ReferenceCache {
                     continue;
                 };
                 let status: Status = row.status.parse().map_err(|e| bad(format!("{e}")))?;
+                let Some(reference) = reference else {
+                    let found = match status {
+                        Status::Sat => Some(row.witness.unwrap_or_default()),
+                        Status::Unknown => None,
+                        other => {
+                            return Err(bad(format!(
+                                "a witness search's status is `{other}`, not sat or unknown"
+                            )))
+                        }
+                    };
+                    witnesses.insert(offset, found);
+                    continue;
+                };
                 let invalid_model = match row.usable.as_deref() {
                     None | Some("") => false,
                     Some("yes") => false,
@@ -214,7 +255,14 @@ impl ReferenceCache {
             grammar: grammar.to_string(),
             references: references.to_vec(),
             known,
+            searcher: searcher.map(str::to_string),
+            witnesses,
         })
+    }
+
+    /// The cached witness search on the formula at `offset`, if there is one.
+    pub fn witness(&self, offset: u64) -> Option<&WitnessResult> {
+        self.witnesses.get(&offset)
     }
 
     /// The cached answer of `solver` on the formula at `offset`, if one stands.
@@ -228,6 +276,7 @@ impl ReferenceCache {
         Ok(ReferenceAppender {
             out: CsvAppender::open(&self.path, CACHE_COLUMNS)?,
             grammar: self.grammar.clone(),
+            searcher: self.searcher.clone(),
         })
     }
 }
@@ -239,20 +288,23 @@ pub type NewAnswer = (String, Answer, f64);
 pub struct ReferenceAppender {
     out: CsvAppender,
     grammar: String,
+    searcher: Option<String>,
 }
 
 impl ReferenceAppender {
-    /// Records the new answers on one formula in one write.
+    /// Records the new answers on one formula, and the witness search made on it if
+    /// any, in one write.
     pub fn record(
         &mut self,
         index: &str,
         answers: &[NewAnswer],
+        witness: Option<&WitnessResult>,
         timeout_s: f64,
     ) -> Result<(), CampaignError> {
         // A cache begun by an older et has no `usable` column: an answer that cannot
         // judge is left out of it rather than read back later as a decided one.
         let records_usability = self.out.has_column(USABLE_COLUMN);
-        let rows: Vec<ReferenceRow> = answers
+        let mut rows: Vec<ReferenceRow> = answers
             .iter()
             .filter(|(_, answer, _)| records_usability || !answer.invalid_model)
             .map(|(solver, answer, time_s)| ReferenceRow {
@@ -263,8 +315,24 @@ impl ReferenceAppender {
                 time_s: *time_s,
                 timeout_s,
                 usable: Some(if answer.usable() { "yes" } else { "no" }.to_string()),
+                witness: None,
             })
             .collect();
+        // A cache begun before et searched has no `witness` column to hold one.
+        if let (Some(searcher), Some(found), true) =
+            (&self.searcher, witness, self.out.has_column(WITNESS_COLUMN))
+        {
+            rows.push(ReferenceRow {
+                grammar: self.grammar.clone(),
+                index: index.to_string(),
+                solver: searcher.clone(),
+                status: if found.is_some() { "sat" } else { "unknown" }.to_string(),
+                time_s: 0.0,
+                timeout_s,
+                usable: Some(if found.is_some() { "yes" } else { "no" }.to_string()),
+                witness: found.clone(),
+            });
+        }
         self.out.append(&rows)
     }
 }

@@ -45,6 +45,16 @@ pub struct RunRow {
     /// no reference.
     #[serde(default)]
     pub reference_usable: String,
+    /// What established the verdict (`reference`, `witness`, `model`, `self-check`;
+    /// see [`crate::oracle::checks`]), empty without a verdict and for crashes.
+    #[serde(default)]
+    pub evidence: String,
+    /// et's check of the model the solver printed: `valid`, `invalid`, `undetermined`,
+    /// empty when no model was checked (models off, not `sat`, no model printed).
+    /// `valid` next to verdict `invalid_model` with evidence `self-check` is a false
+    /// alarm of the solver's own check.
+    #[serde(default)]
+    pub model_check: String,
 }
 
 /// The header of `runs.csv`, in column order.
@@ -65,6 +75,8 @@ pub const COLUMNS: &[&str] = &[
     "exit_code",
     "signal",
     "reference_usable",
+    "evidence",
+    "model_check",
 ];
 
 #[cfg(test)]
@@ -91,6 +103,8 @@ mod tests {
             exit_code: Some(0),
             signal: None,
             reference_usable: String::new(),
+            evidence: String::new(),
+            model_check: String::new(),
         })
         .unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();

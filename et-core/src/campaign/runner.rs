@@ -62,6 +62,8 @@ pub struct Campaign {
     pub resume: bool,
     /// Reference cache file (default `out/reference.csv`).
     pub reference_cache: Option<PathBuf>,
+    /// et's witness search: values tried per constant, `None` when off.
+    pub witness_bound: Option<usize>,
 }
 
 /// Each solver under test's judges, in order, by name.
@@ -114,6 +116,10 @@ impl Campaign {
             supervision: Some(Supervisor::global().supervision().label().to_string()),
             memory_mb: self.memory_mb,
             reference: self.reference_list().map(|l| l.join(",")),
+            witness_bound: Some(
+                self.witness_bound
+                    .map_or("off".to_string(), |v| v.to_string()),
+            ),
             solvers: self
                 .under_test
                 .iter()
@@ -162,10 +168,12 @@ impl Campaign {
             .collect();
         reference_names.sort();
         reference_names.dedup();
+        let searcher = self.witness_bound.map(reference::witness_searcher);
         let cache = ReferenceCache::load(
             &cache_path,
             &self.grammar,
             &reference_names,
+            searcher.as_deref(),
             &self.plan,
             self.timeout.as_secs_f64(),
             |offset| self.plan.takes(offset) && !ledger.is_complete(offset),
@@ -211,6 +219,10 @@ impl Campaign {
         let ledger = &ledger;
         let limits = &limits;
         let store = &store;
+        // The workers read the formula's tokens from this table (the producer owns the
+        // enumeration).
+        let tokens = enumeration.grammar().tokens.clone();
+        let tokens = &tokens[..];
 
         let outcome: anyhow::Result<()> = thread::scope(|scope| {
             let producer_cancel = cancel.clone();
@@ -236,6 +248,8 @@ impl Campaign {
                         file,
                         framed_file,
                         cancel,
+                        tokens,
+                        witness_values: self.witness_bound,
                     };
                     for job in job_rx {
                         if w.cancel.load(Ordering::Relaxed) {
@@ -268,7 +282,12 @@ impl Campaign {
                 };
                 // A formula's rows leave in one write, then its reference answers.
                 let written = rows_out.append(&finished.rows).and_then(|()| {
-                    cache_out.record(&finished.index, &finished.references, timeout_s)
+                    cache_out.record(
+                        &finished.index,
+                        &finished.references,
+                        finished.witness.as_ref(),
+                        timeout_s,
+                    )
                 });
                 if let Err(e) = written {
                     // Stop at once: every further call would be lost.
@@ -384,11 +403,14 @@ fn produce(
         }
         if plan.takes(offset) && !ledger.is_complete(offset) {
             let Some(term) = stream.current() else { return };
+            let mut tokens = Vec::with_capacity(64);
+            stream.current_token_ids(&mut |t| tokens.push(t));
             let job = Job {
                 offset,
                 index: plan.index(offset).to_string(),
                 size: term.size,
                 text: String::from_utf8_lossy(stream.current_text()).into_owned(),
+                tokens,
                 done: ledger.done(offset).cloned().unwrap_or_default(),
             };
             if jobs.send(job).is_err() {

@@ -1,8 +1,15 @@
 //! One worker of a campaign: takes a formula, runs every solver under test that still
 //! needs it and the references that judge them (unless their answer is cached),
-//! classifies and judges each call, saves bug triggers (and a sample of each kind of
-//! rejection), and hands back the rows.
+//! classifies each call, checks the model it printed (et-eval), asks the oracle's
+//! checks in turn ([`oracle::checks`]) for its verdict, saves bug triggers (and a sample
+//! of each kind of rejection), and hands back the rows.
+//!
+//! The formula's parsed form (for the model check and the witness search) is built
+//! from the enumeration's tokens when first needed, never re-read from text; the
+//! witness search runs only when a check asks for it, once per formula, unless the
+//! reference cache already holds its result.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
@@ -11,12 +18,18 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
+use et_eval::{check_model, check_witness, ModelCheck, ModelDialect, Script, WitnessBound};
+
+use crate::grammar::TokenId;
+use crate::oracle::checks::{run_checks, CallFacts, WitnessFact};
 use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
 use crate::solvers::{InputMode, SolverConfig};
 
-use super::bugs::{BugStore, CallRecord, Sample, Trigger};
-use super::reference::{first_decided, Answer, NewAnswer, Reference, ReferenceCache};
+use super::bugs::{BugStore, CallRecord, OwnChecks, Sample, Trigger};
+use super::reference::{
+    first_decided, Answer, NewAnswer, Reference, ReferenceCache, WitnessResult,
+};
 use super::row::RunRow;
 
 /// A formula handed to a worker.
@@ -29,6 +42,9 @@ pub(super) struct Job {
     pub size: u32,
     /// The formula.
     pub text: String,
+    /// The formula as the enumeration's tokens (ids into [`Worker::tokens`]): what the
+    /// model check and the witness search read, without re-parsing the text.
+    pub tokens: Vec<TokenId>,
     /// Answers of solvers that already have a row (resume of a partly done formula).
     pub done: HashMap<String, Answer>,
 }
@@ -39,6 +55,8 @@ pub(super) struct Finished {
     pub rows: Vec<RunRow>,
     /// New reference answers for the cache.
     pub references: Vec<NewAnswer>,
+    /// The witness search made on this formula (not taken from the cache), if any.
+    pub witness: Option<WitnessResult>,
     /// Global index of the formula.
     pub index: String,
     /// Wall seconds of every call made.
@@ -70,29 +88,63 @@ pub(super) struct Worker<'a> {
     pub framed_file: PathBuf,
     /// Set on Ctrl-C.
     pub cancel: Arc<AtomicBool>,
+    /// The grammar's token table, by [`TokenId`].
+    pub tokens: &'a [String],
+    /// et's witness search, if on: values tried per constant.
+    pub witness_values: Option<usize>,
 }
 
 /// A call made on the current formula.
 struct Made {
     outcome: CallOutcome,
     class: oracle::Classification,
+    /// The command line it ran (with the family's model options when et asked for a
+    /// model).
+    command: Vec<String>,
+    /// The script it was given (prelude and model request included).
+    script: String,
+    /// et's check of the model it printed (`sat` with models on).
+    model_check: Option<ModelCheck>,
 }
 
 impl Made {
+    /// The answer as a judge of others: a model that et found to falsify the formula
+    /// decided nothing, and a self-check failure on a model et found valid is a false
+    /// alarm that does not spoil a clean `sat`.
     fn answer(&self) -> Answer {
         Answer {
             status: self.class.status,
-            invalid_model: self.class.invalid_model,
+            invalid_model: match &self.model_check {
+                Some(ModelCheck::Valid) => false,
+                Some(ModelCheck::Invalid { .. }) => true,
+                _ => self.class.invalid_model,
+            },
         }
+    }
+
+    /// The model check for the row and the checks: `None` when no model was read.
+    fn checked_model(&self) -> Option<&ModelCheck> {
+        self.model_check
+            .as_ref()
+            .filter(|c| !matches!(c, ModelCheck::NoModel { .. }))
     }
 }
 
 /// The calls of one formula and what is known about it so far.
 struct FormulaCalls<'w, 'a> {
     worker: &'w Worker<'a>,
+    job: &'w Job,
     text: String,
-    /// The prelude whose framed formula is in `framed_file` now, if any.
+    /// The script in `framed_file` now (a formula behind a prelude or with a model
+    /// request), if any.
     framed: Option<String>,
+    /// The formula parsed from its tokens, when first needed; `None` if et-eval does not
+    /// know one of its operators (a `.pest` grammar of its own).
+    script: OnceCell<Option<Script>>,
+    /// The formula's witness (from the cache or searched here), when first asked.
+    witness: OnceCell<WitnessResult>,
+    /// Whether the witness was searched here (so it goes to the cache).
+    searched: std::cell::Cell<bool>,
     made: HashMap<String, Made>,
     /// Answers by solver name: made here, found in runs.csv, or from the cache.
     known: HashMap<String, Answer>,
@@ -113,8 +165,12 @@ impl Worker<'_> {
             .collect();
         let mut calls = FormulaCalls {
             worker: self,
+            job,
             text,
             framed: None,
+            script: OnceCell::new(),
+            witness: OnceCell::new(),
+            searched: std::cell::Cell::new(false),
             made: HashMap::new(),
             known: job.done.clone(),
             call_seconds: 0.0,
@@ -154,9 +210,15 @@ impl Worker<'_> {
                 rows.push(row);
             }
         }
+        let witness = calls
+            .searched
+            .get()
+            .then(|| calls.witness.get().cloned())
+            .flatten();
         Ok(Finished {
             rows,
             references: new_references,
+            witness,
             index: job.index.clone(),
             call_seconds: calls.call_seconds,
         })
@@ -164,38 +226,54 @@ impl Worker<'_> {
 }
 
 impl FormulaCalls<'_, '_> {
-    /// Runs one solver on the formula; false if the run is being cancelled.
+    /// Runs one solver on the formula; false if the run is being cancelled. With
+    /// models on, the solver runs with its family's model options and the script asks
+    /// for the model after `(check-sat)`; a `sat` model is checked by et-eval.
     fn call(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
         let w = self.worker;
         if w.cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let prelude = solver.prelude(w.logic);
-        let framed_text;
-        let (text, file) = match &prelude {
-            None => (self.text.as_str(), &w.file),
-            Some(prelude) => {
-                framed_text = format!("{prelude}\n{}", self.text);
-                if self.framed.as_ref() != Some(prelude) {
-                    fs::write(&w.framed_file, &framed_text)
-                        .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
-                    self.framed = Some(prelude.clone());
+        let with_models = solver.command_with_models();
+        let request = with_models
+            .as_ref()
+            .and_then(|_| solver.family_info())
+            .map(|f| f.model_request());
+        let script = match (solver.prelude(w.logic), request) {
+            (None, None) => self.text.clone(),
+            (prelude, request) => {
+                let mut script = String::new();
+                if let Some(prelude) = prelude {
+                    script.push_str(&prelude);
+                    script.push('\n');
                 }
-                (framed_text.as_str(), &w.framed_file)
+                script.push_str(&self.text);
+                if let Some(request) = request {
+                    script.push_str(request);
+                    script.push('\n');
+                }
+                script
             }
+        };
+        let file = if script == self.text {
+            &w.file
+        } else {
+            if self.framed.as_ref() != Some(&script) {
+                fs::write(&w.framed_file, &script)
+                    .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
+                self.framed = Some(script.clone());
+            }
+            &w.framed_file
         };
         let input = match solver.input {
             InputMode::File => Input::File(file),
-            InputMode::Stdin => Input::Stdin(text.as_bytes()),
+            InputMode::Stdin => Input::Stdin(script.as_bytes()),
         };
+        let command = with_models.unwrap_or_else(|| solver.command.clone());
         let outcome = match w.cannot_start.get(&solver.name) {
             Some(why) => CallOutcome::not_started(why.clone()),
-            None => run_call(&solver.command, input, w.limits).with_context(|| {
-                format!(
-                    "cannot run solver {} ({})",
-                    solver.name,
-                    solver.command.join(" ")
-                )
+            None => run_call(&command, input, w.limits).with_context(|| {
+                format!("cannot run solver {} ({})", solver.name, command.join(" "))
             })?,
         };
         if outcome.cancelled {
@@ -203,10 +281,61 @@ impl FormulaCalls<'_, '_> {
         }
         self.call_seconds += outcome.wall.as_secs_f64();
         let class = oracle::classify(&outcome);
-        let made = Made { outcome, class };
+        let model_check = match (request, class.status) {
+            (Some(_), Status::Sat) => self.parsed().map(|formula| {
+                let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
+                check_model(
+                    formula,
+                    &without_error_lines(&outcome.stdout_text()),
+                    dialect,
+                )
+            }),
+            _ => None,
+        };
+        let made = Made {
+            outcome,
+            class,
+            command,
+            script,
+            model_check,
+        };
         self.known.insert(solver.name.clone(), made.answer());
         self.made.insert(solver.name.clone(), made);
         Ok(true)
+    }
+
+    /// The formula parsed from the job's tokens (once).
+    fn parsed(&self) -> Option<&Script> {
+        self.script
+            .get_or_init(|| {
+                let tokens = self.job.tokens.iter().map(|&t| &self.worker.tokens[t]);
+                Script::from_tokens(tokens).ok()
+            })
+            .as_ref()
+    }
+
+    /// The formula's witness: from the cache, or searched now (once), if the search is
+    /// on and et-eval reads the formula.
+    fn witness(&self) -> Option<&str> {
+        self.witness
+            .get_or_init(|| {
+                let w = self.worker;
+                let values = w.witness_values?;
+                if let Some(cached) = w.cache.witness(self.job.offset) {
+                    return cached.clone();
+                }
+                let script = self.parsed()?;
+                self.searched.set(true);
+                let bound = WitnessBound::exhaustive(values, script.decls.len());
+                check_witness(script, &bound).map(|found| {
+                    let mut text = found.to_smtlib(script);
+                    for choice in &found.evaluation.choices {
+                        text.push_str(&format!("; with {choice}\n"));
+                    }
+                    text
+                })
+            })
+            .as_deref()
     }
 
     /// The row of a solver under test, judged against its reference, saving a bug
@@ -225,29 +354,47 @@ impl FormulaCalls<'_, '_> {
                 Reference::Missing(_) => return Ok(None), // interrupted: judge it on resume
             };
         let reference_status = reference_answer.map(|a| a.status);
-        // Only a clean sat/unsat judges: a reference whose own model check failed has
+        // Only a clean sat/unsat judges: a reference whose model was found invalid has
         // decided nothing (and no later judge decided either).
-        let verdict = oracle::judge(
-            m.class.status,
-            m.class.invalid_model,
-            reference_answer.filter(|a| a.usable()).map(|a| a.status),
-        );
-        // The script this solver ran, prelude included: what a trigger or sample holds.
-        let script = match solver.prelude(w.logic) {
-            Some(prelude) => format!("{prelude}\n{}", job.text),
-            None => job.text.clone(),
+        let finding = run_checks(&CallFacts {
+            status: m.class.status,
+            self_check_failed: m.class.invalid_model,
+            model_check: m.checked_model(),
+            reference: reference_answer.filter(|a| a.usable()).map(|a| a.status),
+            witness: self,
+        });
+        let verdict = finding.map(|f| f.verdict);
+        let evidence = finding.and_then(|f| f.evidence);
+        // The script this solver ran, prelude and model request included: what a
+        // trigger or sample holds, and the command that ran it.
+        let script = m.script.trim_end();
+        let ran = SolverConfig {
+            command: m.command.clone(),
+            ..solver.clone()
         };
         if let Some(v) = verdict.filter(|v| v.is_bug()) {
+            let ran_reference = reference.map(|r| match self.made.get(&r.name) {
+                Some(made) => SolverConfig {
+                    command: made.command.clone(),
+                    ..r.clone()
+                },
+                None => r.clone(),
+            });
             let trigger = Trigger {
                 verdict: v,
                 index: &job.index,
-                formula: &script,
+                formula: script,
                 call: CallRecord {
-                    solver,
+                    solver: &ran,
                     status: m.class.status.label(),
                     outcome: Some(&m.outcome),
                 },
-                reference: reference.map(|r| CallRecord {
+                own: OwnChecks {
+                    evidence,
+                    model_check: m.model_check.as_ref(),
+                    witness: self.witness(),
+                },
+                reference: ran_reference.as_ref().map(|r| CallRecord {
                     solver: r,
                     status: reference_status.map_or("", Status::label),
                     outcome: self.made.get(&r.name).map(|m| &m.outcome),
@@ -265,9 +412,9 @@ impl FormulaCalls<'_, '_> {
             let error_line = oracle::error_line(&m.outcome);
             let sample = Sample {
                 index: &job.index,
-                formula: &script,
+                formula: script,
                 call: CallRecord {
-                    solver,
+                    solver: &ran,
                     status: m.class.status.label(),
                     outcome: Some(&m.outcome),
                 },
@@ -301,7 +448,33 @@ impl FormulaCalls<'_, '_> {
                 Some(a) if a.usable() => "yes".to_string(),
                 Some(_) => "no".to_string(),
             },
+            evidence: evidence.map_or(String::new(), |e| e.label().to_string()),
+            model_check: m
+                .checked_model()
+                .map_or(String::new(), |c| c.csv().to_string()),
         }))
+    }
+}
+
+/// A `sat` call's output without its one-line `(error ...)` responses: on a call
+/// classified `sat` they can only be the solver's own model check failing (z3 prints it
+/// between `sat` and the model), which leaves the printed model readable and worth
+/// checking: that is how a false alarm of the self-check shows.
+fn without_error_lines(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter(|l| {
+            let l = l.trim();
+            !(l.starts_with("(error") && l.ends_with(')'))
+        })
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}
+
+/// The witness is searched when a check first asks for it.
+impl WitnessFact for FormulaCalls<'_, '_> {
+    fn exists(&self) -> bool {
+        self.witness().is_some()
     }
 }
 

@@ -86,13 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (name, text) = read(args.formula.as_deref())?;
     let script = Script::parse(&text).map_err(|e| BadInput(format!("{name}:{e}")))?;
     if args.witness {
-        let bound = WitnessBound {
-            values_per_constant: args.bound,
-            max_assignments: args
-                .bound
-                .saturating_pow(script.decls.len().min(8) as u32)
-                .max(1),
-        };
+        let bound = WitnessBound::exhaustive(args.bound, script.decls.len());
         return Ok(match find_witness(&script, &bound) {
             Some(w) => {
                 println!("witness");

@@ -39,6 +39,11 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
 /// Each solver is judged against a reference: by default the pool's [[reference]]
 /// rules, then et's study rule (z3 <= 4.8.10 on strings is judged by the newest z3
 /// without Unicode strings), then ET's rule (the newest release of the other family).
+/// et also judges by itself: it asks each solver for its model after `sat` (pool entry
+/// `models`, on by default for z3/cvc5/cvc4/yices) and evaluates the formula under it,
+/// and it searches small values for a witness of the formula (a witness makes `unsat`
+/// unsound, reference or not). The `evidence` column says which check established a
+/// verdict: model, self-check, witness or reference.
 /// Correctness bugs are saved under DIR/bugs/. Ctrl-C stops cleanly (exit 130);
 /// --resume continues exactly where a run stopped, even after `kill -9`, and refuses
 /// any change to the study. With --fail-on, a completed run that found one of those
@@ -55,6 +60,9 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
       --reference-cache ~/.cache/et/strings-refs.csv --fail-on unsound,invalid_model,crash --out ci/strings
   et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints
   et run --grammar ints --n 10000 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
+  et run --grammar ints --n 2000 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
+  et run --grammar reals --n 10000 --timeout 8 --witness-bound 20 --out results/reals
+  et run --grammar fp --n 10000 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
 
 Each solver call runs in a cgroup of its own where the machine allows it (run.toml
 records `supervision`): the timeout kills the solver's whole process tree, --memory
@@ -140,10 +148,26 @@ pub struct Args {
     /// (comma-separated: unsound, invalid_model, crash, timeout, unknown); for CI.
     #[arg(long, value_name = "VERDICTS", value_delimiter = ',', value_parser = parse_verdict)]
     pub(super) fail_on: Vec<Verdict>,
+    /// et's witness search: values tried per declared constant (every combination of
+    /// the first N values of each sort, for up to eight constants), 1 to 64
+    /// [default: 9]. A witness proves the formula sat: `unsat` on it is unsound, with no
+    /// reference needed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64), allow_negative_numbers = true, conflicts_with = "no_witness")]
+    witness_bound: Option<u64>,
+    /// No witness search: verdicts on `unsat` and `unknown` rest on references alone.
+    #[arg(long)]
+    no_witness: bool,
+    /// Never ask solvers for models (not even those whose pool entry has `models =
+    /// true`): no model check by et, only the solvers' own.
+    #[arg(long)]
+    no_models: bool,
     /// No progress display and no summary table.
     #[arg(long, short = 'q')]
     pub(super) quiet: bool,
 }
+
+/// Values per constant of the witness search when `--witness-bound` is not given.
+pub(super) const DEFAULT_WITNESS_BOUND: usize = 9;
 
 /// A clap value parser for a verdict label (`--fail-on`, `et shrink --keep`).
 pub(super) fn parse_verdict(text: &str) -> Result<Verdict, String> {
@@ -297,6 +321,8 @@ struct Study {
     cpu_timeout: Option<Duration>,
     memory_mb: Option<u64>,
     reference: Option<String>,
+    /// Values per constant of the witness search, `None` when off.
+    witness_bound: Option<usize>,
 }
 
 impl Study {
@@ -344,6 +370,26 @@ impl Study {
             (None, Some(m)) => m.cpu_timeout_s.map(recorded_seconds).transpose()?,
             (None, None) => None,
         };
+        let witness_bound = match (args.witness_bound, args.no_witness, previous) {
+            (Some(n), _, _) => Some(n as usize),
+            (None, true, _) => None,
+            (None, false, Some(m)) => match m.witness_bound.as_deref() {
+                None => Some(DEFAULT_WITNESS_BOUND),
+                Some("off") => None,
+                Some(text) => Some(
+                    text.parse::<usize>()
+                        .ok()
+                        .filter(|n| (1..=64).contains(n))
+                        .ok_or_else(|| {
+                            BadInput(format!(
+                                "cannot resume: run.toml's witness_bound is `{text}`, not \
+                                 1 to 64 or \"off\""
+                            ))
+                        })?,
+                ),
+            },
+            (None, false, None) => Some(DEFAULT_WITNESS_BOUND),
+        };
         Ok(Study {
             grammar,
             start,
@@ -351,6 +397,7 @@ impl Study {
             shard,
             timeout,
             cpu_timeout,
+            witness_bound,
             memory_mb: args.memory.or(previous.and_then(|m| m.memory_mb)),
             reference: args
                 .reference
@@ -405,6 +452,7 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         cpu_timeout,
         memory_mb,
         reference,
+        witness_bound,
     } = Study::new(args, recorded.as_ref().map(|(m, _)| m))?;
     let (mut enumeration, grammar_file) = load_grammar(&grammar_spec)?;
     let grammar = enumeration.grammar().name.clone();
@@ -429,10 +477,16 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
     }
     // The logic a family's prelude states (yices), checked before anything is written.
     et_core::builtins::declared_logic(enumeration.grammar())?;
-    let (pool, under_test) = match (&recorded, args.pool.is_some() || args.solvers.is_some()) {
-        (Some((m, path)), false) => recorded_pool(m, path)?,
-        _ => load_pool(args)?,
-    };
+    let (mut pool, mut under_test) =
+        match (&recorded, args.pool.is_some() || args.solvers.is_some()) {
+            (Some((m, path)), false) => recorded_pool(m, path)?,
+            _ => load_pool(args)?,
+        };
+    if args.no_models {
+        for s in pool.solvers.iter_mut().chain(&mut under_test) {
+            s.models = false;
+        }
+    }
     let plan = Plan { start, n, shard };
     let out = args.out.clone().unwrap_or_else(|| {
         let shard = plan
@@ -454,6 +508,7 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         out,
         resume: args.resume,
         reference_cache: args.reference_cache.clone(),
+        witness_bound,
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;

@@ -357,6 +357,10 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
             .with_context(|| format!("cannot resolve {}", cache.display()))?;
         run_args.extend(["--reference-cache".into(), cache.display().to_string()]);
     }
+    match campaign.witness_bound {
+        Some(values) => run_args.extend(["--witness-bound".into(), values.to_string()]),
+        None => run_args.push("--no-witness".into()),
+    }
     if run.quiet {
         run_args.push("--quiet".into());
     }

@@ -269,16 +269,24 @@ impl Enumeration {
     /// lexical tokens, like `(_ BitVec 64)`): what et-eval's `Script::from_tokens`
     /// reads, so a checked formula is never printed and re-lexed.
     pub fn for_each_token<'g>(&'g self, term: &Term, f: &mut impl FnMut(&'g str)) {
+        let grammar = self.grammar();
+        self.for_each_token_id(term, &mut |t| f(grammar.token(t)));
+    }
+
+    /// Calls `f` on the id of each grammar token of a term in order
+    /// ([`Grammar::token`] gives its text): what a campaign hands its workers, which
+    /// share the grammar's token table, so a job owns no strings.
+    pub fn for_each_token_id(&self, term: &Term, f: &mut impl FnMut(crate::grammar::TokenId)) {
         // Recursion depth is the term's depth, bounded by its size (see MAX_SIZE).
         let grammar = self.grammar();
         let mut child = 0;
         for item in &grammar.nonterminals[term.nt].alternatives[term.alt as usize].items {
             match *item {
                 crate::grammar::Item::Child(_) => {
-                    self.for_each_token(&term.children[child], f);
+                    self.for_each_token_id(&term.children[child], f);
                     child += 1;
                 }
-                crate::grammar::Item::Token(t) => f(grammar.token(t)),
+                crate::grammar::Item::Token(t) => f(t),
             }
         }
     }
@@ -312,6 +320,14 @@ impl Stream<'_> {
     /// The current formula, or `None` past the end of a finite language.
     pub fn current(&self) -> Option<&Term> {
         self.next.as_ref()
+    }
+
+    /// Calls `f` on the id of each grammar token of the current formula (see
+    /// [`Enumeration::for_each_token_id`]); nothing past the end.
+    pub fn current_token_ids(&self, f: &mut impl FnMut(crate::grammar::TokenId)) {
+        if let Some(term) = &self.next {
+            self.enumeration.for_each_token_id(term, f);
+        }
     }
 
     /// Moves to the next formula; returns false past the end of a finite language.

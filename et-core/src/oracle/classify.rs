@@ -47,7 +47,9 @@ const EXIT_CANNOT_START: i32 = 127;
 /// 4. a self-check failure pattern → `sat` with `invalid_model`;
 /// 5. an unsupported-feature pattern → `rejected`, even if the process aborted;
 /// 6. a signal or a crash pattern → `crash`;
-/// 7. any other `(error` → `rejected`, whatever answer follows;
+/// 7. any other `(error` → `rejected`, whatever answer follows; lines that answer et's own
+///    `(get-model)` with "no model" (after `unsat`, say) are not looked at here: the
+///    solver did accept the formula;
 /// 8. the first answer line on stdout: `sat`, `unsat`, `unknown`, `unknown (REASON)`;
 ///    z3's `timeout` (its own `-T:` limit, exit 0) → `timeout`, because the solver gave
 ///    up for lack of time exactly as if we had killed it, and per-timeout tables then
@@ -92,13 +94,24 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
     if outcome.signal.is_some() || has(Meaning::Crash) {
         return crash(outcome);
     }
-    if has(Meaning::Error) {
+    if has_error_besides_model_request(&lower) {
         return Classification::plain(Status::Rejected);
     }
     match answer {
         Some(status) => Classification::plain(status),
         None => crash(outcome),
     }
+}
+
+/// Whether an error pattern occurs on a line that is not the solver's "no model"
+/// answer to et's `(get-model)`.
+fn has_error_besides_model_request(lower: &str) -> bool {
+    lower.lines().any(|line| {
+        patterns::matches(line, Meaning::Error).next().is_some()
+            && patterns::matches(line, Meaning::ModelUnavailable)
+                .next()
+                .is_none()
+    })
 }
 
 /// The first answer line of stdout, if any.
@@ -319,6 +332,26 @@ mod tests {
         assert_eq!(status(&o), Status::SetupError);
     }
 
+    /// The error that answers et's own `(get-model)` after `unsat` leaves the answer
+    /// alone; any other error beside it is still a rejection (real outputs of
+    /// yices-smt2 2.6.5, z3 4.8.12 and cvc5 1.0.3; the fixtures hold more).
+    #[test]
+    fn no_model_after_unsat_is_not_a_rejection() {
+        for stdout in [
+            "unsat\n(error \"the context is unsatisfiable\")\n",
+            "unsat\n(error \"line 4 column 10: model is not available\")\n",
+            "unsat\n(error \"Cannot get model unless after a SAT or UNKNOWN response.\")\n",
+        ] {
+            assert_eq!(
+                status(&out(stdout, "", Some(1), None)),
+                Status::Unsat,
+                "{stdout}"
+            );
+            let rejected = format!("(error \"line 1 column 5: unknown constant x\")\n{stdout}");
+            assert_eq!(status(&out(&rejected, "", Some(1), None)), Status::Rejected);
+        }
+    }
+
     #[test]
     fn no_answer_is_a_crash_with_the_exit_code() {
         let c = classify(&out("", "", Some(0), None));
@@ -353,6 +386,8 @@ mod tests {
             ("z3: cannot allocate memory\n", Status::Memout, false),
             ("fatal: failed to allocate 1048576 bytes\n", Status::Memout, false),
             ("parse error: memory exhausted\n", Status::Memout, false),
+            // yices-smt2 2.6.5's answer to (get-model) after unsat: not a rejection.
+            ("(error \"the context is unsatisfiable\")\n", Status::Sat, false),
         ];
         for (stderr, want, invalid) in cases {
             let c = classify(&out("sat\n", stderr, Some(1), None));

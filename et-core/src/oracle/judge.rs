@@ -1,30 +1,28 @@
 //! Judging a classified call against the reference answer. Which solver is the
 //! reference is decided with the pool ([`crate::solvers::reference_rules`]).
 
+use super::checks::{run_checks, CallFacts};
 use super::{Status, Verdict};
 
-/// The verdict on one call of the solver under test, or `None` when it is fine.
+/// The verdict on one call of the solver under test from its status, its own model
+/// check and the reference's status alone (no model of et's and no witness: what
+/// triage, bisect and shrink know of a re-run), or `None` when it is fine.
 ///
-/// In order: the solver's own model check failed → `invalid_model` (it is the more
-/// specific finding even if the answer is also wrong); `crash`; `sat`/`unsat`
-/// contradicting a decided reference → `unsound`; `timeout`/`unknown` where the
-/// reference decided the formula → the performance verdicts. An undecided or missing
-/// reference gives no soundness or performance verdict; `memout` and `rejected` never
-/// give one.
+/// In order ([`super::checks::CHECKS`]): the solver's own model check failed →
+/// `invalid_model` (it is the more specific finding even if the answer is also
+/// wrong); `crash`; `sat`/`unsat` contradicting a decided reference → `unsound`;
+/// `timeout`/`unknown` where the reference decided the formula → the performance
+/// verdicts. An undecided or missing reference gives no soundness or performance
+/// verdict; `memout` and `rejected` never give one.
 pub fn judge(status: Status, invalid_model: bool, reference: Option<Status>) -> Option<Verdict> {
-    if invalid_model {
-        return Some(Verdict::InvalidModel);
-    }
-    if status == Status::Crash {
-        return Some(Verdict::Crash);
-    }
-    let reference = reference.filter(|r| r.is_decided())?;
-    match status {
-        Status::Sat | Status::Unsat if status != reference => Some(Verdict::Unsound),
-        Status::Timeout => Some(Verdict::Timeout),
-        Status::Unknown => Some(Verdict::Unknown),
-        _ => None,
-    }
+    run_checks(&CallFacts {
+        status,
+        self_check_failed: invalid_model,
+        model_check: None,
+        reference,
+        witness: &false,
+    })
+    .map(|f| f.verdict)
 }
 
 #[cfg(test)]

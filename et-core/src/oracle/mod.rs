@@ -4,8 +4,10 @@
 //! [`classify`] turns a [`crate::solvers::call::CallOutcome`] into a [`Classification`]
 //! using the one pattern table in [`patterns`]; [`judge`] compares it with the
 //! reference solver's status (which solver that is, is the pool's business:
-//! [`crate::solvers::reference_rules`]).
+//! [`crate::solvers::reference_rules`]); a campaign asks every check of [`checks`] in
+//! turn, with et's own model check and witness as well.
 
+pub mod checks;
 mod classify;
 mod judge;
 pub mod patterns;

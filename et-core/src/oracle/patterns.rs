@@ -22,6 +22,10 @@ pub enum Meaning {
     Unsupported,
     /// Assertion failure, internal error, sanitizer report: `crash` (step 6).
     Crash,
+    /// The solver's answer to et's own `(get-model)` after `unsat`, `unknown` or a
+    /// timeout: there is no model to give. Not the solver rejecting the formula, so
+    /// step 7 skips the lines that carry it.
+    ModelUnavailable,
     /// Any other error message: `rejected` (step 7).
     Error,
 }
@@ -217,6 +221,27 @@ pub const PATTERNS: &[Pattern] = &[
         "Segmentation fault",
         Crash,
         "solvers that catch SIGSEGV and print it",
+        "",
+    ),
+    // 7. Answers to et's `(get-model)` when there is no model (after unsat, or an
+    //    answer without one): the error lines that carry them are not rejections.
+    p(
+        "model is not available",
+        ModelUnavailable,
+        "z3 (all releases): `(error \"line N column M: model is not available\")`, exit 1",
+        "z3-4.8.12-get-model-after-unsat",
+    ),
+    p(
+        "cannot get model unless",
+        ModelUnavailable,
+        "cvc5 (\"...after a SAT or UNKNOWN response.\", then it stops) and cvc4 (\"...immediately preceded by SAT/NOT_ENTAILED or UNKNOWN response.\")",
+        "cvc5-1.0.3-get-model-after-unsat",
+    ),
+    p(
+        "the context is unsatisfiable",
+        ModelUnavailable,
+        "yices-smt2 2.6.5 after unsat (exit 0); yices is not a Debian package, so the \
+         unit tests carry its output",
         "",
     ),
     // 7. Any other error: parse, type and option errors. z3 4.8.5–4.8.8 print it, drop

@@ -1,0 +1,91 @@
+//! The oracle's checks, one module each, run in turn on every call of a solver under
+//! test; the first that finds something gives the call its verdict and the evidence
+//! behind it. A new kind of evidence is a new module here and one line in [`CHECKS`],
+//! not an edit of the campaign's worker.
+//!
+//! The order of [`CHECKS`] is the order of trust: et's own evaluation of the model the
+//! solver printed ([`model`]) before the solver's own model check ([`self_check`]); a
+//! crash ([`crash`]) needs no evidence; a witness et found itself ([`witness`]) before
+//! another solver's answer ([`reference`]).
+
+mod crash;
+mod model;
+mod reference;
+mod self_check;
+mod witness;
+
+use et_eval::ModelCheck;
+
+use super::{Evidence, Status, Verdict};
+
+/// What is known about one call when the checks run. Facts that cost work (the
+/// witness search) are asked for only by the checks that need them.
+pub struct CallFacts<'a> {
+    /// The call's classified status.
+    pub status: Status,
+    /// The solver's own model check failed (the status is then `sat`).
+    pub self_check_failed: bool,
+    /// et's check of the model the solver printed, if it printed one that was checked
+    /// (`sat` with models on).
+    pub model_check: Option<&'a ModelCheck>,
+    /// The status of the reference that judges this call, if it gave a usable answer
+    /// (a clean sat/unsat); `None` without reference or when it decided nothing.
+    pub reference: Option<Status>,
+    /// Whether et knows a satisfying assignment of the formula (searched on demand).
+    pub witness: &'a dyn WitnessFact,
+}
+
+/// Whether the formula has a witness, found when first asked (the search costs up to a
+/// few hundred microseconds, so only checks that need it ask).
+pub trait WitnessFact {
+    /// True when et found an assignment that satisfies the formula.
+    fn exists(&self) -> bool;
+}
+
+/// A fact already known: `true` when a witness exists.
+impl WitnessFact for bool {
+    fn exists(&self) -> bool {
+        *self
+    }
+}
+
+/// What a check established about a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finding {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// What established it (`None` for a crash: the failed process is the evidence).
+    pub evidence: Option<Evidence>,
+}
+
+/// One check of the oracle.
+pub trait Check: Sync {
+    /// A short name, for documentation and tests.
+    fn name(&self) -> &'static str;
+    /// The verdict this check establishes on the call, if any.
+    fn check(&self, call: &CallFacts) -> Option<Finding>;
+}
+
+/// Every check, in the order they are asked (see the module documentation).
+pub static CHECKS: &[&dyn Check] = &[
+    &model::ModelCheck,
+    &self_check::SelfCheck,
+    &crash::Crash,
+    &witness::WitnessCheck,
+    &reference::ReferenceCheck,
+];
+
+/// The verdict of the first check that finds one, or `None` when the call is fine (or
+/// nothing can judge it).
+pub fn run_checks(call: &CallFacts) -> Option<Finding> {
+    CHECKS.iter().find_map(|c| c.check(call))
+}
+
+/// Whether a `sat` answer is proven right: et evaluated the model the solver printed
+/// and it satisfies the formula, or et found a witness of its own.
+fn sat_is_proven(call: &CallFacts) -> bool {
+    matches!(call.model_check, Some(ModelCheck::Valid)) || call.witness.exists()
+}
+
+#[cfg(test)]
+mod tests;

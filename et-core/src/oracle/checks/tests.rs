@@ -1,0 +1,130 @@
+use std::cell::Cell;
+
+use et_eval::ModelCheck;
+
+use super::*;
+use Status::*;
+
+/// A witness fact that counts how often it was asked.
+struct Counted(bool, Cell<u32>);
+
+impl WitnessFact for Counted {
+    fn exists(&self) -> bool {
+        self.1.set(self.1.get() + 1);
+        self.0
+    }
+}
+
+fn facts<'a>(
+    status: Status,
+    model_check: Option<&'a ModelCheck>,
+    reference: Option<Status>,
+    witness: &'a dyn WitnessFact,
+) -> CallFacts<'a> {
+    CallFacts {
+        status,
+        self_check_failed: false,
+        model_check,
+        reference,
+        witness,
+    }
+}
+
+fn found(verdict: Verdict, evidence: Evidence) -> Option<Finding> {
+    Some(Finding {
+        verdict,
+        evidence: Some(evidence),
+    })
+}
+
+#[test]
+fn an_invalid_model_is_found_by_the_model_check_first() {
+    let invalid = ModelCheck::Invalid {
+        explanation: "(> a b) where a = 0, b = 0".into(),
+    };
+    let mut call = facts(Sat, Some(&invalid), Some(Sat), &false);
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::InvalidModel, Evidence::Model)
+    );
+    // The solver's own check agreeing changes nothing: et's evaluation is the evidence.
+    call.self_check_failed = true;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::InvalidModel, Evidence::Model)
+    );
+}
+
+#[test]
+fn a_self_check_failure_is_reported_even_when_the_model_is_valid() {
+    let mut call = facts(Sat, Some(&ModelCheck::Valid), Some(Sat), &false);
+    call.self_check_failed = true;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::InvalidModel, Evidence::SelfCheck)
+    );
+    call.model_check = None;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::InvalidModel, Evidence::SelfCheck)
+    );
+}
+
+#[test]
+fn a_witness_convicts_unsat_without_any_reference() {
+    assert_eq!(
+        run_checks(&facts(Unsat, None, None, &true)),
+        found(Verdict::Unsound, Evidence::Witness)
+    );
+    assert_eq!(
+        run_checks(&facts(Unknown, None, None, &true)),
+        found(Verdict::Unknown, Evidence::Witness)
+    );
+    // A witness outranks a reference that agrees with the wrong answer.
+    assert_eq!(
+        run_checks(&facts(Unsat, None, Some(Unsat), &true)),
+        found(Verdict::Unsound, Evidence::Witness)
+    );
+    assert_eq!(run_checks(&facts(Unsat, None, None, &false)), None);
+    assert_eq!(run_checks(&facts(Timeout, None, None, &true)), None);
+    assert_eq!(run_checks(&facts(Sat, None, None, &true)), None);
+}
+
+#[test]
+fn a_proven_sat_is_not_unsound_against_an_unsat_reference() {
+    assert_eq!(
+        run_checks(&facts(Sat, Some(&ModelCheck::Valid), Some(Unsat), &false)),
+        None
+    );
+    assert_eq!(run_checks(&facts(Sat, None, Some(Unsat), &true)), None);
+    let undetermined = ModelCheck::Undetermined {
+        reason: "algebraic number".into(),
+    };
+    assert_eq!(
+        run_checks(&facts(Sat, Some(&undetermined), Some(Unsat), &false)),
+        found(Verdict::Unsound, Evidence::Reference)
+    );
+}
+
+#[test]
+fn the_witness_is_searched_only_when_a_check_needs_it() {
+    let w = Counted(true, Cell::new(0));
+    for status in [Sat, Timeout, Memout, Rejected, Crash, SetupError] {
+        run_checks(&facts(status, None, None, &w));
+    }
+    run_checks(&facts(Sat, None, Some(Sat), &w));
+    assert_eq!(w.1.get(), 0);
+    run_checks(&facts(Unsat, None, None, &w));
+    assert_eq!(w.1.get(), 1);
+}
+
+#[test]
+fn every_check_is_listed_once() {
+    let mut names: Vec<&str> = CHECKS.iter().map(|c| c.name()).collect();
+    assert_eq!(
+        names,
+        ["model", "self-check", "crash", "witness", "reference"]
+    );
+    names.dedup();
+    assert_eq!(names.len(), CHECKS.len());
+}
