@@ -236,7 +236,7 @@ fn log(t: &Trigger, smt2: &Path) -> String {
         }
     }
     if let Some(w) = t.own.witness {
-        let _ = write!(out, "witness (et's, satisfies the formula):\n{w}");
+        let _ = writeln!(out, "witness (et's, satisfies the formula):\n{w}");
     }
     describe(&mut out, "solver", &t.call, smt2);
     match &t.reference {

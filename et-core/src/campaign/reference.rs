@@ -147,7 +147,7 @@ pub struct ReferenceRow {
     #[serde(default)]
     pub usable: Option<String>,
     /// On a witness search's row ([`witness_searcher`]): the witness found, as
-    /// `define-fun`s; empty otherwise. Absent in caches written before et searched.
+    /// `define-fun`s on one line; empty otherwise. Absent in caches written before et searched.
     #[serde(default)]
     pub witness: Option<String>,
 }

@@ -327,13 +327,7 @@ impl FormulaCalls<'_, '_> {
                 let script = self.parsed()?;
                 self.searched.set(true);
                 let bound = WitnessBound::exhaustive(values, script.decls.len());
-                check_witness(script, &bound).map(|found| {
-                    let mut text = found.to_smtlib(script);
-                    for choice in &found.evaluation.choices {
-                        text.push_str(&format!("; with {choice}\n"));
-                    }
-                    text
-                })
+                check_witness(script, &bound).map(|found| one_line_witness(&found, script))
             })
             .as_deref()
     }
@@ -469,6 +463,23 @@ fn without_error_lines(stdout: &str) -> String {
         })
         .flat_map(|l| [l, "\n"])
         .collect()
+}
+
+/// A witness as one line of `define-fun`s (and the division-by-zero choices it relies
+/// on, as a trailing comment): one line, so that `reference.csv` keeps one record per
+/// line and a torn last line is cut cleanly.
+fn one_line_witness(found: &et_eval::Witness, script: &Script) -> String {
+    let mut text = found.to_smtlib(script).trim_end().replace('\n', " ");
+    if !found.evaluation.choices.is_empty() {
+        let choices: Vec<String> = found
+            .evaluation
+            .choices
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        text.push_str(&format!(" ; with {}", choices.join(", ")));
+    }
+    text
 }
 
 /// The witness is searched when a check first asks for it.
