@@ -1,9 +1,10 @@
 //! et's own oracle inside `et run`, end to end: its model check catches wrong models
 //! exactly when they are wrong (decided by asking a real z3 the ground formula), its
 //! witnesses convict a solver that answers `unsat` to everything with no reference at
-//! all (and the reference cache keeps them), and a self-check's false alarm on a valid
-//! model is told apart. The wrong answers come from fault-injecting scripts around
-//! (or instead of) the pinned z3 of the test pool.
+//! all (and the reference cache keeps them). (A self-check's false alarm on a valid
+//! model is told apart in campaign_run.rs, on the old z3 releases that raise them.)
+//! The wrong answers come from fault-injecting scripts around (or instead of) the
+//! pinned z3 of the test pool.
 
 mod common;
 
@@ -265,63 +266,4 @@ fn unsat_to_everything_is_unsound_wherever_a_witness_exists() {
     let second = s.join("second");
     assert_eq!(verdicts(run(&second, Some(&cache))), found);
     assert_eq!(searches(&cache), n);
-}
-
-#[test]
-fn a_self_check_false_alarm_is_told_apart() {
-    let cvc5 = solver("cvc5-1.4.2");
-    let s = Scratch::new();
-    // Old z3 releases whose own model check rejects models that are right.
-    for (version, grammar, assertion, sort) in [
-        ("4.8.5", "ints", "(assert (= 0 (div a b)))", "Int"),
-        ("4.8.7", "strings", "(assert (str.<= \"\" \"\"))", "String"),
-    ] {
-        let z3 = solver(&format!("z3-{version}"));
-        let file = s.pool_file(&format!("{version}.toml"), &[z3.clone(), cvc5.clone()]);
-        let formula =
-            format!("(declare-const a {sort}) (declare-const b {sort}) {assertion} (check-sat)");
-        let mut e = Enumeration::new(et_core::builtins::load(grammar).unwrap());
-        let g = e.grammar().clone();
-        let term = et_core::enumeration::FormulaParser::new(&g)
-            .parse(&formula)
-            .unwrap();
-        let index = e.rank(&term).to_string();
-        let out = s.join(&z3.name);
-        let o = s.run(&[
-            "run",
-            "-g",
-            grammar,
-            "--start",
-            &index,
-            "--n",
-            "1",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            &z3.name,
-            "--timeout",
-            "60",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        let all = rows(&out);
-        assert_eq!(all.len(), 1);
-        let r = &all[0];
-        assert_eq!(
-            (
-                r.status.as_str(),
-                r.verdict.as_str(),
-                r.evidence.as_str(),
-                r.model_check.as_str()
-            ),
-            ("sat", "invalid_model", "self-check", "valid"),
-            "z3 {version}: {r:?}"
-        );
-        let log = std::fs::read_to_string(
-            out.join(format!("bugs/invalid_model/{}-{index}.log", z3.name)),
-        )
-        .unwrap();
-        assert!(log.contains("self-check false alarm"), "{log}");
-    }
 }

@@ -168,6 +168,29 @@ fn refuses_different_cpu_timeout() {
     assert!(err.contains("cpu_timeout_s differs ((none) vs 2)"), "{err}");
 }
 
+/// et's own oracle defines a study: shards with different witness searches are
+/// different studies (shards made before et recorded it merge with any).
+#[test]
+fn refuses_different_witness_bound() {
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
+    let with = |name: &str, dir: &str, bound: &str| {
+        variant(
+            &base,
+            name,
+            dir,
+            "timeout_s = 8.0",
+            &format!("timeout_s = 8.0\nwitness_bound = \"{bound}\""),
+        )
+    };
+    let a = with("core-shard-1", "a", "9");
+    let b = with("core-shard-2", "b", "off");
+    let err = refused(&base, &[a.clone(), b]);
+    assert!(err.contains("witness_bound differs (9 vs off)"), "{err}");
+    let out = base.join("merged-old");
+    merge(&[a, fixture("core-shard-2")], &out).unwrap();
+}
+
 /// Shards measured under different supervision (one machine with cgroups, one
 /// without) merge, and the merged run.toml names both.
 #[test]

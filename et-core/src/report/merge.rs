@@ -163,6 +163,31 @@ pub fn check_shards(dirs: &[RunDir]) -> Result<(), ReportError> {
                 format!("{:?}", mb.reference),
             ));
         }
+        // et's own oracle defines a study too (shards made before et recorded it match
+        // any setting).
+        if let (Some(a), Some(b)) = (&ma.witness_bound, &mb.witness_bound) {
+            if a != b {
+                return Err(mismatch("witness_bound", a.clone(), b.clone()));
+            }
+        }
+        let models = |m: &RunManifest| {
+            let each: Vec<String> = m
+                .solvers
+                .iter()
+                .filter_map(|s| {
+                    Some(format!(
+                        "{} {}",
+                        s.name,
+                        if s.models? { "on" } else { "off" }
+                    ))
+                })
+                .collect();
+            each.join(", ")
+        };
+        let models_recorded = |m: &RunManifest| m.solvers.iter().all(|s| s.models.is_some());
+        if models_recorded(ma) && models_recorded(mb) && models(ma) != models(mb) {
+            return Err(mismatch("models", models(ma), models(mb)));
+        }
         let recorded = |m: &RunManifest| m.solvers.iter().all(|s| s.references.is_some());
         if recorded(ma) && recorded(mb) && ma.references_text() != mb.references_text() {
             return Err(mismatch(

@@ -113,7 +113,7 @@ fn performance_table(report: &Report) -> Table {
         .collect();
     Table {
         name: "performance",
-        title: "Performance verdicts per solver and grammar (the reference decided, the solver did not)"
+        title: "Performance verdicts per solver and grammar (the reference decided, or et has a witness, and the solver did not)"
             .into(),
         header,
         rows,
