@@ -501,12 +501,12 @@ impl Scratch {
     /// one process), after removing those of et processes that no longer exist
     /// (killed with `kill -9`, or a power loss).
     pub fn new() -> anyhow::Result<Scratch> {
-        let tmp = std::env::temp_dir();
-        remove_dead_scratch_dirs(&tmp);
-        let dir = tempfile::Builder::new()
-            .prefix(&format!("et-run-{}-", std::process::id()))
-            .tempdir_in(&tmp)
-            .with_context(|| format!("cannot create a scratch directory in {}", tmp.display()))?;
+        let dir = scratch_dir().with_context(|| {
+            format!(
+                "cannot create a scratch directory in {}",
+                std::env::temp_dir().display()
+            )
+        })?;
         Ok(Scratch { dir })
     }
 
@@ -526,6 +526,18 @@ impl Scratch {
             .path()
             .join(format!("formula-{worker}-framed.smt2"))
     }
+}
+
+/// A private scratch directory `$TMPDIR/et-run-<pid>-XXXXXX` (unique even for several
+/// in one process), removed when dropped, created after removing those of et
+/// processes that no longer exist (killed with `kill -9`, or a power loss). Campaigns
+/// and triage keep their formula files in one.
+pub fn scratch_dir() -> std::io::Result<tempfile::TempDir> {
+    let tmp = std::env::temp_dir();
+    remove_dead_scratch_dirs(&tmp);
+    tempfile::Builder::new()
+        .prefix(&format!("et-run-{}-", std::process::id()))
+        .tempdir_in(&tmp)
 }
 
 /// Removes the scratch directories (`et-run-<pid>-...`) of et processes that no longer

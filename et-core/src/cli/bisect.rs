@@ -85,6 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         (None, None) => Expectation::None,
     };
+    super::solvers::note_supervision();
     let caller = Caller::new(jobs)?;
     let b = bisect(&caller, &formula, &versions, &expectation, limits)?;
 

@@ -108,6 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Vec::new()
     };
+    super::solvers::note_supervision();
     let caller = Caller::new(jobs)?;
     let first = caller.fresh(&solver, &text, limits)?;
     let goal = Goal {

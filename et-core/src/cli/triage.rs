@@ -213,6 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         jobs,
     };
     let quiet = args.quiet;
+    super::solvers::note_supervision();
     let mut progress = |line: &str| {
         if !quiet {
             eprintln!("et: triage: {line}");

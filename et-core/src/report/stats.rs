@@ -79,8 +79,8 @@ pub struct SolverGrammar {
     pub evidence: Vec<u64>,
     /// Calls solved within each timeout of [`Report::timeouts`].
     pub solved_within: Vec<u64>,
-    /// The smallest `timeout_s` of the runs that contributed calls: "solved within T"
-    /// is only measured for T up to it.
+    /// The smallest time limit on the report's clock of the runs that contributed calls
+    /// ([`Clock::run_limit`]): "solved within T" is only measured for T up to it.
     pub run_timeout_s: f64,
     /// Formulas every solver of this solver's family (in the run's pool) solved.
     pub joint_formulas: u64,
@@ -160,7 +160,7 @@ pub struct InputSummary {
     pub coverage: String,
     /// Solvers in its pool.
     pub solvers: usize,
-    /// Its per-call timeout, seconds.
+    /// Its per-call timeout, seconds, and its CPU-time limit if it had one (`10 (cpu 2)`).
     pub timeout_s: String,
     /// Formulas it claims.
     pub formulas: u64,
@@ -509,7 +509,9 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         join.finish(&mut join_stats, &mut sink)?;
         rows += dir_rows;
         for ((sid, gid), mut c) in counts {
-            c.run_timeout_s = dir.manifest.timeout_s;
+            c.run_timeout_s = options
+                .clock
+                .run_limit(dir.manifest.timeout_s, dir.manifest.cpu_timeout_s);
             tallies.cell(sid, gid, nt).add(c);
         }
         let formulas = coverage.formulas();
@@ -518,7 +520,14 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             grammar: dir.manifest.grammar.clone(),
             coverage: coverage.describe(),
             solvers: pool_set.len(),
-            timeout_s: super::timeouts::seconds_label(dir.manifest.timeout_s),
+            timeout_s: match dir.manifest.cpu_timeout_s {
+                Some(cpu) => format!(
+                    "{} (cpu {})",
+                    super::timeouts::seconds_label(dir.manifest.timeout_s),
+                    super::timeouts::seconds_label(cpu)
+                ),
+                None => super::timeouts::seconds_label(dir.manifest.timeout_s),
+            },
             formulas,
             complete,
             calls: dir_rows,

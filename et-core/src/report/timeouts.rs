@@ -41,6 +41,16 @@ impl Clock {
             Clock::Cpu => "CPU time",
         }
     }
+
+    /// The largest time on this clock a run could measure: its wall-clock timeout, and on
+    /// the CPU clock also its CPU-time limit (a study run with `--timeout 10
+    /// --cpu-timeout 2` measured "solved within T" of CPU time up to 2 s only).
+    pub fn run_limit(self, timeout_s: f64, cpu_timeout_s: Option<f64>) -> f64 {
+        match (self, cpu_timeout_s) {
+            (Clock::Cpu, Some(cpu)) => cpu.min(timeout_s),
+            _ => timeout_s,
+        }
+    }
 }
 
 /// Seconds as people write timeouts: `1/64` for powers of two below one second, else
@@ -127,6 +137,14 @@ pub fn parse_timeouts(list: &str) -> Result<Vec<Timeout>, ReportError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cpu_clock_is_limited_by_the_cpu_timeout_too() {
+        assert_eq!(Clock::Cpu.run_limit(10.0, Some(2.0)), 2.0);
+        assert_eq!(Clock::Cpu.run_limit(1.0, Some(2.0)), 1.0);
+        assert_eq!(Clock::Cpu.run_limit(10.0, None), 10.0);
+        assert_eq!(Clock::Wall.run_limit(10.0, Some(2.0)), 10.0);
+    }
 
     #[test]
     fn fractions_and_decimals() {

@@ -152,9 +152,10 @@ pub struct Caller {
 }
 
 impl Caller {
-    /// A caller with its own scratch directory under `$TMPDIR` and `jobs` threads.
+    /// A caller with its own scratch directory under `$TMPDIR` (named and cleaned up
+    /// after a `kill -9` as a campaign's is) and `jobs` threads.
     pub fn new(jobs: usize) -> std::io::Result<Caller> {
-        let scratch = tempfile::Builder::new().prefix("et-triage-").tempdir()?;
+        let scratch = crate::campaign::scratch_dir()?;
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(jobs.max(1))
             .thread_name(|i| format!("et-call-{i}"))
