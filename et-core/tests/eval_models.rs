@@ -1,4 +1,4 @@
-//! No false alarms: on the first 2,000 formulas of every built-in grammar (`fp`: 500),
+//! No false alarms: on the first 2,000 formulas of every built-in grammar,
 //! every `sat` model of the newest z3 and the newest cvc5 of the test pool is judged
 //! valid or undetermined by et's evaluator, never invalid. The solvers are called
 //! through `run_call` with (get-model) after each (check-sat), 50 formulas per process
@@ -16,8 +16,6 @@ use et_eval::sexp::{read_all, SexpKind};
 use et_eval::{evaluate, parse_model, Limits as EvalLimits, ModelDialect, Script, Truth};
 
 const FORMULAS: usize = 2_000;
-/// `fp` formulas are the slowest to solve (most of the test's time): fewer of them.
-const FP_FORMULAS: usize = 500;
 const BATCH: usize = 50;
 /// CPU milliseconds a batch process may use before it is cut (a solver that ignores its
 /// own time limit on one formula).
@@ -60,9 +58,8 @@ fn models_of_z3_and_cvc5_are_never_judged_invalid() {
     ] {
         let mut e = Enumeration::new(et_core::builtins::load(name).unwrap());
         let mut stream = e.stream_from(&BigUint::from(0u32)).unwrap();
-        let formulas = if name == "fp" { FP_FORMULAS } else { FORMULAS };
-        let mut texts = Vec::with_capacity(formulas);
-        while texts.len() < formulas {
+        let mut texts = Vec::with_capacity(FORMULAS);
+        while texts.len() < FORMULAS {
             texts.push(String::from_utf8(stream.current_text().to_vec()).unwrap());
             if !stream.advance() {
                 break;
