@@ -22,7 +22,7 @@ pub enum FormatArg {
   et plot results/core                      # figures in results/core/plots/
   et plot results/core results/strings --out plots
   et plot results/shard-* --out plots --format png --timeouts 1/64,8
-  et plot results/evolution/* --out figures --clock cpu --width 2400
+  et plot results/evolution/runs/* --out figures --clock cpu --width 2400
 
 Writes bugs, solved, time and throughput figures: one row of panels per grammar, one
 column per solver family, versions in release order on the x axis. Every panel states N

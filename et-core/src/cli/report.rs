@@ -58,7 +58,7 @@ pub struct Aggregation {
   et report results/core
   et report results/core results/strings --timeouts 1/64,1/8,1,8
   et report results/shard-* --csv results/tables
-  et report results/evolution/* --clock cpu
+  et report results/evolution/runs/* --clock cpu
 
 Tables: bug triggers (correctness verdicts, and what established them), performance
 verdicts, solved formulas per timeout (sat/unsat without a bug verdict within T,
