@@ -655,6 +655,70 @@ fn ctrl_c_keeps_finished_rows_and_exits_130() {
     );
 }
 
+/// `scancel` (or Ctrl-C in a terminal) signals et and its solver at once; the solver may
+/// die of the signal before et's handler runs. That call is not a crash of the solver:
+/// nothing is recorded for it, and a resume makes it again.
+#[test]
+fn a_solver_signalled_together_with_et_is_not_a_crash() {
+    let s = Scratch::new();
+    let pidfile = s.join("solver.pid");
+    let solvers = vec![fake(
+        "stopped",
+        "pid-then-hang.sh",
+        &[pidfile.to_str().unwrap()],
+    )];
+    let pool = s.pool_file("pool.toml", &solvers);
+    let out = s.join("run");
+    let child = s
+        .et()
+        .args([
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "3",
+            "--timeout",
+            "600",
+            "-j",
+            "1",
+        ])
+        .args(["--no-models", "--no-witness", "--pool"])
+        .arg(&pool)
+        .arg("--out")
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut waited = 0;
+    let solver_pid = loop {
+        if let Ok(text) = std::fs::read_to_string(&pidfile) {
+            break text.trim().parse::<i32>().unwrap();
+        }
+        assert!(waited < 6000, "the solver never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        waited += 1;
+    };
+    // The solver first, et a moment later: the worker sees a solver dead of SIGTERM
+    // before the run knows it is being stopped.
+    unsafe {
+        libc::kill(solver_pid, libc::SIGTERM);
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let recorded = rows(&out);
+    assert!(
+        recorded.iter().all(|r| r.status != "crash"),
+        "{:?}",
+        recorded.iter().map(|r| &r.status).collect::<Vec<_>>()
+    );
+    assert!(recorded.is_empty(), "the interrupted call is not recorded");
+}
+
 #[test]
 fn shards_merge_into_the_unsharded_report() {
     let solvers = [solver("z3-4.8.7"), solver(Z3), solver(CVC5)];

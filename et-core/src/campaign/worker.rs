@@ -15,6 +15,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
@@ -276,7 +277,7 @@ impl FormulaCalls<'_, '_> {
                 format!("cannot run solver {} ({})", solver.name, command.join(" "))
             })?,
         };
-        if outcome.cancelled {
+        if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
             return Ok(false);
         }
         self.call_seconds += outcome.wall.as_secs_f64();
@@ -562,5 +563,31 @@ fn remove_dead_scratch_dirs(tmp: &std::path::Path) {
         if gone {
             let _ = fs::remove_dir_all(entry.path());
         }
+    }
+}
+
+/// Whether a solver that died of SIGTERM, SIGINT or SIGHUP was stopped together with the
+/// run. et itself only ever kills with SIGKILL; a cluster's `scancel` or a terminal's
+/// Ctrl-C signals every process of the job at once, so the solver can die a moment
+/// before et's own handler sets the cancel flag. Such a call is not the solver's crash:
+/// if the run turns out to be cancelled (the flag is waited for up to a second), the call
+/// is dropped and made again on resume. A solver killed that way while the run goes on
+/// is recorded as what it is.
+fn stopped_with_the_run(outcome: &CallOutcome, cancel: &AtomicBool) -> bool {
+    if !matches!(
+        outcome.signal,
+        Some(libc::SIGTERM | libc::SIGINT | libc::SIGHUP)
+    ) {
+        return false;
+    }
+    let deadline = Instant::now() + Duration::from_secs(1);
+    loop {
+        if cancel.load(Ordering::Relaxed) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
