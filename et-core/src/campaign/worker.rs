@@ -157,7 +157,7 @@ impl Worker<'_> {
     /// solvers it could not judge get no row and run again on resume.
     pub fn formula(&self, job: &Job) -> anyhow::Result<Finished> {
         let text = format!("{}\n", job.text);
-        fs::write(&self.file, &text)
+        replace_file(&self.file, &text)
             .with_context(|| format!("cannot write {}", self.file.display()))?;
         let todo: Vec<&SolverConfig> = self
             .under_test
@@ -260,7 +260,7 @@ impl FormulaCalls<'_, '_> {
             &w.file
         } else {
             if self.framed.as_ref() != Some(&script) {
-                fs::write(&w.framed_file, &script)
+                replace_file(&w.framed_file, &script)
                     .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
                 self.framed = Some(script.clone());
             }
@@ -527,6 +527,18 @@ impl Scratch {
             .path()
             .join(format!("formula-{worker}-framed.smt2"))
     }
+}
+
+/// Gives a worker's formula file new contents by removing it and creating it again.
+/// Not `fs::write`: truncating a file that holds data makes ext4 (`auto_da_alloc`)
+/// write it to disk when it is closed, 1.6–2 ms per formula on the development
+/// machine, a sixth of a typical call; a new file stays in the page cache.
+fn replace_file(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    fs::write(path, text)
 }
 
 /// A private scratch directory `$TMPDIR/et-run-<pid>-XXXXXX` (unique even for several
