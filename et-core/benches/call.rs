@@ -1,15 +1,17 @@
 //! Per-call overhead of `solvers::call`, measured on `/bin/true` against bare process
 //! spawns, so that what remains is et's supervision cost, for both supervisions: the
 //! process group (rlimits, pidfd, poll loop, group kill, wait4) and, where the machine
-//! offers them, a cgroup per call (creating it, joining it before exec, the OOM
-//! notification, reading its totals, removing it). Each variant is compared with a std
+//! offers them, a cgroup of the call's own (on v1 the one the previous call emptied,
+//! its counters reset; on v2 a new one: joining it before exec, the OOM notification,
+//! reading its totals, emptying or removing it). Each variant is compared with a std
 //! spawn of the same argv (GNU `true` given an argument initialises its locale, which
 //! costs more than all of et's supervision).
 //!
-//! Joining a cgroup v1 takes a kernel lock whose writer waits for an RCU grace period
-//! unless another cgroup move happened within the last grace period or two: calls in
-//! quick succession (a busy campaign) are cheap, a call after an idle gap pays the
-//! wait. The last section measures calls made 50 ms apart to show that case.
+//! Moving a whole process into a cgroup takes a kernel lock whose writer waits for an
+//! RCU grace period unless another move happened within the last one, so a call after
+//! an idle gap would pay that wait before exec; on v1 the child moves itself as a
+//! thread (`tasks`), which skips the lock. The last section measures calls made 50 ms
+//! apart to show that case.
 //!
 //! Run: `cargo bench -p et-core --bench call [-- ITERATIONS]` (default 2000).
 
@@ -189,9 +191,9 @@ fn main() {
         );
     }
 
-    // Calls after an idle gap (a solver that ran ~50 ms before): the cgroup join may
-    // wait for the kernel (an RCU grace period) before exec. That wait is outside the
-    // solver's measured wall time, which starts after exec.
+    // Calls after an idle gap (a solver that ran ~50 ms before): a process move into
+    // a cgroup would wait for the kernel (an RCU grace period) before exec. That wait
+    // is outside the solver's measured wall time, which starts after exec.
     let gap_rounds = (iterations / 20).max(20);
     for (label, supervisor) in &supervisors {
         let mut times: Vec<Duration> = (0..gap_rounds)

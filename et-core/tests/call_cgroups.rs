@@ -415,3 +415,58 @@ fn supervision_is_recorded_in_run_toml() {
         );
     }
 }
+
+/// The memory cgroup a call ran in (v1: the `memory` hierarchy's line; v2: the one
+/// line), from /proc/self/cgroup as its shell printed it first.
+fn memory_cgroup_of(stdout: &str) -> String {
+    let line = |wanted: &dyn Fn(&str) -> bool| stdout.lines().find(|l| wanted(l));
+    line(&|l| {
+        l.split(':')
+            .nth(1)
+            .is_some_and(|c| c.split(',').any(|c| c == "memory"))
+    })
+    .or_else(|| line(&|l| l.starts_with("0::")))
+    .unwrap_or_else(|| panic!("no cgroup line in {stdout:?}"))
+    .to_string()
+}
+
+#[test]
+fn a_cgroup_serves_the_next_call_with_its_counters_started_afresh() {
+    if !cgroups_in_use() {
+        return;
+    }
+    // A limit no other test uses, so that these calls pass the cgroup to each other.
+    let limits = Limits {
+        memory_mb: Some(299),
+        ..Limits::with_timeout(Duration::from_secs(120))
+    };
+    let in_cgroup = |then: &str| {
+        let o = Supervisor::global()
+            .run(
+                &[
+                    "/bin/sh".to_string(),
+                    "-c".to_string(),
+                    format!("grep -E '(memory|^0::)' /proc/self/cgroup; {then}"),
+                ],
+                Input::Stdin(FORMULA),
+                &limits,
+            )
+            .unwrap();
+        let cgroup = memory_cgroup_of(&o.stdout_text());
+        (o, cgroup)
+    };
+    let (spin, first) = in_cgroup(&format!("exec {}", fake("cpu-after-exit.sh")));
+    assert!(spin.cpu >= Duration::from_millis(1400), "{spin:?}");
+    let (hog, _) = in_cgroup(&format!("exec {}", fake("memory-hog.sh")));
+    assert!(hog.memory_limit_hit, "{hog:?}");
+    let (small, last) = in_cgroup("cat > /dev/null; echo sat");
+    assert_eq!(classify(&small).status, Status::Sat, "{small:?}");
+    assert!(!small.memory_limit_hit, "{small:?}");
+    assert!(small.cpu < Duration::from_millis(1000), "{small:?}");
+    assert!(small.max_rss_kb < 100 * 1024, "{small:?}");
+    if Supervisor::global().supervision() == Supervision::CgroupV1 {
+        assert_eq!(first, last, "v1 call cgroups are reused");
+    } else {
+        assert_ne!(first, last, "v2 call cgroups serve one call");
+    }
+}

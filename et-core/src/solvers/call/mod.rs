@@ -6,8 +6,8 @@
 //! Two supervisions, chosen once per process ([`Supervisor::global`]):
 //!
 //! - **cgroups** (v2, or the v1 memory, cpuacct and freezer hierarchies), where the
-//!   user running et may create them: every call runs in a fresh cgroup that the child
-//!   joins between fork and exec ([`cgroup`]), so nothing it starts escapes — not a
+//!   user running et may create them: every call runs in an empty cgroup of its own
+//!   that the child joins between fork and exec ([`cgroup`]), so nothing it starts escapes — not a
 //!   `setsid` escapee, not a double-forked child. At the end, at the timeout and on
 //!   cancel the whole cgroup is frozen and killed; `--memory` is the memory
 //!   controller's limit on the whole tree, and reaching it (an OOM kill) ends the call
@@ -32,10 +32,10 @@
 //!   out-of-memory notification, so the call wakes up exactly when output arrives, the
 //!   child exits, memory runs out or a deadline passes (on kernels without
 //!   `pidfd_open` it falls back to 1 ms slices);
-//! - the wall clock starts when `exec` has succeeded (joining a v1 cgroup can make the
-//!   child wait several milliseconds for the kernel before it execs; that is et's cost,
-//!   not the solver's), and `--cpu-timeout` is checked exactly when the solver could
-//!   first have used it up: after the remaining CPU time divided by the number of CPUs;
+//! - the wall clock starts when `exec` has succeeded (joining a cgroup can make the
+//!   child wait for the kernel before it execs; that is et's cost, not the solver's),
+//!   and `--cpu-timeout` is checked exactly when the solver could first have used it
+//!   up: after the remaining CPU time divided by the number of CPUs;
 //! - when the child exits, or at a limit, everything left is killed *before* the child
 //!   is reaped (the zombie keeps its process group id from being reused), then `wait4`
 //!   collects its exit status.
@@ -649,13 +649,13 @@ fn near_address_space_limit(outcome: &CallOutcome, limits: &Limits) -> bool {
 
 /// Kills what the call started when asked or dropped, unless the child was already
 /// reaped (after which its process group id may be reused and must not be signalled).
-struct Reaper {
+struct Reaper<'a> {
     pid: libc::pid_t,
     reaped: bool,
-    cgroup: Option<CallCgroup>,
+    cgroup: Option<CallCgroup<'a>>,
 }
 
-impl Reaper {
+impl Reaper<'_> {
     /// SIGKILLs the whole process group (the child is a zombie or alive, so the id is
     /// still ours) and the cgroup, then reaps the child and returns its wait status and
     /// rusage.
@@ -692,7 +692,7 @@ impl Reaper {
     }
 }
 
-impl Drop for Reaper {
+impl Drop for Reaper<'_> {
     fn drop(&mut self) {
         if !self.reaped {
             // An error path: do not leave the solver running or as a zombie.
