@@ -32,9 +32,10 @@
 //!   out-of-memory notification, so the call wakes up exactly when output arrives, the
 //!   child exits, memory runs out or a deadline passes (on kernels without
 //!   `pidfd_open` it falls back to 1 ms slices);
-//! - the wall clock starts when `exec` has succeeded (joining a cgroup can make the
-//!   child wait for the kernel before it execs; that is et's cost, not the solver's),
-//!   and `--cpu-timeout` is checked exactly when the solver could first have used it
+//! - the wall clock starts when the child execs the solver, by the child's own
+//!   clock reading ([`exec_instant`]): neither et's set-up before it (joining a cgroup
+//!   can make the child wait for the kernel) nor the spawning thread's late wake-up
+//!   after it changes the solver's time; and `--cpu-timeout` is checked exactly when the solver could first have used it
 //!   up: after the remaining CPU time divided by the number of CPUs;
 //! - when the child exits, or at a limit, everything left is killed *before* the child
 //!   is reaped (the zombie keeps its process group id from being reused), then `wait4`
@@ -218,7 +219,8 @@ pub struct CallOutcome {
     pub stdout_truncated: bool,
     /// stderr was longer than the cap; its middle was discarded.
     pub stderr_truncated: bool,
-    /// Wall-clock time from the successful `exec` to the exit (or to the kill).
+    /// Wall-clock time from the `exec` of the solver (read by the child just before it)
+    /// to the exit (or to the kill).
     pub wall: Duration,
     /// CPU time (user + system): with cgroups, of every process of the call; without,
     /// of the solver and the descendants it waited for.
@@ -343,9 +345,11 @@ impl Supervisor {
             .as_ref()
             .map(CallCgroup::join_fds)
             .unwrap_or_default();
+        let (exec_clock, exec_clock_w) = clock_pipe().map_err(sup("pipe"))?;
+        let exec_clock_fd = exec_clock_w.as_raw_fd();
         // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-        // system calls (write, setpgid, prctl, setrlimit) on data prepared before the
-        // fork, allocating nothing.
+        // system calls (write, setpgid, prctl, setrlimit, clock_gettime) on data prepared
+        // before the fork, allocating nothing.
         unsafe {
             cmd.pre_exec(move || {
                 // First, so that everything after (and everything it forks) is counted.
@@ -375,6 +379,14 @@ impl Supervisor {
                         return Err(io::Error::last_os_error());
                     }
                 }
+                // Last, right before the exec: when the solver starts.
+                let mut now = libc::timespec {
+                    tv_sec: 0,
+                    tv_nsec: 0,
+                };
+                libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
+                let size = std::mem::size_of::<libc::timespec>();
+                libc::write(exec_clock_fd, (&now as *const libc::timespec).cast(), size);
                 Ok(())
             });
         }
@@ -387,7 +399,8 @@ impl Supervisor {
                 )))
             }
         };
-        let start = Instant::now();
+        drop(exec_clock_w);
+        let start = exec_instant(&exec_clock).unwrap_or_else(Instant::now);
         let deadline = start + limits.timeout;
         let pid = child.id() as libc::pid_t;
         // From here on everything the call started must be killed on every path,
@@ -745,6 +758,53 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     Ok(())
 }
 
+/// A pipe (read end, write end), both closed on exec, on which the child passes the
+/// moment it execs the solver.
+fn clock_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as RawFd; 2];
+    // SAFETY: pipe2 fills two descriptors or fails.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the kernel just returned these new descriptors to us.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// When the child called exec, read from the [`clock_pipe`] once the spawn has
+/// returned (our write end closed, so an empty pipe reads as end of file). The
+/// spawning thread only learns of the exec when it next runs, which on a busy
+/// machine can be a scheduler slice (3 ms) later while the solver already runs:
+/// the child's own clock reading keeps that time in the solver's `wall` and inside
+/// its timeout.
+fn exec_instant(pipe: &OwnedFd) -> Option<Instant> {
+    let mut at = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    let size = std::mem::size_of::<libc::timespec>();
+    // SAFETY: reading at most `size` bytes into a timespec.
+    let n = unsafe {
+        libc::read(
+            pipe.as_raw_fd(),
+            (&mut at as *mut libc::timespec).cast(),
+            size,
+        )
+    };
+    if n != size as isize {
+        return None;
+    }
+    let here = Instant::now();
+    let mut now = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
+    let nanos = |t: &libc::timespec| t.tv_sec as i128 * 1_000_000_000 + t.tv_nsec as i128;
+    let ago = u64::try_from(nanos(&now) - nanos(&at)).ok()?;
+    here.checked_sub(Duration::from_nanos(ago))
+}
+
 /// A pidfd for `pid` (readable once the process exits), or `None` where the kernel
 /// lacks `pidfd_open` (before Linux 5.3, or blocked by a seccomp policy).
 fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
@@ -784,6 +844,33 @@ fn timeval(tv: libc::timeval) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_exec_clock_reading_becomes_the_start() {
+        let (read, write) = clock_pipe().unwrap();
+        let mut at = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime writes into the timespec.
+        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut at) };
+        let size = std::mem::size_of::<libc::timespec>();
+        // SAFETY: writing the timespec's bytes to our own pipe.
+        let n = unsafe {
+            libc::write(
+                write.as_raw_fd(),
+                (&at as *const libc::timespec).cast(),
+                size,
+            )
+        };
+        assert_eq!(n, size as isize);
+        drop(write);
+        std::thread::sleep(Duration::from_millis(50));
+        let start = exec_instant(&read).expect("a clock reading");
+        assert!(start.elapsed() >= Duration::from_millis(50));
+        // Nothing more to read: no start, and the caller takes its own clock.
+        assert!(exec_instant(&read).is_none());
+    }
 
     fn sh(script: &str) -> Vec<String> {
         vec!["/bin/sh".into(), "-c".into(), script.into()]
