@@ -267,3 +267,64 @@ fn unsat_to_everything_is_unsound_wherever_a_witness_exists() {
     assert_eq!(verdicts(run(&second, Some(&cache))), found);
     assert_eq!(searches(&cache), n);
 }
+
+#[test]
+fn a_wrong_model_only_et_sees_is_confirmed_by_triage() {
+    let z3 = solver(Z3);
+    let s = Scratch::new();
+    // z3 checks nothing here (no self-check flag in the run): only et's evaluator
+    // sees that the perturbed models are wrong.
+    let liar = fake_release(
+        "z3-perturbed",
+        "z3",
+        &z3.version,
+        "perturb-model.sh",
+        &[z3.program()],
+    );
+    let pool = s.pool_file("pool.toml", std::slice::from_ref(&liar));
+    let out = s.join("run");
+    let o = s.run(&[
+        "run",
+        "-g",
+        "ints",
+        "--n",
+        "60",
+        "--pool",
+        pool.to_str().unwrap(),
+        "--timeout",
+        "120",
+        "--no-witness",
+        "-j",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let by_model = rows(&out)
+        .iter()
+        .filter(|r| r.verdict == "invalid_model" && r.evidence == "model")
+        .count();
+    assert!(
+        by_model >= 5,
+        "wrong models found by et's check: {by_model}"
+    );
+
+    let o = s.run(&[
+        "triage",
+        out.to_str().unwrap(),
+        "--pool",
+        pool.to_str().unwrap(),
+        "-j",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let triggers = common::csv_maps(&out.join("triage/triggers.csv"));
+    let invalid: Vec<_> = triggers
+        .iter()
+        .filter(|t| t["verdict"] == "invalid_model")
+        .collect();
+    assert_eq!(invalid.len(), by_model, "every trigger was triaged");
+    for t in invalid {
+        assert_eq!(t["outcome"], "confirmed", "{t:?}");
+    }
+}

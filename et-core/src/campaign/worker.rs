@@ -455,7 +455,7 @@ impl FormulaCalls<'_, '_> {
 /// classified `sat` they can only be the solver's own model check failing (z3 prints it
 /// between `sat` and the model), which leaves the printed model readable and worth
 /// checking: that is how a false alarm of the self-check shows.
-fn without_error_lines(stdout: &str) -> String {
+pub fn without_error_lines(stdout: &str) -> String {
     stdout
         .lines()
         .filter(|l| {

@@ -7,12 +7,19 @@
 //! new process (confirmation attempts must be independent); [`Caller::cached`] runs a
 //! (solver, formula, timeout) once per caller and reuses the answer (version ranges and
 //! bisection ask the same question many times).
+//!
+//! A solver that asks for models in `et run` (`models = true`, its family knows how)
+//! is asked here too, and a `sat` model is checked by et's evaluator as the campaign
+//! checks it, so a trigger whose verdict rests on et's model check confirms like one
+//! resting on the solver's own check.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use et_eval::{check_model, ModelCheck, ModelDialect, Script};
 
 use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
@@ -28,8 +35,12 @@ const EXCERPT_LINE_CHARS: usize = 200;
 pub struct Answer {
     /// The classified status.
     pub status: Status,
-    /// The solver's own model check failed.
+    /// The model is wrong: the solver's own check failed, or et's check of the model
+    /// it printed found the formula false.
     pub invalid_model: bool,
+    /// et's check of the printed model, when the solver was asked for one and
+    /// answered `sat`.
+    pub model_check: Option<ModelCheck>,
     /// For crashes, the signature that groups duplicates.
     pub crash_signature: Option<String>,
     /// Wall-clock seconds.
@@ -49,6 +60,7 @@ impl Answer {
         Answer {
             status: class.status,
             invalid_model: class.invalid_model,
+            model_check: None,
             crash_signature: class.crash_signature,
             time_s: outcome.wall.as_secs_f64(),
             exit_code: outcome.exit_code,
@@ -59,11 +71,13 @@ impl Answer {
 
     /// The status this answer judges others by, as a reference: a clean sat/unsat
     /// (the campaign's [`usable`](crate::campaign::reference::Answer::usable) rule: a
-    /// `sat` whose model the solver's own check rejected decided nothing), else `None`.
+    /// `sat` whose model is wrong decided nothing; a self-check failure on a model et
+    /// found valid is a false alarm that does not spoil it), else `None`.
     pub fn judging_status(&self) -> Option<Status> {
         let answer = crate::campaign::reference::Answer {
             status: self.status,
-            invalid_model: self.invalid_model,
+            invalid_model: self.invalid_model
+                && !matches!(self.model_check, Some(ModelCheck::Valid)),
         };
         answer.usable().then_some(self.status)
     }
@@ -192,6 +206,12 @@ impl Caller {
         formula: &str,
         limits: CallSettings<'_>,
     ) -> Result<Answer, CallError> {
+        // Models are asked for as `et run` asks, when et can read the formula to check
+        // them (a saved trigger's script that asks for the model itself is run as is).
+        let models = solver
+            .command_with_models()
+            .zip(solver.family_info().map(|f| f.model_request()))
+            .and_then(|(command, request)| Some((command, request, Script::parse(formula).ok()?)));
         let mut text = match solver.prelude(limits.logic) {
             Some(prelude) if !formula.contains("(set-logic") => format!("{prelude}\n{formula}"),
             _ => formula.to_string(),
@@ -199,6 +219,16 @@ impl Caller {
         if !text.ends_with('\n') {
             text.push('\n');
         }
+        let command = match &models {
+            Some((command, request, _)) => {
+                if !text.contains(request) {
+                    text.push_str(request);
+                    text.push('\n');
+                }
+                command
+            }
+            None => &solver.command,
+        };
         let limits_of_call = Limits {
             cpu_timeout: limits.cpu_timeout,
             memory_mb: limits.memory_mb,
@@ -206,11 +236,7 @@ impl Caller {
         };
         self.calls.fetch_add(1, Ordering::Relaxed);
         let outcome = match solver.input {
-            InputMode::Stdin => run_call(
-                &solver.command,
-                Input::Stdin(text.as_bytes()),
-                &limits_of_call,
-            )?,
+            InputMode::Stdin => run_call(command, Input::Stdin(text.as_bytes()), &limits_of_call)?,
             InputMode::File => {
                 let path = self.file_path();
                 std::fs::write(&path, &text).map_err(|source| CallError::Supervise {
@@ -218,12 +244,20 @@ impl Caller {
                     what: "writing the formula file",
                     source,
                 })?;
-                let outcome = run_call(&solver.command, Input::File(&path), &limits_of_call);
+                let outcome = run_call(command, Input::File(&path), &limits_of_call);
                 let _ = std::fs::remove_file(&path);
                 outcome?
             }
         };
-        Ok(Answer::from_outcome(&outcome))
+        let mut answer = Answer::from_outcome(&outcome);
+        if let (Some((_, _, script)), Status::Sat) = (&models, answer.status) {
+            let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
+            let stdout = crate::campaign::without_error_lines(&outcome.stdout_text());
+            let check = check_model(script, &stdout, dialect);
+            answer.invalid_model |= matches!(check, ModelCheck::Invalid { .. });
+            answer.model_check = Some(check);
+        }
+        Ok(answer)
     }
 
     /// The answer of `solver` on `formula` under `limits`, running it only the first

@@ -214,6 +214,7 @@ fn confirm_performance(
             answer: Answer {
                 status: trigger.status,
                 invalid_model: false,
+                model_check: None,
                 crash_signature: None,
                 time_s: trigger.time_s,
                 exit_code: None,
@@ -362,6 +363,7 @@ mod tests {
         let sat = Answer {
             status: Status::Sat,
             invalid_model: false,
+            model_check: None,
             crash_signature: None,
             time_s: 0.0,
             exit_code: Some(0),
