@@ -454,3 +454,49 @@ fn extended_grammars_answer_large_indices() {
         format!("1{}", "0".repeat(275))
     );
 }
+
+/// Issue 14 item 19: random access far out stays exact through the speed work on the
+/// cardinality tables. Each fixture holds what `et index` printed at a far index
+/// before that work (see the fixtures' README); the calls run two at a time.
+#[test]
+fn far_indices_print_the_recorded_formulas() {
+    use num_bigint::BigUint;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/far-indices");
+    let mut cases: Vec<(String, String, String)> = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(stem) = name.strip_suffix(".smt2") else {
+            continue;
+        };
+        let (grammar, index) = stem.split_once('@').unwrap();
+        let (power, offset) = index.split_once('+').unwrap_or((index, "0"));
+        let exponent: u32 = power.strip_prefix("1e").unwrap().parse().unwrap();
+        let index = BigUint::from(10u32).pow(exponent) + offset.parse::<BigUint>().unwrap();
+        let expected = std::fs::read_to_string(&path).unwrap();
+        cases.push((grammar.to_string(), index.to_string(), expected));
+    }
+    assert!(cases.len() >= 13, "fixtures missing in {}", dir.display());
+    for pair in cases.chunks(2) {
+        let children: Vec<_> = pair
+            .iter()
+            .map(|(grammar, index, _)| {
+                Command::new(env!("CARGO_BIN_EXE_et"))
+                    .args(["index", "--grammar", grammar, index])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("et runs")
+            })
+            .collect();
+        for (child, (grammar, index, expected)) in children.into_iter().zip(pair) {
+            let o = child.wait_with_output().unwrap();
+            assert!(o.status.success(), "{grammar} {index}: {}", stderr(&o));
+            assert!(
+                stdout(&o) == *expected,
+                "{grammar} at index {}: the formula changed",
+                &index[..20]
+            );
+        }
+    }
+}

@@ -9,18 +9,23 @@
 //! products of such numbers, so exact big-integer tables cost Θ(n⁴) word operations up
 //! to size n (125 s at index 10^4000). Instead the tables are kept three ways:
 //!
-//! - **residues** modulo many primes below 2^28 ([`magnitude`] says how many a size
-//!   needs): the convolutions run on machine words, 16 primes per block so the inner
-//!   loop vectorises, blocks in parallel — Θ(n²) word operations per prime;
+//! - **residues** modulo as many primes below 2^28 as the largest entry needs
+//!   ([`magnitude`] says how many bits, [`crt`] how many primes that is): the
+//!   convolutions run on machine words, 16 primes per block on vector registers
+//!   ([`kernel`]), sizes by windows of four so that each factor read serves four
+//!   parts ([`residues`]), blocks in parallel — Θ(n²) word operations per prime;
 //! - **magnitudes** (a float with a 64-bit exponent) for every entry: they say how many
-//!   primes an exact value needs, whether a part is empty (exactly: sums of products
-//!   of non-negative numbers are zero only if every term is), and let an index beyond
-//!   the largest size be refused without any exact arithmetic;
+//!   bits an exact value needs, whether a part is empty (exactly: sums of products
+//!   of non-negative numbers are zero only if every term is) and so which terms of a
+//!   product can be non-zero, and let an index beyond the largest size be refused
+//!   without any exact arithmetic;
 //! - **exact values**, rebuilt from the residues by the Chinese remainder theorem
-//!   (Garner's mixed radix) the first time they are asked for, and cached. Decoding a
-//!   formula asks for a few entries per node; streaming only asks whether parts are
-//!   empty.
+//!   (Garner's mixed radix, [`crt`]) the first time they are asked for, and cached.
+//!   Decoding a formula asks for a few entries per node; streaming only asks whether
+//!   parts are empty.
 
+mod crt;
+mod kernel;
 mod magnitude;
 mod residues;
 
@@ -191,9 +196,9 @@ impl Cards {
             return;
         }
         self.magnitudes.ensure(&self.shape, size);
-        let primes = magnitude::primes_needed(self.magnitudes.max_log2(size));
+        let bits = magnitude::bits_needed(self.magnitudes.max_log2(size));
         self.residues
-            .ensure(&self.shape, &self.magnitudes, size, primes);
+            .ensure(&self.shape, &self.magnitudes, size, bits);
         for table in &mut self.exact {
             table.resize_with(size + 1, OnceCell::new);
         }
@@ -231,7 +236,7 @@ impl Cards {
             self.residues.reconstruct(
                 slot,
                 size as usize,
-                magnitude::primes_needed(magnitude.log2()),
+                magnitude::bits_needed(magnitude.log2()),
             )
         })
     }
@@ -245,7 +250,7 @@ impl Cards {
                 return BigUint::zero();
             }
             self.residues
-                .reconstruct_cumulative(size as usize, magnitude::primes_needed(magnitude.log2()))
+                .reconstruct_cumulative(size as usize, magnitude::bits_needed(magnitude.log2()))
         })
     }
 

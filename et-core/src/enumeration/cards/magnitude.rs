@@ -101,6 +101,37 @@ impl Magnitude {
         Magnitude::normalised(big.mantissa + scaled, big.exponent)
     }
 
+    /// Σ_i xs[i] · ys[len − 1 − i] (xs and ys have the same length): the terms scaled
+    /// to the largest one's exponent and added as plain doubles, so a product's part
+    /// costs a few float operations per term rather than a normalisation per
+    /// operation. Terms more than 2^1000 below the largest are dropped (they change
+    /// nothing a double can hold); the sum is zero exactly when every term is.
+    pub fn sum_of_products(xs: &[Magnitude], ys: &[Magnitude]) -> Magnitude {
+        debug_assert_eq!(xs.len(), ys.len());
+        let terms = || xs.iter().zip(ys.iter().rev());
+        let top = terms()
+            .filter(|(x, y)| !x.is_zero() && !y.is_zero())
+            .map(|(x, y)| x.exponent + y.exponent)
+            .max();
+        let Some(top) = top else {
+            return Magnitude::ZERO;
+        };
+        let total: f64 = terms()
+            .map(|(x, y)| {
+                // Zero terms have a zero mantissa whatever their exponent; clamping
+                // keeps their scale finite.
+                let gap = (x.exponent + y.exponent - top).min(0);
+                let scale = if gap < -1000 {
+                    0.0
+                } else {
+                    f64::from_bits(((1023 + gap) as u64) << 52)
+                };
+                x.mantissa * y.mantissa * scale
+            })
+            .sum();
+        Magnitude::normalised(total, top)
+    }
+
     /// Whether the number is certainly below `other` (false when too close to tell).
     pub fn certainly_below(self, other: Magnitude) -> bool {
         if other.is_zero() {
@@ -110,13 +141,11 @@ impl Magnitude {
     }
 }
 
-/// How many primes (each above 2^27) an exact value of about 2^log2 needs, with the
-/// margin above: their product exceeds every value the magnitude can stand for.
-pub fn primes_needed(log2: f64) -> usize {
-    if log2 == f64::NEG_INFINITY {
-        return 1;
-    }
-    ((log2.max(0.0) * (1.0 + 1e-6) + MARGIN_BITS) / 27.0).ceil() as usize + 1
+/// How many bits the product of the primes that rebuild a value of about 2^log2 must
+/// have, with the margin above: the product then exceeds every value the magnitude can
+/// stand for.
+pub fn bits_needed(log2: f64) -> f64 {
+    log2.max(0.0) * (1.0 + 1e-6) + MARGIN_BITS
 }
 
 /// Magnitudes of every node per size, and the root's cumulative counts.
@@ -124,8 +153,8 @@ pub fn primes_needed(log2: f64) -> usize {
 pub struct Table {
     /// Per node slot, per size.
     values: Vec<Vec<Magnitude>>,
-    /// Per node slot, per size: whether the part is non-empty.
-    nonzero: Vec<Vec<bool>>,
+    /// Per node slot, the smallest and the largest size of a non-empty part known.
+    support: Vec<Option<(usize, usize)>>,
     /// `cumulative[n]` = magnitude of the root's values of size < n.
     cumulative: Vec<Magnitude>,
     /// The largest log2 of any entry up to each size.
@@ -136,7 +165,7 @@ impl Table {
     pub fn new(shape: &Shape) -> Table {
         Table {
             values: vec![Vec::new(); shape.nodes()],
-            nonzero: vec![Vec::new(); shape.nodes()],
+            support: vec![None; shape.nodes()],
             cumulative: vec![Magnitude::ZERO],
             max_log2: Vec::new(),
         }
@@ -153,9 +182,22 @@ impl Table {
             .unwrap_or(Magnitude::ZERO)
     }
 
-    /// Whether each part of a node is non-empty, for the sizes known.
-    pub fn nonzero(&self, slot: usize) -> &[bool] {
-        &self.nonzero[slot]
+    /// The smallest and the largest size of a non-empty part of a node among the sizes
+    /// known, `None` if all are empty.
+    pub fn support(&self, slot: usize) -> Option<(usize, usize)> {
+        self.support[slot]
+    }
+
+    /// The sizes k of the terms prefix(k) × last(n − k) of a product's part n that can
+    /// be non-zero, given the supports of its two factors (empty when none can).
+    pub fn terms(&self, prefix: usize, last: usize, n: usize) -> std::ops::RangeInclusive<usize> {
+        match (self.support[prefix], self.support[last]) {
+            (Some((lo_a, hi_a)), Some((lo_b, hi_b))) if n >= lo_b => {
+                lo_a.max(n.saturating_sub(hi_b))..=hi_a.min(n - lo_b)
+            }
+            #[allow(clippy::reversed_empty_ranges)]
+            _ => 1..=0,
+        }
     }
 
     pub fn cumulative(&self, size: usize) -> Magnitude {
@@ -190,20 +232,28 @@ impl Table {
                     }
                     Node::Seq(s) => {
                         let def = shape.seqs[s];
-                        let prefix = &self.values[shape.slot(def.prefix)];
-                        let last = &self.values[shape.slot(Node::Nt(def.last))];
-                        let mut total = Magnitude::ZERO;
+                        let (a, b) = (shape.slot(def.prefix), shape.slot(Node::Nt(def.last)));
                         // Same-size dependencies come first in `order`: both tables
                         // already hold size n.
-                        for k in 0..=n {
-                            total = total.plus(prefix[k].times(last[n - k]));
+                        let terms = self.terms(a, b, n);
+                        if terms.is_empty() {
+                            Magnitude::ZERO
+                        } else {
+                            let (lo, hi) = (*terms.start(), *terms.end());
+                            Magnitude::sum_of_products(
+                                &self.values[a][lo..=hi],
+                                &self.values[b][n - hi..=n - lo],
+                            )
                         }
-                        total
                     }
                 };
                 largest = largest.max(value.log2());
-                self.values[shape.slot(node)].push(value);
-                self.nonzero[shape.slot(node)].push(!value.is_zero());
+                let slot = shape.slot(node);
+                self.values[slot].push(value);
+                if !value.is_zero() {
+                    let first = self.support[slot].map_or(n, |(first, _)| first);
+                    self.support[slot] = Some((first, n));
+                }
             }
             self.max_log2.push(largest);
             let below = self.cumulative[n];
@@ -227,6 +277,20 @@ mod tests {
         };
         close(ma.times(mb), &(&a * &b));
         close(ma.plus(mb), &(&a + &b));
+        let (c, d) = (
+            BigUint::from(12345u32),
+            BigUint::from(2u32).pow(3000) + 1u32,
+        );
+        let (mc, md) = (Magnitude::of(&c), Magnitude::of(&d));
+        // Pairs are xs[i] with ys[len − 1 − i]; the zero meets the largest number.
+        close(
+            Magnitude::sum_of_products(&[ma, mc, Magnitude::ZERO], &[md, mb, mc]),
+            &(&a * &c + &c * &b),
+        );
+        assert!(
+            Magnitude::sum_of_products(&[ma, Magnitude::ZERO], &[mb, Magnitude::ZERO]).is_zero()
+        );
+        assert!(Magnitude::sum_of_products(&[], &[]).is_zero());
         close(Magnitude::ONE.plus(Magnitude::ONE), &BigUint::from(2u32));
         assert!(Magnitude::ZERO.plus(Magnitude::ZERO).is_zero());
         assert!(ma.certainly_below(mb) != mb.certainly_below(ma));

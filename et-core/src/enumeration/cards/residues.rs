@@ -1,40 +1,45 @@
 //! Cardinalities modulo primes below 2^28, [`LANES`] primes per block: a product's part
 //! n is a sum of n products of machine words per prime, the lanes of a block form the
-//! inner loop (which the compiler vectorises), and blocks are computed in parallel.
-//! Exact values are rebuilt from as many primes as their magnitude needs (Garner's
-//! mixed-radix form of the Chinese remainder theorem).
+//! vectors of the inner loop (see [`super::kernel`]), and blocks are computed in
+//! parallel. Exact values are rebuilt from as many primes as their magnitude needs (see
+//! [`super::crt`]).
+//!
+//! The parts are computed size after size (a part may need parts of its own size), but
+//! most of a product's part n is known long before: its terms prefix(k) × last(n − k)
+//! with both factors below n. So sizes go by windows of [`WINDOW`]: when a window
+//! opens, the terms of its parts whose factors both lie below it are summed for all of
+//! them in one pass (each factor read once for the whole window); the few terms with a
+//! factor inside the window are added part by part.
 
 use num_bigint::BigUint;
 use rayon::prelude::*;
 
+use super::crt::Basis;
+use super::kernel::{self, Lanes, Modulus, Vector, Wide, LANES, WINDOW};
 use super::magnitude;
 use super::{Node, Shape};
-
-/// Primes per block.
-pub const LANES: usize = 16;
-
-type Lanes = [u32; LANES];
 
 /// Residues of every node per size, for a growing set of primes.
 #[derive(Debug, Clone, Default)]
 pub struct Residues {
     blocks: Vec<Block>,
-    /// All primes in order (block b holds primes[b·LANES..(b+1)·LANES]).
-    primes: Vec<u32>,
-    /// Garner's table for prime i: `radix[i][j]` = p0·…·p(j−1) mod pi for j ≤ i, and
-    /// `radix_inverse[i]` = (p0·…·p(i−1))⁻¹ mod pi.
-    radix: Vec<Vec<u32>>,
-    radix_inverse: Vec<u32>,
+    /// All primes in order (block b holds the primes b·LANES..(b+1)·LANES).
+    basis: Basis,
     computed: usize,
 }
 
 #[derive(Debug, Clone)]
 struct Block {
-    primes: Lanes,
+    modulus: Modulus,
     /// Per node slot, per size.
     values: Vec<Vec<Lanes>>,
     /// The root's cumulative counts: `cumulative[n]` = values of size < n.
     cumulative: Vec<Lanes>,
+    /// The first size of the current window (a multiple of [`WINDOW`]).
+    window: usize,
+    /// Per product, its parts window..window+WINDOW summed over the terms whose two
+    /// factors are below the window (folded, not yet reduced).
+    pending: Vec<[Wide; WINDOW]>,
 }
 
 impl Residues {
@@ -43,30 +48,16 @@ impl Residues {
         self.computed
     }
 
-    /// Makes sizes 0..=size known modulo at least `primes` primes.
-    pub fn ensure(&mut self, shape: &Shape, mags: &magnitude::Table, size: usize, primes: usize) {
+    /// Makes sizes 0..=size known modulo primes whose product has at least `bits` bits.
+    pub fn ensure(&mut self, shape: &Shape, mags: &magnitude::Table, size: usize, bits: f64) {
         let old_blocks = self.blocks.len();
-        while self.primes.len() < primes.max(1) {
-            let mut lanes = [0u32; LANES];
-            for lane in &mut lanes {
-                *lane = next_prime_below(*self.primes.last().unwrap_or(&(1 << 28)));
-                let p = u64::from(*lane);
-                let mut row = Vec::with_capacity(self.primes.len() + 1);
-                let mut product = 1u64;
-                for &q in &self.primes {
-                    row.push(product as u32);
-                    product = product * (u64::from(q) % p) % p;
-                }
-                row.push(product as u32);
-                self.radix_inverse.push(inverse(product as u32, *lane));
-                self.radix.push(row);
-                self.primes.push(*lane);
-            }
-            self.blocks.push(Block {
-                primes: lanes,
-                values: vec![Vec::new(); shape.nodes()],
-                cumulative: vec![[0; LANES]],
-            });
+        self.basis.grow_to_bits(bits, LANES);
+        let primes = self.basis.primes();
+        for b in old_blocks..primes.len() / LANES {
+            let lanes: Lanes = primes[b * LANES..(b + 1) * LANES]
+                .try_into()
+                .expect("LANES primes");
+            self.blocks.push(Block::new(lanes, shape));
         }
         let computed = self.computed;
         self.blocks
@@ -79,62 +70,72 @@ impl Residues {
         self.computed = self.computed.max(size + 1);
     }
 
-    fn residue(&self, i: usize, get: impl Fn(&Block) -> Lanes) -> u32 {
-        get(&self.blocks[i / LANES])[i % LANES]
+    /// The number of primes whose product has at least `bits` bits (all of them if
+    /// they fall short).
+    fn primes_for(&self, bits: f64) -> usize {
+        let all = self.basis.primes().len();
+        self.basis.primes_for(bits).unwrap_or(all).min(all)
     }
 
-    /// The exact value of a node's part from its first `primes` residues.
-    pub fn reconstruct(&self, slot: usize, size: usize, primes: usize) -> BigUint {
-        self.garner(primes, |i| self.residue(i, |b| b.values[slot][size]))
+    /// The exact value of a node's part, below 2^bits, from its residues.
+    pub fn reconstruct(&self, slot: usize, size: usize, bits: f64) -> BigUint {
+        let primes = self.primes_for(bits);
+        self.basis.rebuild(primes, |i| {
+            self.blocks[i / LANES].values[slot][size][i % LANES]
+        })
     }
 
-    /// The exact cumulative count of the root below `size`.
-    pub fn reconstruct_cumulative(&self, size: usize, primes: usize) -> BigUint {
-        self.garner(primes, |i| self.residue(i, |b| b.cumulative[size]))
-    }
-
-    fn garner(&self, primes: usize, residue: impl Fn(usize) -> u32) -> BigUint {
-        let k = primes.min(self.primes.len());
-        // Mixed-radix digits: value = d0 + d1·p0 + d2·p0·p1 + …; digit i is
-        // (r_i − Σ_j d_j·p0…p(j−1)) / (p0…p(i−1)) mod p_i, the sum a dot product
-        // reduced every 255 terms (each below 2^56).
-        let mut digits: Vec<u32> = Vec::with_capacity(k);
-        for i in 0..k {
-            let p = u64::from(self.primes[i]);
-            let row = &self.radix[i];
-            let mut sum = 0u64;
-            for (chunk, radix) in digits.chunks(255).zip(row.chunks(255)) {
-                let partial: u64 = chunk
-                    .iter()
-                    .zip(radix)
-                    .map(|(&d, &r)| u64::from(d) * u64::from(r))
-                    .sum();
-                sum = (sum + partial % p) % p;
-            }
-            let r = u64::from(residue(i));
-            let d = (r + p - sum) % p * u64::from(self.radix_inverse[i]) % p;
-            digits.push(d as u32);
-        }
-        let mut value = BigUint::from(0u32);
-        for i in (0..k).rev() {
-            value *= self.primes[i];
-            value += digits[i];
-        }
-        value
+    /// The exact cumulative count of the root below `size`, below 2^bits.
+    pub fn reconstruct_cumulative(&self, size: usize, bits: f64) -> BigUint {
+        let primes = self.primes_for(bits);
+        self.basis.rebuild(primes, |i| {
+            self.blocks[i / LANES].cumulative[size][i % LANES]
+        })
     }
 }
 
 impl Block {
-    /// Computes sizes from..=to (sizes below `from` are known), with AVX2 where the
-    /// processor has it (the same code, compiled for wider vectors: twice as fast).
+    fn new(primes: Lanes, shape: &Shape) -> Block {
+        Block {
+            modulus: Modulus::new(&primes),
+            values: vec![Vec::new(); shape.nodes()],
+            cumulative: vec![[0; LANES]],
+            window: 0,
+            pending: vec![[[0; LANES]; WINDOW]; shape.seqs.len()],
+        }
+    }
+
+    /// Computes sizes from..=to (sizes below `from` are known), on the widest vectors
+    /// the processor has (chosen at run time).
     fn extend(&mut self, shape: &Shape, mags: &magnitude::Table, from: usize, to: usize) {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor supports AVX2 (checked just above).
-            unsafe { self.extend_avx2(shape, mags, from, to) };
-            return;
+        {
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                // SAFETY: the processor supports AVX-512F (checked just above).
+                unsafe { self.extend_avx512(shape, mags, from, to) };
+                return;
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor supports AVX2 (checked just above).
+                unsafe { self.extend_avx2(shape, mags, from, to) };
+                return;
+            }
         }
-        self.extend_portable(shape, mags, from, to);
+        // SAFETY: plain arrays run everywhere.
+        unsafe { self.extend_with::<kernel::Portable>(shape, mags, from, to) };
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    unsafe fn extend_avx512(
+        &mut self,
+        shape: &Shape,
+        mags: &magnitude::Table,
+        from: usize,
+        to: usize,
+    ) {
+        // SAFETY: AVX-512F is there (this function's contract).
+        unsafe { self.extend_with::<kernel::Avx512>(shape, mags, from, to) };
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -146,28 +147,42 @@ impl Block {
         from: usize,
         to: usize,
     ) {
-        self.extend_portable(shape, mags, from, to);
+        // SAFETY: AVX2 is there (this function's contract).
+        unsafe { self.extend_with::<kernel::Avx2>(shape, mags, from, to) };
     }
 
+    /// # Safety
+    /// The processor must have `V`'s instructions.
     #[inline(always)]
-    fn extend_portable(&mut self, shape: &Shape, mags: &magnitude::Table, from: usize, to: usize) {
-        let primes = self.primes.map(u64::from);
+    unsafe fn extend_with<V: Vector>(
+        &mut self,
+        shape: &Shape,
+        mags: &magnitude::Table,
+        from: usize,
+        to: usize,
+    ) {
+        for values in &mut self.values {
+            values.reserve((to + 1).saturating_sub(values.len()));
+        }
+        self.cumulative
+            .reserve((to + 2).saturating_sub(self.cumulative.len()));
         for n in from..=to {
+            if n % WINDOW == 0 {
+                // SAFETY: the caller's contract.
+                unsafe { self.open_window::<V>(shape, mags, n) };
+            }
             for &node in &shape.order {
                 let mut acc = [0u64; LANES];
                 match node {
                     Node::Nt(nt) => {
+                        // Empty parts have zero residues: adding them changes nothing.
                         for alt in &shape.alts[nt] {
                             let Some(m) = n.checked_sub(alt.cost as usize) else {
                                 continue;
                             };
                             match alt.body() {
                                 Some(body) => {
-                                    let slot = shape.slot(body);
-                                    if !mags.nonzero(slot)[m] {
-                                        continue;
-                                    }
-                                    let v = &self.values[slot][m];
+                                    let v = &self.values[shape.slot(body)][m];
                                     for l in 0..LANES {
                                         acc[l] += u64::from(v[l]);
                                     }
@@ -182,128 +197,113 @@ impl Block {
                         }
                     }
                     Node::Seq(s) => {
+                        // The terms with both factors below the window were summed when
+                        // it opened; add those with a factor inside it: k < w ≤ n − k,
+                        // then w ≤ k.
+                        acc = self.pending[s][n - self.window];
                         let def = shape.seqs[s];
                         let (a, b) = (shape.slot(def.prefix), shape.slot(Node::Nt(def.last)));
-                        let (prefix, last) = (&self.values[a][..=n], &self.values[b][..=n]);
-                        let (nz_a, nz_b) = (mags.nonzero(a), mags.nonzero(b));
-                        // Products are below 2^56: 255 of them fit a u64 lane.
-                        for start in (0..=n).step_by(255) {
-                            for k in start..(start + 255).min(n + 1) {
-                                if nz_a[k] && nz_b[n - k] {
-                                    mac(&mut acc, &prefix[k], &last[n - k]);
-                                }
+                        let terms = mags.terms(a, b, n);
+                        let (lo, hi, w) = (*terms.start(), *terms.end(), self.window);
+                        // SAFETY: the caller's contract.
+                        unsafe {
+                            if w > 0 {
+                                self.convolve::<V>(&mut acc, a, b, n, lo, hi.min(n - w).min(w - 1));
                             }
-                            for l in 0..LANES {
-                                acc[l] %= primes[l];
-                            }
+                            self.convolve::<V>(&mut acc, a, b, n, lo.max(w), hi);
                         }
                     }
                 }
-                let mut value = [0u32; LANES];
-                for l in 0..LANES {
-                    value[l] = (acc[l] % primes[l]) as u32;
-                }
+                // SAFETY: the caller's contract.
+                let value = unsafe { V::load(&acc).reduce(&self.modulus) };
                 self.values[shape.slot(node)].push(value);
             }
             let below = self.cumulative[n];
             let part = self.values[shape.slot(Node::Nt(shape.root))][n];
-            let mut next = [0u32; LANES];
+            let mut next = [0u64; LANES];
             for l in 0..LANES {
-                next[l] = ((u64::from(below[l]) + u64::from(part[l])) % primes[l]) as u32;
+                next[l] = u64::from(below[l]) + u64::from(part[l]);
             }
-            self.cumulative.push(next);
+            // SAFETY: the caller's contract.
+            self.cumulative
+                .push(unsafe { V::load(&next).reduce(&self.modulus) });
         }
     }
-}
 
-/// acc += x · y, lane by lane.
-#[inline(always)]
-fn mac(acc: &mut [u64; LANES], x: &Lanes, y: &Lanes) {
-    for l in 0..LANES {
-        acc[l] += u64::from(x[l]) * u64::from(y[l]);
+    /// acc += Σ_{k = lo..=hi} a(k) · b(n − k), lane by lane, for node slots a and b.
+    ///
+    /// # Safety
+    /// The processor must have `V`'s instructions.
+    #[inline(always)]
+    unsafe fn convolve<V: Vector>(
+        &self,
+        acc: &mut Wide,
+        a: usize,
+        b: usize,
+        n: usize,
+        lo: usize,
+        hi: usize,
+    ) {
+        if lo <= hi {
+            let (xs, ys) = (&self.values[a][lo..=hi], &self.values[b][n - hi..=n - lo]);
+            // SAFETY: the caller's contract.
+            unsafe { kernel::convolve::<V>(acc, xs, ys, &self.modulus) };
+        }
     }
-}
 
-/// a⁻¹ mod p (p prime, a not a multiple of p).
-fn inverse(a: u32, p: u32) -> u32 {
-    let (mut r0, mut r1) = (i64::from(p), i64::from(a));
-    let (mut t0, mut t1) = (0i64, 1i64);
-    while r1 != 0 {
-        let q = r0 / r1;
-        (r0, r1) = (r1, r0 - q * r1);
-        (t0, t1) = (t1, t0 - q * t1);
-    }
-    t0.rem_euclid(i64::from(p)) as u32
-}
-
-/// The largest prime below `n` (n ≤ 2^28, so above 2^27 for the thousands et uses).
-fn next_prime_below(n: u32) -> u32 {
-    (2..n)
-        .rev()
-        .find(|&c| is_prime(c))
-        .expect("primes below 2^28")
-}
-
-/// Deterministic Miller–Rabin for 32-bit numbers (bases 2, 7, 61).
-fn is_prime(n: u32) -> bool {
-    if n < 2 || n.is_multiple_of(2) {
-        return n == 2;
-    }
-    let n64 = u64::from(n);
-    let (mut d, mut s) = (n64 - 1, 0);
-    while d % 2 == 0 {
-        d /= 2;
-        s += 1;
-    }
-    let pow = |mut b: u64, mut e: u64| {
-        let mut r = 1u64;
-        b %= n64;
-        while e > 0 {
-            if e & 1 == 1 {
-                r = r * b % n64;
+    /// Opens the window of sizes w..w+WINDOW (sizes below w are known): for each
+    /// product, sums the terms of its parts in the window whose two factors lie below
+    /// w.
+    ///
+    /// # Safety
+    /// The processor must have `V`'s instructions.
+    #[inline(always)]
+    unsafe fn open_window<V: Vector>(&mut self, shape: &Shape, mags: &magnitude::Table, w: usize) {
+        self.window = w;
+        for (s, def) in shape.seqs.iter().enumerate() {
+            let mut sums = [[0u64; LANES]; WINDOW];
+            let (a, b) = (shape.slot(def.prefix), shape.slot(Node::Nt(def.last)));
+            if let (Some((lo_a, hi_a)), Some((lo_b, hi_b)), true) =
+                (mags.support(a), mags.support(b), w > 0)
+            {
+                // Part w + j: k ≤ w − 1 and w + j − k ≤ w − 1, within both supports.
+                let range = |j: usize| -> (isize, isize) {
+                    let m = (w + j) as isize;
+                    let lo = (lo_a as isize).max(j as isize + 1).max(m - hi_b as isize);
+                    let hi = (hi_a as isize).min(w as isize - 1).min(m - lo_b as isize);
+                    (lo, hi)
+                };
+                // The k shared by every part (from the last one's lower bound to the
+                // first one's upper bound) are summed for all parts at once, the few
+                // others part by part.
+                let (common_lo, common_hi) = (range(WINDOW - 1).0, range(0).1);
+                let single = |sum: &mut Wide, j: usize, lo: isize, hi: isize| {
+                    if lo <= hi {
+                        // SAFETY: the caller's contract.
+                        unsafe { self.convolve::<V>(sum, a, b, w + j, lo as usize, hi as usize) };
+                    }
+                };
+                if common_lo <= common_hi {
+                    let (lo, hi) = (common_lo as usize, common_hi as usize);
+                    let (xs, ys) = (
+                        &self.values[a][lo..=hi],
+                        &self.values[b][w - hi..w + WINDOW - lo],
+                    );
+                    // SAFETY: the caller's contract.
+                    unsafe { kernel::convolve_window::<V>(&mut sums, xs, ys, &self.modulus) };
+                    for (j, sum) in sums.iter_mut().enumerate() {
+                        let (lo, hi) = range(j);
+                        single(sum, j, lo, common_lo - 1);
+                        single(sum, j, common_hi + 1, hi);
+                    }
+                } else {
+                    for (j, sum) in sums.iter_mut().enumerate() {
+                        let (lo, hi) = range(j);
+                        single(sum, j, lo, hi);
+                    }
+                }
             }
-            b = b * b % n64;
-            e >>= 1;
-        }
-        r
-    };
-    'bases: for a in [2u64, 7, 61] {
-        if a % n64 == 0 {
-            continue;
-        }
-        let mut x = pow(a, d);
-        if x == 1 || x == n64 - 1 {
-            continue;
-        }
-        for _ in 1..s {
-            x = x * x % n64;
-            if x == n64 - 1 {
-                continue 'bases;
-            }
-        }
-        return false;
-    }
-    true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn primes_and_inverses() {
-        let primes: Vec<u32> = (0..5)
-            .scan(1 << 28, |n, _| {
-                *n = next_prime_below(*n);
-                Some(*n)
-            })
-            .collect();
-        assert_eq!(primes[0], 268_435_399); // the largest prime below 2^28
-        assert!(primes.iter().all(|&p| is_prime(p) && p > 1 << 27));
-        assert!(!is_prime(91) && is_prime(61) && !is_prime(1) && !is_prime(1 << 27));
-        for &p in &primes {
-            let a = 123_456_789 % p;
-            assert_eq!(u64::from(a) * u64::from(inverse(a, p)) % u64::from(p), 1);
+            self.pending[s] = sums;
         }
     }
 }
