@@ -4,7 +4,8 @@
 //! holds the eight compiled into the binary, [`typed`] the Rust types derived from
 //! grammars) →
 //! [`enumeration`] (FEAT parts, random access, streaming) → [`solvers`] (pools and
-//! solver calls) → [`oracle`] (status and verdict of each call) → [`campaign`]
+//! solver calls) → [`oracle`] (status and verdict of each call) → [`judging`] (the one
+//! call-and-judge path: invocation → observation → verdict) → [`campaign`]
 //! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV) and
 //! [`triage`] (from bug triggers to ranked, confirmed bug reports).
 //! [`cluster`] runs a study as a Slurm job array of `et run` shards and an `et merge`.
@@ -23,6 +24,7 @@ pub mod enumeration;
 /// The grammar model: the `et-grammar` crate, re-exported so that `et_core::grammar::...`
 /// paths (and the code `#[derive(Grammar)]` generates) need no dependency of their own.
 pub use et_grammar as grammar;
+pub mod judging;
 pub mod oracle;
 pub mod report;
 pub mod solvers;

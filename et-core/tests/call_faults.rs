@@ -6,10 +6,27 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use et_core::oracle::{classify, judge, Status, Verdict};
+use et_core::campaign::reference::Answer;
+use et_core::judging::{self, Judged};
+use et_core::oracle::{classify, Status, Verdict};
 use et_core::solvers::call::{
     run_call, CallOutcome, Input, Limits, Supervisor, DEFAULT_CAPTURE_BYTES,
 };
+
+/// The verdict et gives a classified call against a reference that decided `reference`
+/// (no model read, no witness).
+fn judge(status: Status, self_check_failed: bool, reference: Option<Status>) -> Option<Verdict> {
+    let call = Judged {
+        status,
+        self_check_failed,
+        model_check: None,
+    };
+    let reference = reference.map(|status| Answer {
+        status,
+        invalid_model: false,
+    });
+    judging::judge(call, reference, &false).map(|f| f.verdict)
+}
 
 const FORMULA: &[u8] = b"(declare-const a Bool) (declare-const b Bool) (assert a) (check-sat)\n";
 

@@ -160,7 +160,8 @@ fn check_models(
     texts: &[String],
     (family, version, command): &(String, String, Vec<String>),
 ) -> String {
-    let dialect = ModelDialect::for_solver(family, version);
+    let dialect = et_core::solvers::family::find(family)
+        .map_or_else(ModelDialect::default, |f| f.model_dialect(version));
     let (mut valid, mut undetermined, mut answered) = (0, 0, 0);
     let started = std::time::Instant::now();
     // cvc5 from 1.1 on rejects an Int where a Real is expected (published

@@ -96,7 +96,7 @@ mod tests {
     fn verdicts_and_csv_cells() {
         let script =
             Script::parse("(declare-const a Int)(declare-const b Int)(assert (> a b))").unwrap();
-        let z3 = ModelDialect::for_solver("z3", "4.16.0");
+        let z3 = ModelDialect::default();
         let good = check_model(
             &script,
             "sat\n((define-fun a () Int 1) (define-fun b () Int 0))",

@@ -143,7 +143,16 @@ fn mutated_models_and_formulas_never_panic() {
         let dialect = if rng.gen_bool(0.5) {
             ModelDialect::default()
         } else {
-            ModelDialect::for_solver(["z3", "yices", "cvc5"][round % 3], "4.8.5")
+            // The other readings a solver's output may need: z3's legacy string
+            // escapes, yices' approximate decimals.
+            ModelDialect {
+                strings: if round % 2 == 0 {
+                    et_eval::string::Dialect::Z3Legacy
+                } else {
+                    et_eval::string::Dialect::Smtlib26
+                },
+                approximate_decimals: round % 3 == 0,
+            }
         };
         let model = parse_model(&output_text, dialect);
         parsed_models += usize::from(model.is_ok());

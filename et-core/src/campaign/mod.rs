@@ -21,4 +21,4 @@ pub mod summary;
 mod worker;
 
 pub use error::CampaignError;
-pub use worker::{scratch_dir, without_error_lines};
+pub use worker::scratch_dir;

@@ -19,10 +19,11 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use et_eval::{check_model, check_witness, ModelCheck, ModelDialect, Script, WitnessBound};
+use et_eval::Script;
 
 use crate::grammar::TokenId;
-use crate::oracle::checks::{run_checks, CallFacts, WitnessFact};
+use crate::judging::{self, search_witness, Invocation, Observation};
+use crate::oracle::checks::WitnessFact;
 use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
 use crate::solvers::{InputMode, SolverConfig};
@@ -95,42 +96,6 @@ pub(super) struct Worker<'a> {
     pub witness_values: Option<usize>,
 }
 
-/// A call made on the current formula.
-struct Made {
-    outcome: CallOutcome,
-    class: oracle::Classification,
-    /// The command line it ran (with the family's model options when et asked for a
-    /// model).
-    command: Vec<String>,
-    /// The script it was given (prelude and model request included).
-    script: String,
-    /// et's check of the model it printed (`sat` with models on).
-    model_check: Option<ModelCheck>,
-}
-
-impl Made {
-    /// The answer as a judge of others: a model that et found to falsify the formula
-    /// decided nothing, and a self-check failure on a model et found valid is a false
-    /// alarm that does not spoil a clean `sat`.
-    fn answer(&self) -> Answer {
-        Answer {
-            status: self.class.status,
-            invalid_model: match &self.model_check {
-                Some(ModelCheck::Valid) => false,
-                Some(ModelCheck::Invalid { .. }) => true,
-                _ => self.class.invalid_model,
-            },
-        }
-    }
-
-    /// The model check for the row and the checks: `None` when no model was read.
-    fn checked_model(&self) -> Option<&ModelCheck> {
-        self.model_check
-            .as_ref()
-            .filter(|c| !matches!(c, ModelCheck::NoModel { .. }))
-    }
-}
-
 /// The calls of one formula and what is known about it so far.
 struct FormulaCalls<'w, 'a> {
     worker: &'w Worker<'a>,
@@ -146,7 +111,7 @@ struct FormulaCalls<'w, 'a> {
     witness: OnceCell<WitnessResult>,
     /// Whether the witness was searched here (so it goes to the cache).
     searched: std::cell::Cell<bool>,
-    made: HashMap<String, Made>,
+    made: HashMap<String, Observation>,
     /// Answers by solver name: made here, found in runs.csv, or from the cache.
     known: HashMap<String, Answer>,
     call_seconds: f64,
@@ -201,7 +166,11 @@ impl Worker<'_> {
         for r in self.references.values().flatten() {
             if let Some(m) = calls.made.get(&r.name) {
                 if !new_references.iter().any(|(name, _, _)| *name == r.name) {
-                    new_references.push((r.name.clone(), m.answer(), m.outcome.wall.as_secs_f64()));
+                    new_references.push((
+                        r.name.clone(),
+                        m.as_reference(),
+                        m.outcome.wall.as_secs_f64(),
+                    ));
                 }
             }
         }
@@ -227,81 +196,50 @@ impl Worker<'_> {
 }
 
 impl FormulaCalls<'_, '_> {
-    /// Runs one solver on the formula; false if the run is being cancelled. With
-    /// models on, the solver runs with its family's model options and the script asks
-    /// for the model after `(check-sat)`; a `sat` model is checked by et-eval.
+    /// Runs one solver on the formula; false if the run is being cancelled. The call
+    /// is made and observed through [`judging`], the path triage re-runs it by: with
+    /// models on, the solver runs with its family's model options, the script asks for
+    /// the model after `(check-sat)`, and a `sat` model is checked by et-eval.
     fn call(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
         let w = self.worker;
         if w.cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        let with_models = solver.command_with_models();
-        let request = with_models
-            .as_ref()
-            .and_then(|_| solver.family_info())
-            .map(|f| f.model_request());
-        let script = match (solver.prelude(w.logic), request) {
-            (None, None) => self.text.clone(),
-            (prelude, request) => {
-                let mut script = String::new();
-                if let Some(prelude) = prelude {
-                    script.push_str(&prelude);
-                    script.push('\n');
-                }
-                script.push_str(&self.text);
-                if let Some(request) = request {
-                    script.push_str(request);
-                    script.push('\n');
-                }
-                script
-            }
-        };
-        let file = if script == self.text {
+        let invocation = Invocation::new(solver, &self.job.text, w.logic);
+        let file = if invocation.script == self.text {
             &w.file
         } else {
-            if self.framed.as_ref() != Some(&script) {
-                replace_file(&w.framed_file, &script)
+            if self.framed.as_ref() != Some(&invocation.script) {
+                replace_file(&w.framed_file, &invocation.script)
                     .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
-                self.framed = Some(script.clone());
+                self.framed = Some(invocation.script.clone());
             }
             &w.framed_file
         };
-        let input = match solver.input {
-            InputMode::File => Input::File(file),
-            InputMode::Stdin => Input::Stdin(script.as_bytes()),
-        };
-        let command = with_models.unwrap_or_else(|| solver.command.clone());
         let outcome = match w.cannot_start.get(&solver.name) {
             Some(why) => CallOutcome::not_started(why.clone()),
-            None => run_call(&command, input, w.limits).with_context(|| {
-                format!("cannot run solver {} ({})", solver.name, command.join(" "))
-            })?,
+            None => {
+                let input = match solver.input {
+                    InputMode::File => Input::File(file),
+                    InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
+                };
+                run_call(&invocation.command, input, w.limits).with_context(|| {
+                    format!(
+                        "cannot run solver {} ({})",
+                        solver.name,
+                        invocation.command.join(" ")
+                    )
+                })?
+            }
         };
         if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
             return Ok(false);
         }
         self.call_seconds += outcome.wall.as_secs_f64();
-        let class = oracle::classify(&outcome);
-        let model_check = match (request, class.status) {
-            (Some(_), Status::Sat) => self.parsed().map(|formula| {
-                let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
-                check_model(
-                    formula,
-                    &without_error_lines(&outcome.stdout_text()),
-                    dialect,
-                )
-            }),
-            _ => None,
-        };
-        let made = Made {
-            outcome,
-            class,
-            command,
-            script,
-            model_check,
-        };
-        self.known.insert(solver.name.clone(), made.answer());
-        self.made.insert(solver.name.clone(), made);
+        let observation = Observation::new(invocation, outcome, || self.parsed());
+        self.known
+            .insert(solver.name.clone(), observation.as_reference());
+        self.made.insert(solver.name.clone(), observation);
         Ok(true)
     }
 
@@ -327,8 +265,7 @@ impl FormulaCalls<'_, '_> {
                 }
                 let script = self.parsed()?;
                 self.searched.set(true);
-                let bound = WitnessBound::exhaustive(values, script.decls.len());
-                check_witness(script, &bound).map(|found| one_line_witness(&found, script))
+                search_witness(script, values)
             })
             .as_deref()
     }
@@ -351,13 +288,7 @@ impl FormulaCalls<'_, '_> {
         let reference_status = reference_answer.map(|a| a.status);
         // Only a clean sat/unsat judges: a reference whose model was found invalid has
         // decided nothing (and no later judge decided either).
-        let finding = run_checks(&CallFacts {
-            status: m.class.status,
-            self_check_failed: m.class.invalid_model,
-            model_check: m.checked_model(),
-            reference: reference_answer.filter(|a| a.usable()).map(|a| a.status),
-            witness: self,
-        });
+        let finding = judging::judge(m.judged(), reference_answer, self);
         let verdict = finding.map(|f| f.verdict);
         let evidence = finding.and_then(|f| f.evidence);
         // The script this solver ran, prelude and model request included: what a
@@ -449,38 +380,6 @@ impl FormulaCalls<'_, '_> {
                 .map_or(String::new(), |c| c.csv().to_string()),
         }))
     }
-}
-
-/// A `sat` call's output without its one-line `(error ...)` responses: on a call
-/// classified `sat` they can only be the solver's own model check failing (z3 prints it
-/// between `sat` and the model), which leaves the printed model readable and worth
-/// checking: that is how a false alarm of the self-check shows.
-pub fn without_error_lines(stdout: &str) -> String {
-    stdout
-        .lines()
-        .filter(|l| {
-            let l = l.trim();
-            !(l.starts_with("(error") && l.ends_with(')'))
-        })
-        .flat_map(|l| [l, "\n"])
-        .collect()
-}
-
-/// A witness as one line of `define-fun`s (and the division-by-zero choices it relies
-/// on, as a trailing comment): one line, so that `reference.csv` keeps one record per
-/// line and a torn last line is cut cleanly.
-fn one_line_witness(found: &et_eval::Witness, script: &Script) -> String {
-    let mut text = found.to_smtlib(script).trim_end().replace('\n', " ");
-    if !found.evaluation.choices.is_empty() {
-        let choices: Vec<String> = found
-            .evaluation
-            .choices
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
-        text.push_str(&format!(" ; with {}", choices.join(", ")));
-    }
-    text
 }
 
 /// The witness is searched when a check first asks for it.

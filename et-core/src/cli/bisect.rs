@@ -12,6 +12,7 @@ use et_core::triage::range::family_versions;
 
 use super::grammar_arg::BadInput;
 use super::triage::{read_formula, CallArgs};
+use et_core::judging::Formula;
 
 /// Run one formula on every installed version of a solver family, in release order and
 /// in parallel, print each version's answer and where the behaviour changes.
@@ -52,11 +53,12 @@ enum Expected {
 
 /// Runs `et bisect`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    // A formula file states its logic itself if its solver needs it (a saved trigger
-    // holds the script the solver ran); yices otherwise gets `(set-logic ALL)`.
-    let limits = args.calls.settings(None);
+    // A saved trigger of a family that needs a prelude states its logic there (the
+    // script the solver ran); without one, yices gets `(set-logic ALL)`.
+    let file = read_formula(&args.formula)?;
+    let limits = args.calls.settings(file.logic.as_deref());
     let jobs = args.calls.jobs();
-    let formula = read_formula(&args.formula)?;
+    let formula = Formula::new(&file.formula, args.calls.witness_values());
     let pool = args.calls.pool()?;
     let versions = family_versions(&pool.solvers, &args.family);
     if versions.is_empty() {

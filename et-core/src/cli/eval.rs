@@ -109,14 +109,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (model_name, model_text) = read(Some(model_path))?;
     let dialect = match &args.solver {
         Some(solver) => {
-            let (family, version) = solver.split_once('-').unwrap_or((solver, ""));
-            if !["z3", "cvc5", "cvc4", "yices"].contains(&family) {
+            let (name, version) = solver.split_once('-').unwrap_or((solver, ""));
+            let Some(family) = et_core::solvers::family::find(name) else {
+                let known: Vec<&str> = et_core::solvers::family::FAMILIES
+                    .iter()
+                    .map(|f| f.name())
+                    .collect();
                 return Err(BadInput(format!(
-                    "--solver {solver}: unknown family '{family}' (z3, cvc5, cvc4, yices)"
+                    "--solver {solver}: unknown family '{name}' ({})",
+                    known.join(", ")
                 ))
                 .into());
-            }
-            ModelDialect::for_solver(family, version)
+            };
+            family.model_dialect(version)
         }
         None => ModelDialect::default(),
     };

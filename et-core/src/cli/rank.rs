@@ -27,7 +27,8 @@ use super::output::{finished, Output};
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
-    /// File with one formula per line; `-` or nothing reads standard input.
+    /// File with one formula per line (a trigger file et wrote reads as its formula);
+    /// `-` or nothing reads standard input.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 }
@@ -51,7 +52,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = Output::new();
     for (number, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {name}"))?;
-        if line.trim().is_empty() {
+        // A trigger file et wrote has the model request (or a prelude) on lines of their
+        // own: they are not formulas.
+        if et_core::judging::formula_of(&line).is_empty() {
             continue;
         }
         let term = parser

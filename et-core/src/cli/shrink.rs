@@ -8,7 +8,7 @@ use clap::Args as ClapArgs;
 use et_core::enumeration::FormulaParser;
 use et_core::oracle::Verdict;
 use et_core::triage::calls::Caller;
-use et_core::triage::shrink::{needs_reference, shrink, Budget, Goal};
+use et_core::triage::shrink::{needs_reference, shrink, witness_can_judge, Budget, Goal};
 
 use super::grammar_arg::{BadInput, GrammarArg};
 use super::run::parse_verdict;
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let verdict = args.keep;
     let jobs = args.calls.jobs();
     let mut enumeration = args.grammar.enumeration()?;
-    let text = read_formula(&args.formula)?;
+    let text = read_formula(&args.formula)?.formula;
     let grammar = enumeration.grammar().clone();
     // The logic yices' prelude states, as `et run` states it for this grammar.
     let logic = et_core::builtins::declared_logic(&grammar)?;
@@ -98,11 +98,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             explicit.as_deref(),
         )?;
         let judges = judges.remove(&solver.name).unwrap_or_default();
-        if judges.is_empty() {
-            return Err(BadInput(format!(
-                "--keep {verdict} needs a reference solver: give --reference NAME"
-            ))
-            .into());
+        // Without judges, a witness can still establish the verdict, as in `et run`.
+        let witness = args.calls.witness_values().is_some() && witness_can_judge(verdict);
+        if judges.is_empty() && !witness {
+            let how = if witness_can_judge(verdict) {
+                "give --reference NAME, or let et search for a witness (without --no-witness)"
+            } else {
+                "give --reference NAME"
+            };
+            return Err(
+                BadInput(format!("--keep {verdict} needs a reference solver: {how}")).into(),
+            );
         }
         judges
     } else {
@@ -122,6 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             None
         },
         limits,
+        witness_values: args.calls.witness_values(),
     };
     let original = enumeration.text(&term);
     if !goal.shows(&caller, &original, true)? {

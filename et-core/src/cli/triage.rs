@@ -128,6 +128,14 @@ pub(super) struct CallArgs {
     /// Solver calls at a time, 1 to 1024 (default: number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
     jobs: Option<u64>,
+    /// et's witness search, as in `et run`: values tried per declared constant, 1 to 64
+    /// [default: 9]. A witness proves the formula sat: `unsat` on it is unsound with no
+    /// reference needed.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64), conflicts_with = "no_witness")]
+    witness_bound: Option<u64>,
+    /// No witness search: verdicts on `unsat` and `unknown` rest on references alone.
+    #[arg(long)]
+    no_witness: bool,
 }
 
 impl CallArgs {
@@ -138,6 +146,14 @@ impl CallArgs {
             logic,
             ..CallSettings::with_timeout(self.timeout)
         }
+    }
+
+    /// Values per constant of the witness search, `None` when it is off.
+    pub(super) fn witness_values(&self) -> Option<usize> {
+        (!self.no_witness).then(|| {
+            self.witness_bound
+                .map_or(super::run::DEFAULT_WITNESS_BOUND, |n| n as usize)
+        })
     }
 
     /// Calls at a time.
@@ -171,7 +187,7 @@ fn installed_pool(pool: Option<&Path>) -> anyhow::Result<Option<Pool>> {
 }
 
 /// The text of a formula file, or of standard input for `-`.
-pub(super) fn read_formula(path: &Path) -> anyhow::Result<String> {
+pub(super) fn read_formula(path: &Path) -> anyhow::Result<FormulaFile> {
     let text = if path.as_os_str() == "-" {
         let mut text = String::new();
         std::io::stdin()
@@ -182,10 +198,25 @@ pub(super) fn read_formula(path: &Path) -> anyhow::Result<String> {
         std::fs::read_to_string(path)
             .map_err(|e| BadInput(format!("cannot read formula {}: {e}", path.display())))?
     };
-    if text.trim().is_empty() {
+    // A trigger file holds the script its solver ran: the formula is that script minus
+    // what et added (the model request, a prelude).
+    let formula = et_core::judging::formula_of(&text);
+    if formula.is_empty() {
         return Err(BadInput(format!("formula {} is empty", path.display())).into());
     }
-    Ok(text)
+    Ok(FormulaFile {
+        logic: et_core::judging::logic_of(&text),
+        formula,
+    })
+}
+
+/// A formula read from a file: the formula, and the logic a prelude et wrote in front
+/// of it stated (a yices trigger's), if any.
+pub(super) struct FormulaFile {
+    /// The formula without what et added around it.
+    pub formula: String,
+    /// The logic of et's prelude line, if the file had one.
+    pub logic: Option<String>,
 }
 
 /// Runs `et triage`.

@@ -194,6 +194,17 @@ impl<'g> FormulaParser<'g> {
                 return Ok(term);
             }
         }
+        // A complete formula followed by more input (a script's `(get-model)`, say) fails
+        // where the formula ends, not inside it where some alternative stopped matching.
+        let longest = run.ends[&(start, 0)].iter().copied().max();
+        if let Some(end) = longest.filter(|&end| end >= run.furthest && end < full) {
+            return Err(ParseError::Mismatch {
+                grammar: self.grammar.name.clone(),
+                position: end + 1,
+                found: run.input[end].to_string(),
+                expected: "the end of the formula".to_string(),
+            });
+        }
         let position = run.furthest;
         let found = run
             .input
@@ -374,6 +385,28 @@ mod tests {
         assert_eq!(
             atoms(r#"(= "" "a""b")"#),
             vec!["(", "=", "\"\"", "\"a\"\"b\"", ")"]
+        );
+    }
+
+    #[test]
+    fn input_after_a_whole_formula_fails_where_the_formula_ends() {
+        let grammar = crate::builtins::load("strings").unwrap();
+        let formula =
+            "(declare-const a String) (declare-const b String) (assert (not (str.<= \"a\" \"\"))) (check-sat)";
+        let parser = FormulaParser::new(&grammar);
+        assert!(parser.parse(formula).is_ok());
+        let err = parser
+            .parse(&format!("{formula}\n(get-model)"))
+            .unwrap_err();
+        let atoms_of_formula = atoms(formula).len();
+        assert_eq!(
+            err,
+            ParseError::Mismatch {
+                grammar: "strings".into(),
+                position: atoms_of_formula + 1,
+                found: "(".into(),
+                expected: "the end of the formula".into(),
+            }
         );
     }
 }

@@ -116,6 +116,15 @@ impl SolverConfig {
         Some(command)
     }
 
+    /// How this solver writes values in a model, for et's model check: its family's
+    /// dialect for its release, standard SMT-LIB for a family et does not know.
+    pub fn model_dialect(&self) -> et_eval::ModelDialect {
+        self.family_info()
+            .map_or_else(et_eval::ModelDialect::default, |f| {
+                f.model_dialect(&self.version)
+            })
+    }
+
     /// The program to run (first word of the command).
     pub fn program(&self) -> &str {
         &self.command[0]

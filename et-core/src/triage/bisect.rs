@@ -1,9 +1,12 @@
 //! `et bisect`: one formula on every installed version of a family, in release order,
 //! and where the behaviour changes. With an expected answer (given, or a reference
-//! solver's) each version is judged by [`oracle::judge`] as `et run` would judge it,
+//! solver's) each version is judged through [`crate::judging`] as `et run` would judge
+//! it (et's model check and the formula's witness included),
 //! which turns the changes into first-bad / first-fixed releases.
 
-use crate::oracle::{self, Status, Verdict};
+use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::Formula;
+use crate::oracle::{Status, Verdict};
 use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
@@ -114,13 +117,13 @@ impl Bisection {
 /// against `expectation`.
 pub fn bisect(
     caller: &Caller,
-    formula: &str,
+    formula: &Formula,
     versions: &[SolverConfig],
     expectation: &Expectation,
     limits: CallSettings<'_>,
 ) -> Result<Bisection, CallError> {
     let reference = match expectation {
-        Expectation::Reference(r) => Some(caller.fresh(r, formula, limits)?),
+        Expectation::Reference(r) => Some(caller.fresh(r, formula.text(), limits)?),
         _ => None,
     };
     let expected = match expectation {
@@ -129,12 +132,16 @@ pub fn bisect(
         Expectation::Reference(_) => reference.as_ref().and_then(Answer::judging_status),
     };
     let judged = !matches!(expectation, Expectation::None);
-    let answers = caller.map(versions, |s| caller.fresh(s, formula, limits));
+    let judge = expected.map(|status| ReferenceAnswer {
+        status,
+        invalid_model: false,
+    });
+    let answers = caller.map(versions, |s| caller.fresh(s, formula.text(), limits));
     let mut out = Vec::with_capacity(versions.len());
     for (solver, answer) in versions.iter().zip(answers) {
         let answer = answer?;
         let verdict = if judged {
-            oracle::judge(answer.status, answer.invalid_model, expected)
+            answer.judge(judge, formula).map(|f| f.verdict)
         } else {
             None
         };
@@ -179,7 +186,14 @@ mod tests {
     #[test]
     fn changes_without_an_expectation() {
         let caller = Caller::new(2).unwrap();
-        let b = bisect(&caller, "f", &pool(), &Expectation::None, LIMITS).unwrap();
+        let b = bisect(
+            &caller,
+            &Formula::new("f", None),
+            &pool(),
+            &Expectation::None,
+            LIMITS,
+        )
+        .unwrap();
         let changes: Vec<(&str, &str)> = b
             .changes()
             .iter()
@@ -199,7 +213,7 @@ mod tests {
         let caller = Caller::new(2).unwrap();
         let b = bisect(
             &caller,
-            "f",
+            &Formula::new("f", None),
             &pool(),
             &Expectation::Answer(Status::Sat),
             LIMITS,
@@ -213,7 +227,7 @@ mod tests {
         let reference = version("ref", "echo unsat");
         let b = bisect(
             &caller,
-            "f",
+            &Formula::new("f", None),
             &pool(),
             &Expectation::Reference(reference),
             LIMITS,

@@ -1,6 +1,7 @@
-//! Running a formula on a solver again, the way `et run` does: one supervised call
-//! ([`run_call`]) classified by the oracle ([`oracle::classify`]), so triage, bisect and
-//! shrink read answers exactly as the campaign did. There is no second answer parser.
+//! Running a formula on a solver again, the way `et run` does: through
+//! [`crate::judging`], the one call-and-judge path (the same script, command line,
+//! classification and model check), so triage, bisect and shrink read and judge answers
+//! exactly as the campaign did. There is no second answer parser and no second judge.
 //!
 //! A [`Caller`] owns a private scratch directory for formula files (removed on drop),
 //! the per-call limits, a cache and a thread pool. [`Caller::fresh`] always starts a
@@ -8,10 +9,9 @@
 //! (solver, formula, timeout) once per caller and reuses the answer (version ranges and
 //! bisection ask the same question many times).
 //!
-//! A solver that asks for models in `et run` (`models = true`, its family knows how)
-//! is asked here too, and a `sat` model is checked by et's evaluator as the campaign
-//! checks it, so a trigger whose verdict rests on et's model check confirms like one
-//! resting on the solver's own check.
+//! A formula may be given as any script et wrote (a trigger file ends in the model
+//! request, a yices trigger starts with its prelude): the formula is the script minus
+//! those ([`formula_of`]), and the call adds them again as `et run` does.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -19,11 +19,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use et_eval::{check_model, ModelCheck, ModelDialect, Script};
+use et_eval::{ModelCheck, Script};
 
-use crate::oracle::{self, Status};
-use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
-use crate::solvers::{InputMode, SolverConfig};
+use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::{self, formula_of, observe, Invocation, Judged, Observation};
+use crate::oracle::checks::{Finding, WitnessFact};
+use crate::oracle::Status;
+use crate::solvers::call::{CallError, CallOutcome, Limits};
+use crate::solvers::SolverConfig;
 
 /// Lines of output kept in an [`Answer`] for reports.
 const EXCERPT_LINES: usize = 6;
@@ -38,6 +41,8 @@ pub struct Answer {
     /// The model is wrong: the solver's own check failed, or et's check of the model
     /// it printed found the formula false.
     pub invalid_model: bool,
+    /// The solver's own model check failed.
+    pub self_check_failed: bool,
     /// et's check of the printed model, when the solver was asked for one and
     /// answered `sat`.
     pub model_check: Option<ModelCheck>,
@@ -54,32 +59,58 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// Classifies a finished call.
-    pub fn from_outcome(outcome: &CallOutcome) -> Answer {
-        let class = oracle::classify(outcome);
+    /// The answer of an observed call.
+    pub fn from_observation(observation: Observation) -> Answer {
+        let outcome = &observation.outcome;
         Answer {
-            status: class.status,
-            invalid_model: class.invalid_model,
-            model_check: None,
-            crash_signature: class.crash_signature,
+            status: observation.class.status,
+            invalid_model: observation.class.invalid_model
+                || matches!(observation.model_check, Some(ModelCheck::Invalid { .. })),
+            self_check_failed: observation.class.invalid_model,
             time_s: outcome.wall.as_secs_f64(),
             exit_code: outcome.exit_code,
             signal: outcome.signal,
             excerpt: excerpt(outcome),
+            crash_signature: observation.class.crash_signature,
+            model_check: observation.model_check,
         }
     }
 
-    /// The status this answer judges others by, as a reference: a clean sat/unsat
-    /// (the campaign's [`usable`](crate::campaign::reference::Answer::usable) rule: a
-    /// `sat` whose model is wrong decided nothing; a self-check failure on a model et
-    /// found valid is a false alarm that does not spoil it), else `None`.
-    pub fn judging_status(&self) -> Option<Status> {
-        let answer = crate::campaign::reference::Answer {
+    /// What the oracle's checks read of this call.
+    pub fn judged(&self) -> Judged<'_> {
+        Judged {
             status: self.status,
-            invalid_model: self.invalid_model
-                && !matches!(self.model_check, Some(ModelCheck::Valid)),
-        };
-        answer.usable().then_some(self.status)
+            self_check_failed: self.self_check_failed,
+            model_check: judging::read_model(self.model_check.as_ref()),
+        }
+    }
+
+    /// The verdict on this call, judged as `et run` judges it
+    /// ([`judging::judge`]): against `reference` (a judge's answer, or an expected
+    /// answer given by the user) and the formula's witness.
+    pub fn judge(
+        &self,
+        reference: Option<ReferenceAnswer>,
+        witness: &dyn WitnessFact,
+    ) -> Option<Finding> {
+        judging::judge(self.judged(), reference, witness)
+    }
+
+    /// This answer as a judge of others (the campaign's rule: a `sat` whose model is
+    /// wrong decided nothing; a self-check failure on a model et found valid is a
+    /// false alarm that does not spoil it).
+    pub fn as_reference(&self) -> ReferenceAnswer {
+        judging::as_reference(
+            self.status,
+            self.self_check_failed,
+            self.model_check.as_ref(),
+        )
+    }
+
+    /// The status this answer judges others by, as a reference: a clean sat/unsat,
+    /// else `None` ([`Answer::as_reference`]).
+    pub fn judging_status(&self) -> Option<Status> {
+        self.as_reference().usable().then_some(self.status)
     }
 
     /// `sat`, `sat (invalid model)`, `crash (SIGSEGV)`, ...: the answer in a few words.
@@ -195,69 +226,35 @@ impl Caller {
         self.pool.install(|| items.par_iter().map(f).collect())
     }
 
-    /// Runs `solver` on `formula` in a new process, whatever ran before.
-    ///
-    /// A solver whose family needs a prelude (yices' `(set-logic ...)`) gets the
-    /// formula behind it, as in `et run`, unless the formula sets its logic itself (a
-    /// saved trigger holds the script the solver ran, prelude included).
+    /// Runs `solver` on `formula` in a new process, whatever ran before: the script
+    /// `et run` would give it (the family's prelude, the model request with models on;
+    /// `formula` may be any script et wrote, [`formula_of`]), observed and its model
+    /// checked as `et run` does ([`judging::observe`]).
     pub fn fresh(
         &self,
         solver: &SolverConfig,
         formula: &str,
         limits: CallSettings<'_>,
     ) -> Result<Answer, CallError> {
-        // Models are asked for as `et run` asks, when et can read the formula to check
-        // them (a saved trigger's script that asks for the model itself is run as is).
-        let models = solver
-            .command_with_models()
-            .zip(solver.family_info().map(|f| f.model_request()))
-            .and_then(|(command, request)| Some((command, request, Script::parse(formula).ok()?)));
-        let mut text = match solver.prelude(limits.logic) {
-            Some(prelude) if !formula.contains("(set-logic") => format!("{prelude}\n{formula}"),
-            _ => formula.to_string(),
-        };
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
-        let command = match &models {
-            Some((command, request, _)) => {
-                if !text.contains(request) {
-                    text.push_str(request);
-                    text.push('\n');
-                }
-                command
-            }
-            None => &solver.command,
-        };
+        let formula = formula_of(formula);
+        let invocation = Invocation::new(solver, &formula, limits.logic);
         let limits_of_call = Limits {
             cpu_timeout: limits.cpu_timeout,
             memory_mb: limits.memory_mb,
             ..Limits::with_timeout(limits.timeout)
         };
         self.calls.fetch_add(1, Ordering::Relaxed);
-        let outcome = match solver.input {
-            InputMode::Stdin => run_call(command, Input::Stdin(text.as_bytes()), &limits_of_call)?,
-            InputMode::File => {
-                let path = self.file_path();
-                std::fs::write(&path, &text).map_err(|source| CallError::Supervise {
-                    program: solver.program().to_string(),
-                    what: "writing the formula file",
-                    source,
-                })?;
-                let outcome = run_call(command, Input::File(&path), &limits_of_call);
-                let _ = std::fs::remove_file(&path);
-                outcome?
-            }
-        };
-        let mut answer = Answer::from_outcome(&outcome);
-        if let (Some((_, _, script)), Status::Sat) = (&models, answer.status) {
-            let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
-            let stdout = crate::campaign::without_error_lines(&outcome.stdout_text());
-            let check = check_model(script, &stdout, dialect);
-            answer.invalid_model |= matches!(check, ModelCheck::Invalid { .. });
-            answer.model_check = Some(check);
-        }
-        Ok(answer)
+        let path = self.file_path();
+        std::fs::write(&path, &invocation.script).map_err(|source| CallError::Supervise {
+            program: solver.program().to_string(),
+            what: "writing the formula file",
+            source,
+        })?;
+        let script = std::cell::OnceCell::new();
+        let parsed = || script.get_or_init(|| Script::parse(&formula).ok()).as_ref();
+        let observation = observe(invocation, &path, &limits_of_call, parsed);
+        let _ = std::fs::remove_file(&path);
+        Ok(Answer::from_observation(observation?))
     }
 
     /// The answer of `solver` on `formula` under `limits`, running it only the first
@@ -366,11 +363,12 @@ mod tests {
             caller.fresh(&yices, "x", settings).unwrap().status,
             Status::Sat
         );
-        // A script that sets its logic itself (a saved trigger) is run as it is.
-        let own = "(set-logic QF_NIA)\nx";
+        // A saved trigger's prelude is et's addition: the call states the logic it is
+        // given, once, as `et run` would.
+        let saved = "(set-logic QF_NIA)\nx\n(get-model)";
         assert_eq!(
-            caller.fresh(&yices, own, settings).unwrap().status,
-            Status::Unknown
+            caller.fresh(&yices, saved, settings).unwrap().status,
+            Status::Sat
         );
         // Other families never get one.
         let plain = shell(

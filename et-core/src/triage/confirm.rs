@@ -2,8 +2,8 @@
 //!
 //! - A correctness verdict (`unsound`, `invalid_model`, `crash`) is re-run
 //!   [`Settings::attempts`] times, each attempt a fresh process of the solver and of its
-//!   reference under the run's limits, judged by [`oracle::judge`] as `et run` judged
-//!   it. All attempts reproduce → confirmed; some or none → flaky (kept: a bug that
+//!   reference under the run's limits, judged through [`crate::judging`] as `et run`
+//!   judged it (et's model check, the formula's witness, the reference's answer). All attempts reproduce → confirmed; some or none → flaky (kept: a bug that
 //!   shows once in a while is still a bug, and a report should say so).
 //! - A performance verdict (`timeout`, `unknown`) is re-run once at
 //!   [`Settings::performance_factor`] × the run's timeout, after the reference is re-run
@@ -13,7 +13,10 @@
 
 use std::time::Duration;
 
-use crate::oracle::{self, Status, Verdict};
+use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::Formula;
+use crate::oracle::checks::WitnessFact;
+use crate::oracle::Verdict;
 use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
@@ -80,32 +83,35 @@ pub struct Confirmation {
     pub note: Option<String>,
 }
 
-/// Whether `answer` (with the reference's status) shows the trigger's verdict: the same
-/// verdict from [`oracle::judge`], and for `unsound` the same wrong answer (an `unsat`
-/// that turns into a wrong `sat` is another bug).
-pub fn shows(trigger: &TriggerRow, answer: &Answer, reference: Option<Status>) -> bool {
-    let verdict = oracle::judge(answer.status, answer.invalid_model, reference);
+/// Whether `answer` shows the trigger's verdict, judged as `et run` judges
+/// ([`Answer::judge`]: et's model check, the formula's `witness`, the `reference`'s
+/// answer): the same verdict, and for `unsound` the same wrong answer (an `unsat` that
+/// turns into a wrong `sat` is another bug).
+pub fn shows(
+    trigger: &TriggerRow,
+    answer: &Answer,
+    reference: Option<ReferenceAnswer>,
+    witness: &dyn WitnessFact,
+) -> bool {
+    let verdict = answer.judge(reference, witness).map(|f| f.verdict);
     verdict == Some(trigger.verdict)
         && (trigger.verdict != Verdict::Unsound || answer.status == trigger.status)
 }
 
-/// The expected status the run recorded for a trigger: its reference's answer, or for an
-/// `unsound` verdict established without a reference solver (a witness, say), the
-/// opposite of the wrong answer.
-pub fn recorded_expectation(trigger: &TriggerRow) -> Option<Status> {
-    match (trigger.reference_status, trigger.verdict, trigger.status) {
-        (Some(s), _, _) => Some(s),
-        (None, Verdict::Unsound, Status::Sat) => Some(Status::Unsat),
-        (None, Verdict::Unsound, Status::Unsat) => Some(Status::Sat),
-        (None, _, _) => None,
-    }
+/// The reference answer the run recorded for a trigger, for when its reference solver
+/// cannot be run again (not installed here): what the run knew.
+pub fn recorded_reference(trigger: &TriggerRow) -> Option<ReferenceAnswer> {
+    trigger.reference_status.map(|status| ReferenceAnswer {
+        status,
+        invalid_model: false,
+    })
 }
 
 /// Confirms one trigger (see the module documentation). `limits` are the run's.
 pub fn confirm(
     caller: &Caller,
     trigger: &TriggerRow,
-    formula: &str,
+    formula: &Formula,
     solver: &SolverConfig,
     reference: Option<&SolverConfig>,
     limits: CallSettings<'_>,
@@ -125,7 +131,7 @@ pub fn confirm(
 fn confirm_correctness(
     caller: &Caller,
     trigger: &TriggerRow,
-    formula: &str,
+    formula: &Formula,
     solver: &SolverConfig,
     reference: Option<&SolverConfig>,
     limits: CallSettings<'_>,
@@ -135,17 +141,17 @@ fn confirm_correctness(
     let mut reproduced = 0;
     let mut kept: Option<(Answer, Option<Answer>, bool)> = None;
     for _ in 0..attempts {
-        let answer = caller.fresh(solver, formula, limits)?;
+        let answer = caller.fresh(solver, formula.text(), limits)?;
         let reference_answer = match reference {
-            Some(r) => Some(caller.fresh(r, formula, limits)?),
+            Some(r) => Some(caller.fresh(r, formula.text(), limits)?),
             None => None,
         };
         // Without a reference solver, judge against what the run knew.
-        let reference_status = match &reference_answer {
-            Some(a) => a.judging_status(),
-            None => recorded_expectation(trigger),
+        let judge = match &reference_answer {
+            Some(a) => Some(a.as_reference()),
+            None => recorded_reference(trigger),
         };
-        let showed = shows(trigger, &answer, reference_status);
+        let showed = shows(trigger, &answer, judge, formula);
         if showed {
             reproduced += 1;
         }
@@ -183,7 +189,7 @@ fn confirm_correctness(
 fn confirm_performance(
     caller: &Caller,
     trigger: &TriggerRow,
-    formula: &str,
+    formula: &Formula,
     solver: &SolverConfig,
     reference: Option<&SolverConfig>,
     limits: CallSettings<'_>,
@@ -191,7 +197,7 @@ fn confirm_performance(
 ) -> Result<Confirmation, CallError> {
     let longer = limits.scaled(settings.performance_factor.max(1.0));
     let reference_answer = match reference {
-        Some(r) => Some(caller.fresh(r, formula, limits)?),
+        Some(r) => Some(caller.fresh(r, formula.text(), limits)?),
         None => None,
     };
     let decided_fast = reference_answer
@@ -214,6 +220,7 @@ fn confirm_performance(
             answer: Answer {
                 status: trigger.status,
                 invalid_model: false,
+                self_check_failed: false,
                 model_check: None,
                 crash_signature: None,
                 time_s: trigger.time_s,
@@ -226,11 +233,12 @@ fn confirm_performance(
             note: Some(note),
         });
     }
-    let answer = caller.fresh(solver, formula, longer)?;
+    let answer = caller.fresh(solver, formula.text(), longer)?;
     let showed = shows(
         trigger,
         &answer,
-        reference_answer.as_ref().and_then(Answer::judging_status),
+        reference_answer.as_ref().map(Answer::as_reference),
+        formula,
     );
     let note = (!showed).then(|| {
         format!(
@@ -270,7 +278,20 @@ pub fn seconds(d: Duration) -> String {
 mod tests {
     use super::*;
 
+    use crate::oracle::Status;
     use crate::triage::calls::shell;
+
+    /// A formula et-eval does not read: no model check, no witness.
+    fn opaque() -> Formula {
+        Formula::new("f", Some(9))
+    }
+
+    fn decided(status: Status) -> Option<ReferenceAnswer> {
+        Some(ReferenceAnswer {
+            status,
+            invalid_model: false,
+        })
+    }
 
     fn trigger(status: Status, verdict: Verdict) -> TriggerRow {
         TriggerRow {
@@ -303,7 +324,7 @@ mod tests {
         let c = confirm(
             &caller,
             &t,
-            "f",
+            &opaque(),
             &liar,
             Some(&honest),
             LIMITS,
@@ -321,7 +342,7 @@ mod tests {
         let c = confirm(
             &caller,
             &t,
-            "f",
+            &opaque(),
             &liar,
             Some(&agrees),
             LIMITS,
@@ -346,7 +367,7 @@ mod tests {
         let c = confirm(
             &caller,
             &t,
-            "f",
+            &opaque(),
             &liar,
             Some(&broken),
             LIMITS,
@@ -363,6 +384,7 @@ mod tests {
         let sat = Answer {
             status: Status::Sat,
             invalid_model: false,
+            self_check_failed: false,
             model_check: None,
             crash_signature: None,
             time_s: 0.0,
@@ -370,12 +392,12 @@ mod tests {
             signal: None,
             excerpt: String::new(),
         };
-        assert!(!shows(&t, &sat, Some(Status::Unsat)));
+        assert!(!shows(&t, &sat, decided(Status::Unsat), &false));
         let unsat = Answer {
             status: Status::Unsat,
             ..sat
         };
-        assert!(shows(&t, &unsat, Some(Status::Sat)));
+        assert!(shows(&t, &unsat, decided(Status::Sat), &false));
     }
 
     #[test]
@@ -390,28 +412,78 @@ mod tests {
             attempts: 2,
             performance_factor: 1.5,
         };
-        let c = confirm(&caller, &t, "f", &slow, Some(&fast), limits, settings).unwrap();
+        let c = confirm(&caller, &t, &opaque(), &slow, Some(&fast), limits, settings).unwrap();
         assert_eq!(c.outcome, Outcome::Confirmed);
         assert_eq!(c.timeout, Duration::from_secs(3));
         assert_eq!(c.answer.status, Status::Timeout);
         let undecided = shell("ref", "echo unknown");
-        let c = confirm(&caller, &t, "f", &slow, Some(&undecided), limits, settings).unwrap();
+        let c = confirm(
+            &caller,
+            &t,
+            &opaque(),
+            &slow,
+            Some(&undecided),
+            limits,
+            settings,
+        )
+        .unwrap();
         assert_eq!(c.outcome, Outcome::Dropped);
         assert!(c.note.unwrap().contains("now answers unknown"));
     }
 
     #[test]
-    fn without_a_reference_solver_the_recorded_expectation_judges() {
+    fn without_a_reference_solver_a_witness_judges_as_in_the_run() {
         let caller = Caller::new(1).unwrap();
         let liar = shell("liar", "echo unsat");
         let mut t = trigger(Status::Unsat, Verdict::Unsound);
         t.reference.clear();
         t.reference_status = None;
         t.evidence = Some(crate::oracle::Evidence::Witness);
-        assert_eq!(recorded_expectation(&t), Some(Status::Sat));
-        let c = confirm(&caller, &t, "f", &liar, None, LIMITS, Settings::default()).unwrap();
+        // a = 1 satisfies it: et's witness convicts the `unsat`, as in the run.
+        let sat = "(declare-const a Int) (assert (> a 0)) (check-sat)";
+        let c = confirm(
+            &caller,
+            &t,
+            &Formula::new(sat, Some(9)),
+            &liar,
+            None,
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
         assert_eq!((c.outcome, c.reproduced), (Outcome::Confirmed, 2));
         assert!(c.reference.is_none());
+        // With the witness search off (as the run may have had it), nothing judges.
+        let c = confirm(
+            &caller,
+            &t,
+            &Formula::new(sat, None),
+            &liar,
+            None,
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!((c.outcome, c.reproduced), (Outcome::Flaky, 0));
+    }
+
+    #[test]
+    fn without_a_reference_solver_the_recorded_reference_judges() {
+        let caller = Caller::new(1).unwrap();
+        let liar = shell("liar", "echo unsat");
+        let t = trigger(Status::Unsat, Verdict::Unsound);
+        assert_eq!(recorded_reference(&t), decided(Status::Sat));
+        let c = confirm(
+            &caller,
+            &t,
+            &opaque(),
+            &liar,
+            None,
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!((c.outcome, c.reproduced), (Outcome::Confirmed, 2));
     }
 
     #[test]

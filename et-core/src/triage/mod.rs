@@ -45,6 +45,7 @@ use crate::report::ReportError;
 use crate::solvers::call::CallError;
 use crate::solvers::{Pool, SolverConfig};
 
+use crate::judging::Formula;
 use calls::{CallSettings, Caller};
 use confirm::{Confirmation, Outcome, Settings};
 use group::{Finding, Group};
@@ -317,6 +318,17 @@ impl Work<'_> {
         }
     }
 
+    /// Trigger `i`'s formula as its run judged it: with the run's witness search
+    /// (values per constant from `run.toml`; none when the run recorded none or `off`).
+    fn formula(&self, i: usize) -> Formula {
+        let manifest = &self.dirs[self.rows[i].dir].manifest;
+        let values = manifest
+            .witness_bound
+            .as_deref()
+            .and_then(|b| b.parse::<usize>().ok());
+        Formula::new(&self.formulas[i], values)
+    }
+
     /// Confirms every trigger, `jobs` calls at a time.
     fn confirm_all(
         &self,
@@ -331,7 +343,7 @@ impl Work<'_> {
                 confirm::confirm(
                     self.caller,
                     t,
-                    &self.formulas[i],
+                    &self.formula(i),
                     solver,
                     reference.as_ref(),
                     self.limits(i),
@@ -421,9 +433,9 @@ impl Work<'_> {
         versions: &[SolverConfig],
     ) -> range::VersionRange {
         let t = &self.rows[i];
-        let reference_status = match &c.reference {
-            Some(a) => a.judging_status(),
-            None => confirm::recorded_expectation(t),
+        let reference = match &c.reference {
+            Some(a) => Some(a.as_reference()),
+            None => confirm::recorded_reference(t),
         };
         let own_answer = if c.reproduced > 0 {
             c.answer.describe()
@@ -433,9 +445,9 @@ impl Work<'_> {
         range::version_range(
             self.caller,
             t,
-            &self.formulas[i],
+            &self.formula(i),
             versions,
-            reference_status,
+            reference,
             self.limits(i),
             &own_answer,
         )

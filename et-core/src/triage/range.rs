@@ -5,6 +5,8 @@
 //! [`Caller::cached`], so a formula is run once per solver however many triggers (of
 //! several versions under test) share it.
 
+use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::Formula;
 use crate::oracle::Status;
 use crate::solvers::SolverConfig;
 use crate::version::compare_versions;
@@ -90,16 +92,16 @@ impl VersionRange {
 }
 
 /// Runs the trigger's formula on every solver of `versions` (the trigger's family in
-/// release order) and records which show its verdict against `reference_status`. The
+/// release order) and records which show its verdict against `reference`. The
 /// trigger's own version counts as affected without a call: it is where the verdict
 /// was found (whether it reproduces is confirmation's business); `own_answer` is what
 /// it answered there.
 pub fn version_range(
     caller: &Caller,
     trigger: &TriggerRow,
-    formula: &str,
+    formula: &Formula,
     versions: &[SolverConfig],
-    reference_status: Option<Status>,
+    reference: Option<ReferenceAnswer>,
     limits: CallSettings,
     own_answer: &str,
 ) -> VersionRange {
@@ -114,13 +116,13 @@ pub fn version_range(
                     answer: own_answer.to_string(),
                 };
             }
-            match caller.cached(solver, formula, limits) {
+            match caller.cached(solver, formula.text(), limits) {
                 // A version that could not start says nothing about the bug.
                 Ok(answer) => VersionResult {
                     version: solver.version.clone(),
                     solver: solver.name.clone(),
                     affected: (answer.status != Status::SetupError)
-                        .then(|| shows(trigger, &answer, reference_status)),
+                        .then(|| shows(trigger, &answer, reference, formula)),
                     answer: answer.describe(),
                 },
                 Err(_) => VersionResult {

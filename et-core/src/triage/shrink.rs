@@ -17,7 +17,8 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use crate::enumeration::{Enumeration, Term};
-use crate::oracle::{self, Status, Verdict};
+use crate::judging::Formula;
+use crate::oracle::{Status, Verdict};
 use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
@@ -45,9 +46,14 @@ pub struct Goal<'a> {
     pub crash_signature: Option<String>,
     /// Limits of each call, and the grammar's logic.
     pub limits: CallSettings<'a>,
+    /// et's witness search on every candidate, as in `et run`: values per constant
+    /// (`None`: off). A witness establishes `unsound` (and `unknown`) without any
+    /// reference, as it did in the campaign.
+    pub witness_values: Option<usize>,
 }
 
-/// Verdicts that are judged against a reference.
+/// Verdicts that are judged against an expected answer: a reference's, or for
+/// `unsound` and `unknown` also et's witness.
 pub fn needs_reference(verdict: Verdict) -> bool {
     matches!(
         verdict,
@@ -55,15 +61,22 @@ pub fn needs_reference(verdict: Verdict) -> bool {
     )
 }
 
+/// Whether et's witness alone can establish `verdict` (a witness proves `sat`: it
+/// convicts an `unsat` and judges an `unknown`).
+pub fn witness_can_judge(verdict: Verdict) -> bool {
+    matches!(verdict, Verdict::Unsound | Verdict::Unknown)
+}
+
 impl Goal<'_> {
     /// Whether `formula` shows the goal's verdict; `fresh` starts new processes
     /// instead of reusing earlier answers.
     pub fn shows(&self, caller: &Caller, formula: &str, fresh: bool) -> Result<bool, CallError> {
+        let formula = Formula::new(formula, self.witness_values);
         let run = |s: &SolverConfig| {
             if fresh {
-                caller.fresh(s, formula, self.limits)
+                caller.fresh(s, formula.text(), self.limits)
             } else {
-                caller.cached(s, formula, self.limits)
+                caller.cached(s, formula.text(), self.limits)
             }
         };
         let answer = run(&self.solver)?;
@@ -73,13 +86,15 @@ impl Goal<'_> {
         let mut reference = None;
         if needs_reference(self.verdict) {
             for judge in &self.references {
-                reference = run(judge)?.judging_status();
-                if reference.is_some() {
+                let answer = run(judge)?.as_reference();
+                if answer.usable() {
+                    reference = Some(answer);
                     break;
                 }
             }
         }
-        Ok(oracle::judge(answer.status, answer.invalid_model, reference) == Some(self.verdict))
+        let verdict = answer.judge(reference, &formula).map(|f| f.verdict);
+        Ok(verdict == Some(self.verdict))
     }
 
     /// What the solver's answer alone must be for the verdict to be possible.
@@ -328,6 +343,7 @@ mod tests {
             status: Some(Status::Unsat),
             crash_signature: None,
             limits: CallSettings::with_timeout(Duration::from_secs(60)),
+            witness_values: None,
         }
     }
 

@@ -42,7 +42,8 @@ fn err(pos: Pos, message: impl Into<String>) -> ModelError {
     }
 }
 
-/// How a solver writes values, where solvers differ.
+/// How a solver writes values, where solvers differ (which solver writes which is
+/// et-core's knowledge of solver families; here it is only a reading option).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModelDialect {
     /// String literal escapes (z3 up to 4.8.10 writes `\xNN`).
@@ -57,26 +58,6 @@ impl Default for ModelDialect {
         ModelDialect {
             strings: Dialect::Smtlib26,
             approximate_decimals: false,
-        }
-    }
-}
-
-impl ModelDialect {
-    /// The dialect of a solver family (`z3`, `cvc5`, `cvc4`, `yices`) and version.
-    pub fn for_solver(family: &str, version: &str) -> ModelDialect {
-        let numbers: Vec<u32> = version
-            .split(|c: char| !c.is_ascii_digit())
-            .filter_map(|p| p.parse().ok())
-            .collect();
-        let legacy_z3 =
-            family == "z3" && numbers.as_slice() < [4, 8, 11].as_slice() && !numbers.is_empty();
-        ModelDialect {
-            strings: if legacy_z3 {
-                Dialect::Z3Legacy
-            } else {
-                Dialect::Smtlib26
-            },
-            approximate_decimals: family == "yices",
         }
     }
 }

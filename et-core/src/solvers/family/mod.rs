@@ -25,6 +25,8 @@ use std::fmt;
 
 use std::path::Path;
 
+use et_eval::ModelDialect;
+
 use super::install::{InstallError, Installer, WheelFiles};
 
 pub use cvc5::find_cvc5_runner;
@@ -75,6 +77,22 @@ pub trait Family: Sync {
     /// The command that asks for the model after `(check-sat)`.
     fn model_request(&self) -> &'static str {
         "(get-model)"
+    }
+
+    /// How release `version` writes values in a model (string escapes, whether
+    /// decimals are exact), for et's model check: standard SMT-LIB 2.6 by default.
+    fn model_dialect(&self, version: &str) -> ModelDialect {
+        let _ = version;
+        ModelDialect::default()
+    }
+
+    /// The first release whose strings are SMT-LIB 2.6's Unicode strings, for a family
+    /// whose earlier releases implemented 8-bit strings (`None`: always Unicode, or no
+    /// strings). et's study rule judges those earlier releases on `strings` by the
+    /// newest release of the family run without Unicode
+    /// ([`crate::solvers::reference_rules::study_rules`]).
+    fn unicode_strings_since(&self) -> Option<&'static str> {
+        None
     }
 
     /// Text a script must start with for this family to accept a formula of `logic`

@@ -3,6 +3,8 @@
 //! first; `ALL` when the grammar declares none, which in yices covers everything but
 //! nonlinear arithmetic (that needs a `QF_N*` logic, i.e. MCSat).
 
+use et_eval::ModelDialect;
+
 use super::Family;
 
 /// The yices family.
@@ -21,6 +23,15 @@ impl Family for Yices {
     fn model_options(&self) -> Option<&'static [&'static str]> {
         // Models as `define-fun`s like the other families, not yices' `(= a 2)`.
         Some(&["--smt2-model-format"])
+    }
+
+    fn model_dialect(&self, version: &str) -> ModelDialect {
+        let _ = version;
+        // yices prints rounded decimals for algebraic numbers, not exact values.
+        ModelDialect {
+            approximate_decimals: true,
+            ..ModelDialect::default()
+        }
     }
 
     fn prelude(&self, logic: Option<&str>) -> Option<String> {

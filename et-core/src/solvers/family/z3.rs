@@ -2,6 +2,9 @@
 //! binary), Debian's `z3`. Validates its own models with `model_validate=true`; judged
 //! by the newest cvc5 (else cvc4) by default; strings became Unicode in 4.8.11.
 
+use et_eval::string::Dialect as StringDialect;
+use et_eval::ModelDialect;
+
 use super::Family;
 use crate::solvers::pool::version_key;
 use crate::version::compare_versions;
@@ -35,6 +38,23 @@ impl Family for Z3 {
     fn model_options(&self) -> Option<&'static [&'static str]> {
         // z3's `model=true` is on by default: `(get-model)` just works.
         Some(&[])
+    }
+
+    fn model_dialect(&self, version: &str) -> ModelDialect {
+        // Releases with 8-bit strings escape characters as `\xNN` in models.
+        let legacy = compare_versions(version, UNICODE_STRINGS) == std::cmp::Ordering::Less;
+        ModelDialect {
+            strings: if legacy {
+                StringDialect::Z3Legacy
+            } else {
+                StringDialect::Smtlib26
+            },
+            ..ModelDialect::default()
+        }
+    }
+
+    fn unicode_strings_since(&self) -> Option<&'static str> {
+        Some(UNICODE_STRINGS)
     }
 
     fn ascii_strings_options(&self, version: &str) -> Option<&'static [&'static str]> {

@@ -1,0 +1,130 @@
+//! What one call runs: the command line and the script exactly as the solver sees it.
+
+use crate::solvers::SolverConfig;
+
+/// One call to make: the solver, its command line (with the family's model options when
+/// et asks for a model) and the script it reads (the family's prelude, the formula, and
+/// the model request after `(check-sat)` when models are on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation<'a> {
+    /// The solver.
+    pub solver: &'a SolverConfig,
+    /// Program and options (the formula's path is appended for file input).
+    pub command: Vec<String>,
+    /// The script, ending in a newline.
+    pub script: String,
+    /// Whether et asks for a model (and so checks one after `sat`).
+    pub models: bool,
+}
+
+impl<'a> Invocation<'a> {
+    /// The call of `solver` on `formula` (a formula as the enumeration prints it, or as
+    /// [`formula_of`] reads it back from a script), a formula of a grammar whose SMT-LIB
+    /// logic is `logic`. Everything et adds around the formula is added here, and
+    /// [`formula_of`] removes exactly that.
+    pub fn new(solver: &'a SolverConfig, formula: &str, logic: Option<&str>) -> Invocation<'a> {
+        let with_models = solver.command_with_models();
+        let request = with_models
+            .as_ref()
+            .and_then(|_| solver.family_info())
+            .map(|f| f.model_request());
+        let mut script = String::with_capacity(formula.len() + 64);
+        if let Some(prelude) = solver.prelude(logic) {
+            script.push_str(&prelude);
+            script.push('\n');
+        }
+        script.push_str(formula.trim_end());
+        script.push('\n');
+        if let Some(request) = request {
+            script.push_str(request);
+            script.push('\n');
+        }
+        Invocation {
+            solver,
+            models: with_models.is_some(),
+            command: with_models.unwrap_or_else(|| solver.command.clone()),
+            script,
+        }
+    }
+}
+
+/// The commands et adds around a formula, each on a line of its own: a prelude's
+/// `(set-logic ...)`, the model option, and the model request. Formulas are printed on
+/// one line, so a line that is exactly one of these is never part of a formula.
+fn added_by_et(line: &str) -> bool {
+    let line = line.trim();
+    line == "(get-model)"
+        || line == "(set-option :produce-models true)"
+        || (line.starts_with("(set-logic ")
+            && line.ends_with(')')
+            && line.matches('(').count() == 1
+            && line.matches(')').count() == 1)
+}
+
+/// The formula of a script et wrote (a trigger file, a sample, the script of a call):
+/// the script minus the lines et added around the formula ([`Invocation::new`]). A
+/// formula without them comes back unchanged but for surrounding whitespace.
+pub fn formula_of(script: &str) -> String {
+    let kept: Vec<&str> = script.lines().filter(|l| !added_by_et(l)).collect();
+    kept.join("\n").trim().to_string()
+}
+
+/// The logic a script et wrote states in a prelude line (a yices trigger's
+/// `(set-logic QF_NIA)`), which [`formula_of`] removes: what to give the call again.
+pub fn logic_of(script: &str) -> Option<String> {
+    script.lines().map(str::trim).find_map(|l| {
+        let logic = l.strip_prefix("(set-logic ")?.strip_suffix(')')?.trim();
+        added_by_et(l).then(|| logic.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solver(family: &str, models: bool) -> SolverConfig {
+        let mut s = SolverConfig::new(family, family, "1", vec![family.into()]);
+        s.models = models;
+        s
+    }
+
+    #[test]
+    fn the_script_is_prelude_formula_and_model_request() {
+        let f = "(declare-const a Int) (assert (> a 0)) (check-sat)";
+        let z3 = solver("z3", true);
+        let call = Invocation::new(&z3, f, Some("QF_NIA"));
+        assert_eq!(call.script, format!("{f}\n(get-model)\n"));
+        assert!(call.models);
+        let yices = solver("yices", true);
+        let call = Invocation::new(&yices, f, Some("QF_NIA"));
+        assert_eq!(
+            call.script,
+            format!("(set-logic QF_NIA)\n{f}\n(get-model)\n")
+        );
+        let off = solver("z3", false);
+        let call = Invocation::new(&off, f, None);
+        assert_eq!(call.script, format!("{f}\n"));
+        assert!(!call.models);
+        assert_eq!(call.command, off.command);
+    }
+
+    #[test]
+    fn the_formula_is_the_script_minus_what_et_added() {
+        let f = "(declare-const a String) (assert (not (str.<= \"a\" \"\"))) (check-sat)";
+        for family in ["z3", "cvc5", "yices", "cvc4"] {
+            for models in [false, true] {
+                let s = solver(family, models);
+                let call = Invocation::new(&s, f, Some("QF_SLIA"));
+                assert_eq!(formula_of(&call.script), f, "{family} models={models}");
+            }
+        }
+        assert_eq!(formula_of(&format!("  {f}  \n")), f);
+        // A line with more than a logic is not et's.
+        let own = "(set-logic QF_LIA) (declare-const a Int) (check-sat)";
+        assert_eq!(formula_of(own), own);
+        assert_eq!(logic_of(own), None);
+        let yices = solver("yices", true);
+        let call = Invocation::new(&yices, f, Some("QF_SLIA"));
+        assert_eq!(logic_of(&call.script).as_deref(), Some("QF_SLIA"));
+    }
+}

@@ -1,0 +1,114 @@
+//! What one call showed: its facts, their classification, and et's check of the model
+//! the solver printed.
+
+use std::path::Path;
+
+use et_eval::{check_model, ModelCheck, Script};
+
+use crate::campaign::reference::Answer;
+use crate::oracle::{self, Classification, Status};
+use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
+use crate::solvers::InputMode;
+
+use super::{as_reference, read_model, Invocation, Judged};
+
+/// A finished call as the oracle sees it.
+#[derive(Debug, Clone)]
+pub struct Observation {
+    /// The command line it ran.
+    pub command: Vec<String>,
+    /// The script it read (prelude and model request included).
+    pub script: String,
+    /// What the supervisor recorded.
+    pub outcome: CallOutcome,
+    /// The oracle's classification of it.
+    pub class: Classification,
+    /// et's check of the model it printed (`sat` with models on, when et reads the
+    /// formula).
+    pub model_check: Option<ModelCheck>,
+}
+
+impl Observation {
+    /// Classifies a finished call of `invocation` and, after `sat` with models on,
+    /// checks the printed model against `formula` (asked for only then: parsing costs).
+    pub fn new<'s>(
+        invocation: Invocation<'_>,
+        outcome: CallOutcome,
+        formula: impl FnOnce() -> Option<&'s Script>,
+    ) -> Observation {
+        let class = oracle::classify(&outcome);
+        let model_check = match (invocation.models, class.status) {
+            (true, Status::Sat) => formula().map(|formula| {
+                check_model(
+                    formula,
+                    &without_error_lines(&outcome.stdout_text()),
+                    invocation.solver.model_dialect(),
+                )
+            }),
+            _ => None,
+        };
+        Observation {
+            command: invocation.command,
+            script: invocation.script,
+            outcome,
+            class,
+            model_check,
+        }
+    }
+
+    /// What the oracle's checks read of this call.
+    pub fn judged(&self) -> Judged<'_> {
+        Judged {
+            status: self.class.status,
+            self_check_failed: self.class.invalid_model,
+            model_check: self.checked_model(),
+        }
+    }
+
+    /// et's check of the model, when a model was read (`None` for models off, no `sat`,
+    /// or no model in the output).
+    pub fn checked_model(&self) -> Option<&ModelCheck> {
+        read_model(self.model_check.as_ref())
+    }
+
+    /// This call's answer as a judge of others ([`as_reference`]).
+    pub fn as_reference(&self) -> Answer {
+        as_reference(
+            self.class.status,
+            self.class.invalid_model,
+            self.model_check.as_ref(),
+        )
+    }
+}
+
+/// Runs `invocation` under `limits` in a new process and observes it. A solver that
+/// reads a file gets `script_file`, which must hold the invocation's script; one that
+/// reads standard input gets the script there.
+pub fn observe<'s>(
+    invocation: Invocation<'_>,
+    script_file: &Path,
+    limits: &Limits,
+    formula: impl FnOnce() -> Option<&'s Script>,
+) -> Result<Observation, CallError> {
+    let input = match invocation.solver.input {
+        InputMode::File => Input::File(script_file),
+        InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
+    };
+    let outcome = run_call(&invocation.command, input, limits)?;
+    Ok(Observation::new(invocation, outcome, formula))
+}
+
+/// A `sat` call's output without its one-line `(error ...)` responses: on a call
+/// classified `sat` they can only be the solver's own model check failing (z3 prints it
+/// between `sat` and the model), which leaves the printed model readable and worth
+/// checking: that is how a false alarm of the self-check shows.
+pub fn without_error_lines(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter(|l| {
+            let l = l.trim();
+            !(l.starts_with("(error") && l.ends_with(')'))
+        })
+        .flat_map(|l| [l, "\n"])
+        .collect()
+}

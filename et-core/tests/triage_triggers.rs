@@ -1,0 +1,182 @@
+//! Every trigger file `et run` writes is valid input to the commands that take a
+//! formula (`et shrink`, `et bisect`, `et rank`, `et eval`), and a re-run is judged as
+//! the campaign judged it: et's model check and witness included, with or without a
+//! reference solver.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{fake, show, solver, stdout, Scratch};
+
+/// The trigger files (`.smt2`) under `dir/bugs/<verdict>/`, in name order.
+fn triggers(dir: &Path, verdict: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("bugs").join(verdict))
+        .unwrap_or_else(|e| panic!("{}: no {verdict} triggers: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "smt2"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The size `et rank` gives the formula of `file` in `grammar`.
+fn size(s: &Scratch, grammar: &str, file: &Path) -> u32 {
+    let o = s
+        .et()
+        .args(["rank", "-g", grammar])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let line = stdout(&o);
+    let (_, size) = line.trim().split_once('\t').expect("index<TAB>size");
+    size.parse().unwrap()
+}
+
+#[test]
+fn an_invalid_model_trigger_written_with_models_on_is_shrunk() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.8.7"), solver("z3-4.16.0")]);
+    let pool = pool.to_str().unwrap();
+    let out = s.join("r");
+    // Strings formula 148: z3 4.8.7's model validation fails on it.
+    let o = s.run(&[
+        "run",
+        "-g",
+        "strings",
+        "--start",
+        "148",
+        "--n",
+        "1",
+        "--solvers",
+        "z3-4.8.7,z3-4.16.0",
+        "--timeout",
+        "30",
+        "--pool",
+        pool,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let [trigger] = &triggers(&out, "invalid_model")[..] else {
+        panic!("one invalid-model trigger expected");
+    };
+    let script = std::fs::read_to_string(trigger).unwrap();
+    assert!(script.trim_end().ends_with("(get-model)"), "{script}");
+    assert!(size(&s, "strings", trigger) > 0);
+    let o = s
+        .et()
+        .arg("shrink")
+        .arg(trigger)
+        .args([
+            "-g",
+            "strings",
+            "--solver",
+            "z3-4.8.7",
+            "--keep",
+            "invalid_model",
+        ])
+        .args(["--pool", pool, "--timeout", "30", "-j", "2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let shrunk = s.join("shrunk.smt2");
+    std::fs::write(&shrunk, stdout(&o)).unwrap();
+    assert!(size(&s, "strings", &shrunk) <= size(&s, "strings", trigger));
+    // bisect reads the same file.
+    let o = s
+        .et()
+        .arg("bisect")
+        .arg(trigger)
+        .args([
+            "--family",
+            "z3",
+            "--expect",
+            "sat",
+            "--pool",
+            pool,
+            "--timeout",
+            "30",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(stdout(&o).contains("first bad: 4.8.7"), "{}", show(&o));
+}
+
+#[test]
+fn a_witness_unsound_trigger_of_a_pool_of_one_is_shrunk_and_keeps_a_witness() {
+    let s = Scratch::new();
+    // A liar alone: nothing but et's witnesses can judge it.
+    let pool = s.pool_file("pool.toml", &[fake("liar", "always-unsat.sh", &[])]);
+    let pool = pool.to_str().unwrap();
+    let out = s.join("r");
+    let o = s.run(&[
+        "run",
+        "-g",
+        "ints",
+        "--n",
+        "60",
+        "--solvers",
+        "liar",
+        "--timeout",
+        "30",
+        "--pool",
+        pool,
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let found = triggers(&out, "unsound");
+    let trigger = found
+        .iter()
+        .max_by_key(|t| size(&s, "ints", t))
+        .expect("witness-established unsound triggers");
+    let before = size(&s, "ints", trigger);
+    let o = s
+        .et()
+        .arg("shrink")
+        .arg(trigger)
+        .args(["-g", "ints", "--solver", "liar", "--keep", "unsound"])
+        .args(["--pool", pool, "--timeout", "30", "-j", "2"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let shrunk = s.join("shrunk.smt2");
+    std::fs::write(&shrunk, stdout(&o)).unwrap();
+    assert!(size(&s, "ints", &shrunk) <= before);
+    // The result still has a witness (et eval --witness exits 0 when it finds one).
+    let o = s
+        .et()
+        .args(["eval", "--witness"])
+        .arg(&shrunk)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    // Without the witness search nothing can judge the liar: a clear refusal.
+    let o = s
+        .et()
+        .arg("shrink")
+        .arg(trigger)
+        .args([
+            "-g",
+            "ints",
+            "--solver",
+            "liar",
+            "--keep",
+            "unsound",
+            "--no-witness",
+        ])
+        .args(["--pool", pool])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(
+        common::stderr(&o).contains("needs a reference solver"),
+        "{}",
+        show(&o)
+    );
+}
