@@ -99,20 +99,33 @@ impl ReferenceRule {
     }
 }
 
-/// et's rules for studies, consulted after the pool's own: z3 up to 4.8.10 on
-/// `strings` is judged by the newest z3 without Unicode strings.
+/// et's rules for studies, consulted after the pool's own: a release of a family whose
+/// strings were 8-bit before some release ([`Family::unicode_strings_since`]: z3 up to
+/// 4.8.10) is judged on `strings` by the newest release of its family run without
+/// Unicode strings.
+///
+/// [`Family::unicode_strings_since`]: super::family::Family::unicode_strings_since
 pub fn study_rules() -> Vec<ReferenceRule> {
-    vec![ReferenceRule {
-        solvers: RuleSolvers {
-            family: Some("z3".to_string()),
-            names: Vec::new(),
-            versions: Some("<= 4.8.10".parse().expect("a valid range")),
-            grammars: vec!["strings".to_string()],
-        },
-        judges: vec!["z3".to_string()],
-        unicode: false,
-        origin: "et's study rule for z3 <= 4.8.10 on strings".to_string(),
-    }]
+    super::family::FAMILIES
+        .iter()
+        .filter_map(|family| {
+            let since = family.unicode_strings_since()?;
+            Some(ReferenceRule {
+                solvers: RuleSolvers {
+                    family: Some(family.name().to_string()),
+                    names: Vec::new(),
+                    versions: Some(format!("< {since}").parse().expect("a valid range")),
+                    grammars: vec!["strings".to_string()],
+                },
+                judges: vec![family.name().to_string()],
+                unicode: false,
+                origin: format!(
+                    "et's study rule for {} before {since} on strings",
+                    family.name()
+                ),
+            })
+        })
+        .collect()
 }
 
 /// A version range: comma-separated bounds `OP VERSION` (`<`, `<=`, `>`, `>=`, `=`;
