@@ -25,7 +25,7 @@ fn judge(status: Status, self_check_failed: bool, reference: Option<Status>) -> 
         status,
         invalid_model: false,
     });
-    judging::judge(call, reference, &false).map(|f| f.verdict)
+    judging::judge(call, reference.into(), &false).map(|f| f.verdict)
 }
 
 const FORMULA: &[u8] = b"(declare-const a Bool) (declare-const b Bool) (assert a) (check-sat)\n";

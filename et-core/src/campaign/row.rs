@@ -55,7 +55,41 @@ pub struct RunRow {
     /// alarm of the solver's own check.
     #[serde(default)]
     pub model_check: String,
+    /// On a performance verdict (`timeout`, `unknown`): the solver that decided the
+    /// formula — the reference (evidence `reference`), or the fastest solver of the pool
+    /// whose answer nothing contradicts (evidence `pool`); empty otherwise.
+    #[serde(default)]
+    pub decided_by: String,
+    /// Wall-clock seconds `decided_by` took (empty when its answer came from a cache or
+    /// an earlier run).
+    #[serde(default)]
+    pub decided_s: Option<f64>,
 }
+
+/// One line of `undecided.csv`: a solver's answer on a formula that no solver of the
+/// pool decided and no witness of et's proves sat.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UndecidedRow {
+    /// Grammar name.
+    pub grammar: String,
+    /// Global index of the formula.
+    pub index: String,
+    /// FEAT size of the formula.
+    pub size: u32,
+    /// A solver that ran on it (under test or judge).
+    pub solver: String,
+    /// Its status.
+    pub status: String,
+    /// Its wall-clock seconds (empty when its answer came from a cache or an earlier
+    /// run).
+    pub time_s: Option<f64>,
+}
+
+/// The header of `undecided.csv`, in column order.
+pub const UNDECIDED_COLUMNS: &[&str] = &["grammar", "index", "size", "solver", "status", "time_s"];
+
+/// File name of the formulas nobody decided, inside a run directory.
+pub const UNDECIDED_CSV: &str = "undecided.csv";
 
 /// The header of `runs.csv`, in column order.
 pub const COLUMNS: &[&str] = &[
@@ -77,6 +111,8 @@ pub const COLUMNS: &[&str] = &[
     "reference_usable",
     "evidence",
     "model_check",
+    "decided_by",
+    "decided_s",
 ];
 
 #[cfg(test)]
@@ -105,6 +141,8 @@ mod tests {
             reference_usable: String::new(),
             evidence: String::new(),
             model_check: String::new(),
+            decided_by: String::new(),
+            decided_s: None,
         })
         .unwrap();
         let text = String::from_utf8(w.into_inner().unwrap()).unwrap();

@@ -29,7 +29,7 @@ use super::plan::Plan;
 use super::preflight::check_programs;
 use super::progress::Progress;
 use super::reference::{self, ReferenceCache};
-use super::row::COLUMNS;
+use super::row::{COLUMNS, UNDECIDED_COLUMNS, UNDECIDED_CSV};
 use super::summary::Summary;
 use super::worker::{Finished, Job, Scratch, Worker};
 
@@ -180,6 +180,8 @@ impl Campaign {
         )?;
         let mut cache_out = cache.appender()?;
         let mut rows_out = CsvAppender::open(&runs_path, COLUMNS)?;
+        let mut undecided_out =
+            CsvAppender::open(&self.out.join(UNDECIDED_CSV), UNDECIDED_COLUMNS)?;
 
         let scratch = Scratch::new()?;
         let total = self.plan.len();
@@ -280,21 +282,26 @@ impl Campaign {
                     }
                     Err(RecvTimeoutError::Disconnected) => return Ok(()),
                 };
-                // A formula's rows leave in one write, then its reference answers.
-                let written = rows_out.append(&finished.rows).and_then(|()| {
-                    cache_out.record(
-                        &finished.index,
-                        &finished.references,
-                        finished.witness.as_ref(),
-                        timeout_s,
-                    )
-                });
+                // A formula's rows leave in one write, then its reference answers and,
+                // if nobody decided it, its line in undecided.csv.
+                let written = rows_out
+                    .append(&finished.rows)
+                    .and_then(|()| {
+                        cache_out.record(
+                            &finished.index,
+                            &finished.references,
+                            finished.witness.as_ref(),
+                            timeout_s,
+                        )
+                    })
+                    .and_then(|()| undecided_out.append(&finished.undecided));
                 if let Err(e) = written {
                     // Stop at once: every further call would be lost.
                     cancel.store(true, Ordering::SeqCst);
                     return Err(e.into());
                 }
                 summary.add(&finished.rows, finished.call_seconds);
+                summary.undecided += u64::from(!finished.undecided.is_empty());
                 progress.formula_done(&summary);
             }
         });

@@ -30,6 +30,9 @@ pub struct Summary {
     pub jobs: usize,
     /// Whether the run was interrupted.
     pub interrupted: bool,
+    /// Formulas of this run that no solver of the pool decided and no witness proves
+    /// sat (listed in `undecided.csv`).
+    pub undecided: u64,
 }
 
 impl Summary {
@@ -45,6 +48,7 @@ impl Summary {
             elapsed: Duration::ZERO,
             jobs: 1,
             interrupted: false,
+            undecided: 0,
         }
     }
 
@@ -141,6 +145,14 @@ impl Summary {
                 out,
                 "; driver overhead {o:.3} (wall ÷ (solver time ÷ {} jobs))",
                 self.jobs
+            );
+        }
+        if self.undecided > 0 {
+            let _ = write!(
+                out,
+                "\n{} formulas no solver of the pool decided (nor et's witness search): \
+                 undecided.csv",
+                self.undecided
             );
         }
         let setup_errors = self.status_total(Status::SetupError);

@@ -19,10 +19,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use et_eval::Script;
+use et_eval::{ModelCheck, Script};
 
 use crate::grammar::TokenId;
-use crate::judging::{self, search_witness, Invocation, Observation};
+use crate::judging::{
+    self, pool_decider, search_witness, Deciders, Decision, Invocation, Observation,
+};
 use crate::oracle::checks::WitnessFact;
 use crate::oracle::{self, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
@@ -32,7 +34,7 @@ use super::bugs::{BugStore, CallRecord, OwnChecks, Sample, Trigger};
 use super::reference::{
     first_decided, Answer, NewAnswer, Reference, ReferenceCache, WitnessResult,
 };
-use super::row::RunRow;
+use super::row::{RunRow, UndecidedRow};
 
 /// A formula handed to a worker.
 pub(super) struct Job {
@@ -63,6 +65,9 @@ pub(super) struct Finished {
     pub index: String,
     /// Wall seconds of every call made.
     pub call_seconds: f64,
+    /// When no solver of the pool and no witness decided the formula: every solver's
+    /// status and time on it (for `undecided.csv`); empty otherwise.
+    pub undecided: Vec<UndecidedRow>,
 }
 
 /// What a worker shares with the others.
@@ -175,11 +180,17 @@ impl Worker<'_> {
             }
         }
         let mut rows = Vec::new();
-        for solver in todo {
+        for solver in &todo {
             if let Some(row) = calls.judge(solver, job)? {
                 rows.push(row);
             }
         }
+        // A formula judged whole that nobody decided is a finding of its own.
+        let undecided = if rows.len() == todo.len() && !todo.is_empty() {
+            calls.undecided()
+        } else {
+            Vec::new()
+        };
         let witness = calls
             .searched
             .get()
@@ -191,6 +202,7 @@ impl Worker<'_> {
             witness,
             index: job.index.clone(),
             call_seconds: calls.call_seconds,
+            undecided,
         })
     }
 }
@@ -286,11 +298,38 @@ impl FormulaCalls<'_, '_> {
                 Reference::Missing(_) => return Ok(None), // interrupted: judge it on resume
             };
         let reference_status = reference_answer.map(|a| a.status);
+        // A performance verdict needs someone who decided: the reference, or when it did
+        // not, the fastest solver of the pool whose answer nothing contradicts.
+        let performance = matches!(m.class.status, Status::Timeout | Status::Unknown);
+        let pool = if performance {
+            self.pool_decider()
+        } else {
+            None
+        };
         // Only a clean sat/unsat judges: a reference whose model was found invalid has
         // decided nothing (and no later judge decided either).
-        let finding = judging::judge(m.judged(), reference_answer, self);
+        let deciders = Deciders {
+            reference: reference_answer,
+            pool: pool.is_some(),
+        };
+        let finding = judging::judge(m.judged(), deciders, self);
         let verdict = finding.map(|f| f.verdict);
         let evidence = finding.and_then(|f| f.evidence);
+        // Who decided the formula, on every performance verdict (whatever its evidence):
+        // the reference if it decided, else the fastest solver of the pool that did.
+        let (decided_by, decided_s) = match (verdict, reference, reference_answer, pool) {
+            (Some(v), _, _, _) if v.is_bug() => (String::new(), None),
+            (None, ..) => (String::new(), None),
+            (Some(_), Some(r), Some(answer), _) if answer.usable() => (
+                r.name.clone(),
+                self.made.get(&r.name).map(|m| m.outcome.wall.as_secs_f64()),
+            ),
+            (Some(_), _, _, Some(d)) => (
+                d.solver.to_string(),
+                d.seconds.is_finite().then_some(d.seconds),
+            ),
+            _ => (String::new(), None),
+        };
         // The script this solver ran, prelude and model request included: what a
         // trigger or sample holds, and the command that ran it.
         let script = m.script.trim_end();
@@ -378,7 +417,61 @@ impl FormulaCalls<'_, '_> {
             model_check: m
                 .checked_model()
                 .map_or(String::new(), |c| c.csv().to_string()),
+            decided_by,
+            decided_s,
         }))
+    }
+
+    /// What every solver of the pool that answered on this formula decided, as
+    /// candidates: the calls made here, and the answers known from earlier (a resumed
+    /// formula's rows, cached references) without a time.
+    fn decisions(&self) -> Vec<Decision<'_>> {
+        let made = self.made.iter().map(|(name, m)| Decision {
+            solver: name,
+            answer: m.as_reference(),
+            model_valid: matches!(m.model_check, Some(ModelCheck::Valid)),
+            seconds: m.outcome.wall.as_secs_f64(),
+        });
+        let known = self
+            .known
+            .iter()
+            .filter(|(name, _)| !self.made.contains_key(*name))
+            .map(|(name, answer)| Decision {
+                solver: name,
+                answer: *answer,
+                model_valid: false,
+                seconds: f64::INFINITY,
+            });
+        made.chain(known).collect()
+    }
+
+    /// The fastest solver of the pool that decided the formula with an answer nothing
+    /// contradicts ([`pool_decider`]), if any.
+    fn pool_decider(&self) -> Option<Decision<'_>> {
+        pool_decider(&self.decisions(), self)
+    }
+
+    /// Every solver's status and time on a formula that no solver decided and no
+    /// witness proves sat; empty when someone decided it.
+    fn undecided(&self) -> Vec<UndecidedRow> {
+        let decisions = self.decisions();
+        if decisions.iter().any(|d| d.answer.usable()) || self.witness().is_some() {
+            return Vec::new();
+        }
+        let job = self.job;
+        let mut rows: Vec<UndecidedRow> = decisions
+            .iter()
+            .map(|d| UndecidedRow {
+                grammar: self.worker.grammar.to_string(),
+                index: job.index.clone(),
+                size: job.size,
+                solver: d.solver.to_string(),
+                status: d.answer.status.label().to_string(),
+                time_s: d.seconds.is_finite().then_some(d.seconds),
+            })
+            .collect();
+        rows.sort_by(|a, b| a.solver.cmp(&b.solver));
+        rows
     }
 }
 

@@ -40,23 +40,72 @@ pub struct Judged<'a> {
     pub model_check: Option<&'a ModelCheck>,
 }
 
+/// Who else decided the formula: the call's reference, and the rest of the pool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Deciders {
+    /// The answer of the call's reference (the first judge that decided,
+    /// [`crate::campaign::reference::first_decided`]); only a usable answer (a clean
+    /// sat/unsat) judges.
+    pub reference: Option<Answer>,
+    /// Another solver of the pool (under test or judge) decided the formula with an
+    /// answer nothing contradicts ([`pool_decider`]).
+    pub pool: bool,
+}
+
+impl From<Option<Answer>> for Deciders {
+    /// A reference's answer, and nothing known of the rest of the pool.
+    fn from(reference: Option<Answer>) -> Deciders {
+        Deciders {
+            reference,
+            pool: false,
+        }
+    }
+}
+
 /// The verdict on a call and what established it, or `None` when the call is fine (or
-/// nothing can judge it). `reference` is the answer of the call's reference (the first
-/// judge that decided, [`crate::campaign::reference::first_decided`]); only a usable
-/// answer (a clean sat/unsat) judges. `witness` is asked only by the checks that need
-/// it.
-pub fn judge(
-    call: Judged<'_>,
-    reference: Option<Answer>,
-    witness: &dyn WitnessFact,
-) -> Option<Finding> {
+/// nothing can judge it): the oracle's checks in order ([`crate::oracle::checks`]) with
+/// what the `deciders` answered and the formula's `witness` (asked for only by the
+/// checks that need it).
+pub fn judge(call: Judged<'_>, deciders: Deciders, witness: &dyn WitnessFact) -> Option<Finding> {
     run_checks(&CallFacts {
         status: call.status,
         self_check_failed: call.self_check_failed,
         model_check: call.model_check,
-        reference: reference.filter(|a| a.usable()).map(|a| a.status),
+        reference: deciders.reference.filter(|a| a.usable()).map(|a| a.status),
+        pool_decided: deciders.pool,
         witness,
     })
+}
+
+/// One solver's decision of a formula, as a candidate decider of the pool.
+#[derive(Debug, Clone, Copy)]
+pub struct Decision<'a> {
+    /// The solver's name.
+    pub solver: &'a str,
+    /// Its answer as a judge ([`as_reference`]).
+    pub answer: Answer,
+    /// et found the model it printed valid.
+    pub model_valid: bool,
+    /// Seconds it took.
+    pub seconds: f64,
+}
+
+/// The fastest solver of `decisions` that decided the formula with an answer nothing
+/// contradicts: a `sat` whose model et did not refute (and its own check did not
+/// reject, unless et found the model valid), or an `unsat` that no witness and no
+/// model et found valid contradicts. The witness is asked for only when an `unsat` is
+/// a candidate.
+pub fn pool_decider<'a>(
+    decisions: &[Decision<'a>],
+    witness: &dyn WitnessFact,
+) -> Option<Decision<'a>> {
+    let sat_proven = || decisions.iter().any(|d| d.model_valid) || witness.exists();
+    decisions
+        .iter()
+        .filter(|d| d.answer.usable())
+        .filter(|d| d.answer.status == Status::Sat || !sat_proven())
+        .min_by(|a, b| a.seconds.total_cmp(&b.seconds))
+        .copied()
 }
 
 /// A model check that read a model: what judging and the CSV take (`None` for "no model

@@ -20,7 +20,7 @@ fn decided(status: Status) -> Option<Answer> {
 }
 
 fn verdict(call: Judged<'_>, reference: Option<Answer>, witness: bool) -> Option<Verdict> {
-    judge(call, reference, &witness).map(|f| f.verdict)
+    judge(call, reference.into(), &witness).map(|f| f.verdict)
 }
 
 #[test]
@@ -81,7 +81,7 @@ fn self_check_and_model_check_give_invalid_model() {
         model_check: Some(&invalid),
         ..call(Sat)
     };
-    let finding = judge(falsified, None, &false).unwrap();
+    let finding = judge(falsified, None.into(), &false).unwrap();
     assert_eq!(
         (finding.verdict, finding.evidence),
         (Verdict::InvalidModel, Some(Evidence::Model))
@@ -90,7 +90,7 @@ fn self_check_and_model_check_give_invalid_model() {
 
 #[test]
 fn a_witness_judges_without_a_reference() {
-    let finding = judge(call(Unsat), None, &true).unwrap();
+    let finding = judge(call(Unsat), None.into(), &true).unwrap();
     assert_eq!(
         (finding.verdict, finding.evidence),
         (Verdict::Unsound, Some(Evidence::Witness))
@@ -110,4 +110,47 @@ fn a_judge_is_usable_by_the_campaigns_rule() {
     assert!(!as_reference(Sat, true, None).usable());
     assert!(as_reference(Unsat, false, None).usable());
     assert!(!as_reference(Unknown, false, None).usable());
+}
+
+#[test]
+fn the_pool_decider_is_the_fastest_answer_nothing_contradicts() {
+    let decision = |solver, status, model_valid, seconds| Decision {
+        solver,
+        answer: Answer {
+            status,
+            invalid_model: false,
+        },
+        model_valid,
+        seconds,
+    };
+    let sat = decision("slow-sat", Sat, false, 2.0);
+    let unsat = decision("fast-unsat", Unsat, false, 0.5);
+    let undecided = decision("unknown", Unknown, false, 0.1);
+    assert_eq!(
+        name_of(pool_decider(&[sat, unsat, undecided], &false)),
+        Some("fast-unsat")
+    );
+    // A witness, or a model et found valid, contradicts the unsat: the sat decides.
+    assert_eq!(
+        name_of(pool_decider(&[sat, unsat], &true)),
+        Some("slow-sat")
+    );
+    let proven = decision("proven", Sat, true, 3.0);
+    assert_eq!(
+        name_of(pool_decider(&[unsat, proven], &false)),
+        Some("proven")
+    );
+    // A sat whose model is wrong decided nothing.
+    let broken = Decision {
+        answer: Answer {
+            status: Sat,
+            invalid_model: true,
+        },
+        ..sat
+    };
+    assert_eq!(name_of(pool_decider(&[broken, undecided], &false)), None);
+}
+
+fn name_of<'a>(d: Option<Decision<'a>>) -> Option<&'a str> {
+    d.map(|d| d.solver)
 }

@@ -103,10 +103,20 @@ labelled_enum!(
         Model => "model",
         /// The solver's own model check failed.
         SelfCheck => "self-check",
+        /// The reference did not decide the formula, but another solver of the pool did
+        /// with an answer nothing contradicts (a performance verdict only).
+        Pool => "pool",
     }
 );
 
 impl Evidence {
+    /// Whether this evidence can establish a correctness verdict (`unsound`,
+    /// `invalid_model`): every kind but the pool's decisions, which only show that a
+    /// formula can be decided.
+    pub fn judges_correctness(self) -> bool {
+        self != Evidence::Pool
+    }
+
     /// What established a correctness verdict in a `runs.csv` written before the
     /// `evidence` column existed: a reference for `unsound`, the solver's own check for
     /// `invalid_model`; a crash needs no evidence beyond the failed process.

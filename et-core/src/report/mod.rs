@@ -8,7 +8,8 @@
 //! [`crate::version`] order); [`timeouts`] parses the `solved within T` grid and names
 //! the clock; [`tables`] turns a report into text cells that [`render`] prints or
 //! writes as CSV; [`figures`] turns a report into plot data that [`plot`] lays out and
-//! draws; [`merge`] joins shards. Nothing here runs solvers or reclassifies calls: the
+//! draws; [`merge`] joins shards; [`undecided`] counts the formulas nobody decided
+//! (`undecided.csv`). Nothing here runs solvers or reclassifies calls: the
 //! CSV is the truth.
 
 pub mod coverage;
@@ -22,6 +23,7 @@ pub mod render;
 pub mod stats;
 pub mod tables;
 pub mod timeouts;
+pub mod undecided;
 
 pub use error::{Overlap, ReportError};
 pub use load::RunDir;

@@ -230,6 +230,9 @@ pub struct Report {
     pub rows: u64,
     /// What the per-formula join did.
     pub join: JoinStats,
+    /// Per grammar, the formulas nobody decided (`None`: no input lists them, runs made
+    /// before et did).
+    pub undecided: Option<Vec<super::undecided::Undecided>>,
 }
 
 impl Report {
@@ -536,7 +539,7 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             outside,
         });
     }
-    Ok(finish(
+    let mut report = finish(
         reg,
         tallies,
         timeouts.clone(),
@@ -544,7 +547,9 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         inputs,
         rows,
         join_stats,
-    ))
+    );
+    report.undecided = super::undecided::read_undecided(dirs)?;
+    Ok(report)
 }
 
 /// Pool members grouped by family, each group in release order.
@@ -659,6 +664,7 @@ fn finish(
         inputs,
         rows,
         join,
+        undecided: None,
     }
 }
 

@@ -27,15 +27,55 @@ fn secs(x: f64) -> String {
 
 /// Builds every table of the report, in the order they are printed.
 pub fn tables(report: &Report) -> Vec<Table> {
-    vec![
+    let mut tables = vec![
         bugs_table(report),
         performance_table(report),
         solved_table(report),
         status_table(report),
         time_table(report),
         regression_table(report),
-        inputs_table(report),
+    ];
+    tables.extend(undecided_table(report));
+    tables.push(inputs_table(report));
+    tables
+}
+
+/// Per grammar, the formulas nobody decided and the smallest of them; no table when no
+/// input lists them (runs made before et wrote `undecided.csv`).
+fn undecided_table(report: &Report) -> Option<Table> {
+    let undecided = report.undecided.as_ref()?;
+    let header = [
+        "grammar",
+        "formulas",
+        "smallest_size",
+        "smallest_index",
+        "answers",
     ]
+    .map(String::from)
+    .to_vec();
+    let rows = undecided
+        .iter()
+        .map(|u| {
+            vec![
+                u.grammar.clone(),
+                u.formulas.to_string(),
+                u.smallest_size.to_string(),
+                u.smallest_index.clone(),
+                u.smallest_answers.clone(),
+            ]
+        })
+        .collect();
+    Some(Table {
+        name: "undecided",
+        title: "Formulas no solver of the pool decided and no witness proves sat".into(),
+        header,
+        rows,
+        notes: vec![
+            "`et index -g GRAMMAR INDEX` prints a formula; `undecided.csv` in each run \
+             directory lists them all"
+                .into(),
+        ],
+    })
 }
 
 /// The cells every per-solver-and-grammar table starts with: solver, grammar, calls.
@@ -60,7 +100,12 @@ fn bugs_table(report: &Report) -> Table {
     let mut header = leading_header();
     header.extend(verdicts.iter().map(|v| v.label().to_string()));
     header.push("total".into());
-    header.extend(Evidence::ALL.iter().map(|e| format!("by_{}", e.label())));
+    let evidence: Vec<Evidence> = Evidence::ALL
+        .iter()
+        .copied()
+        .filter(|e| e.judges_correctness())
+        .collect();
+    header.extend(evidence.iter().map(|e| format!("by_{}", e.label())));
     let rows = report
         .cells
         .iter()
@@ -68,7 +113,7 @@ fn bugs_table(report: &Report) -> Table {
             let mut row = leading_cells(report, c);
             row.extend(verdicts.iter().map(|v| c.verdict(*v).to_string()));
             row.push(c.bugs().to_string());
-            row.extend(Evidence::ALL.iter().map(|e| c.by_evidence(*e).to_string()));
+            row.extend(evidence.iter().map(|e| c.by_evidence(*e).to_string()));
             row
         })
         .collect();

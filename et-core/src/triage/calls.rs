@@ -22,7 +22,7 @@ use std::time::Duration;
 use et_eval::{ModelCheck, Script};
 
 use crate::campaign::reference::Answer as ReferenceAnswer;
-use crate::judging::{self, formula_of, observe, Invocation, Judged, Observation};
+use crate::judging::{self, formula_of, observe, Deciders, Invocation, Judged, Observation};
 use crate::oracle::checks::{Finding, WitnessFact};
 use crate::oracle::Status;
 use crate::solvers::call::{CallError, CallOutcome, Limits};
@@ -86,14 +86,15 @@ impl Answer {
     }
 
     /// The verdict on this call, judged as `et run` judges it
-    /// ([`judging::judge`]): against `reference` (a judge's answer, or an expected
-    /// answer given by the user) and the formula's witness.
+    /// ([`judging::judge`]): against `deciders` (a judge's answer, or an expected
+    /// answer given by the user; whether another solver decided the formula) and the
+    /// formula's witness.
     pub fn judge(
         &self,
-        reference: Option<ReferenceAnswer>,
+        deciders: impl Into<Deciders>,
         witness: &dyn WitnessFact,
     ) -> Option<Finding> {
-        judging::judge(self.judged(), reference, witness)
+        judging::judge(self.judged(), deciders.into(), witness)
     }
 
     /// This answer as a judge of others (the campaign's rule: a `sat` whose model is

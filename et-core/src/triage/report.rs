@@ -260,6 +260,9 @@ fn expected_answer(f: &Finding) -> (String, String) {
         }
         Some(Evidence::SelfCheck) => "the solver's own self-check".into(),
         Some(Evidence::Reference) => "the reference solver's answer".into(),
+        Some(Evidence::Pool) => {
+            "another solver of the pool, which decided the formula (the reference did not)".into()
+        }
         None => default.to_string(),
     };
     match f.kind {

@@ -6,10 +6,12 @@
 //! The order of [`CHECKS`] is the order of trust: et's own evaluation of the model the
 //! solver printed ([`model`]) before the solver's own model check ([`self_check`]); a
 //! crash ([`crash`]) needs no evidence; a witness et found itself ([`witness`]) before
-//! another solver's answer ([`reference`]).
+//! another solver's answer ([`reference`]); the pool's decisions ([`pool`]) last, for
+//! performance verdicts only where the reference decided nothing.
 
 mod crash;
 mod model;
+mod pool;
 mod reference;
 mod self_check;
 mod witness;
@@ -31,6 +33,10 @@ pub struct CallFacts<'a> {
     /// The status of the reference that judges this call, if it gave a usable answer
     /// (a clean sat/unsat); `None` without reference or when it decided nothing.
     pub reference: Option<Status>,
+    /// Whether another solver of the pool (under test or judge) decided the formula
+    /// with an answer nothing contradicts: a `sat` whose model et did not refute, an
+    /// `unsat` that no witness and no valid model contradicts.
+    pub pool_decided: bool,
     /// Whether et knows a satisfying assignment of the formula (searched on demand).
     pub witness: &'a dyn WitnessFact,
 }
@@ -73,6 +79,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &crash::Crash,
     &witness::WitnessCheck,
     &reference::ReferenceCheck,
+    &pool::PoolCheck,
 ];
 
 /// The verdict of the first check that finds one, or `None` when the call is fine (or

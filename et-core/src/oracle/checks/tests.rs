@@ -26,6 +26,7 @@ fn facts<'a>(
         self_check_failed: false,
         model_check,
         reference,
+        pool_decided: false,
         witness,
     }
 }
@@ -119,11 +120,43 @@ fn the_witness_is_searched_only_when_a_check_needs_it() {
 }
 
 #[test]
+fn the_pool_judges_performance_only_where_the_reference_did_not() {
+    let mut call = facts(Timeout, None, Some(Unknown), &false);
+    assert_eq!(run_checks(&call), None);
+    call.pool_decided = true;
+    assert_eq!(run_checks(&call), found(Verdict::Timeout, Evidence::Pool));
+    call.status = Unknown;
+    assert_eq!(run_checks(&call), found(Verdict::Unknown, Evidence::Pool));
+    // A reference that decided is the evidence, the pool's decision is not needed.
+    call.reference = Some(Sat);
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Unknown, Evidence::Reference)
+    );
+    // The pool never judges correctness.
+    for status in [Sat, Unsat, Crash, Memout, Rejected] {
+        let mut call = facts(status, None, None, &false);
+        call.pool_decided = true;
+        assert_ne!(
+            run_checks(&call).and_then(|f| f.evidence),
+            Some(Evidence::Pool)
+        );
+    }
+}
+
+#[test]
 fn every_check_is_listed_once() {
     let mut names: Vec<&str> = CHECKS.iter().map(|c| c.name()).collect();
     assert_eq!(
         names,
-        ["model", "self-check", "crash", "witness", "reference"]
+        [
+            "model",
+            "self-check",
+            "crash",
+            "witness",
+            "reference",
+            "pool"
+        ]
     );
     names.dedup();
     assert_eq!(names.len(), CHECKS.len());

@@ -1,0 +1,134 @@
+//! Judging without blind spots: a performance verdict where the reference decided
+//! nothing but another solver of the pool did (`decided_by`, evidence `pool`), and
+//! `undecided.csv`, the formulas that nobody decided and no witness proves sat.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use et_core::oracle::Status;
+
+use common::{csv_maps, fake, rows, show, solver, Scratch};
+
+/// Runs the 300 first `core` formulas on `solvers` of `pool` into `dir`.
+fn run_core(s: &Scratch, pool: &Path, solvers: &str, dir: &Path) {
+    let o = s.run(&[
+        "run",
+        "-g",
+        "core",
+        "--n",
+        "300",
+        "--timeout",
+        "30",
+        "--solvers",
+        solvers,
+        "--pool",
+        pool.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+}
+
+#[test]
+fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let judge = fake("unknown-judge", "always-unknown.sh", &[]);
+    let mut slow = fake("unknown", "always-unknown.sh", &[]);
+    slow.reference = vec![judge.name.clone()];
+    let pool = s.pool_file("pool.toml", &[z3.clone(), slow.clone(), judge.clone()]);
+
+    // (b) z3 decides, the reference of `unknown` never does: the pool judges.
+    let with_z3 = s.join("with-z3");
+    run_core(&s, &pool, "unknown,z3-4.16.0", &with_z3);
+    let all = rows(&with_z3);
+    let z3_decided: BTreeSet<String> = all
+        .iter()
+        .filter(|r| r.solver == z3.name && r.status.parse::<Status>().unwrap().is_decided())
+        .map(|r| r.index.clone())
+        .collect();
+    let z3_unsat: BTreeSet<String> = all
+        .iter()
+        .filter(|r| r.solver == z3.name && r.status == "unsat")
+        .map(|r| r.index.clone())
+        .collect();
+    assert!(!z3_decided.is_empty() && !z3_unsat.is_empty());
+    let judged: Vec<_> = all.iter().filter(|r| r.solver == slow.name).collect();
+    assert_eq!(judged.len(), 300);
+    for r in &judged {
+        if z3_decided.contains(&r.index) {
+            // On a sat formula et's own witness is the stronger evidence; on an unsat
+            // one only the pool knows. Either way z3 is who decided it.
+            let evidence = if z3_unsat.contains(&r.index) {
+                "pool"
+            } else {
+                "witness"
+            };
+            assert_eq!(
+                (
+                    r.verdict.as_str(),
+                    r.evidence.as_str(),
+                    r.decided_by.as_str()
+                ),
+                ("unknown", evidence, z3.name.as_str()),
+                "formula {}",
+                r.index
+            );
+            assert!(r.decided_s.is_some_and(|t| t > 0.0), "{r:?}");
+            assert_eq!(r.reference, judge.name, "the reference is still named");
+        } else {
+            assert_eq!(r.verdict, "", "{r:?}");
+        }
+    }
+    // z3 decided everything: nothing is undecided.
+    assert!(csv_maps(&with_z3.join("undecided.csv")).is_empty());
+
+    // (c) Without z3 nobody decides: the formulas no witness proves sat are listed,
+    // which on `core` (every Boolean assignment is tried) are exactly the unsat ones.
+    let without = s.join("without-z3");
+    run_core(&s, &pool, "unknown", &without);
+    let undecided = csv_maps(&without.join("undecided.csv"));
+    let listed: BTreeSet<String> = undecided.iter().map(|r| r["index"].clone()).collect();
+    assert_eq!(listed, z3_unsat);
+    // Each of them with every solver that ran on it.
+    for index in &listed {
+        let solvers: BTreeSet<&str> = undecided
+            .iter()
+            .filter(|r| &r["index"] == index)
+            .map(|r| r["solver"].as_str())
+            .collect();
+        assert_eq!(
+            solvers,
+            BTreeSet::from([judge.name.as_str(), slow.name.as_str()])
+        );
+    }
+    // The others are proven sat by a witness: `unknown` there is still a finding.
+    for r in rows(&without) {
+        let expected = if listed.contains(&r.index) {
+            ("", "")
+        } else {
+            ("unknown", "witness")
+        };
+        assert_eq!((r.verdict.as_str(), r.evidence.as_str()), expected, "{r:?}");
+        assert_eq!(r.decided_by, "", "nobody decided {}", r.index);
+    }
+    // et report counts them per grammar, with the smallest.
+    let o = s.run(&[
+        "report",
+        without.to_str().unwrap(),
+        "--csv",
+        s.join("tables").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let table = csv_maps(&s.join("tables/undecided.csv"));
+    assert_eq!(table.len(), 1);
+    assert_eq!(table[0]["grammar"], "core");
+    assert_eq!(table[0]["formulas"], listed.len().to_string());
+    assert_eq!(
+        &table[0]["smallest_index"],
+        listed.iter().min_by_key(|i| (i.len(), *i)).unwrap()
+    );
+}
