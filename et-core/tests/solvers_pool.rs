@@ -196,8 +196,7 @@ fn reinstalling_is_a_no_op() {
     let home = test_home();
     let pool_file = home.join("pool.toml");
     let before = std::fs::read(&pool_file).unwrap();
-    let mut installer = Installer::new(&home);
-    installer.verbose = false;
+    let installer = Installer::new(&home);
     let report = installer
         .install(&Spec::parse_all(&["z3@4.8.5", "z3@4.8.5.0"]).unwrap())
         .unwrap();
@@ -254,7 +253,6 @@ fn a_failed_download_leaves_nothing_behind() {
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let mut installer = Installer::new(&home);
     installer.python = fake.to_string_lossy().into_owned();
-    installer.verbose = false;
     let report = installer
         .install(&[Spec::parse("z3@4.8.6").unwrap()])
         .unwrap();
