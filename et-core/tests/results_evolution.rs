@@ -154,7 +154,7 @@ fn table(name: &str) -> BTreeMap<(String, String), BTreeMap<String, String>> {
 fn the_figures_show_the_committed_tables() {
     let dirs: Vec<RunDir> = runs()
         .iter()
-        .map(|r| RunDir::open(&study().join(r)).unwrap())
+        .map(|r| RunDir::open(study().join(r)).unwrap())
         .collect();
     let options = ReportOptions {
         timeouts: parse_timeouts(&timeouts()).unwrap(),
