@@ -1,6 +1,8 @@
 //! Release order of solver versions: `4.8.9 < 4.8.10 < 4.9.0`, `1.0.0-rc1 < 1.0.0`.
-//! The one ordering of versions in et: evolution plots and reports sort by it, and the
-//! default reference ("the newest release of the other family") is chosen by it.
+//! The one ordering of versions in et: evolution plots and reports sort by it, the
+//! default reference ("the newest release of the other family") is chosen by it, and
+//! the families' thresholds (the oldest usable wheel, the Unicode cut-over) compare
+//! with it.
 //!
 //! Plain string order puts 4.8.10 before 4.8.9, which scrambles every evolution plot,
 //! so versions are compared piece by piece: digit runs as numbers, letter runs as text.
@@ -61,6 +63,23 @@ pub fn compare_versions(a: &str, b: &str) -> Ordering {
         _ => compare_pieces(&pa, &pb),
     };
     by_pieces.then_with(|| a.cmp(b))
+}
+
+/// The leading numbers of a version's upstream part (`1.0.3-1` → `[1, 0, 3]`,
+/// `2.6.5.post24` → `[2, 6, 5]`, `1.0.0rc1` → `[1, 0]`): for reading a packager's
+/// version number (PyPI's `X.Y.Z.W`) into et's `X.Y.Z`. Not an order: compare versions
+/// with [`compare_versions`], which also places pre-releases and unnumbered builds.
+pub fn leading_numbers(version: &str) -> Vec<u64> {
+    let upstream = version.split(['-', '+']).next().unwrap_or("");
+    upstream
+        .split('.')
+        .map_while(|part| part.parse().ok())
+        .collect()
+}
+
+/// Whether `version` is `threshold` or a later release, in release order.
+pub fn at_least(version: &str, threshold: &str) -> bool {
+    compare_versions(version, threshold) != Ordering::Less
 }
 
 /// Whether a version names a release (has a number), unlike `trunk` or `main`.
@@ -142,6 +161,24 @@ mod tests {
         );
         assert_eq!(pick(vec!["trunk"]), Some("trunk"));
         assert_eq!(pick(vec![]), None);
+    }
+
+    #[test]
+    fn leading_numbers_read_packagers_versions() {
+        assert_eq!(leading_numbers("1.0.3-1"), [1, 0, 3]);
+        assert_eq!(leading_numbers("4.13.0.0"), [4, 13, 0, 0]);
+        assert_eq!(leading_numbers("2.6.5.post24"), [2, 6, 5]);
+        assert_eq!(leading_numbers("1.0.0rc1"), [1, 0]);
+        assert_eq!(leading_numbers("trunk"), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn thresholds_follow_release_order() {
+        assert!(at_least("4.8.12", "4.8.5"));
+        assert!(at_least("1.2.0", "1.2.0"));
+        assert!(!at_least("1.0.8", "1.0.9"));
+        assert!(!at_least("1.2.0-rc1", "1.2.0"));
+        assert!(at_least("1.0.3-1", "1.0.3"));
     }
 
     #[test]

@@ -404,6 +404,7 @@ fn a_directory_held_by_a_run_is_refused_naming_its_pid() {
     assert!(err.contains(&format!("pid {}", first.id())), "{err}");
     let o = s.run(&["run", "--resume", "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // SAFETY: kill takes integers only; the child is ours and not yet reaped.
     unsafe {
         libc::kill(first.id() as i32, libc::SIGINT);
     }
@@ -417,6 +418,8 @@ fn a_directory_held_by_a_run_is_refused_naming_its_pid() {
 fn et_with_file_limit(s: &Scratch, bytes: u64, args: &[&str]) -> Output {
     let mut cmd: Command = s.et();
     cmd.args(args);
+    // SAFETY: between fork and exec the closure calls only signal and setrlimit, which
+    // are async-signal-safe, on integers captured before the fork; it allocates nothing.
     unsafe {
         cmd.pre_exec(move || {
             libc::signal(libc::SIGXFSZ, libc::SIG_IGN);

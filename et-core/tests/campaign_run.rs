@@ -638,6 +638,7 @@ fn ctrl_c_keeps_finished_rows_and_exits_130() {
     let (o, resumed) = interrupt_and_resume(
         40,
         |child| {
+            // SAFETY: kill takes integers only; the child is ours and not yet reaped.
             unsafe {
                 libc::kill(child.id() as i32, libc::SIGINT);
             }
@@ -701,10 +702,12 @@ fn a_solver_signalled_together_with_et_is_not_a_crash() {
     };
     // The solver first, et a moment later: the worker sees a solver dead of SIGTERM
     // before the run knows it is being stopped.
+    // SAFETY: kill takes integers only; the solver is running (the loop above saw it).
     unsafe {
         libc::kill(solver_pid, libc::SIGTERM);
     }
     std::thread::sleep(std::time::Duration::from_millis(200));
+    // SAFETY: kill takes integers only; the child is ours and not yet reaped.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGTERM);
     }

@@ -132,14 +132,31 @@ fn the_int_inside_a_bool_is_numbered_by_the_bool() {
     assert_eq!(Bool::from_term(&term), le);
 }
 
+#[derive(Enumerable, Debug)]
+enum Loop {
+    Stop,
+    #[enumerable(cost = 0)]
+    Again(Box<Loop>),
+}
+
 #[test]
 #[should_panic(expected = "zero-cost cycle")]
 fn a_free_recursive_constructor_is_refused() {
-    #[derive(Enumerable, Debug)]
-    enum Loop {
-        Stop,
-        #[enumerable(cost = 0)]
-        Again(Box<Loop>),
-    }
     TypedEnumeration::<Loop>::new();
+}
+
+#[test]
+fn a_free_recursive_constructor_is_a_typed_error() {
+    let err = et_core::typed::grammar_of::<Loop>().unwrap_err();
+    assert!(
+        matches!(
+            err,
+            et_core::typed::AdtError::NotEnumerable {
+                type_name: "Loop",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(err.to_string().contains("zero-cost cycle"), "{err}");
 }

@@ -7,6 +7,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use et_core::campaign::manifest::RunManifest;
 use et_core::report::load::read_manifest;
 use et_core::report::merge::{merge as merge_dirs, Compression, MergeRecord, MergeSummary};
 use et_core::report::stats::ReportOptions;
@@ -103,9 +104,7 @@ fn partial_merge_records_the_shards_it_holds() {
         "shard = \"2/2\"",
         "shard = \"2/3\"",
     );
-    let out = base.join("merged");
-    merge(&[a, b], &out).unwrap();
-    let m = read_manifest(&out.join("run.toml")).unwrap();
+    let m = merged_manifest(&base, &[a, b]);
     assert_eq!(m.shard.as_deref(), Some("1,2/3"));
 }
 
@@ -117,18 +116,18 @@ fn refused(base: &Path, dirs: &[PathBuf]) -> String {
     err
 }
 
+/// core-shard-1 merged with a copy of core-shard-2 whose run.toml says `to` where it
+/// said `from`: the merge must be refused. The message, and the copy's path.
+fn refused_with_edited_shard_2(from: &str, to: &str) -> (String, PathBuf) {
+    let tmp = scratch();
+    let b = variant(tmp.path(), "core-shard-2", "b", from, to);
+    let err = refused(tmp.path(), &[fixture("core-shard-1"), b.clone()]);
+    (err, b)
+}
+
 #[test]
 fn refuses_different_grammar() {
-    let tmp = scratch();
-    let base = tmp.path().to_path_buf();
-    let b = variant(
-        &base,
-        "core-shard-2",
-        "b",
-        "grammar = \"core\"",
-        "grammar = \"lia\"",
-    );
-    let err = refused(&base, &[fixture("core-shard-1"), b.clone()]);
+    let (err, b) = refused_with_edited_shard_2("grammar = \"core\"", "grammar = \"lia\"");
     assert!(err.contains("grammar differs (core vs lia)"), "{err}");
     assert!(
         err.contains("core-shard-1") && err.contains(&b.display().to_string()),
@@ -138,16 +137,7 @@ fn refuses_different_grammar() {
 
 #[test]
 fn refuses_different_timeout() {
-    let tmp = scratch();
-    let base = tmp.path().to_path_buf();
-    let b = variant(
-        &base,
-        "core-shard-2",
-        "b",
-        "timeout_s = 8.0",
-        "timeout_s = 4.0",
-    );
-    let err = refused(&base, &[fixture("core-shard-1"), b]);
+    let (err, _) = refused_with_edited_shard_2("timeout_s = 8.0", "timeout_s = 4.0");
     assert!(err.contains("timeout_s differs (8 vs 4)"), "{err}");
 }
 
@@ -155,16 +145,8 @@ fn refuses_different_timeout() {
 /// different studies.
 #[test]
 fn refuses_different_cpu_timeout() {
-    let tmp = scratch();
-    let base = tmp.path().to_path_buf();
-    let b = variant(
-        &base,
-        "core-shard-2",
-        "b",
-        "timeout_s = 8.0",
-        "timeout_s = 8.0\ncpu_timeout_s = 2.0",
-    );
-    let err = refused(&base, &[fixture("core-shard-1"), b]);
+    let (err, _) =
+        refused_with_edited_shard_2("timeout_s = 8.0", "timeout_s = 8.0\ncpu_timeout_s = 2.0");
     assert!(err.contains("cpu_timeout_s differs ((none) vs 2)"), "{err}");
 }
 
@@ -204,44 +186,26 @@ fn mixed_supervision_is_recorded() {
         "timeout_s = 8.0",
         "timeout_s = 8.0\nsupervision = \"cgroup-v2\"",
     );
-    let out = base.join("merged");
-    merge(&[fixture("core-shard-1"), b], &out).unwrap();
-    let m = read_manifest(&out.join("run.toml")).unwrap();
+    let m = merged_manifest(&base, &[fixture("core-shard-1"), b]);
     assert_eq!(m.supervision.as_deref(), Some("process-group, cgroup-v2"));
 }
 
 #[test]
 fn refuses_different_pool() {
-    let tmp = scratch();
-    let base = tmp.path().to_path_buf();
-    let b = variant(
-        &base,
-        "core-shard-2",
-        "b",
-        "version = \"4.8.9\"",
-        "version = \"4.8.8\"",
-    );
-    let err = refused(&base, &[fixture("core-shard-1"), b]);
+    let (err, _) = refused_with_edited_shard_2("version = \"4.8.9\"", "version = \"4.8.8\"");
     assert!(err.contains("solver pool differs"), "{err}");
     assert!(err.contains("z3-4.8.9 (z3 4.8.8)"), "{err}");
 }
 
 #[test]
 fn refuses_overlapping_ranges() {
-    let tmp = scratch();
-    let base = tmp.path().to_path_buf();
     // The same shard twice.
-    let b = variant(
-        &base,
-        "core-shard-2",
-        "b",
-        "shard = \"2/2\"",
-        "shard = \"1/2\"",
-    );
-    let err = refused(&base, &[fixture("core-shard-1"), b]);
+    let (err, _) = refused_with_edited_shard_2("shard = \"2/2\"", "shard = \"1/2\"");
     assert!(err.starts_with("cannot merge"), "{err}");
     assert!(err.contains("would count twice"), "{err}");
     assert!(err.contains("[0, 6) shard 1/2"), "{err}");
+    let tmp = scratch();
+    let base = tmp.path().to_path_buf();
     // Plain ranges [0, 6) and [4, 10).
     let c = variant(&base, "core", "c", "start = \"0\"", "start = \"4\"");
     let err = refused(&base, &[fixture("core"), c]);
@@ -272,6 +236,13 @@ fn different_grammars_are_named_before_overlapping_ranges() {
         &[fixture("core-shard-1"), fixture("core-shard-1"), b],
     );
     assert!(err.contains("grammar differs"), "{err}");
+}
+
+/// Merges `dirs` into `base/merged`; its run.toml.
+fn merged_manifest(base: &Path, dirs: &[PathBuf]) -> RunManifest {
+    let out = base.join("merged");
+    merge(dirs, &out).unwrap();
+    read_manifest(&out.join("run.toml")).unwrap()
 }
 
 fn record(dir: &Path) -> MergeRecord {
@@ -370,9 +341,7 @@ fn disjoint_plain_ranges_merge() {
     let tmp = scratch();
     let base = tmp.path().to_path_buf();
     let c = variant(&base, "core", "c", "start = \"0\"", "start = \"6\"");
-    let out = base.join("merged");
-    merge(&[fixture("core"), c], &out).unwrap();
-    let m = read_manifest(&out.join("run.toml")).unwrap();
+    let m = merged_manifest(&base, &[fixture("core"), c]);
     assert_eq!((m.start.as_str(), m.n, m.shard), ("0", 12, None));
 }
 

@@ -10,9 +10,9 @@ use et_core::oracle::Status;
 use et_core::solvers::call::{Limits, Supervisor};
 use et_core::solvers::check::{check_solver, KNOWN_SAT};
 use et_core::solvers::install::{InstallError, Installer, Spec};
-use et_core::solvers::pool::version_key;
 use et_core::solvers::testing::{test_home, test_pool};
 use et_core::solvers::{Pool, SolverConfig};
+use et_core::version::{compare_versions, leading_numbers};
 
 /// A private directory for one test (`tempfile`), removed when the test ends.
 struct Scratch(tempfile::TempDir);
@@ -67,18 +67,18 @@ fn test_pool_has_old_and_new_z3_and_cvc5() {
     }
     let z3 = pool.newest("z3").unwrap();
     assert!(
-        version_key(&z3.version) > vec![4, 8, 7],
+        compare_versions(&z3.version, "4.8.7").is_gt(),
         "newest z3 is {}",
         z3.version
     );
     assert!(
-        version_key(&z3.version)[0] == 4,
+        leading_numbers(&z3.version)[0] == 4,
         "default z3 is a 4.x: {}",
         z3.version
     );
     let cvc5 = pool.newest("cvc5").unwrap();
     assert!(
-        version_key(&cvc5.version) >= vec![1, 2, 0],
+        compare_versions(&cvc5.version, "1.2.0").is_ge(),
         "{}",
         cvc5.version
     );
@@ -196,8 +196,7 @@ fn reinstalling_is_a_no_op() {
     let home = test_home();
     let pool_file = home.join("pool.toml");
     let before = std::fs::read(&pool_file).unwrap();
-    let mut installer = Installer::new(&home);
-    installer.verbose = false;
+    let installer = Installer::new(&home);
     let report = installer
         .install(&Spec::parse_all(&["z3@4.8.5", "z3@4.8.5.0"]).unwrap())
         .unwrap();
@@ -254,7 +253,6 @@ fn a_failed_download_leaves_nothing_behind() {
     std::fs::set_permissions(&fake, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let mut installer = Installer::new(&home);
     installer.python = fake.to_string_lossy().into_owned();
-    installer.verbose = false;
     let report = installer
         .install(&[Spec::parse("z3@4.8.6").unwrap()])
         .unwrap();

@@ -58,13 +58,94 @@ fn ci_runs_exactly_the_readme_commands() {
     }
 }
 
+/// What `scripts/setup.sh`'s package step does when packages are missing, run in a
+/// scratch directory with a PATH of stand-ins only: `dpkg-query` says nothing is
+/// installed, `id -u` answers `uid`, `sudo` is there or not, and `apt-get` and `sudo`
+/// only log their command lines (with `DEBIAN_FRONTEND`), so nothing is installed.
+/// There is no `cargo` on that PATH, so the script stops right after the package step.
+/// Returns the exit code, the log (one line per command run) and stderr.
+fn setup_package_step(uid: u32, with_sudo: bool) -> (Option<i32>, Vec<String>, String) {
+    let scratch = tempfile::tempdir().unwrap();
+    let bin = scratch.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = scratch.path().join("commands.log");
+    let stand_in = |name: &str, body: &str| {
+        let path = bin.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    stand_in("dpkg-query", "exit 1");
+    stand_in("id", &format!("[ \"$1\" = -u ] && echo {uid}"));
+    stand_in(
+        "apt-get",
+        "echo \"apt-get $* DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-}\" >> \"$LOG\"",
+    );
+    if with_sudo {
+        stand_in("sudo", "echo \"sudo $1\" >> \"$LOG\"; exec \"$@\"");
+    }
+    // The real tools the script needs besides its stand-ins.
+    for tool in ["dirname", "grep", "env"] {
+        let real = ["/usr/bin", "/bin"]
+            .iter()
+            .map(|d| Path::new(d).join(tool))
+            .find(|p| p.is_file())
+            .unwrap_or_else(|| panic!("no {tool} in /usr/bin or /bin"));
+        std::os::unix::fs::symlink(real, bin.join(tool)).unwrap();
+    }
+    let out = std::process::Command::new("/bin/bash")
+        .arg(repo().join("scripts/setup.sh"))
+        .env_clear()
+        .env("PATH", &bin)
+        .env("LOG", &log)
+        .env("ET_HOME", scratch.path().join("et-home"))
+        .output()
+        .unwrap();
+    let commands = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .map(String::from)
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (out.status.code(), commands, stderr)
+}
+
 #[test]
-fn setup_asks_for_sudo_only_when_not_root() {
-    let setup = read("scripts/setup.sh");
-    assert!(setup.contains("id -u"), "setup.sh decides on root itself");
+fn setup_as_root_installs_packages_without_sudo() {
+    let (code, commands, stderr) = setup_package_step(0, false);
+    assert_eq!(commands.len(), 2, "{commands:?}\n{stderr}");
+    assert!(commands[0].starts_with("apt-get update"), "{commands:?}");
     assert!(
-        setup.contains("command -v sudo"),
-        "and says what to do when neither root nor sudo is there"
+        commands[1].starts_with("apt-get install -y -qq --no-install-recommends python3 ")
+            && commands[1].ends_with("DEBIAN_FRONTEND=noninteractive"),
+        "{commands:?}"
+    );
+    // Then the next step: no cargo on this PATH.
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("cargo not found"), "{stderr}");
+}
+
+#[test]
+fn setup_as_a_user_installs_packages_through_sudo() {
+    let (_, commands, stderr) = setup_package_step(1000, true);
+    assert_eq!(
+        commands
+            .iter()
+            .map(|c| c.split(' ').next().unwrap())
+            .collect::<Vec<_>>(),
+        ["sudo", "apt-get", "sudo", "apt-get"],
+        "{commands:?}\n{stderr}"
+    );
+    assert!(commands[3].starts_with("apt-get install"), "{commands:?}");
+}
+
+#[test]
+fn setup_as_a_user_without_sudo_says_what_to_do_and_installs_nothing() {
+    let (code, commands, stderr) = setup_package_step(1000, false);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(commands.is_empty(), "{commands:?}");
+    assert!(
+        stderr.contains("run this script as root, or install sudo"),
+        "{stderr}"
     );
 }
 

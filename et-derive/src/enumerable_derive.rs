@@ -149,7 +149,12 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             fn grammar() -> &'static ::et_core::grammar::Grammar {
                 static GRAMMAR: ::std::sync::OnceLock<::et_core::grammar::Grammar> =
                     ::std::sync::OnceLock::new();
-                GRAMMAR.get_or_init(::et_core::typed::grammar_of::<#ident>)
+                // The trait hands out a grammar: a type spelling no enumerable grammar
+                // (found only now, across types) is a programming error.
+                GRAMMAR.get_or_init(|| {
+                    ::et_core::typed::grammar_of::<#ident>()
+                        .unwrap_or_else(|e| ::core::panic!("{}", e))
+                })
             }
 
             fn from_term(term: &::et_core::enumeration::Term) -> Self {
@@ -161,7 +166,9 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
 
             fn to_term(&self) -> ::et_core::enumeration::Term {
                 let mut term = <Self as ::et_core::typed::Constructors>::shape(self);
-                ::et_core::typed::renumber(&mut term, <Self as ::et_core::typed::Enumerable>::grammar());
+                // The shape and the grammar come from the same constructors.
+                ::et_core::typed::renumber(&mut term, <Self as ::et_core::typed::Enumerable>::grammar())
+                    .unwrap_or_else(|e| ::core::panic!("{}", e));
                 term
             }
 

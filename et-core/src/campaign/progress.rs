@@ -1,130 +1,22 @@
-//! Progress of a run on stderr: an indicatif bar on a terminal, a plain line every ten
-//! seconds otherwise (logs of cluster jobs), nothing when quiet. Results (the summary
-//! table) are not progress: they go to stdout.
-
-use std::io::IsTerminal;
-use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-use crate::oracle::Verdict;
+//! What a run tells its caller while it runs: how far it is, and which solvers cannot
+//! start. The library only calls an [`Observer`]; the CLI implements it (a bar or
+//! periodic lines on stderr, nothing when quiet). Results (the summary) are not
+//! progress: `run` returns them.
 
 use super::summary::Summary;
 
-/// How progress is shown.
-pub enum Progress {
-    /// A live bar.
-    Bar(ProgressBar),
-    /// Periodic lines.
-    Lines {
-        /// Formulas to do in this run.
-        total: u64,
-        /// Done so far (including earlier runs).
-        done: u64,
-        /// When the run started.
-        started: Instant,
-        /// When the last line was printed.
-        last: Instant,
-    },
-    /// Nothing.
-    Quiet,
-}
-
-impl Progress {
-    /// A bar if stderr is a terminal, else periodic lines; `quiet` shows nothing.
-    pub fn for_stderr(quiet: bool) -> Progress {
-        if quiet {
-            Progress::Quiet
-        } else if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{elapsed_precise} [{wide_bar}] {pos}/{len} formulas, ETA {eta} {msg}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            Progress::Bar(bar)
-        } else {
-            Progress::Lines {
-                total: 0,
-                done: 0,
-                started: Instant::now(),
-                last: Instant::now(),
-            }
-        }
-    }
-
-    /// The run starts with `done` of `total` formulas already finished.
-    pub fn start(&mut self, total: u64, already: u64) {
-        match self {
-            Progress::Bar(bar) => {
-                bar.set_length(total);
-                bar.set_position(already);
-                bar.reset_eta();
-            }
-            Progress::Lines { total: t, done, .. } => {
-                *t = total;
-                *done = already;
-            }
-            Progress::Quiet => {}
-        }
-    }
-
+/// Receives a run's progress, on the thread that called [`super::runner::Campaign::run`].
+pub trait Observer {
+    /// The run starts with `already` of `total` formulas finished.
+    fn start(&mut self, total: u64, already: u64);
     /// One more formula finished; `summary` holds the counts so far.
-    pub fn formula_done(&mut self, summary: &Summary) {
-        match self {
-            Progress::Bar(bar) => {
-                bar.inc(1);
-                let rate = summary.calls() as f64 / bar.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{rate:.0} calls/s {}", verdict_counts(summary)));
-            }
-            Progress::Lines { done, .. } => {
-                *done += 1;
-                self.tick(summary);
-            }
-            Progress::Quiet => {}
-        }
-    }
-
-    /// Called regularly: prints a line if ten seconds passed.
-    pub fn tick(&mut self, summary: &Summary) {
-        if let Progress::Lines {
-            total,
-            done,
-            started,
-            last,
-        } = self
-        {
-            if last.elapsed() >= Duration::from_secs(10) {
-                *last = Instant::now();
-                let rate = summary.formulas as f64 / started.elapsed().as_secs_f64().max(1e-9);
-                eprintln!(
-                    "et: {done}/{total} formulas, {rate:.1}/s {}",
-                    verdict_counts(summary)
-                );
-            }
-        }
-    }
-
-    /// The run ended: clear the bar (the summary is the caller's to print, on stdout).
-    pub fn finish(&mut self) {
-        if let Progress::Bar(bar) = self {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-fn verdict_counts(summary: &Summary) -> String {
-    let parts: Vec<String> = Verdict::ALL
-        .iter()
-        .map(|v| (v, summary.verdict_total(*v)))
-        .filter(|(_, n)| *n > 0)
-        .map(|(v, n)| format!("{v}: {n}"))
-        .collect();
-    if parts.is_empty() {
-        String::new()
-    } else {
-        format!("[{}]", parts.join(", "))
-    }
+    fn formula_done(&mut self, summary: &Summary);
+    /// Called regularly (every 200 ms while waiting for a formula) with the counts so
+    /// far.
+    fn tick(&mut self, summary: &Summary);
+    /// The run ended.
+    fn finish(&mut self);
+    /// `solver` cannot start under the run's limits, for `why`: its calls are recorded
+    /// as `setup_error`. Called before the first formula.
+    fn cannot_start(&mut self, solver: &str, why: &str);
 }

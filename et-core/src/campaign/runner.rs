@@ -27,7 +27,7 @@ use super::lock::DirLock;
 use super::manifest::{first_difference, ManifestSolver, RunManifest};
 use super::plan::Plan;
 use super::preflight::check_programs;
-use super::progress::Progress;
+use super::progress::Observer;
 use super::reference::{self, ReferenceCache};
 use super::row::{COLUMNS, UNDECIDED_COLUMNS, UNDECIDED_CSV};
 use super::summary::Summary;
@@ -144,7 +144,7 @@ impl Campaign {
         &self,
         mut enumeration: Enumeration,
         cancel: Arc<AtomicBool>,
-        progress: &mut Progress,
+        progress: &mut dyn Observer,
     ) -> anyhow::Result<Summary> {
         if self.plan.n > 0 {
             // Before anything is written: the producer has no one to report this to.
@@ -211,7 +211,7 @@ impl Campaign {
                 .into_iter()
                 .collect();
         for (name, why) in &cannot_start {
-            eprintln!("et: {name} cannot start ({why}); its calls are recorded as setup_error");
+            progress.cannot_start(name, why);
         }
         let cannot_start = &cannot_start;
         let store = BugStore::new(&self.out);

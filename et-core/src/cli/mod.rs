@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 mod bisect;
 mod merge;
 mod plot;
+mod progress;
 mod report;
 mod run;
 mod shrink;

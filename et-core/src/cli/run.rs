@@ -15,7 +15,6 @@ use num_traits::CheckedSub;
 use et_core::builtins::Builtin;
 use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::plan::{Plan, Shard};
-use et_core::campaign::progress::Progress;
 use et_core::campaign::runner::{read_manifest, Campaign};
 use et_core::campaign::CampaignError;
 use et_core::enumeration::Enumeration;
@@ -246,11 +245,10 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<SolverConfig>)> {
         }
     }
     // A malformed pool file is bad input (exit 2), not an installation failure.
-    let pool =
-        solvers::load_pool_or_install_default(args.pool.as_deref()).map_err(|e| match e {
-            solvers::install::InstallError::Pool(e) => anyhow::Error::from(e),
-            other => other.into(),
-        })?;
+    let pool = super::solvers::load_pool(args.pool.as_deref()).map_err(|e| match e {
+        solvers::install::InstallError::Pool(e) => anyhow::Error::from(e),
+        other => other.into(),
+    })?;
     let under_test = match &args.solvers {
         Some(names) => {
             let names: Vec<&str> = names
@@ -521,7 +519,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let out = campaign.out.clone();
     super::solvers::note_supervision();
     let cancel = install_signal_handlers();
-    let mut progress = Progress::for_stderr(args.quiet);
+    let mut progress = super::progress::Progress::for_stderr(args.quiet);
     let summary = campaign.run(enumeration, cancel, &mut progress)?;
     if !args.quiet {
         // Results on stdout; a reader that went away (`| head`) is not an error.

@@ -1,6 +1,6 @@
 //! `et solvers`: install real solver releases, list and check a pool.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -8,8 +8,8 @@ use anyhow::{bail, Context};
 use clap::{Args as ClapArgs, Subcommand};
 use et_core::solvers::call::{Limits, Supervisor};
 use et_core::solvers::check::{cannot_start, check_solver};
-use et_core::solvers::install::{Installer, Spec};
-use et_core::solvers::{self, family, Pool};
+use et_core::solvers::install::{InstallError, Installed, Installer, Spec};
+use et_core::solvers::{self, family, DefaultPoolNotes, Pool};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -167,6 +167,7 @@ fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Resu
     let specs = Spec::parse_all(specs)?;
     let mut installer = Installer::new(&solvers::et_home());
     installer.jobs = jobs;
+    installer.on_installed = Some(say_installed);
     if let Some(pool) = pool {
         installer.pool_file = pool;
     }
@@ -184,7 +185,7 @@ fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Resu
 }
 
 fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let pool = solvers::load_pool_or_install_default(pool.as_deref())?;
+    let pool = load_pool(pool.as_deref())?;
     let rows: Vec<[String; 6]> = pool
         .solvers
         .iter()
@@ -230,7 +231,7 @@ fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 }
 
 fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Result<ExitCode> {
-    let mut pool = solvers::load_pool_or_install_default(pool.as_deref())?;
+    let mut pool = load_pool(pool.as_deref())?;
     if !names.is_empty() {
         pool = pool.select(names)?;
     }
@@ -281,6 +282,35 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
 }
 
 /// Says once on stderr when solver calls cannot run in cgroups here, and what is lost.
+/// The pool of `--pool`, or the default pool, installed first (saying so on stderr)
+/// when there is none yet.
+pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
+    solvers::load_pool_or_install_default(
+        pool,
+        &DefaultPoolNotes {
+            installing: |path, specs| {
+                eprintln!(
+                    "et: no solver pool yet ({} does not exist); installing the default pool: {}",
+                    path.display(),
+                    specs.join(" ")
+                )
+            },
+            installed: say_installed,
+            done: |report| eprintln!("et: {}", report.summary()),
+        },
+    )
+}
+
+/// One line per solver installed, as each finishes.
+fn say_installed(solver: &Installed<'_>) {
+    eprintln!(
+        "installed {} from {} in {:.1} s",
+        solver.name,
+        solver.wheel,
+        solver.took.as_secs_f64()
+    );
+}
+
 pub(super) fn note_supervision() {
     if let Some(why) = Supervisor::global().fallback_reason() {
         eprintln!(

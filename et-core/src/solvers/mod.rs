@@ -46,25 +46,38 @@ pub fn default_pool_path(home: &Path) -> PathBuf {
     home.join("pool.toml")
 }
 
+/// What [`load_pool_or_install_default`] tells its caller while it installs the
+/// default pool (the CLI says it on stderr).
+#[derive(Debug, Clone, Copy)]
+pub struct DefaultPoolNotes {
+    /// Before installing: the pool file that does not exist, and the specs of the
+    /// default pool.
+    pub installing: fn(&Path, &[&str]),
+    /// After each solver installed.
+    pub installed: fn(&install::Installed<'_>),
+    /// After installing: what happened.
+    pub done: fn(&install::InstallReport),
+}
+
 /// Loads `pool` if given; otherwise the default pool of [`et_home`], installing the
 /// default solvers (newest z3 4.x and newest cvc5) first if there is no pool yet, and
-/// saying so on stderr. This is what every command that needs solvers calls.
-pub fn load_pool_or_install_default(pool: Option<&Path>) -> Result<Pool, install::InstallError> {
+/// telling `notes`. This is what every command that needs solvers calls.
+pub fn load_pool_or_install_default(
+    pool: Option<&Path>,
+    notes: &DefaultPoolNotes,
+) -> Result<Pool, install::InstallError> {
     if let Some(path) = pool {
         return Ok(Pool::load(path)?);
     }
     let home = et_home();
     let path = default_pool_path(&home);
     if !path.exists() {
-        eprintln!(
-            "et: no solver pool yet ({} does not exist); installing the default pool: {}",
-            path.display(),
-            install::DEFAULT_POOL.join(" ")
-        );
-        let installer = install::Installer::new(&home);
+        (notes.installing)(&path, install::DEFAULT_POOL);
+        let mut installer = install::Installer::new(&home);
+        installer.on_installed = Some(notes.installed);
         let specs = install::Spec::parse_all(install::DEFAULT_POOL)?;
         let report = installer.install(&specs)?;
-        eprintln!("et: {}", report.summary());
+        (notes.done)(&report);
     }
     Ok(Pool::load(&path)?)
 }

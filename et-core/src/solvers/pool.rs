@@ -178,18 +178,6 @@ impl SolverConfig {
     }
 }
 
-/// Numeric components of a version string, ignoring suffixes (`1.0.3-1` → `[1, 0, 3]`):
-/// for reading PyPI version numbers and checking them against thresholds (the oldest
-/// usable z3, the first cvc5 with a C API). To order versions, use
-/// [`crate::version::compare_versions`].
-pub fn version_key(version: &str) -> Vec<u64> {
-    let upstream = version.split(['-', '+']).next().unwrap_or("");
-    upstream
-        .split('.')
-        .map_while(|part| part.parse().ok())
-        .collect()
-}
-
 /// Errors reading or selecting from a pool; each names the file and line or the value.
 #[derive(Debug, thiserror::Error)]
 pub enum PoolError {
@@ -812,11 +800,5 @@ input = "stdin"
                 .to_string();
             assert!(err.starts_with("s.cfg:2:1: solver name"), "{err}");
         }
-    }
-
-    #[test]
-    fn version_keys_order_releases() {
-        assert!(version_key("4.8.12") > version_key("4.8.5"));
-        assert_eq!(version_key("1.0.3-1"), [1, 0, 3]);
     }
 }

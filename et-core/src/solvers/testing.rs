@@ -107,8 +107,7 @@ fn read_installed(file: &Path, specs: &[&str]) -> Result<Pool, String> {
 /// Installs the test pool and the extra test solvers into `home` (what is present is
 /// kept, and cvc5 runners are refreshed from this build); returns the test pool.
 pub fn install_test_pool(home: &Path) -> Result<Pool, InstallError> {
-    let mut installer = Installer::new(home);
-    installer.verbose = false;
+    let installer = Installer::new(home);
     installer
         .install(&Spec::parse_all(TEST_POOL_SPECS)?)?
         .into_result()?;

@@ -63,8 +63,38 @@ pub fn constructor_items(
     items
 }
 
+/// Why an ADT cannot be enumerated, or a term is not a value of a grammar.
+#[derive(Debug, thiserror::Error)]
+pub enum AdtError {
+    /// The grammar the types spell is refused by the grammar library (a zero-cost
+    /// cycle, a type with no finite value); the library's sentence says which.
+    #[error("type `{type_name}` cannot be enumerated:\n{problem}")]
+    NotEnumerable {
+        /// The root type.
+        type_name: &'static str,
+        /// What the grammar library found.
+        problem: GrammarError,
+    },
+    /// A node chose an alternative its rule does not have, or has another number of
+    /// children than the alternative.
+    #[error(
+        "not a derivation of grammar `{grammar}`: rule `{rule}` has no alternative {alt} \
+         with {children} children"
+    )]
+    NotADerivation {
+        /// The grammar's name.
+        grammar: String,
+        /// The rule the node stands for.
+        rule: String,
+        /// The alternative it chose.
+        alt: u32,
+        /// How many children it has.
+        children: usize,
+    },
+}
+
 /// The grammar of an ADT and the types it mentions; the root type is rule 0.
-pub fn assemble(root: &'static AdtRule) -> Result<Grammar, GrammarError> {
+pub fn assemble(root: &'static AdtRule) -> Result<Grammar, AdtError> {
     let mut ids: HashMap<*const AdtRule, NtId> = HashMap::new();
     let mut order: Vec<&'static AdtRule> = Vec::new();
     let mut tokens: Vec<String> = Vec::new();
@@ -117,13 +147,16 @@ pub fn assemble(root: &'static AdtRule) -> Result<Grammar, GrammarError> {
         nonterminals,
         root.name,
     )
+    .map_err(|problem| AdtError::NotEnumerable {
+        type_name: root.name,
+        problem,
+    })
 }
 
-/// The grammar of `T`, or a panic naming what is wrong with the type (this cannot be
-/// checked at compile time: the macro sees one type at a time).
-pub fn grammar_of<T: Constructors>() -> Grammar {
-    let rule = T::rule();
-    assemble(rule).unwrap_or_else(|e| panic!("type `{}` cannot be enumerated:\n{e}", rule.name))
+/// The grammar of `T`, or what is wrong with the type (this cannot be checked at
+/// compile time: the macro sees one type at a time).
+pub fn grammar_of<T: Constructors>() -> Result<Grammar, AdtError> {
+    assemble(T::rule())
 }
 
 /// A derivation node whose size is its cost plus its children's sizes.
@@ -134,12 +167,24 @@ pub fn node(nt: NtId, alt: u32, cost: u32, children: Vec<Term>) -> Term {
 
 /// Fills in the `nt` of every node from the root's rule and the alternatives chosen:
 /// an ADT's rule numbers depend on which type is the root. Iterative, so deep values
-/// cannot overflow the stack.
-pub fn renumber(term: &mut Term, grammar: &Grammar) {
+/// cannot overflow the stack. An error when `term` is not a derivation of `grammar`
+/// (the nodes filled in so far keep their new numbers).
+pub fn renumber(term: &mut Term, grammar: &Grammar) -> Result<(), AdtError> {
     let mut work: Vec<(&mut Term, NtId)> = vec![(term, grammar.start)];
     while let Some((t, nt)) = work.pop() {
         t.nt = nt;
-        let alt = &grammar.nonterminals[nt].alternatives[t.alt as usize];
+        let rule = &grammar.nonterminals[nt];
+        let alt = rule
+            .alternatives
+            .get(t.alt as usize)
+            .filter(|alt| alt.children().count() == t.children.len())
+            .ok_or_else(|| AdtError::NotADerivation {
+                grammar: grammar.name.clone(),
+                rule: rule.name.clone(),
+                alt: t.alt,
+                children: t.children.len(),
+            })?;
         work.extend(t.children.iter_mut().zip(alt.children()));
     }
+    Ok(())
 }

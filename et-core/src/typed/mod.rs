@@ -22,7 +22,9 @@ use crate::enumeration::{Enumeration, IndexError, Stream, Term};
 use crate::grammar::Grammar;
 
 pub use crate::grammar::{CompiledAlternative, CompiledGrammar, CompiledRule, CompiledWarning};
-pub use adt::{assemble, grammar_of, node, renumber, AdtRule, Constructor, Constructors, Describe};
+pub use adt::{
+    assemble, grammar_of, node, renumber, AdtError, AdtRule, Constructor, Constructors, Describe,
+};
 pub use et_derive::{Enumerable, Grammar};
 pub use tokens::TokenWriter;
 

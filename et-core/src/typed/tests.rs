@@ -57,8 +57,35 @@ fn renumber_follows_the_alternatives_from_the_start() {
     let mut scrambled = term.clone();
     scrambled.nt = 0;
     scrambled.children[1].children[0].nt = 0;
-    renumber(&mut scrambled, <strings::BoolTerm as Enumerable>::grammar());
+    renumber(&mut scrambled, <strings::BoolTerm as Enumerable>::grammar()).unwrap();
     assert_eq!(scrambled, expected);
-    renumber(&mut term, <strings::BoolTerm as Enumerable>::grammar());
+    renumber(&mut term, <strings::BoolTerm as Enumerable>::grammar()).unwrap();
     assert_eq!(term, expected);
+}
+
+#[test]
+fn renumber_refuses_a_term_of_another_grammar() {
+    let grammar = <strings::BoolTerm as Enumerable>::grammar();
+    let mut wrong_alt = strings::BoolTerm::StrInRe(
+        strings::StrTerm::A,
+        strings::RegexTerm::RegexConst(strings::RegexConst::ReAll),
+    )
+    .to_term();
+    wrong_alt.children[1].alt = 10_000;
+    let err = renumber(&mut wrong_alt, grammar).unwrap_err();
+    assert!(
+        matches!(err, AdtError::NotADerivation { alt: 10_000, .. }),
+        "{err}"
+    );
+    let mut missing_child = strings::BoolTerm::StrInRe(
+        strings::StrTerm::A,
+        strings::RegexTerm::RegexConst(strings::RegexConst::ReAll),
+    )
+    .to_term();
+    missing_child.children.pop();
+    let err = renumber(&mut missing_child, grammar).unwrap_err();
+    assert!(
+        matches!(err, AdtError::NotADerivation { children: 1, .. }),
+        "{err}"
+    );
 }

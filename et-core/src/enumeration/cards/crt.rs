@@ -131,12 +131,16 @@ impl Basis {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
+    /// # Safety
+    /// The processor must have AVX-512F.
     unsafe fn digits_avx512(&self, k: usize, residue: &impl Fn(usize) -> u32) -> Vec<u32> {
         self.digits_portable(k, residue)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
+    /// # Safety
+    /// The processor must have AVX2.
     unsafe fn digits_avx2(&self, k: usize, residue: &impl Fn(usize) -> u32) -> Vec<u32> {
         self.digits_portable(k, residue)
     }

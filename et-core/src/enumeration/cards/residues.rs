@@ -127,6 +127,8 @@ impl Block {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f")]
+    /// # Safety
+    /// The processor must have AVX-512F.
     unsafe fn extend_avx512(
         &mut self,
         shape: &Shape,
@@ -140,6 +142,8 @@ impl Block {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
+    /// # Safety
+    /// The processor must have AVX2.
     unsafe fn extend_avx2(
         &mut self,
         shape: &Shape,

@@ -1,7 +1,7 @@
 //! Bounded capture of a solver's stdout or stderr.
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 
 /// Size of the buffer each `read` fills; large outputs are consumed in chunks this big.
 pub(super) const READ_CHUNK: usize = 64 * 1024;
@@ -21,11 +21,10 @@ pub(super) struct Capture {
 }
 
 impl Capture {
-    pub fn new(fd: Option<RawFd>, cap: usize) -> Self {
+    pub fn new(fd: Option<OwnedFd>, cap: usize) -> Self {
         let tail_cap = (cap / 4).min(64 * 1024);
         Capture {
-            // SAFETY: the fd comes from `into_raw_fd` of a pipe we own.
-            fd: fd.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) }),
+            fd,
             head: Vec::new(),
             head_cap: cap - tail_cap,
             tail: Vec::new(),
@@ -39,6 +38,8 @@ impl Capture {
     pub fn read_some(&mut self, buf: &mut [u8]) -> io::Result<()> {
         let Some(fd) = &self.fd else { return Ok(()) };
         let n = loop {
+            // SAFETY: the pointer and length describe the live, writable `buf`; read
+            // writes at most `buf.len()` bytes into it, and any bytes are valid u8s.
             let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
             if n >= 0 {
                 break n as usize;

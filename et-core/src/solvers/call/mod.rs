@@ -33,7 +33,7 @@
 //!   child exits, memory runs out or a deadline passes (on kernels without
 //!   `pidfd_open` it falls back to 1 ms slices);
 //! - the wall clock starts when the child execs the solver, by the child's own
-//!   clock reading ([`exec_instant`]): neither et's set-up before it (joining a cgroup
+//!   clock reading ([`spawn::exec_instant`]): neither et's set-up before it (joining a cgroup
 //!   can make the child wait for the kernel) nor the spawning thread's late wake-up
 //!   after it changes the solver's time; and `--cpu-timeout` is checked exactly when the solver could first have used it
 //!   up: after the remaining CPU time divided by the number of CPUs;
@@ -44,31 +44,33 @@
 //! A solver that cannot be started (exec fails) is not an error of the call: the
 //! outcome says so ([`CallOutcome::start_error`]) and the oracle files it as
 //! `setup_error`. This module never interprets output.
+//!
+//! A call goes through named steps: a cgroup for it ([`cgroup`]), the solver started
+//! inside it ([`spawn`]), watched until it stops for one [`watch::Stop`] reason
+//! ([`watch`], reading through [`capture`], killing and reaping through [`process`]),
+//! and the outcome measured ([`CallOutcome`]).
 
 mod capture;
 mod cgroup;
+mod process;
 mod raw;
+mod spawn;
+mod watch;
 mod watchdog;
 
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use capture::{Capture, READ_CHUNK};
 use cgroup::{CallCgroup, Cgroups};
+use process::timeval;
+use spawn::Started;
+use watch::{Stop, Watch, Watched};
 
 /// Default cap on the bytes kept from each of stdout and stderr (1 MiB).
 pub const DEFAULT_CAPTURE_BYTES: usize = 1 << 20;
-
-/// How long to keep draining the pipes after the solver exited or was killed: only a
-/// process that escaped the process group (own `setsid`, without cgroups) can hold them
-/// open that long.
-const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// How solver calls are contained; recorded in `run.toml` as [`Supervision::label`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,341 +309,96 @@ impl Supervisor {
         use_pidfd: bool,
     ) -> Result<CallOutcome, CallError> {
         let program = command.first().ok_or(CallError::EmptyCommand)?;
-        let sup = |what: &'static str| {
-            let program = program.clone();
-            move |source: io::Error| CallError::Supervise {
-                program,
-                what,
-                source,
-            }
-        };
+        self.contain_and_watch(command, input, limits, use_pidfd)
+            .map_err(|failure| CallError::Supervise {
+                program: program.clone(),
+                what: failure.what,
+                source: failure.source,
+            })
+    }
 
+    /// The steps of a call: a cgroup for it (when cgroups are used), the solver started
+    /// inside it, watched until it stops, and the outcome measured.
+    fn contain_and_watch(
+        &self,
+        command: &[String],
+        input: Input<'_>,
+        limits: &Limits,
+        use_pidfd: bool,
+    ) -> Result<CallOutcome, SupervisionFailure> {
         let cgroup = match &self.cgroups {
-            Some(cgroups) => Some(
-                CallCgroup::create(cgroups, limits.memory_mb).map_err(sup("creating a cgroup"))?,
-            ),
+            Some(cgroups) => {
+                Some(CallCgroup::create(cgroups, limits.memory_mb).during("creating a cgroup")?)
+            }
             None => None,
         };
-        let mut cmd = Command::new(program);
-        cmd.args(&command[1..]);
-        match input {
-            Input::File(path) => {
-                cmd.arg(path);
-                cmd.stdin(Stdio::null());
-            }
-            Input::Stdin(_) => {
-                cmd.stdin(Stdio::piped());
-            }
-        }
-        cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
-        // Without cgroups, memory is limited per process, as address space.
-        let address_space = match cgroup {
-            Some(_) => None,
-            None => limits
-                .memory_mb
-                .map(|mb| mb.saturating_mul(1024 * 1024) as libc::rlim_t),
+        let running = match spawn::start(command, input, limits, cgroup)? {
+            Started::Running(running) => running,
+            Started::NotStarted(why) => return Ok(CallOutcome::not_started(why)),
         };
-        let join = cgroup
-            .as_ref()
-            .map(CallCgroup::join_fds)
-            .unwrap_or_default();
-        let (exec_clock, exec_clock_w) = clock_pipe().map_err(sup("pipe"))?;
-        let exec_clock_fd = exec_clock_w.as_raw_fd();
-        // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-        // system calls (write, setpgid, prctl, setrlimit, clock_gettime) on data prepared
-        // before the fork, allocating nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                // First, so that everything after (and everything it forks) is counted.
-                for &fd in &join {
-                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                if libc::setpgid(0, 0) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                let no_core = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                // Best effort: failing to disable core dumps is not worth failing the call.
-                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-                if let Some(bytes) = address_space {
-                    let lim = libc::rlimit {
-                        rlim_cur: bytes,
-                        rlim_max: bytes,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_AS, &lim) < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                // Last, right before the exec: when the solver starts.
-                let mut now = libc::timespec {
-                    tv_sec: 0,
-                    tv_nsec: 0,
-                };
-                libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
-                let size = std::mem::size_of::<libc::timespec>();
-                libc::write(exec_clock_fd, (&now as *const libc::timespec).cast(), size);
-                Ok(())
-            });
-        }
-
-        let mut child = match cmd.spawn() {
-            Ok(child) => child,
-            Err(e) => {
-                return Ok(CallOutcome::not_started(format!(
-                    "cannot start `{program}`: {e}"
-                )))
-            }
-        };
-        drop(exec_clock_w);
-        let start = exec_instant(&exec_clock).unwrap_or_else(Instant::now);
-        let deadline = start + limits.timeout;
-        let pid = child.id() as libc::pid_t;
-        // From here on everything the call started must be killed on every path,
-        // including errors.
-        let mut reaper = Reaper {
-            pid,
-            reaped: false,
-            cgroup,
-        };
-
-        let mut stdin_pipe = match input {
-            Input::Stdin(bytes) => child.stdin.take().map(|s| {
-                // SAFETY: the descriptor comes from `into_raw_fd` of a pipe we own.
-                let fd = unsafe { OwnedFd::from_raw_fd(s.into_raw_fd()) };
-                (fd, bytes)
-            }),
-            Input::File(_) => None,
-        };
-        let mut out = Capture::new(
-            child.stdout.take().map(|s| s.into_raw_fd()),
-            limits.capture_bytes,
-        );
-        let mut err = Capture::new(
-            child.stderr.take().map(|s| s.into_raw_fd()),
-            limits.capture_bytes,
-        );
-        for fd in [out.fd.as_ref(), err.fd.as_ref()].into_iter().flatten() {
-            set_nonblocking(fd.as_raw_fd()).map_err(sup("fcntl"))?;
-        }
-        if let Some((fd, bytes)) = &stdin_pipe {
-            if bytes.is_empty() {
-                stdin_pipe = None;
-            } else {
-                set_nonblocking(fd.as_raw_fd()).map_err(sup("fcntl"))?;
-            }
-        }
-        let pidfd = if use_pidfd { pidfd_open(pid) } else { None };
-        let oom_poll = reaper.cgroup.as_ref().and_then(CallCgroup::oom_poll);
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
-
-        let mut exit: Option<(libc::c_int, libc::rusage)> = None;
-        let mut wall = Duration::ZERO;
-        let mut timed_out = false;
-        let mut cancelled = false;
-        let mut oom = false;
-        let mut drain_deadline = deadline;
-        let mut next_cpu_check = limits.cpu_timeout.map(|cpu| start + cpu / cpus);
-        let mut buf = vec![0u8; READ_CHUNK];
-
-        loop {
-            // 1. Has the child exited, or a limit passed? (pidfd and OOM readiness are
-            //    checked by the poll below; the fallback asks waitid without reaping.)
-            if exit.is_none() && pidfd.is_none() && child_exited(pid).map_err(sup("waitid"))? {
-                wall = start.elapsed();
-                exit = Some(reaper.kill_and_reap().map_err(sup("wait4"))?);
-                drain_deadline = Instant::now() + DRAIN_GRACE;
-            }
-            let now = Instant::now();
-            if exit.is_none() && now >= deadline {
-                wall = now - start;
-                timed_out = true;
-                exit = Some(reaper.kill_and_reap().map_err(sup("wait4"))?);
-                drain_deadline = Instant::now() + DRAIN_GRACE;
-            }
-            if let (None, Some(limit), Some(at)) = (&exit, limits.cpu_timeout, next_cpu_check) {
-                if now >= at {
-                    let used = reaper.cpu_used();
-                    if used >= limit {
-                        wall = now - start;
-                        timed_out = true;
-                        exit = Some(reaper.kill_and_reap().map_err(sup("wait4"))?);
-                        drain_deadline = Instant::now() + DRAIN_GRACE;
-                    } else {
-                        // The tree uses at most `cpus` CPU-seconds per second.
-                        let wait = ((limit - used) / cpus).max(Duration::from_millis(1));
-                        next_cpu_check = Some(now + wait);
-                    }
-                }
-            }
-            let cancel = limits.cancel.as_ref();
-            if exit.is_none() && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-                wall = now - start;
-                cancelled = true;
-                exit = Some(reaper.kill_and_reap().map_err(sup("wait4"))?);
-                drain_deadline = Instant::now();
-            }
-            if exit.is_some() && out.fd.is_none() && err.fd.is_none() {
-                break;
-            }
-            if exit.is_some() && Instant::now() >= drain_deadline {
-                break; // an escaped process holds the pipes; keep what we have
-            }
-
-            // 2. Wait for the next event.
-            let unused = libc::pollfd {
-                fd: -1,
-                events: 0,
-                revents: 0,
-            };
-            let mut fds = [unused; 5];
-            let mut nfds = 0;
-            let mut slots = [usize::MAX; 5]; // stdout, stderr, stdin, pidfd, oom
-            let mut push = |slot: usize, fd: RawFd, events: libc::c_short| {
-                slots[slot] = nfds;
-                fds[nfds] = libc::pollfd {
-                    fd,
-                    events,
-                    revents: 0,
-                };
-                nfds += 1;
-            };
-            if let Some(fd) = &out.fd {
-                push(0, fd.as_raw_fd(), libc::POLLIN);
-            }
-            if let Some(fd) = &err.fd {
-                push(1, fd.as_raw_fd(), libc::POLLIN);
-            }
-            if exit.is_none() {
-                if let Some((fd, _)) = &stdin_pipe {
-                    push(2, fd.as_raw_fd(), libc::POLLOUT);
-                }
-                if let Some(fd) = &pidfd {
-                    push(3, fd.as_raw_fd(), libc::POLLIN);
-                }
-                if let Some((fd, events)) = oom_poll {
-                    push(4, fd, events);
-                }
-            }
-            let mut until = if exit.is_some() {
-                drain_deadline
-            } else {
-                deadline
-            };
-            if exit.is_none() {
-                if let Some(at) = next_cpu_check {
-                    until = until.min(at);
-                }
-            }
-            let mut wait = until.saturating_duration_since(Instant::now());
-            if exit.is_none() && pidfd.is_none() {
-                wait = wait.min(Duration::from_millis(1));
-            }
-            if exit.is_none() && limits.cancel.is_some() {
-                wait = wait.min(CANCEL_POLL);
-            }
-            let ts = libc::timespec {
-                tv_sec: wait.as_secs() as libc::time_t,
-                tv_nsec: wait.subsec_nanos() as libc::c_long,
-            };
-            // SAFETY: `fds[..nfds]` are initialised pollfd records.
-            let n = unsafe {
-                libc::ppoll(
-                    fds.as_mut_ptr(),
-                    nfds as libc::nfds_t,
-                    &ts,
-                    std::ptr::null(),
-                )
-            };
-            if n < 0 {
-                let e = io::Error::last_os_error();
-                if e.kind() == io::ErrorKind::Interrupted {
-                    continue;
-                }
-                return Err(sup("ppoll")(e));
-            }
-            let ready = |slot: usize| slots[slot] != usize::MAX && fds[slots[slot]].revents != 0;
-
-            // 3. Serve what is ready.
-            if ready(0) {
-                out.read_some(&mut buf).map_err(sup("read stdout"))?;
-            }
-            if ready(1) {
-                err.read_some(&mut buf).map_err(sup("read stderr"))?;
-            }
-            if ready(2) {
-                if let Some((fd, bytes)) = &mut stdin_pipe {
-                    match write_some(fd.as_raw_fd(), bytes) {
-                        Ok(done) if done => stdin_pipe = None,
-                        Ok(_) => {}
-                        // The solver closed its stdin or exited: nothing more to send.
-                        Err(e) if e.raw_os_error() == Some(libc::EPIPE) => stdin_pipe = None,
-                        Err(e) => return Err(sup("write stdin")(e)),
-                    }
-                }
-            }
-            if ready(4) && exit.is_none() {
-                if let Some((fd, libc::POLLIN)) = oom_poll {
-                    // Clear the eventfd's count so it does not stay readable.
-                    let mut count = 0u64;
-                    // SAFETY: reading 8 bytes into a u64 from an eventfd.
-                    unsafe { libc::read(fd, (&mut count as *mut u64).cast(), 8) };
-                }
-                if reaper.cgroup.as_ref().is_some_and(CallCgroup::oom_killed) {
-                    // Reaching the memory limit ends the call, whatever the OOM killer
-                    // chose to kill: the rest of the tree would run short of memory.
-                    oom = true;
-                    wall = start.elapsed();
-                    exit = Some(reaper.kill_and_reap().map_err(sup("wait4"))?);
-                    drain_deadline = Instant::now() + DRAIN_GRACE;
-                }
-            }
-            if ready(3) && exit.is_none() {
-                wall = start.elapsed();
-                exit = Some(reaper.kill_and_reap().map_err(sup("wait4"))?);
-                drain_deadline = Instant::now() + DRAIN_GRACE;
-            }
-        }
-        drop(stdin_pipe);
-        drop(child);
-
-        let (status, usage) = exit.expect("loop ends only after the child was reaped");
-        let (stdout, stdout_truncated) = out.finish();
-        let (stderr, stderr_truncated) = err.finish();
-        let mut outcome = CallOutcome {
-            stdout,
-            stderr,
-            stdout_truncated,
-            stderr_truncated,
-            wall,
-            cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
-            max_rss_kb: usage.ru_maxrss.max(0) as u64,
-            exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
-            signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-            timed_out,
-            memory_limit_hit: false,
-            cancelled,
-            start_error: None,
-        };
-        match &reaper.cgroup {
-            Some(cg) => {
-                let totals = cg.totals();
-                outcome.cpu = totals.cpu;
-                if let Some(peak) = totals.peak_memory_kb {
-                    outcome.max_rss_kb = peak;
-                }
-                outcome.memory_limit_hit = oom || (totals.oom_kills > 0 && !timed_out);
-            }
-            None => outcome.memory_limit_hit = near_address_space_limit(&outcome, limits),
-        }
-        Ok(outcome)
+        let watched = Watch::new(running, input, limits, use_pidfd)?.until_stopped()?;
+        Ok(measure(watched, limits))
     }
+}
+
+/// A system call that failed while supervising a call: what it was, and why.
+struct SupervisionFailure {
+    what: &'static str,
+    source: io::Error,
+}
+
+/// Names the system call of an [`io::Result`]'s error.
+trait During<T> {
+    fn during(self, what: &'static str) -> Result<T, SupervisionFailure>;
+}
+
+impl<T> During<T> for io::Result<T> {
+    fn during(self, what: &'static str) -> Result<T, SupervisionFailure> {
+        self.map_err(|source| SupervisionFailure { what, source })
+    }
+}
+
+/// The outcome of a stopped call: its captured output, its wall time, and its CPU time
+/// and peak memory (the cgroup's totals, else the reaped child's rusage).
+fn measure(watched: Watched<'_>, limits: &Limits) -> CallOutcome {
+    let Watched {
+        stopped,
+        stdout,
+        stderr,
+        reaper,
+    } = watched;
+    let (status, usage) = (stopped.status, stopped.usage);
+    let (stdout, stdout_truncated) = stdout.finish();
+    let (stderr, stderr_truncated) = stderr.finish();
+    let timed_out = stopped.why.is_timeout();
+    let mut outcome = CallOutcome {
+        stdout,
+        stderr,
+        stdout_truncated,
+        stderr_truncated,
+        wall: stopped.wall,
+        cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
+        max_rss_kb: usage.ru_maxrss.max(0) as u64,
+        exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
+        timed_out,
+        memory_limit_hit: false,
+        cancelled: stopped.why == Stop::Cancelled,
+        start_error: None,
+    };
+    match &reaper.cgroup {
+        Some(cg) => {
+            let totals = cg.totals();
+            outcome.cpu = totals.cpu;
+            if let Some(peak) = totals.peak_memory_kb {
+                outcome.max_rss_kb = peak;
+            }
+            outcome.memory_limit_hit =
+                stopped.why == Stop::MemoryLimit || (totals.oom_kills > 0 && !timed_out);
+        }
+        None => outcome.memory_limit_hit = near_address_space_limit(&outcome, limits),
+    }
+    outcome
 }
 
 /// Without cgroups, `RLIMIT_AS` makes allocations fail rather than killing, and a
@@ -660,217 +417,9 @@ fn near_address_space_limit(outcome: &CallOutcome, limits: &Limits) -> bool {
     !outcome.timed_out && !outcome.cancelled && near && fatal
 }
 
-/// Kills what the call started when asked or dropped, unless the child was already
-/// reaped (after which its process group id may be reused and must not be signalled).
-struct Reaper<'a> {
-    pid: libc::pid_t,
-    reaped: bool,
-    cgroup: Option<CallCgroup<'a>>,
-}
-
-impl Reaper<'_> {
-    /// SIGKILLs the whole process group (the child is a zombie or alive, so the id is
-    /// still ours) and the cgroup, then reaps the child and returns its wait status and
-    /// rusage.
-    fn kill_and_reap(&mut self) -> io::Result<(libc::c_int, libc::rusage)> {
-        // SAFETY: a plain system call; the group id is reserved by our unreaped child.
-        unsafe { libc::kill(-self.pid, libc::SIGKILL) };
-        if let Some(cg) = &self.cgroup {
-            cg.kill_all();
-        }
-        let mut status: libc::c_int = 0;
-        // SAFETY: rusage is plain data.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        loop {
-            // SAFETY: waiting for our own child.
-            let r = unsafe { libc::wait4(self.pid, &mut status, 0, &mut usage) };
-            if r == self.pid {
-                self.reaped = true;
-                return Ok((status, usage));
-            }
-            let e = io::Error::last_os_error();
-            if e.kind() != io::ErrorKind::Interrupted {
-                return Err(e);
-            }
-        }
-    }
-
-    /// CPU time used so far: the cgroup's, or the child's and its waited-for
-    /// descendants' from /proc (clock ticks).
-    fn cpu_used(&self) -> Duration {
-        match &self.cgroup {
-            Some(cg) => cg.cpu_usage(),
-            None => proc_cpu_time(self.pid).unwrap_or_default(),
-        }
-    }
-}
-
-impl Drop for Reaper<'_> {
-    fn drop(&mut self) {
-        if !self.reaped {
-            // An error path: do not leave the solver running or as a zombie.
-            let _ = self.kill_and_reap();
-        }
-    }
-}
-
-/// utime + stime + cutime + cstime of a live (or zombie) process, from /proc.
-fn proc_cpu_time(pid: libc::pid_t) -> Option<Duration> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // Fields after the command name (which may contain spaces and parentheses):
-    // state is field 3, utime..cstime are fields 14..17.
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks: u64 = fields
-        .get(11..15)?
-        .iter()
-        .map(|f| f.parse::<u64>().unwrap_or(0))
-        .sum();
-    // SAFETY: sysconf has no preconditions.
-    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
-    Some(Duration::from_nanos(
-        ticks.saturating_mul(1_000_000_000) / hz,
-    ))
-}
-
-/// Writes as much of `bytes` as the pipe takes; returns true when all is written.
-fn write_some(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
-    while !bytes.is_empty() {
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            match e.kind() {
-                io::ErrorKind::Interrupted => continue,
-                io::ErrorKind::WouldBlock => return Ok(false),
-                _ => return Err(e),
-            }
-        }
-        *bytes = &bytes[n as usize..];
-    }
-    Ok(true)
-}
-
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
-
-/// A pipe (read end, write end), both closed on exec, on which the child passes the
-/// moment it execs the solver.
-fn clock_pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0 as RawFd; 2];
-    // SAFETY: pipe2 fills two descriptors or fails.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: the kernel just returned these new descriptors to us.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-/// When the child called exec, read from the [`clock_pipe`] once the spawn has
-/// returned (our write end closed, so an empty pipe reads as end of file). The
-/// spawning thread only learns of the exec when it next runs, which on a busy
-/// machine can be a scheduler slice (3 ms) later while the solver already runs:
-/// the child's own clock reading keeps that time in the solver's `wall` and inside
-/// its timeout.
-fn exec_instant(pipe: &OwnedFd) -> Option<Instant> {
-    let mut at = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    let size = std::mem::size_of::<libc::timespec>();
-    // SAFETY: reading at most `size` bytes into a timespec.
-    let n = unsafe {
-        libc::read(
-            pipe.as_raw_fd(),
-            (&mut at as *mut libc::timespec).cast(),
-            size,
-        )
-    };
-    if n != size as isize {
-        return None;
-    }
-    let here = Instant::now();
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the timespec.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now) };
-    let nanos = |t: &libc::timespec| t.tv_sec as i128 * 1_000_000_000 + t.tv_nsec as i128;
-    let ago = u64::try_from(nanos(&now) - nanos(&at)).ok()?;
-    here.checked_sub(Duration::from_nanos(ago))
-}
-
-/// A pidfd for `pid` (readable once the process exits), or `None` where the kernel
-/// lacks `pidfd_open` (before Linux 5.3, or blocked by a seccomp policy).
-fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
-    #[cfg(target_os = "linux")]
-    {
-        let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-        if fd >= 0 {
-            // SAFETY: the kernel just returned this new descriptor to us.
-            return Some(unsafe { OwnedFd::from_raw_fd(fd as RawFd) });
-        }
-    }
-    let _ = pid;
-    None
-}
-
-/// Whether the child has exited, without reaping it (so its group id stays reserved).
-fn child_exited(pid: libc::pid_t) -> io::Result<bool> {
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    let r = unsafe {
-        libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        )
-    };
-    if r < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(unsafe { info.si_pid() } != 0)
-}
-
-fn timeval(tv: libc::timeval) -> Duration {
-    Duration::new(tv.tv_sec.max(0) as u64, (tv.tv_usec.max(0) as u32) * 1000)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_exec_clock_reading_becomes_the_start() {
-        let (read, write) = clock_pipe().unwrap();
-        let mut at = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: clock_gettime writes into the timespec.
-        unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut at) };
-        let size = std::mem::size_of::<libc::timespec>();
-        // SAFETY: writing the timespec's bytes to our own pipe.
-        let n = unsafe {
-            libc::write(
-                write.as_raw_fd(),
-                (&at as *const libc::timespec).cast(),
-                size,
-            )
-        };
-        assert_eq!(n, size as isize);
-        drop(write);
-        std::thread::sleep(Duration::from_millis(50));
-        let start = exec_instant(&read).expect("a clock reading");
-        assert!(start.elapsed() >= Duration::from_millis(50));
-        // Nothing more to read: no start, and the caller takes its own clock.
-        assert!(exec_instant(&read).is_none());
-    }
 
     fn sh(script: &str) -> Vec<String> {
         vec!["/bin/sh".into(), "-c".into(), script.into()]

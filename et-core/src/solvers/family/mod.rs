@@ -120,7 +120,7 @@ pub trait Family: Sync {
     /// The et version of a PyPI version of [`Family::pypi_package`] (`4.13.0.0` →
     /// `4.13.0`), or `None` for a release et does not offer (no usable program in it).
     fn wheel_release(&self, pip_version: &str) -> Option<String> {
-        let key = super::pool::version_key(pip_version);
+        let key = crate::version::leading_numbers(pip_version);
         (key.len() >= 3).then(|| format!("{}.{}.{}", key[0], key[1], key[2]))
     }
 

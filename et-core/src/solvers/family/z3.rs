@@ -6,15 +6,14 @@ use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
 use super::Family;
-use crate::solvers::pool::version_key;
-use crate::version::compare_versions;
+use crate::version::{at_least, compare_versions, leading_numbers};
 
 /// The z3 family.
 #[derive(Debug, Clone, Copy)]
 pub struct Z3;
 
 /// Oldest z3-solver wheel whose `z3` binary runs here (older wheels have no binary).
-const OLDEST_WHEEL: [u64; 3] = [4, 8, 5];
+const OLDEST_WHEEL: &str = "4.8.5";
 
 /// The first release with Unicode strings (and its `unicode` switch).
 const UNICODE_STRINGS: &str = "4.8.11";
@@ -74,11 +73,15 @@ impl Family for Z3 {
 
     fn wheel_release(&self, pip_version: &str) -> Option<String> {
         // z3-solver versions are X.Y.Z.W; W is a packaging counter, always 0 so far.
-        let key = version_key(pip_version);
+        let key = leading_numbers(pip_version);
         let plain = pip_version.split('.').all(|p| p.parse::<u64>().is_ok());
-        (plain && key.len() == 4 && key[..3] >= OLDEST_WHEEL[..]).then(|| {
+        if !plain || key.len() != 4 {
+            return None;
+        }
+        let release = format!("{}.{}.{}", key[0], key[1], key[2]);
+        at_least(&release, OLDEST_WHEEL).then(|| {
             if key[3] == 0 {
-                format!("{}.{}.{}", key[0], key[1], key[2])
+                release
             } else {
                 pip_version.to_string()
             }

@@ -36,7 +36,7 @@ mod spec;
 use std::collections::HashMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -124,8 +124,20 @@ pub struct Installer {
     /// The `et-cvc5` runner copied into cvc5 installs; found next to the running
     /// executable (or `$ET_CVC5_RUNNER`) if `None`.
     pub cvc5_runner: Option<PathBuf>,
-    /// Print one line per solver on stderr.
-    pub verbose: bool,
+    /// Called after each solver this installer downloaded and installed (from the
+    /// download threads, as each finishes); `None` says nothing.
+    pub on_installed: Option<fn(&Installed<'_>)>,
+}
+
+/// A solver an [`Installer`] just installed.
+#[derive(Debug)]
+pub struct Installed<'a> {
+    /// Its name, `<family>-<version>`.
+    pub name: &'a str,
+    /// The file name of the wheel it came from.
+    pub wheel: &'a str,
+    /// How long downloading and unpacking took.
+    pub took: Duration,
 }
 
 impl Installer {
@@ -137,7 +149,7 @@ impl Installer {
             python: "python3".to_string(),
             jobs: 4,
             cvc5_runner: None,
-            verbose: true,
+            on_installed: None,
         }
     }
 
@@ -317,11 +329,12 @@ impl Installer {
             Err(_) if program.is_file() => return Ok((config, false)),
             Err(e) => return Err(io("cannot move the solver into", &dir)(e)),
         }
-        if self.verbose {
-            eprintln!(
-                "installed {name} from {wheel_name} in {:.1} s",
-                started.elapsed().as_secs_f64()
-            );
+        if let Some(note) = self.on_installed {
+            note(&Installed {
+                name: &name,
+                wheel: &wheel_name,
+                took: started.elapsed(),
+            });
         }
         Ok((config, true))
     }

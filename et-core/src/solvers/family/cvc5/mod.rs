@@ -10,7 +10,7 @@ use std::path::Path;
 use super::cvc4::SELF_CHECKS;
 use super::Family;
 use crate::solvers::install::{InstallError, Installer, WheelFiles};
-use crate::solvers::pool::version_key;
+use crate::version::{at_least, leading_numbers};
 
 pub use runner::find_cvc5_runner;
 
@@ -19,7 +19,7 @@ pub use runner::find_cvc5_runner;
 pub struct Cvc5;
 
 /// Oldest wheel whose API can read SMT-LIB (an input parser).
-const OLDEST_USABLE: [u64; 3] = [1, 0, 9];
+const OLDEST_USABLE: &str = "1.0.9";
 
 impl Family for Cvc5 {
     fn name(&self) -> &'static str {
@@ -43,11 +43,11 @@ impl Family for Cvc5 {
     }
 
     fn wheel_release(&self, pip_version: &str) -> Option<String> {
-        (version_key(pip_version).len() == 3).then(|| pip_version.to_string())
+        (leading_numbers(pip_version).len() == 3).then(|| pip_version.to_string())
     }
 
     fn unusable(&self, version: &str) -> Option<String> {
-        (version_key(version)[..] < OLDEST_USABLE[..]).then(|| {
+        (!at_least(version, OLDEST_USABLE)).then(|| {
             "cvc5 wheels before 1.0.9 cannot read SMT-LIB through their API (no input parser)"
                 .to_string()
         })
