@@ -672,6 +672,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn models_work_for_a_family_et_does_not_know() {
+        let text = "[[solver]]\nname = \"w\"\nfamily = \"perturbed\"\nversion = \"1\"\n\
+                    command = [\"/opt/w\", \"-q\"]\nmodels = true\n";
+        let pool = Pool::from_toml(text, Path::new("pool.toml")).unwrap();
+        let w = &pool.solvers[0];
+        assert!(w.models);
+        // The command is kept; the script asks for models.
+        assert_eq!(w.command_with_models().unwrap(), ["/opt/w", "-q"]);
+        assert_eq!(
+            w.prelude(Some("QF_LIA")).as_deref(),
+            Some("(set-option :produce-models true)")
+        );
+        assert_eq!(w.family_info().unwrap().model_request(), "(get-model)");
+        assert!(w.to_toml().contains("models = true"));
+        // Off by default for a family et does not know, and then nothing is added.
+        let mut off = w.clone();
+        off.models = false;
+        assert_eq!(off.command_with_models(), None);
+        assert_eq!(off.prelude(Some("QF_LIA")), None);
+        // A family with model options keeps its command line and gets no preamble;
+        // yices' prelude stays (after the preamble, were there one).
+        let cvc5 = SolverConfig::new("c", "cvc5", "1.4.2", vec!["/opt/cvc5".into()]);
+        assert_eq!(
+            cvc5.command_with_models().unwrap(),
+            ["/opt/cvc5", "--produce-models"]
+        );
+        assert_eq!(cvc5.prelude(None), None);
+        let yices = SolverConfig::new("y", "yices", "2.6.5", vec!["/opt/yices".into()]);
+        assert_eq!(
+            yices.prelude(Some("QF_UF")).as_deref(),
+            Some("(set-logic QF_UF)")
+        );
+    }
+
+    #[test]
     fn toml_round_trip() {
         let text = r#"
 [[solver]]

@@ -9,7 +9,9 @@
 //! and one line in [`FAMILIES`].
 //!
 //! A pool may name a family et does not know (`family = "mathsat"`); such solvers run
-//! with their own command line and get the defaults of [`Family`]'s provided methods.
+//! with their own command line and get the defaults of [`Family`]'s provided methods
+//! ([`SmtLib`]): with `models = true`, models are asked for in the script, as any
+//! SMT-LIB solver understands.
 //!
 //! *Must not:* run solvers or interpret their answers (that is [`super::call`] and
 //! [`crate::oracle`]); write pool files (that is [`super::install`]).
