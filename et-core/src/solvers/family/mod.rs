@@ -207,7 +207,7 @@ pub fn installable() -> impl Iterator<Item = &'static dyn Family> {
         .filter(|f| f.pypi_package().is_some())
 }
 
-/// The families installable from PyPI, as prose: `z3, cvc5 or yices`.
+/// The families installable from PyPI, as prose: `z3, cvc5, yices or bitwuzla`.
 pub fn installable_names() -> String {
     let names: Vec<&str> = installable().map(|f| f.name()).collect();
     match names.split_last() {
