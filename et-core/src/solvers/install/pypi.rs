@@ -219,3 +219,32 @@ pub(crate) fn refresh_python_runner(installed: &Path, script: &str) -> Result<()
     }
     replaced
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn a_runner_is_refreshed_in_place_keeping_its_interpreter_and_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let runner = dir.path().join("solver");
+        std::fs::write(&runner, "#!/opt/python3 -SE\nprint('old')\n").unwrap();
+        std::fs::set_permissions(&runner, std::fs::Permissions::from_mode(0o755)).unwrap();
+        refresh_python_runner(&runner, "print('new')\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&runner).unwrap(),
+            "#!/opt/python3 -SE\nprint('new')\n"
+        );
+        let mode = std::fs::metadata(&runner).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+        // Up to date: nothing is rewritten, and no temporary file is left either way.
+        refresh_python_runner(&runner, "print('new')\n").unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        // A file without an interpreter line is not a runner et placed.
+        std::fs::write(&runner, "binary").unwrap();
+        assert!(refresh_python_runner(&runner, "print('new')\n").is_err());
+    }
+}
