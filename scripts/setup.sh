@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One setup command for a fresh Debian machine that has Rust: system packages, a release
 # build of et, and the solvers et's tests run against, pinned to exact releases (z3
-# 4.8.5, 4.8.7, 4.8.8, 4.8.10, 4.16.0, cvc5 1.4.2, yices 2.6.5; cvc5 1.1.2 for the
-# Python-runner test), installed into <repo>/.cache/et-home. Runs as root (CI,
+# 4.8.5, 4.8.7, 4.8.8, 4.8.10, 4.16.0, cvc5 1.4.2, yices 2.6.5, bitwuzla 0.9.1 (its
+# wheel's Python module behind et's runner); cvc5 1.1.2 for the Python-runner test), installed into <repo>/.cache/et-home. Runs as root (CI,
 # containers: no sudo needed) or as a user with sudo (asked for only to install
 # missing packages).
 # Idempotent: a second run only rebuilds incrementally and re-checks the solvers.

@@ -173,6 +173,7 @@ fn the_test_pool_is_pinned_and_installed() {
     assert_eq!(
         names,
         [
+            "bitwuzla-0.9.1",
             "cvc5-1.4.2",
             "yices-2.6.5",
             "z3-4.16.0",

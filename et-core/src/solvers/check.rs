@@ -1,25 +1,33 @@
 //! Does a solver start and answer? `et solvers check` runs each solver of a pool on a
-//! known-sat and a known-unsat formula; campaigns with a memory limit first check that
-//! each solver can start under it ([`cannot_start`]).
+//! known-sat and a known-unsat formula, and a solver et asks for models on the
+//! known-sat formula with the model request a campaign makes ([`probe_model`]);
+//! campaigns with a memory limit first check that each solver can start under it
+//! ([`cannot_start`]).
 //!
 //! Calls go through [`super::call`] (the one supervisor: limits, whole-tree kill) and
 //! their outputs through [`crate::oracle::classify`] (the one classification table), so
-//! a check answers exactly as a campaign would.
+//! a check answers exactly as a campaign would; the model is read and checked by
+//! et-eval, as a campaign checks it.
 
 use std::path::Path;
 use std::time::Duration;
 
+use et_eval::{check_model, ModelCheck, ModelDialect, Script};
+
 use super::call::{CallOutcome, Input, Limits, Supervisor};
+use super::family;
 use super::pool::{InputMode, SolverConfig};
 use crate::oracle::{classify, Status};
 
-/// A satisfiable formula of [`KNOWN_LOGIC`] every family accepts (behind its prelude).
-pub const KNOWN_SAT: &str = "(declare-const a Int)\n(assert (> a 1))\n(check-sat)\n(exit)\n";
+/// A satisfiable formula of [`KNOWN_LOGIC`] every family accepts (behind its prelude):
+/// Booleans only, since bitwuzla has no integers.
+pub const KNOWN_SAT: &str =
+    "(declare-const a Bool)\n(declare-const b Bool)\n(assert (and a (not b)))\n(check-sat)\n(exit)\n";
 /// An unsatisfiable formula of [`KNOWN_LOGIC`] every family accepts.
-pub const KNOWN_UNSAT: &str =
-    "(declare-const a Int)\n(assert (and (> a 1) (< a 0)))\n(check-sat)\n(exit)\n";
+pub const KNOWN_UNSAT: &str = "(declare-const a Bool)\n(declare-const b Bool)\n\
+                               (assert (and (or a b) (not a) (not b)))\n(check-sat)\n(exit)\n";
 /// The logic of the known formulas, for the families that need it stated (yices).
-pub const KNOWN_LOGIC: &str = "QF_LIA";
+pub const KNOWN_LOGIC: &str = "QF_UF";
 
 /// The least wall-clock time the start check of a campaign gives a trivial formula,
 /// whatever the campaign's own timeout (which may be 1/64 s: less than some solvers
@@ -44,7 +52,7 @@ impl Probe {
     }
 }
 
-/// Both probes of one solver.
+/// The probes of one solver.
 #[derive(Debug, Clone)]
 pub struct CheckResult {
     /// The solver's name.
@@ -53,12 +61,15 @@ pub struct CheckResult {
     pub sat: Probe,
     /// Its run on [`KNOWN_UNSAT`].
     pub unsat: Probe,
+    /// Its run on [`KNOWN_SAT`] asked for a model as a campaign asks ([`probe_model`]);
+    /// `None` when et does not ask it for models.
+    pub model: Option<Probe>,
 }
 
 impl CheckResult {
-    /// True when both answers were right.
+    /// True when every answer was right (and the model, if asked for, valid).
     pub fn ok(&self) -> bool {
-        self.sat.ok() && self.unsat.ok()
+        self.sat.ok() && self.unsat.ok() && self.model.as_ref().is_none_or(Probe::ok)
     }
 }
 
@@ -81,7 +92,98 @@ pub fn check_solver(
             KNOWN_UNSAT,
             limits,
         ),
+        model: probe_model(supervisor, solver, work_dir, limits),
     }
+}
+
+/// Runs `solver` on [`KNOWN_SAT`] the way a campaign asks it for a model (its command
+/// with the family's model options; the script behind the family's model preamble,
+/// `(set-option :produce-models true)` for a family et does not know, with
+/// `(get-model)` after `(check-sat)`) and checks that the answer is `sat` with a model
+/// et reads and finds valid. `None` when models are off for the solver.
+pub fn probe_model(
+    supervisor: &Supervisor,
+    solver: &SolverConfig,
+    work_dir: &Path,
+    limits: &Limits,
+) -> Option<Probe> {
+    let command = solver.command_with_models()?;
+    let family = family::find_or_generic(&solver.family);
+    let request = family.model_request();
+    let body = KNOWN_SAT.strip_suffix("(exit)\n").unwrap_or(KNOWN_SAT);
+    let mut text = solver
+        .prelude(Some(KNOWN_LOGIC))
+        .map_or(String::new(), |p| p + "\n");
+    text.push_str(&format!("{body}{request}\n(exit)\n"));
+    let how = match (family.model_options(), family.model_preamble()) {
+        (Some(options), _) if !options.is_empty() => {
+            format!("`{}` and `{request}`", options.join(" "))
+        }
+        (_, Some(preamble)) => format!("`{preamble}` and `{request}`"),
+        _ => format!("`{request}`"),
+    };
+    let file = work_dir.join(format!("known-model-{}.smt2", file_safe(&solver.name)));
+    let outcome = match run_script(supervisor, &command, solver.input, &file, &text, limits) {
+        Ok(outcome) => outcome,
+        Err(problem) => {
+            return Some(Probe {
+                status: Status::SetupError,
+                wall: Duration::ZERO,
+                problem: Some(problem),
+            })
+        }
+    };
+    let class = classify(&outcome);
+    let problem = if class.invalid_model {
+        Some(format!("invalid model: {}", first_line(&outcome)))
+    } else if class.status != Status::Sat {
+        let detail = describe(
+            Status::Sat,
+            class.status,
+            &outcome,
+            limits,
+            class.crash_signature,
+        );
+        Some(format!("asked for a model with {how}: {detail}"))
+    } else {
+        let script = Script::parse(KNOWN_SAT).expect("the known-sat formula is well-formed");
+        let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
+        match check_model(&script, &outcome.stdout_text(), dialect) {
+            ModelCheck::Valid => None,
+            ModelCheck::NoModel { reason } => Some(format!(
+                "asked for a model with {how}, got none et can read: {reason}"
+            )),
+            other => Some(format!("asked for a model with {how}: model {other}")),
+        }
+    };
+    Some(Probe {
+        status: class.status,
+        wall: outcome.wall,
+        problem,
+    })
+}
+
+/// Runs `command` on the script `text`: on standard input, or written to `file` (removed
+/// afterwards) whose path is appended. An error says why it could not run.
+fn run_script(
+    supervisor: &Supervisor,
+    command: &[String],
+    input: InputMode,
+    file: &Path,
+    text: &str,
+    limits: &Limits,
+) -> Result<CallOutcome, String> {
+    let outcome = match input {
+        InputMode::Stdin => supervisor.run(command, Input::Stdin(text.as_bytes()), limits),
+        InputMode::File => {
+            std::fs::write(file, text)
+                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            let outcome = supervisor.run(command, Input::File(file), limits);
+            let _ = std::fs::remove_file(file);
+            outcome
+        }
+    };
+    outcome.map_err(|e| e.to_string())
 }
 
 /// Runs `solver` on `formula` and compares the classified answer with `expected`.
@@ -98,34 +200,25 @@ pub fn probe(
         expected,
         file_safe(&solver.name)
     ));
-    let formula = match solver.prelude(Some(KNOWN_LOGIC)) {
+    // The plain command, so the family's prelude alone (not the model preamble).
+    let formula = match family::find_or_generic(&solver.family).prelude(Some(KNOWN_LOGIC)) {
         Some(prelude) => format!("{prelude}\n{formula}"),
         None => formula.to_string(),
     };
-    let formula = formula.as_str();
-    let outcome = match solver.input {
-        InputMode::Stdin => {
-            supervisor.run(&solver.command, Input::Stdin(formula.as_bytes()), limits)
-        }
-        InputMode::File => match std::fs::write(&file, formula) {
-            Ok(()) => supervisor.run(&solver.command, Input::File(&file), limits),
-            Err(e) => {
-                return Probe {
-                    status: Status::SetupError,
-                    wall: Duration::ZERO,
-                    problem: Some(format!("cannot write {}: {e}", file.display())),
-                }
-            }
-        },
-    };
-    let _ = std::fs::remove_file(&file);
-    let outcome = match outcome {
+    let outcome = match run_script(
+        supervisor,
+        &solver.command,
+        solver.input,
+        &file,
+        &formula,
+        limits,
+    ) {
         Ok(outcome) => outcome,
-        Err(e) => {
+        Err(problem) => {
             return Probe {
                 status: Status::SetupError,
                 wall: Duration::ZERO,
-                problem: Some(e.to_string()),
+                problem: Some(problem),
             }
         }
     };

@@ -8,7 +8,7 @@
 //! version = "4.13.0"
 //! command = ["/abs/path/z3", "model_validate=true"]   # the formula's path is appended
 //! # input = "stdin"            # pass the formula on standard input instead
-//! # models = false            # default: true for families et can ask for models
+//! # models = true             # default: true for families whose model options et knows
 //! # reference = ["cvc5-1.4.2"] # who judges this solver (names or families, in order)
 //!
 //! [[reference]]               # rules: who judges whom (see `super::reference_rules`)
@@ -53,9 +53,10 @@ pub struct SolverConfig {
     pub command: Vec<String>,
     /// How the formula is passed.
     pub input: InputMode,
-    /// Whether et may ask this solver for models (with its family's model options and
-    /// `(get-model)`), for checking them itself. Defaults to whether et knows how to
-    /// ask the family ([`family::models_by_default`]).
+    /// Whether et asks this solver for models (with its family's model options or
+    /// model preamble, and `(get-model)`), for checking them itself. Defaults to
+    /// whether et knows the family's model options ([`family::models_by_default`]);
+    /// `true` works for every family, those et does not know included.
     pub models: bool,
     /// The solvers that judge this one, in order (names or families of the pool; the
     /// first that decides a formula is its reference); empty for the pool's rules.
@@ -91,25 +92,38 @@ impl SolverConfig {
         SolverConfig::new(name, family.name(), version, command)
     }
 
-    /// What et knows about this solver's family, if it knows the family.
+    /// What et knows about this solver's family: its module, or for a family et does
+    /// not know the generic SMT-LIB solver ([`family::SmtLib`]). Always `Some`: every
+    /// family answers [`Family`]'s questions, if only with the provided defaults.
     pub fn family_info(&self) -> Option<&'static dyn Family> {
-        family::find(&self.family)
+        Some(family::find_or_generic(&self.family))
     }
 
     /// The text a script for this solver starts with before a formula of `logic` (the
-    /// grammar's SMT-LIB logic), if its family needs one: yices needs `(set-logic ...)`.
+    /// grammar's SMT-LIB logic), if any: with models on, the family's model preamble
+    /// (`(set-option :produce-models true)` for families that switch models on in the
+    /// script), then the family's own prelude (yices needs `(set-logic ...)`).
     pub fn prelude(&self, logic: Option<&str>) -> Option<String> {
-        self.family_info().and_then(|f| f.prelude(logic))
+        let family = family::find_or_generic(&self.family);
+        let models = self.models.then(|| family.model_preamble()).flatten();
+        match (models, family.prelude(logic)) {
+            (None, prelude) => prelude,
+            (Some(models), None) => Some(models.to_string()),
+            (Some(models), Some(prelude)) => Some(format!("{models}\n{prelude}")),
+        }
     }
 
     /// The command line that makes this solver print a model for `(get-model)`: its
-    /// command with the family's model options after the program; `None` when models
-    /// are off for it or et does not know how to ask its family.
+    /// command with the family's model options after the program (unchanged for a
+    /// family that asks in the script, [`SolverConfig::prelude`]); `None` when models
+    /// are off for it.
     pub fn command_with_models(&self) -> Option<Vec<String>> {
-        let options = self.family_info()?.model_options()?;
         if !self.models {
             return None;
         }
+        let options = family::find_or_generic(&self.family)
+            .model_options()
+            .unwrap_or_default();
         let mut command = vec![self.command[0].clone()];
         command.extend(options.iter().map(|o| o.to_string()));
         command.extend(self.command[1..].iter().cloned());
@@ -653,6 +667,41 @@ fn guess_version(program: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn models_work_for_a_family_et_does_not_know() {
+        let text = "[[solver]]\nname = \"w\"\nfamily = \"perturbed\"\nversion = \"1\"\n\
+                    command = [\"/opt/w\", \"-q\"]\nmodels = true\n";
+        let pool = Pool::from_toml(text, Path::new("pool.toml")).unwrap();
+        let w = &pool.solvers[0];
+        assert!(w.models);
+        // The command is kept; the script asks for models.
+        assert_eq!(w.command_with_models().unwrap(), ["/opt/w", "-q"]);
+        assert_eq!(
+            w.prelude(Some("QF_LIA")).as_deref(),
+            Some("(set-option :produce-models true)")
+        );
+        assert_eq!(w.family_info().unwrap().model_request(), "(get-model)");
+        assert!(w.to_toml().contains("models = true"));
+        // Off by default for a family et does not know, and then nothing is added.
+        let mut off = w.clone();
+        off.models = false;
+        assert_eq!(off.command_with_models(), None);
+        assert_eq!(off.prelude(Some("QF_LIA")), None);
+        // A family with model options keeps its command line and gets no preamble;
+        // yices' prelude stays (after the preamble, were there one).
+        let cvc5 = SolverConfig::new("c", "cvc5", "1.4.2", vec!["/opt/cvc5".into()]);
+        assert_eq!(
+            cvc5.command_with_models().unwrap(),
+            ["/opt/cvc5", "--produce-models"]
+        );
+        assert_eq!(cvc5.prelude(None), None);
+        let yices = SolverConfig::new("y", "yices", "2.6.5", vec!["/opt/yices".into()]);
+        assert_eq!(
+            yices.prelude(Some("QF_UF")).as_deref(),
+            Some("(set-logic QF_UF)")
+        );
+    }
 
     #[test]
     fn toml_round_trip() {

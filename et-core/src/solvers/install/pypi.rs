@@ -151,6 +151,19 @@ impl WheelFiles<'_> {
         move_file(from, to)
     }
 
+    /// Writes `script` (a Python program) into [`WheelFiles::bin`] as `program`, started
+    /// by the interpreter behind the installer's Python: the one whose pip chose the
+    /// wheel, so its compiled modules fit (`-S -E`: no site-packages or `PYTHON*`
+    /// variables, an isolated and faster start). The installer makes it executable.
+    pub fn place_python_runner(&self, program: &str, script: &str) -> Result<(), InstallError> {
+        let python = &self.installer.python;
+        let interpreter =
+            run(Command::new(python).args(["-c", "import sys; print(sys.executable)"]))?;
+        let path = self.bin().join(program);
+        std::fs::write(&path, format!("#!{} -SE\n{script}", interpreter.trim()))
+            .map_err(io("cannot write", &path))
+    }
+
     /// The error for a wheel that lacks what the family needs: "the wheel W `what`".
     pub fn unusable(&self, what: &str) -> InstallError {
         InstallError::Unusable {
@@ -174,4 +187,64 @@ fn extract(python: &str, wheel: &Path, dest: &Path, patterns: &[&str]) -> Result
         .arg(dest)
         .args(patterns))?;
     Ok(())
+}
+
+/// Replaces the body of the Python runner `installed` (placed by
+/// [`WheelFiles::place_python_runner`]) by `script` when they differ, keeping its
+/// interpreter line, so fixes to a runner reach existing installs. Write-then-rename:
+/// a solver call running meanwhile reads the old or the new runner, never half of one.
+pub(crate) fn refresh_python_runner(installed: &Path, script: &str) -> Result<(), InstallError> {
+    let text = std::fs::read_to_string(installed).map_err(io("cannot read", installed))?;
+    let Some((shebang, body)) = text.split_once('\n') else {
+        return Err(InstallError::Unusable {
+            name: installed.display().to_string(),
+            why: "the runner has no interpreter line".to_string(),
+        });
+    };
+    if body == script {
+        return Ok(());
+    }
+    let mode = std::fs::metadata(installed)
+        .map_err(io("cannot read", installed))?
+        .permissions();
+    let tmp = installed.with_extension(format!("new.{}", super::fs::unique_suffix()));
+    let replaced = std::fs::write(&tmp, format!("{shebang}\n{script}"))
+        .map_err(io("cannot write", &tmp))
+        .and_then(|()| {
+            std::fs::set_permissions(&tmp, mode).map_err(io("cannot make executable", &tmp))
+        })
+        .and_then(|()| std::fs::rename(&tmp, installed).map_err(io("cannot replace", installed)));
+    if replaced.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    replaced
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn a_runner_is_refreshed_in_place_keeping_its_interpreter_and_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let runner = dir.path().join("solver");
+        std::fs::write(&runner, "#!/opt/python3 -SE\nprint('old')\n").unwrap();
+        std::fs::set_permissions(&runner, std::fs::Permissions::from_mode(0o755)).unwrap();
+        refresh_python_runner(&runner, "print('new')\n").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&runner).unwrap(),
+            "#!/opt/python3 -SE\nprint('new')\n"
+        );
+        let mode = std::fs::metadata(&runner).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+        // Up to date: nothing is rewritten, and no temporary file is left either way.
+        refresh_python_runner(&runner, "print('new')\n").unwrap();
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        // A file without an interpreter line is not a runner et placed.
+        std::fs::write(&runner, "binary").unwrap();
+        assert!(refresh_python_runner(&runner, "print('new')\n").is_err());
+    }
 }

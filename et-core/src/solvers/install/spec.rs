@@ -22,7 +22,7 @@ pub enum VersionReq {
 }
 
 /// One thing to install: `z3@4.13.0`, `z3@all`, `z3@4.x`, `cvc5@latest`, `yices@2.6.5`,
-/// or `debian` (the Debian packages of the families that have one).
+/// `bitwuzla@0.9.1`, or `debian` (the Debian packages of the families that have one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
     /// Releases of a family installed from PyPI wheels.
@@ -87,10 +87,17 @@ mod tests {
             Spec::parse("cvc5@all").unwrap(),
             Spec::Pypi(family::find("cvc5").unwrap(), VersionReq::All)
         );
+        assert_eq!(
+            Spec::parse("bitwuzla@0.9.1").unwrap(),
+            Spec::Pypi(
+                family::find("bitwuzla").unwrap(),
+                VersionReq::Exact("0.9.1".into())
+            )
+        );
         assert_eq!(Spec::parse("debian").unwrap(), Spec::Debian);
         let err = Spec::parse("boolector@3").unwrap_err().to_string();
         assert!(
-            err.contains("`boolector@3`") && err.contains("z3, cvc5 or yices"),
+            err.contains("`boolector@3`") && err.contains("z3, cvc5, yices or bitwuzla"),
             "{err}"
         );
         assert!(Spec::parse("cvc4@1.8").is_err(), "cvc4 has no wheels");

@@ -1,0 +1,153 @@
+"""bitwuzla driver for the bitwuzla PyPI wheels, installed by `et solvers install` as
+<solver dir>/bin/bitwuzla with the wheel's module in <solver dir>/python.
+
+The wheels hold the Python bindings, not the bitwuzla program, but their Parser reads
+SMT-LIB and prints answers, models and values as the program does. This script behaves
+like the program where a campaign can see it: `bitwuzla [OPTIONS] [FILE]` (stdin
+without FILE), options in bitwuzla's own syntax (`-m`/`--produce-models`,
+`--time-limit-per=MS`, `--seed=N`, ...: handed to `Options.set_args`), `-V`/`--version`,
+and on any error an `(error "...")` line on stdout and exit 1, stopping there as the
+program does. Costs one Python start-up per call.
+
+The script is given to the parser one top-level command at a time, and the C++ output
+is flushed after each: an answer printed before a later command crashes the process
+(bitwuzla 0.9.1 dies of SIGSEGV on `(get-model)` after `(reset)`) is not lost in a
+buffer. A parse error leaves bitwuzla's parser unusable, so the first error ends the
+run.
+"""
+import ctypes
+import os
+import sys
+
+USAGE = "usage: bitwuzla [OPTIONS] [FILE]   (et bitwuzla driver over the wheel's Python Parser)"
+LIBC = ctypes.CDLL(None)
+
+
+def flush():
+    """Flushes C's stdio buffers (where bitwuzla's C++ output waits) before Python writes."""
+    LIBC.fflush(None)
+
+
+def error(msg):
+    flush()
+    os.write(1, ('(error "%s")\n' % str(msg).rstrip().replace('"', '""')).encode())
+    return 1
+
+
+def commands(text):
+    """The top-level S-expressions of an SMT-LIB script, each with the 1-based line and
+    column where it starts (strings, quoted symbols and comments may hold parentheses).
+    Anything that is not a complete command (stray text, an unclosed command) is given
+    whole as the last piece, so that the parser reports what is wrong with it."""
+    depth, start, i, n = 0, 0, 0, len(text)
+    line, col = 1, 1
+    start_line, start_col = 1, 1
+    while i < n:
+        c = text[i]
+        if depth == 0 and not c.isspace() and c not in "(;":
+            yield text[i:], line, col
+            return
+        if c == ";":
+            stop = text.find("\n", i)
+            i = n if stop == -1 else stop
+            continue
+        if c in "\"|":
+            end = text.find(c, i + 1)
+            while c == '"' and end != -1 and text[end + 1:end + 2] == '"':
+                end = text.find(c, end + 2)  # "" is an escaped quote in SMT-LIB 2.6
+            end = n - 1 if end == -1 else end
+            chunk = text[i:end + 1]
+            if "\n" in chunk:
+                line += chunk.count("\n")
+                col = len(chunk) - chunk.rfind("\n")
+            else:
+                col += len(chunk)
+            i = end + 1
+            continue
+        if c == "(":
+            if depth == 0:
+                start, start_line, start_col = i, line, col
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                yield text[start:i + 1], start_line, start_col
+        if c == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+    if depth > 0:
+        yield text[start:], start_line, start_col
+
+
+def located(message, source, line, col):
+    """bitwuzla names the place of an error as `<string>:L:C:` within the command it was
+    given; this names it in the whole script. Messages without a place (0.9.x says
+    only `got 0` for an Int numeral) get the place of their command."""
+    prefix = "<string>:"
+    place, sep, rest = message[len(prefix):].partition(": ")
+    parts = place.split(":")
+    if not (message.startswith(prefix) and sep and len(parts) == 2
+            and all(p.isdigit() for p in parts)):
+        return "%s:%d:%d: %s" % (source, line, col, message)
+    l, c = int(parts[0]), int(parts[1])
+    c = col + c - 1 if l == 1 else c
+    return "%s:%d:%d: %s" % (source, line + l - 1, c, rest)
+
+
+def main(argv):
+    args, source, version = [], None, False
+    for arg in argv:
+        if arg in ("-V", "--version"):
+            version = True
+        elif arg in ("-h", "--help"):
+            print(USAGE)
+            return 0
+        elif arg.startswith("-") and arg != "-":
+            args.append(arg)
+        elif source is not None:
+            return error("too many input files (`%s')" % arg)
+        else:
+            source = arg
+
+    here = os.path.dirname(os.path.realpath(__file__))
+    sys.path.insert(0, os.path.join(here, "..", "python"))
+    import bitwuzla
+
+    if version:
+        print("%s [et runner over the Python API]" % bitwuzla.version())
+        return 0
+    options = bitwuzla.Options()
+    if args:
+        try:
+            options.set_args(*args)
+        except Exception as e:
+            return error(e)
+    if source is not None and source != "-":
+        try:
+            with open(source, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError as e:
+            return error("cannot open %s: %s" % (source, e.strerror))
+    else:
+        source = "<stdin>"
+        text = sys.stdin.read()
+    parser = bitwuzla.Parser(bitwuzla.TermManager(), options)
+    for command, line, col in commands(text):
+        try:
+            parser.parse(command, False, False)
+        except Exception as e:
+            return error(located(str(e), source, line, col))
+        flush()
+        if command[1:].lstrip().startswith("exit"):
+            break
+    return 0
+
+
+if __name__ == "__main__":
+    code = main(sys.argv[1:])
+    flush()
+    sys.stdout.flush()
+    # Skip interpreter teardown and bitwuzla's destructors: nothing is left to write.
+    os._exit(code)
