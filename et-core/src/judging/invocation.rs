@@ -26,8 +26,7 @@ impl<'a> Invocation<'a> {
         let with_models = solver.command_with_models();
         let request = with_models
             .as_ref()
-            .and_then(|_| solver.family_info())
-            .map(|f| f.model_request());
+            .map(|_| solver.family_info().model_request());
         let mut script = String::with_capacity(formula.len() + 64);
         if let Some(prelude) = solver.prelude(logic) {
             script.push_str(&prelude);

@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use et_eval::{check_model, ModelCheck, ModelDialect, Script};
+use et_eval::{check_model, ModelCheck, Script};
 
 use super::call::{CallOutcome, Input, Limits, Supervisor};
 use super::family;
@@ -147,7 +147,7 @@ pub fn probe_model(
         Some(format!("asked for a model with {how}: {detail}"))
     } else {
         let script = Script::parse(KNOWN_SAT).expect("the known-sat formula is well-formed");
-        let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
+        let dialect = solver.model_dialect();
         match check_model(&script, &outcome.stdout_text(), dialect) {
             ModelCheck::Valid => None,
             ModelCheck::NoModel { reason } => Some(format!(

@@ -93,10 +93,10 @@ impl SolverConfig {
     }
 
     /// What et knows about this solver's family: its module, or for a family et does
-    /// not know the generic SMT-LIB solver ([`family::SmtLib`]). Always `Some`: every
-    /// family answers [`Family`]'s questions, if only with the provided defaults.
-    pub fn family_info(&self) -> Option<&'static dyn Family> {
-        Some(family::find_or_generic(&self.family))
+    /// not know the generic SMT-LIB solver ([`family::SmtLib`]): every family answers
+    /// [`Family`]'s questions, if only with the provided defaults.
+    pub fn family_info(&self) -> &'static dyn Family {
+        family::find_or_generic(&self.family)
     }
 
     /// The text a script for this solver starts with before a formula of `logic` (the
@@ -133,10 +133,7 @@ impl SolverConfig {
     /// How this solver writes values in a model, for et's model check: its family's
     /// dialect for its release, standard SMT-LIB for a family et does not know.
     pub fn model_dialect(&self) -> et_eval::ModelDialect {
-        self.family_info()
-            .map_or_else(et_eval::ModelDialect::default, |f| {
-                f.model_dialect(&self.version)
-            })
+        self.family_info().model_dialect(&self.version)
     }
 
     /// The program to run (first word of the command).
@@ -681,7 +678,7 @@ mod tests {
             w.prelude(Some("QF_LIA")).as_deref(),
             Some("(set-option :produce-models true)")
         );
-        assert_eq!(w.family_info().unwrap().model_request(), "(get-model)");
+        assert_eq!(w.family_info().model_request(), "(get-model)");
         assert!(w.to_toml().contains("models = true"));
         // Off by default for a family et does not know, and then nothing is added.
         let mut off = w.clone();

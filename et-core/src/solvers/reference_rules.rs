@@ -425,7 +425,7 @@ impl Resolver<'_> {
     ) -> Result<SolverConfig, ReferenceError> {
         let options = judge
             .family_info()
-            .and_then(|f| f.ascii_strings_options(&judge.version))
+            .ascii_strings_options(&judge.version)
             .ok_or_else(|| ReferenceError::NoAsciiMode {
                 origin: origin.to_string(),
                 judge: judge.name.clone(),
