@@ -81,7 +81,7 @@ fn an_unknown_family_with_models_is_asked_for_them_and_wrong_ones_are_flagged() 
     let texts = formulas(&s, "ints", n);
     let file = s.join("again.smt2");
     let limits = Limits::with_timeout(Duration::from_secs(120));
-    let request = shifted.family_info().unwrap().model_request();
+    let request = shifted.family_info().model_request();
     let prelude = shifted.prelude(None).expect("a model preamble");
     let (mut invalid, mut valid) = (0, 0);
     let all = rows(&out);

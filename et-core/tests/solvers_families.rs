@@ -56,7 +56,7 @@ fn every_family_prints_a_model_when_asked_its_way() {
     for solver in &solvers {
         assert!(solver.models, "{} asks for models by default", solver.name);
         let command = solver.command_with_models().unwrap();
-        let request = solver.family_info().unwrap().model_request();
+        let request = solver.family_info().model_request();
         let prelude = solver.prelude(Some("QF_LIA")).unwrap_or_default();
         let script = format!("{prelude}\n{formula}{request}\n");
         let (stdout, stderr) = run(&command, dir.path(), &script);
@@ -140,7 +140,6 @@ fn z3_ascii_options_give_8_bit_strings_in_each_release() {
     for z3 in &z3s {
         let options = z3
             .family_info()
-            .unwrap()
             .ascii_strings_options(&z3.version)
             .unwrap();
         let mut ascii = z3.command.clone();

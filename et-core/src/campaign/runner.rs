@@ -45,9 +45,9 @@ pub struct Campaign {
     pub pool: Pool,
     /// The solvers under test, in pool order.
     pub under_test: Vec<SolverConfig>,
-    /// `--reference`, if given: comma-separated judges (solver names or families) for
-    /// every solver, the first that decides a formula being its reference.
-    pub reference: Option<String>,
+    /// `--reference`, if given: the judges (solver names or families) of every solver,
+    /// in order, the first that decides a formula being its reference.
+    pub reference: Option<Vec<String>>,
     /// Wall-clock limit per call.
     pub timeout: Duration,
     /// CPU-time limit per call.
@@ -70,24 +70,13 @@ pub struct Campaign {
 type Judges = HashMap<String, Vec<SolverConfig>>;
 
 impl Campaign {
-    /// The `--reference` list, if given.
-    pub fn reference_list(&self) -> Option<Vec<String>> {
-        self.reference.as_ref().map(|r| {
-            r.split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(str::to_string)
-                .collect()
-        })
-    }
-
     /// The judges of each solver under test (see [`reference::assign`]).
     pub fn judges(&self) -> Result<Judges, crate::solvers::reference_rules::ReferenceError> {
         reference::assign(
             &self.pool,
             &self.under_test,
             &self.grammar,
-            self.reference_list().as_deref(),
+            self.reference.as_deref(),
         )
     }
 
@@ -115,7 +104,7 @@ impl Campaign {
             cpu_timeout_s: self.cpu_timeout.map(|t| t.as_secs_f64()),
             supervision: Some(Supervisor::global().supervision().label().to_string()),
             memory_mb: self.memory_mb,
-            reference: self.reference_list().map(|l| l.join(",")),
+            reference: self.reference.as_ref().map(|l| l.join(",")),
             witness_bound: Some(
                 self.witness_bound
                     .map_or("off".to_string(), |v| v.to_string()),

@@ -467,10 +467,14 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
     } else {
         enumeration.locate(&start)?;
     }
-    if reference
-        .as_deref()
-        .is_some_and(|r| r.split(',').all(|name| name.trim().is_empty()))
-    {
+    let reference: Option<Vec<String>> = reference.map(|r| {
+        r.split(',')
+            .map(str::trim)
+            .filter(|name| !name.is_empty())
+            .map(str::to_string)
+            .collect()
+    });
+    if reference.as_ref().is_some_and(Vec::is_empty) {
         return Err(BadInput("--reference needs a solver name or family".into()).into());
     }
     // The logic a family's prelude states (yices), checked before anything is written.
@@ -511,6 +515,65 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;
     Ok((campaign, enumeration))
+}
+
+/// Where a campaign's command line points: its grammar (a built-in's name or a file),
+/// its pool file and its reference cache (`None`: the run directory's own).
+pub(super) struct Places {
+    /// `--grammar`.
+    pub grammar: String,
+    /// `--pool`.
+    pub pool: PathBuf,
+    /// `--reference-cache`.
+    pub reference_cache: Option<PathBuf>,
+}
+
+/// The `et run` arguments that make `campaign` again, pointing at `places` (what each
+/// Slurm shard runs; `--out`, `--shard` and `--resume` are the caller's). Written here,
+/// beside [`Args`] and [`prepare`], so that a new setting is added to both: the test
+/// `command_lines_make_the_same_campaign` parses them back.
+pub(super) fn command_line(campaign: &Campaign, places: &Places, quiet: bool) -> Vec<String> {
+    // Display of an f64 is the shortest text that parses back to the same value.
+    let seconds = |limit: Duration| limit.as_secs_f64().to_string();
+    let names: Vec<&str> = campaign
+        .under_test
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    let mut args: Vec<String> = vec![
+        "--grammar".into(),
+        places.grammar.clone(),
+        "--start".into(),
+        campaign.plan.start.to_string(),
+        "--n".into(),
+        campaign.plan.n.to_string(),
+        "--timeout".into(),
+        seconds(campaign.timeout),
+    ];
+    if let Some(cpu_timeout) = campaign.cpu_timeout {
+        args.extend(["--cpu-timeout".into(), seconds(cpu_timeout)]);
+    }
+    if let Some(memory) = campaign.memory_mb {
+        args.extend(["--memory".into(), memory.to_string()]);
+    }
+    args.extend(["--jobs".into(), campaign.jobs.to_string()]);
+    args.extend(["--pool".into(), places.pool.display().to_string()]);
+    args.extend(["--solvers".into(), names.join(",")]);
+    if let Some(reference) = &campaign.reference {
+        args.extend(["--reference".into(), reference.join(",")]);
+    }
+    if let Some(cache) = &places.reference_cache {
+        args.extend(["--reference-cache".into(), cache.display().to_string()]);
+    }
+    match campaign.witness_bound {
+        Some(values) => args.extend(["--witness-bound".into(), values.to_string()]),
+        None => args.push("--no-witness".into()),
+    }
+    // Models are the pool's `models` (which `--no-models` turned off in it).
+    if quiet {
+        args.push("--quiet".into());
+    }
+    args
 }
 
 /// Runs `et run`.
@@ -559,6 +622,82 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    /// `et run`'s arguments alone, for parsing a command line back.
+    #[derive(Parser)]
+    struct Run {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    #[test]
+    fn command_lines_make_the_same_campaign() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = dir.path().join("pool.toml");
+        std::fs::write(
+            &pool,
+            "[[solver]]\nname = \"a\"\nfamily = \"z3\"\nversion = \"1\"\ncommand = [\"/bin/true\"]\n\n\
+             [[solver]]\nname = \"b\"\nfamily = \"cvc5\"\nversion = \"1\"\ncommand = [\"/bin/true\"]\n",
+        )
+        .unwrap();
+        let out = dir.path().join("out");
+        let given = [
+            "run",
+            "-g",
+            "ints",
+            "--start",
+            "10^3",
+            "--n",
+            "77",
+            "--timeout",
+            "1/64",
+            "--cpu-timeout",
+            "2.5",
+            "--memory",
+            "300",
+            "-j",
+            "3",
+            "--pool",
+            pool.to_str().unwrap(),
+            "--solvers",
+            "a",
+            "--reference",
+            "b, a",
+            "--witness-bound",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let (campaign, _) = prepare(&Run::try_parse_from(given).unwrap().args).unwrap();
+        let places = Places {
+            grammar: "ints".into(),
+            pool: pool.clone(),
+            reference_cache: Some(dir.path().join("cache.csv")),
+        };
+        let mut again = vec!["run".to_string()];
+        again.extend(command_line(&campaign, &places, true));
+        again.extend(["--out".into(), out.display().to_string()]);
+        let parsed = Run::try_parse_from(&again).unwrap().args;
+        assert!(parsed.quiet);
+        let (twin, _) = prepare(&parsed).unwrap();
+        assert_eq!(twin.grammar, campaign.grammar);
+        assert_eq!((&twin.plan.start, twin.plan.n), (&campaign.plan.start, 77));
+        assert_eq!(
+            (twin.timeout, twin.cpu_timeout, twin.memory_mb, twin.jobs),
+            (
+                campaign.timeout,
+                campaign.cpu_timeout,
+                campaign.memory_mb,
+                3
+            )
+        );
+        assert_eq!(twin.reference, Some(vec!["b".to_string(), "a".to_string()]));
+        assert_eq!(twin.reference, campaign.reference);
+        assert_eq!(twin.witness_bound, Some(5));
+        assert_eq!(twin.under_test, campaign.under_test);
+        assert_eq!(twin.reference_cache, places.reference_cache);
+    }
 
     #[test]
     fn timeouts_parse_as_decimals_and_fractions_within_bounds() {

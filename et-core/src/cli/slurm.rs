@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
@@ -283,10 +282,10 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
     options.validate()?;
 
     // Time limits, grammar, range, pool and judges, checked as `et run` checks them.
-    let (campaign, _) = et_run::prepare(run)?;
+    let (mut campaign, _) = et_run::prepare(run)?;
     let (grammar, start, n) = (
         campaign.grammar.clone(),
-        &campaign.plan.start,
+        campaign.plan.start.clone(),
         campaign.plan.n,
     );
     if n < args.shards {
@@ -328,42 +327,21 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
         }
     };
     let names: Vec<String> = campaign.under_test.iter().map(|s| s.name.clone()).collect();
-    // Display of an f64 is the shortest text that parses back to the same value.
-    let seconds = |limit: Duration| limit.as_secs_f64().to_string();
-    let mut run_args: Vec<String> = vec![
-        "--grammar".into(),
-        grammar_arg,
-        "--start".into(),
-        start.to_string(),
-        "--n".into(),
-        n.to_string(),
-        "--timeout".into(),
-        seconds(campaign.timeout),
-    ];
-    if let Some(cpu_timeout) = campaign.cpu_timeout {
-        run_args.extend(["--cpu-timeout".into(), seconds(cpu_timeout)]);
-    }
-    if let Some(memory) = campaign.memory_mb {
-        run_args.extend(["--memory".into(), memory.to_string()]);
-    }
-    run_args.extend(["--jobs".into(), jobs.to_string()]);
-    run_args.extend(["--pool".into(), dir.pool_file().display().to_string()]);
-    run_args.extend(["--solvers".into(), names.join(",")]);
-    if let Some(reference) = &campaign.reference {
-        run_args.extend(["--reference".into(), reference.clone()]);
-    }
-    if let Some(cache) = &campaign.reference_cache {
-        let cache = std::path::absolute(cache)
-            .with_context(|| format!("cannot resolve {}", cache.display()))?;
-        run_args.extend(["--reference-cache".into(), cache.display().to_string()]);
-    }
-    match campaign.witness_bound {
-        Some(values) => run_args.extend(["--witness-bound".into(), values.to_string()]),
-        None => run_args.push("--no-witness".into()),
-    }
-    if run.quiet {
-        run_args.push("--quiet".into());
-    }
+    let reference_cache = match &campaign.reference_cache {
+        Some(cache) => Some(
+            std::path::absolute(cache)
+                .with_context(|| format!("cannot resolve {}", cache.display()))?,
+        ),
+        None => None,
+    };
+    let places = et_run::Places {
+        grammar: grammar_arg,
+        pool: dir.pool_file(),
+        reference_cache,
+    };
+    // Each task runs as many workers as it has CPUs, unless --jobs says otherwise.
+    campaign.jobs = jobs as usize;
+    let run_args = et_run::command_line(&campaign, &places, run.quiet);
     let study = Study {
         et: std::env::current_exe().context("cannot find the running et binary")?,
         grammar,
