@@ -47,12 +47,12 @@
 
 mod capture;
 mod cgroup;
+mod contained;
 mod raw;
 mod watchdog;
 
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,6 +61,9 @@ use std::time::{Duration, Instant};
 
 use capture::{Capture, READ_CHUNK};
 use cgroup::{CallCgroup, Cgroups};
+pub(crate) use contained::{
+    hit_address_space_limit, write_pending, BoundedOutput, Contained, Ended,
+};
 
 /// Default cap on the bytes kept from each of stdout and stderr (1 MiB).
 pub const DEFAULT_CAPTURE_BYTES: usize = 1 << 20;
@@ -345,62 +348,15 @@ impl Supervisor {
             .as_ref()
             .map(CallCgroup::join_fds)
             .unwrap_or_default();
-        let (exec_clock, exec_clock_w) = clock_pipe().map_err(sup("pipe"))?;
-        let exec_clock_fd = exec_clock_w.as_raw_fd();
-        // SAFETY: the closure runs between fork and exec and only makes async-signal-safe
-        // system calls (write, setpgid, prctl, setrlimit, clock_gettime) on data prepared
-        // before the fork, allocating nothing.
-        unsafe {
-            cmd.pre_exec(move || {
-                // First, so that everything after (and everything it forks) is counted.
-                for &fd in &join {
-                    if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                if libc::setpgid(0, 0) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong) < 0 {
-                    return Err(io::Error::last_os_error());
-                }
-                let no_core = libc::rlimit {
-                    rlim_cur: 0,
-                    rlim_max: 0,
-                };
-                // Best effort: failing to disable core dumps is not worth failing the call.
-                libc::setrlimit(libc::RLIMIT_CORE, &no_core);
-                if let Some(bytes) = address_space {
-                    let lim = libc::rlimit {
-                        rlim_cur: bytes,
-                        rlim_max: bytes,
-                    };
-                    if libc::setrlimit(libc::RLIMIT_AS, &lim) < 0 {
-                        return Err(io::Error::last_os_error());
-                    }
-                }
-                // Last, right before the exec: when the solver starts.
-                let mut now = libc::timespec {
-                    tv_sec: 0,
-                    tv_nsec: 0,
-                };
-                libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut now);
-                let size = std::mem::size_of::<libc::timespec>();
-                libc::write(exec_clock_fd, (&now as *const libc::timespec).cast(), size);
-                Ok(())
-            });
-        }
-
-        let mut child = match cmd.spawn() {
-            Ok(child) => child,
-            Err(e) => {
+        let (mut child, start) = match contained::spawn(&mut cmd, join, address_space) {
+            Ok(spawned) => spawned,
+            Err(contained::SpawnError::Pipe(e)) => return Err(sup("pipe")(e)),
+            Err(contained::SpawnError::Exec(e)) => {
                 return Ok(CallOutcome::not_started(format!(
                     "cannot start `{program}`: {e}"
                 )))
             }
         };
-        drop(exec_clock_w);
-        let start = exec_instant(&exec_clock).unwrap_or_else(Instant::now);
         let deadline = start + limits.timeout;
         let pid = child.id() as libc::pid_t;
         // From here on everything the call started must be killed on every path,

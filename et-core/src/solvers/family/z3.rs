@@ -2,7 +2,7 @@
 //! binary), Debian's `z3`. Validates its own models with `model_validate=true`; judged
 //! by the newest cvc5 (else cvc4) by default; strings became Unicode in 4.8.11.
 
-use super::Family;
+use super::{Echo, Family, SessionProtocol};
 use crate::solvers::pool::version_key;
 use crate::version::compare_versions;
 
@@ -45,6 +45,20 @@ impl Family for Z3 {
             &["unicode=false"]
         } else {
             &["encoding=ascii"]
+        })
+    }
+
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        // Measured: the same answers as fresh processes; options survive `(reset)`;
+        // after an error z3 goes on (the rejected assertion left out), as a fresh z3
+        // does. 4.16 about 6x faster than fresh, 4.8.x only 1.6-2.4x (`(reset)` itself
+        // takes 5-7 ms there), which is still a gain.
+        let _ = version;
+        Some(SessionProtocol {
+            options: &["-in"],
+            reset: "(reset)",
+            restore: &[],
+            echo: Echo::Bare,
         })
     }
 
