@@ -79,7 +79,7 @@ pub struct SessionStats {
     pub formulas: u64,
     /// Processes that ended during a formula (exit, crash, timeout, memout, cancel).
     pub ended_in_formula: u64,
-    /// Processes ended because output came after an echo (out of step).
+    /// Processes ended because they printed output nobody asked for (out of step).
     pub out_of_step: u64,
     /// Processes replaced after [`Session::restart_after`] formulas or for a new
     /// memory limit.
@@ -196,8 +196,12 @@ impl<'s> Session<'s> {
         }
         self.echoes += 1;
         let echo = format!("et-session-{}", self.echoes);
-        let mut input = String::with_capacity(script.len() + self.between.len() + 40);
+        let lead = format!("{echo}-lead");
+        let mut input = String::with_capacity(script.len() + self.between.len() + 80);
         if !first {
+            // Whatever the solver prints before this echo is late output of the last
+            // formula (see `sentinel`).
+            input.push_str(&format!("(echo \"{lead}\")\n"));
             input.push_str(&self.between);
         }
         input.push_str(script);
@@ -209,6 +213,7 @@ impl<'s> Session<'s> {
         let exchange = exchange(
             &mut live.process,
             input.as_bytes(),
+            (!first).then(|| self.echo.line(&lead)),
             self.echo.line(&echo),
             limits,
             first,
@@ -223,7 +228,11 @@ impl<'s> Session<'s> {
                 Ok(outcome)
             }
             Ok(Exchange { outcome, .. }) => {
-                self.stats.ended_in_formula += 1;
+                if outcome.exit_code.is_some() || outcome.signal.is_some() {
+                    self.stats.ended_in_formula += 1;
+                } else {
+                    self.stats.out_of_step += 1;
+                }
                 self.end();
                 Ok(outcome)
             }
@@ -286,6 +295,7 @@ fn read_now(fd: &OwnedFd, buf: &mut [u8]) -> std::io::Result<Option<usize>> {
 fn exchange(
     process: &mut Contained<'_>,
     input: &[u8],
+    lead: Option<String>,
     echo: String,
     limits: &Limits,
     first: bool,
@@ -311,7 +321,7 @@ fn exchange(
     let mut pending = input;
     let mut out = BoundedOutput::new(limits.capture_bytes);
     let mut err = BoundedOutput::new(limits.capture_bytes);
-    let mut sentinel = Sentinel::new(echo);
+    let mut sentinel = Sentinel::new(lead, echo);
     let mut buf = vec![0u8; 64 * 1024];
     let mut ended: Option<Ended> = None;
     let mut wall = Duration::ZERO;
@@ -485,6 +495,13 @@ fn exchange(
         }
     }
 
+    // The OOM killer may have killed a process of the tree (not the solver) and the
+    // echo come anyway: the memory limit was reached during this formula all the same
+    // (an OOM kill ends a session, so every one counted happened in this formula).
+    if ended.is_none() && process.oom_killed() {
+        oom = true;
+        ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
+    }
     // stderr written before the echo is in its pipe by now.
     if ended.is_none() {
         if let Some(fd) = &process.stderr {
@@ -531,7 +548,7 @@ fn exchange(
         outcome.memory_limit_hit = hit_address_space_limit(&outcome, limits);
     }
     Ok(Exchange {
-        goes_on: ended.is_none() && sentinel.after() == 0,
+        goes_on: ended.is_none() && sentinel.unasked() == 0,
         outcome,
     })
 }

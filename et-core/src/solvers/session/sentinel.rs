@@ -1,10 +1,16 @@
-//! Where one formula's answer ends in a session's stdout: the line its `(echo "...")`
-//! prints, after the formula's own output. Bytes before that line are the formula's
-//! stdout; the line itself is not; anything after it is output nobody asked for.
+//! Where one formula's answer starts and ends in a session's stdout: the lines of the
+//! `(echo "...")` sent before the formula (a *lead*, for every formula but a session's
+//! first) and after it. Bytes between the two lines are the formula's stdout; the lines
+//! themselves are not; anything before the lead or after the end is output nobody
+//! asked for (a solver printing late is out of step), counted, never kept.
 
-/// Splits a stream of stdout chunks at the line equal to the expected echo.
+/// Splits a stream of stdout chunks at the lines of the expected echoes.
 pub(super) struct Sentinel {
-    /// The line the echo prints, without its newline.
+    /// The line the lead echo prints, while it has not come yet.
+    lead: Option<Vec<u8>>,
+    /// Bytes before the lead.
+    before: usize,
+    /// The line the closing echo prints, without its newline.
     expected: Vec<u8>,
     /// The start of the current line, held back while it may still be the echo.
     line: Vec<u8>,
@@ -18,8 +24,11 @@ pub(super) struct Sentinel {
 }
 
 impl Sentinel {
-    pub fn new(expected: String) -> Sentinel {
+    /// Ends at the line `expected`, after the line `lead` if given.
+    pub fn new(lead: Option<String>, expected: String) -> Sentinel {
         Sentinel {
+            lead: lead.map(String::into_bytes),
+            before: 0,
             expected: expected.into_bytes(),
             line: Vec::new(),
             spoiled: false,
@@ -36,19 +45,31 @@ impl Sentinel {
                 continue;
             }
             let ends_line = piece.ends_with(b"\n");
+            let target = self.lead.as_deref().unwrap_or(&self.expected);
+            let leading = self.lead.is_some();
+            let mut emit = |bytes: &[u8], before: &mut usize| {
+                if leading {
+                    *before += bytes.len();
+                } else {
+                    out(bytes);
+                }
+            };
             if self.spoiled {
-                out(piece);
+                emit(piece, &mut self.before);
             } else {
                 self.line.extend_from_slice(piece);
                 let body = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
                 let body = body.strip_suffix(b"\r").unwrap_or(body);
-                if ends_line && body == self.expected.as_slice() {
-                    self.seen = true;
+                if ends_line && body == target {
+                    match self.lead.take() {
+                        Some(_) => {}
+                        None => self.seen = true,
+                    }
                     self.line.clear();
                     continue;
                 }
-                if ends_line || !self.expected.starts_with(body) {
-                    out(&self.line);
+                if ends_line || !target.starts_with(body) {
+                    emit(&self.line, &mut self.before);
                     self.line.clear();
                     self.spoiled = !ends_line;
                 }
@@ -64,9 +85,10 @@ impl Sentinel {
         self.seen
     }
 
-    /// How many bytes came after the echo line.
-    pub fn after(&self) -> usize {
-        self.after
+    /// How many bytes came before the lead or after the echo line: output nobody
+    /// asked for.
+    pub fn unasked(&self) -> usize {
+        self.before + self.after
     }
 
     /// The held-back start of a last line without newline (the stream ended there).
@@ -80,13 +102,13 @@ mod tests {
     use super::*;
 
     fn split(expected: &str, chunks: &[&str]) -> (String, bool, usize, String) {
-        let mut s = Sentinel::new(expected.to_string());
+        let mut s = Sentinel::new(None, expected.to_string());
         let mut out = Vec::new();
         for c in chunks {
             s.feed(c.as_bytes(), |b| out.extend_from_slice(b));
         }
         let rest = String::from_utf8(s.rest()).unwrap();
-        (String::from_utf8(out).unwrap(), s.seen(), s.after(), rest)
+        (String::from_utf8(out).unwrap(), s.seen(), s.unasked(), rest)
     }
 
     #[test]
@@ -119,5 +141,18 @@ mod tests {
     fn bytes_after_the_echo_are_counted_not_kept() {
         let (out, seen, after, _) = split("e", &["sat\ne\ngarbage\n", "more"]);
         assert_eq!((out.as_str(), seen, after), ("sat\n", true, 12));
+    }
+
+    #[test]
+    fn output_before_the_lead_is_not_the_formulas() {
+        let mut s = Sentinel::new(Some("L".into()), "E".into());
+        let mut out = Vec::new();
+        for chunk in ["late\nL", "\nsat\nE\n"] {
+            s.feed(chunk.as_bytes(), |b| out.extend_from_slice(b));
+        }
+        assert_eq!(
+            (out.as_slice(), s.seen(), s.unasked()),
+            (&b"sat\n"[..], true, 5)
+        );
     }
 }
