@@ -37,8 +37,7 @@ struct Api {
     parser_new: unsafe extern "C" fn(Ptr, Ptr) -> Ptr,
     parser_get_sm: unsafe extern "C" fn(Ptr) -> Ptr,
     parser_set_file_input: unsafe extern "C" fn(Ptr, c_int, *const c_char),
-    parser_set_inc_str_input: unsafe extern "C" fn(Ptr, c_int, *const c_char),
-    parser_append_inc_str_input: unsafe extern "C" fn(Ptr, *const c_char),
+    parser_set_str_input: unsafe extern "C" fn(Ptr, c_int, *const c_char, *const c_char),
     parser_next_command: unsafe extern "C" fn(Ptr, *mut *const c_char) -> Ptr,
     cmd_invoke: unsafe extern "C" fn(Ptr, Ptr, Ptr) -> *const c_char,
     cmd_get_name: unsafe extern "C" fn(Ptr) -> *const c_char,
@@ -96,8 +95,7 @@ impl Api {
                 parser_new: need!("cvc5_parser_new"),
                 parser_get_sm: need!("cvc5_parser_get_sm"),
                 parser_set_file_input: need!("cvc5_parser_set_file_input"),
-                parser_set_inc_str_input: need!("cvc5_parser_set_inc_str_input"),
-                parser_append_inc_str_input: need!("cvc5_parser_append_inc_str_input"),
+                parser_set_str_input: need!("cvc5_parser_set_str_input"),
                 parser_next_command: need!("cvc5_parser_next_command"),
                 cmd_invoke: need!("cvc5_cmd_invoke"),
                 cmd_get_name: need!("cvc5_cmd_get_name"),
@@ -314,15 +312,7 @@ fn run(api: &Api, inv: &Invocation, out: &mut impl Write) -> ExitCode {
                     Next::Stop(code) => code,
                 }
             }
-            _ => {
-                let name = c("<stdin>");
-                (api.parser_set_inc_str_input)(parser, SMT_LIB_2_6, name.as_ptr());
-                if let Some(err) = api.last_error() {
-                    print_error(out, &err);
-                    return ExitCode::FAILURE;
-                }
-                stream_stdin(api, parser, solver, sm, inv, out)
-            }
+            _ => stream_stdin(api, parser, solver, sm, inv, out),
         }
     }
 }
@@ -431,6 +421,9 @@ unsafe fn stream_stdin(
     out: &mut impl Write,
 ) -> ExitCode {
     let mut stdin = std::io::stdin().lock();
+    let name = c("<stdin>");
+    // The batch the parser reads; kept alive until the next one replaces it.
+    let mut text;
     let mut pending: Vec<u8> = Vec::new();
     let mut commands = Commands::default();
     let mut buf = vec![0u8; 64 * 1024];
@@ -451,8 +444,16 @@ unsafe fn stream_stdin(
             commands.scan(&pending)
         };
         if complete > 0 {
-            let text = c(&String::from_utf8_lossy(&pending[..complete]));
-            (api.parser_append_inc_str_input)(parser, text.as_ptr());
+            text = c(&String::from_utf8_lossy(&pending[..complete]));
+            // A new string input per batch of complete commands: the parser's symbol
+            // manager (declarations, the logic) stays. cvc5 1.4.2's incremental string
+            // input (`cvc5_parser_append_inc_str_input`) stopped giving commands after
+            // its second append.
+            (api.parser_set_str_input)(parser, SMT_LIB_2_6, text.as_ptr(), name.as_ptr());
+            if let Some(err) = api.last_error() {
+                print_error(out, &err);
+                return ExitCode::FAILURE;
+            }
             pending.drain(..complete);
             commands.consumed(complete);
             if let Next::Stop(code) = execute(api, parser, solver, sm, "<stdin>", inv, out) {
@@ -534,8 +535,8 @@ impl Commands {
 
     /// The first `n` bytes (complete commands) left the pending text.
     fn consumed(&mut self, n: usize) {
-        self.scanned -= n;
-        self.complete -= n;
+        self.scanned = self.scanned.saturating_sub(n);
+        self.complete = self.complete.saturating_sub(n);
     }
 }
 
