@@ -138,10 +138,7 @@ fn z3_ascii_options_give_8_bit_strings_in_each_release() {
         pool.newest("z3").unwrap().clone(),
     ];
     for z3 in &z3s {
-        let options = z3
-            .family_info()
-            .ascii_strings_options(&z3.version)
-            .unwrap();
+        let options = z3.family_info().ascii_strings_options(&z3.version).unwrap();
         let mut ascii = z3.command.clone();
         ascii.extend(options.iter().map(|o| o.to_string()));
         let unicode = z3.version != "4.8.10";

@@ -7,7 +7,9 @@
 //! runs it exactly like the real binary: `cvc5 [OPTIONS] [FILE]`.
 //!
 //! It mimics the cvc5 driver where a campaign can see the difference: command outputs
-//! go to stdout as they are produced, a parse or command error prints
+//! go to stdout as they are produced (standard input is executed command by command as
+//! it arrives, so a long-lived process can be fed one formula after another and
+//! answers each before the next arrives — et's sessions), a parse or command error prints
 //! `(error "...")` and exits 1, `--tlimit=MS` prints `cvc5 interrupted by timeout.` on
 //! stderr and aborts (as cvc5 1.0.3's driver does), options are `--name=value`,
 //! `--name` (true), `--no-name` (false), `-q`, `-v`. The library itself is the real one,
@@ -286,77 +288,255 @@ fn run(api: &Api, inv: &Invocation, out: &mut impl Write) -> ExitCode {
             );
             return ExitCode::SUCCESS;
         }
-        for (name, value, arg) in &inv.options {
-            let (n, v) = (c(name), c(value));
-            (api.set_option)(solver, n.as_ptr(), v.as_ptr());
-            if let Some(err) = api.last_error() {
-                print_error(
-                    out,
-                    &format!("Error in option parsing: can't understand option `{arg}': {err}"),
-                );
-                return ExitCode::FAILURE;
-            }
+        if let Err(code) = set_options(api, solver, &inv.options, out) {
+            return code;
         }
         let parser = (api.parser_new)(solver, std::ptr::null_mut());
         let sm = (api.parser_get_sm)(parser);
-        // Kept alive until the end: the parser may keep pointers into them.
-        let (_file, _text, _name);
+        let source = inv.input.as_deref().unwrap_or("<stdin>");
         match inv.input.as_deref() {
             Some(path) if path != "-" => {
                 if std::fs::metadata(path).is_err() {
                     print_error(out, &format!("Couldn't open file: {path}"));
                     return ExitCode::FAILURE;
                 }
-                _file = c(path);
-                (api.parser_set_file_input)(parser, SMT_LIB_2_6, _file.as_ptr());
-            }
-            _ => {
-                let mut text = String::new();
-                if let Err(e) = std::io::stdin().read_to_string(&mut text) {
-                    print_error(out, &format!("Couldn't read standard input: {e}"));
+                // Kept alive until the end: the parser may keep pointers into it.
+                let file = c(path);
+                (api.parser_set_file_input)(parser, SMT_LIB_2_6, file.as_ptr());
+                if let Some(err) = api.last_error() {
+                    print_error(out, &err);
                     return ExitCode::FAILURE;
                 }
-                _text = c(&text);
-                _name = c("<stdin>");
-                (api.parser_set_str_input)(parser, SMT_LIB_2_6, _text.as_ptr(), _name.as_ptr());
+                match execute(api, parser, solver, sm, source, inv, out) {
+                    Next::More => ExitCode::SUCCESS,
+                    Next::Stop(code) => code,
+                }
             }
+            _ => stream_stdin(api, parser, solver, sm, inv, out),
+        }
+    }
+}
+
+/// What to do after the commands parsed so far were executed.
+enum Next {
+    /// Read on: the parser has no more commands until more input is appended.
+    More,
+    /// The run is over (`(exit)`, an error): exit with this code.
+    Stop(ExitCode),
+}
+
+/// Executes the commands the parser has, printing and flushing each output as it is
+/// produced, until the parser has none left.
+///
+/// # Safety
+/// `parser`, `solver` and `sm` come from `api` and are alive.
+unsafe fn execute(
+    api: &Api,
+    parser: Ptr,
+    solver: Ptr,
+    sm: Ptr,
+    source: &str,
+    inv: &Invocation,
+    out: &mut impl Write,
+) -> Next {
+    loop {
+        let mut err: *const c_char = std::ptr::null();
+        let cmd = (api.parser_next_command)(parser, &mut err);
+        if !err.is_null() {
+            // The binary says `Parse Error: FILE:LINE.COL: msg`; the C API drops the
+            // position, so keep the rest of that shape for classifiers.
+            print_error(out, &format!("Parse Error: {source}: {}", cstr(err)));
+            return Next::Stop(ExitCode::FAILURE);
         }
         if let Some(err) = api.last_error() {
             print_error(out, &err);
-            return ExitCode::FAILURE;
+            return Next::Stop(ExitCode::FAILURE);
         }
-        loop {
-            let mut err: *const c_char = std::ptr::null();
-            let cmd = (api.parser_next_command)(parser, &mut err);
-            if !err.is_null() {
-                // The binary says `Parse Error: FILE:LINE.COL: msg`; the C API drops the
-                // position, so keep the rest of that shape for classifiers.
-                let source = inv.input.as_deref().unwrap_or("<stdin>");
-                print_error(out, &format!("Parse Error: {source}: {}", cstr(err)));
+        if cmd.is_null() {
+            return Next::More;
+        }
+        let name = cstr((api.cmd_get_name)(cmd));
+        let text = cstr((api.cmd_invoke)(cmd, solver, sm));
+        if let Some(err) = api.last_error() {
+            print_error(out, &err);
+            return Next::Stop(ExitCode::FAILURE);
+        }
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        if text.starts_with("(error") {
+            return Next::Stop(ExitCode::FAILURE);
+        }
+        if name == "exit" {
+            return Next::Stop(ExitCode::SUCCESS);
+        }
+        if name == "reset" {
+            // Through the C API `(reset)` sets every option back to its default; the
+            // cvc5 binary keeps the command line's (`--produce-models`, the
+            // self-checks), and so does this driver.
+            if let Err(code) = set_options(api, solver, &inv.options, out) {
+                return Next::Stop(code);
+            }
+        }
+    }
+}
+
+/// Sets the command line's options on `solver`; an option cvc5 refuses ends the run.
+///
+/// # Safety
+/// `solver` comes from `api` and is alive.
+unsafe fn set_options(
+    api: &Api,
+    solver: Ptr,
+    options: &[(String, String, String)],
+    out: &mut impl Write,
+) -> Result<(), ExitCode> {
+    for (name, value, arg) in options {
+        let (n, v) = (c(name), c(value));
+        (api.set_option)(solver, n.as_ptr(), v.as_ptr());
+        if let Some(err) = api.last_error() {
+            print_error(
+                out,
+                &format!("Error in option parsing: can't understand option `{arg}': {err}"),
+            );
+            return Err(ExitCode::FAILURE);
+        }
+    }
+    Ok(())
+}
+
+/// Reads standard input as it arrives and hands the parser each complete top-level
+/// command as soon as its closing parenthesis is read, so every answer is printed
+/// before more input is awaited (the parser would take a command cut in the middle
+/// for the end of the input). What is left at the end of the input, complete or not,
+/// goes to the parser last.
+///
+/// # Safety
+/// As [`execute`].
+unsafe fn stream_stdin(
+    api: &Api,
+    parser: Ptr,
+    solver: Ptr,
+    sm: Ptr,
+    inv: &Invocation,
+    out: &mut impl Write,
+) -> ExitCode {
+    let mut stdin = std::io::stdin().lock();
+    let name = c("<stdin>");
+    // The batch the parser reads; kept alive until the next one replaces it.
+    let mut text;
+    let mut pending: Vec<u8> = Vec::new();
+    let mut commands = Commands::default();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match stdin.read(&mut buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                print_error(out, &format!("Couldn't read standard input: {e}"));
                 return ExitCode::FAILURE;
             }
+        };
+        let at_end = n == 0;
+        pending.extend_from_slice(&buf[..n]);
+        let complete = if at_end {
+            pending.len()
+        } else {
+            commands.scan(&pending)
+        };
+        if complete > 0 {
+            text = c(&String::from_utf8_lossy(&pending[..complete]));
+            // A new string input per batch of complete commands: the parser's symbol
+            // manager (declarations, the logic) stays. cvc5 1.4.2's incremental string
+            // input (`cvc5_parser_append_inc_str_input`) stopped giving commands after
+            // its second append.
+            (api.parser_set_str_input)(parser, SMT_LIB_2_6, text.as_ptr(), name.as_ptr());
             if let Some(err) = api.last_error() {
                 print_error(out, &err);
                 return ExitCode::FAILURE;
             }
-            if cmd.is_null() {
-                return ExitCode::SUCCESS;
-            }
-            let name = cstr((api.cmd_get_name)(cmd));
-            let text = cstr((api.cmd_invoke)(cmd, solver, sm));
-            if let Some(err) = api.last_error() {
-                print_error(out, &err);
-                return ExitCode::FAILURE;
-            }
-            let _ = out.write_all(text.as_bytes());
-            let _ = out.flush();
-            if text.starts_with("(error") {
-                return ExitCode::FAILURE;
-            }
-            if name == "exit" {
-                return ExitCode::SUCCESS;
+            pending.drain(..complete);
+            commands.consumed(complete);
+            if let Next::Stop(code) = execute(api, parser, solver, sm, "<stdin>", inv, out) {
+                return code;
             }
         }
+        if at_end {
+            return ExitCode::SUCCESS;
+        }
+    }
+}
+
+/// Finds where complete top-level SMT-LIB commands end in the text read so far:
+/// parentheses are counted outside string literals (`"..."`, `""` inside is a quote),
+/// quoted symbols (`|...|`) and comments (`;` to the end of the line). The scan goes
+/// on where the last one stopped.
+#[derive(Default)]
+struct Commands {
+    /// Bytes of the pending text already scanned.
+    scanned: usize,
+    /// End of the last complete command in the pending text.
+    complete: usize,
+    depth: usize,
+    within: Within,
+}
+
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum Within {
+    #[default]
+    Code,
+    Str,
+    /// A `"` inside a string: the end of the string, or the first of `""`.
+    StrQuote,
+    Quoted,
+    Comment,
+}
+
+impl Commands {
+    /// Scans `pending` from where the last scan stopped; returns how many of its bytes
+    /// are complete commands.
+    fn scan(&mut self, pending: &[u8]) -> usize {
+        for (i, &b) in pending.iter().enumerate().skip(self.scanned) {
+            self.within = match (self.within, b) {
+                (Within::Str, b'"') => Within::StrQuote,
+                (Within::Str, _) => Within::Str,
+                (Within::StrQuote, b'"') => Within::Str,
+                (Within::Quoted, b'|') => Within::Code,
+                (Within::Quoted, _) => Within::Quoted,
+                (Within::Comment, b'\n') => Within::Code,
+                (Within::Comment, _) => Within::Comment,
+                // After a string's closing quote, `b` is code again.
+                (Within::Code | Within::StrQuote, _) => self.code(i, b),
+            };
+        }
+        self.scanned = pending.len();
+        self.complete
+    }
+
+    /// The state after byte `b` at `i` read as code.
+    fn code(&mut self, i: usize, b: u8) -> Within {
+        match b {
+            b'"' => Within::Str,
+            b'|' => Within::Quoted,
+            b';' => Within::Comment,
+            b'(' => {
+                self.depth += 1;
+                Within::Code
+            }
+            b')' => {
+                self.depth = self.depth.saturating_sub(1);
+                if self.depth == 0 {
+                    self.complete = i + 1;
+                }
+                Within::Code
+            }
+            _ => Within::Code,
+        }
+    }
+
+    /// The first `n` bytes (complete commands) left the pending text.
+    fn consumed(&mut self, n: usize) {
+        self.scanned = self.scanned.saturating_sub(n);
+        self.complete = self.complete.saturating_sub(n);
     }
 }
 

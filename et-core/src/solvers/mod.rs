@@ -22,6 +22,7 @@ pub mod family;
 pub mod install;
 pub mod pool;
 pub mod reference_rules;
+pub mod session;
 pub mod testing;
 
 use std::path::{Path, PathBuf};

@@ -162,3 +162,27 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// The first `count` formulas of built-in grammar `name`, as text, and the SMT-LIB
+/// logic the grammar declares (what a family's prelude needs).
+pub fn first_formulas(name: &str, count: usize) -> (Vec<String>, Option<String>) {
+    let grammar = et_core::builtins::load(name).unwrap();
+    let logic = et_core::builtins::declared_logic(&grammar)
+        .unwrap()
+        .map(str::to_string);
+    let mut e = et_core::enumeration::Enumeration::new(grammar);
+    let mut stream = e.stream_from(&num_bigint::BigUint::from(0u32)).unwrap();
+    let mut formulas = Vec::new();
+    loop {
+        formulas.push(String::from_utf8(stream.current_text().to_vec()).unwrap());
+        if formulas.len() == count || !stream.advance() {
+            return (formulas, logic);
+        }
+    }
+}
+
+/// The script a campaign gives `solver` for `formula`: the family's prelude, the
+/// formula, and with models on, the model request.
+pub fn script_for(solver: &SolverConfig, formula: &str, logic: Option<&str>) -> String {
+    et_core::judging::Invocation::new(solver, formula, logic).script
+}

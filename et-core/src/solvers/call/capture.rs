@@ -55,15 +55,20 @@ impl Capture {
             self.fd = None;
             return Ok(());
         }
+        self.push(&buf[..n]);
+        Ok(())
+    }
+
+    /// Keeps `chunk`, the next bytes of the stream, within the bounds.
+    pub fn push(&mut self, chunk: &[u8]) {
+        let n = chunk.len();
         self.total += n as u64;
-        let chunk = &buf[..n];
         let room = self.head_cap.saturating_sub(self.head.len()).min(n);
         self.head.extend_from_slice(&chunk[..room]);
         self.tail.extend_from_slice(&chunk[room..]);
         if self.tail.len() > 2 * self.tail_cap.max(READ_CHUNK) {
             self.tail.drain(..self.tail.len() - self.tail_cap);
         }
-        Ok(())
     }
 
     /// The kept bytes (with a marker line where the middle was dropped) and whether

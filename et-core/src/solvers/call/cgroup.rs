@@ -508,6 +508,16 @@ impl<'a> CallCgroup<'a> {
         raw::kill_cgroup(&self.slot().kill_dir, self.version.kill_via())
     }
 
+    /// Starts the peak-memory counter afresh from the memory in use now (v1; a long-lived
+    /// process measured piece by piece, see `Contained`). v2's `memory.peak` cannot be
+    /// reset before Linux 6.12: there the peak stays the cgroup's since its creation.
+    pub fn restart_peak(&self) -> io::Result<()> {
+        match self.version {
+            Version::V1 => fs::write(self.slot().memory.join("memory.max_usage_in_bytes"), "0"),
+            Version::V2 => Ok(()),
+        }
+    }
+
     /// The slot's OOM kills since it was created.
     fn oom_kills_so_far(&self) -> u64 {
         let slot = self.slot();

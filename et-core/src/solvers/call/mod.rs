@@ -52,6 +52,7 @@
 
 mod capture;
 mod cgroup;
+mod contained;
 mod process;
 mod raw;
 mod spawn;
@@ -68,6 +69,10 @@ use cgroup::{CallCgroup, Cgroups};
 use process::timeval;
 use spawn::Started;
 use watch::{Stop, Watch, Watched};
+
+pub(crate) use contained::{
+    hit_address_space_limit, write_pending, BoundedOutput, Contained, Ended,
+};
 
 /// Default cap on the bytes kept from each of stdout and stderr (1 MiB).
 pub const DEFAULT_CAPTURE_BYTES: usize = 1 << 20;
@@ -310,11 +315,7 @@ impl Supervisor {
     ) -> Result<CallOutcome, CallError> {
         let program = command.first().ok_or(CallError::EmptyCommand)?;
         self.contain_and_watch(command, input, limits, use_pidfd)
-            .map_err(|failure| CallError::Supervise {
-                program: program.clone(),
-                what: failure.what,
-                source: failure.source,
-            })
+            .map_err(|failure| failure.into_call_error(program))
     }
 
     /// The steps of a call: a cgroup for it (when cgroups are used), the solver started
@@ -345,6 +346,17 @@ impl Supervisor {
 struct SupervisionFailure {
     what: &'static str,
     source: io::Error,
+}
+
+impl SupervisionFailure {
+    /// The call's error, naming the program it was supervising.
+    fn into_call_error(self, program: &str) -> CallError {
+        CallError::Supervise {
+            program: program.to_string(),
+            what: self.what,
+            source: self.source,
+        }
+    }
 }
 
 /// Names the system call of an [`io::Result`]'s error.

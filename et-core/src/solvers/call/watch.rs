@@ -389,7 +389,7 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
 }
 
 /// Writes as much of `bytes` as the pipe takes; returns true when all is written.
-fn write_some(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
+pub(super) fn write_some(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
     while !bytes.is_empty() {
         // SAFETY: the pointer and length describe the live slice `bytes`, which write
         // only reads.
@@ -407,7 +407,7 @@ fn write_some(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
     Ok(true)
 }
 
-fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+pub(super) fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     // SAFETY: fcntl with F_GETFL/F_SETFL takes and returns integers only; `fd` is an
     // open descriptor the caller owns.
     let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };

@@ -126,6 +126,15 @@ pub trait Family: Sync {
         None
     }
 
+    /// How release `version` runs as a session (one long-lived process fed formula
+    /// after formula, reset in between; `solvers::session`), or `None` when it cannot
+    /// and runs fresh, one process per formula (the default, and what a family et does
+    /// not know gets).
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        let _ = version;
+        None
+    }
+
     /// The PyPI project whose wheels `et solvers install FAMILY@VERSION` unpacks, if any.
     fn pypi_package(&self) -> Option<&'static str> {
         None
@@ -164,6 +173,72 @@ pub trait Family: Sync {
     fn debian_package(&self) -> Option<&'static str> {
         None
     }
+}
+
+/// What a session of a family's solver needs: how the program reads commands from
+/// standard input and answers each as it arrives, how it is reset between formulas,
+/// and how the `(echo "...")` that follows each formula comes back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionProtocol {
+    /// Options after the program that make it read standard input command by command
+    /// (`-in` for z3).
+    pub options: &'static [&'static str],
+    /// The command sent between two formulas.
+    pub reset: &'static str,
+    /// Commands sent after every reset when the command line holds the option paired
+    /// with them: what a reset may clear that the formula's answer depends on.
+    pub restore: &'static [(&'static str, &'static str)],
+    /// How the solver prints `(echo "TEXT")`.
+    pub echo: Echo,
+}
+
+/// How a solver prints the string of an `(echo "TEXT")`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Echo {
+    /// `TEXT` (z3, yices).
+    Bare,
+    /// `"TEXT"`, as SMT-LIB 2.6 says (cvc4, cvc5).
+    Quoted,
+}
+
+impl Echo {
+    /// The line (without its newline) that `(echo "TEXT")` prints; `text` holds no
+    /// quote or backslash.
+    pub fn line(self, text: &str) -> String {
+        match self {
+            Echo::Bare => text.to_string(),
+            Echo::Quoted => format!("\"{text}\""),
+        }
+    }
+}
+
+impl SessionProtocol {
+    /// What is sent between two formulas to a solver run as `command`: the reset and
+    /// the restoring commands whose option `command` holds, one per line.
+    pub fn between_formulas(&self, command: &[String]) -> String {
+        let mut text = format!("{}\n", self.reset);
+        for (option, restore) in self.restore {
+            if command.iter().any(|c| c == option) {
+                text.push_str(restore);
+                text.push('\n');
+            }
+        }
+        text
+    }
+
+    /// `command` with the session options after the program.
+    pub fn command(&self, command: &[String]) -> Vec<String> {
+        let mut with = command[..command.len().min(1)].to_vec();
+        with.extend(self.options.iter().map(|o| o.to_string()));
+        with.extend(command.iter().skip(1).cloned());
+        with
+    }
+}
+
+/// The session protocol of release `version` of family `name`; `None` for a family et
+/// does not know or one that cannot run a session.
+pub fn session_protocol(name: &str, version: &str) -> Option<SessionProtocol> {
+    find(name).and_then(|f| f.session(version))
 }
 
 impl fmt::Debug for dyn Family {
@@ -360,6 +435,38 @@ mod tests {
             Some(&["encoding=ascii"][..])
         );
         assert_eq!(find("cvc5").unwrap().ascii_strings_options("1.4.2"), None);
+    }
+
+    #[test]
+    fn sessions_where_the_family_can_run_one() {
+        let z3 = session_protocol("z3", "4.16.0").unwrap();
+        assert_eq!(z3.options, ["-in"]);
+        assert_eq!(z3.echo.line("s-1"), "s-1");
+        let command = vec!["z3".to_string(), "model_validate=true".to_string()];
+        assert_eq!(z3.command(&command), ["z3", "-in", "model_validate=true"]);
+        assert_eq!(z3.between_formulas(&command), "(reset)\n");
+        for cvc in ["cvc4", "cvc5"] {
+            let p = session_protocol(cvc, "1.0.3").unwrap();
+            assert_eq!(p.echo.line("s-1"), "\"s-1\"");
+            let models = vec![cvc.to_string(), "--produce-models".to_string()];
+            assert_eq!(
+                p.between_formulas(&models),
+                "(reset)\n(set-option :produce-models true)\n"
+            );
+            assert_eq!(p.between_formulas(&models[..1]), "(reset)\n");
+        }
+        // cvc5 1.0.9-1.1.x from wheels run et's Python driver, which reads its whole
+        // input first; et's C-API runner (1.2 on) streams.
+        assert!(session_protocol("cvc5", "1.1.2").is_none());
+        assert!(session_protocol("cvc5", "1.4.2").is_some());
+        let yices = session_protocol("yices", "2.6.5").unwrap();
+        assert!(
+            yices.options.is_empty(),
+            "--incremental changes yices' answers"
+        );
+        for none in ["bitwuzla", "boolector", "mathsat"] {
+            assert!(session_protocol(none, "1.0").is_none(), "{none}");
+        }
     }
 
     #[test]

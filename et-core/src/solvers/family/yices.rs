@@ -5,7 +5,7 @@
 
 use et_eval::ModelDialect;
 
-use super::Family;
+use super::{Echo, Family, SessionProtocol};
 
 /// The yices family.
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +36,22 @@ impl Family for Yices {
 
     fn prelude(&self, logic: Option<&str>) -> Option<String> {
         Some(format!("(set-logic {})", logic.unwrap_or("ALL")))
+    }
+
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        // Plain yices-smt2 reads standard input command by command and accepts
+        // `(reset)` with the same answers as fresh (ints ~20x faster, bitvectors
+        // 1.2x). Not `--incremental`: it changes answers (non-linear terms and
+        // division by zero become errors). Each script brings its own
+        // `(set-logic ...)` (the prelude), which a reset requires again; the echo
+        // comes back bare; an error ends the process with exit 0.
+        let _ = version;
+        Some(SessionProtocol {
+            options: &[],
+            reset: "(reset)",
+            restore: &[],
+            echo: Echo::Bare,
+        })
     }
 
     fn pypi_package(&self) -> Option<&'static str> {

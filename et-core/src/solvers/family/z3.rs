@@ -5,7 +5,7 @@
 use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
-use super::Family;
+use super::{Echo, Family, SessionProtocol};
 use crate::version::{at_least, compare_versions, leading_numbers};
 
 /// The z3 family.
@@ -64,6 +64,20 @@ impl Family for Z3 {
             &["unicode=false"]
         } else {
             &["encoding=ascii"]
+        })
+    }
+
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        // Measured: the same answers as fresh processes; options survive `(reset)`;
+        // after an error z3 goes on (the rejected assertion left out), as a fresh z3
+        // does. 4.16 about 6x faster than fresh, 4.8.x only 1.6-2.4x (`(reset)` itself
+        // takes 5-7 ms there), which is still a gain.
+        let _ = version;
+        Some(SessionProtocol {
+            options: &["-in"],
+            reset: "(reset)",
+            restore: &[],
+            echo: Echo::Bare,
         })
     }
 

@@ -7,8 +7,8 @@ mod runner;
 
 use std::path::Path;
 
-use super::cvc4::SELF_CHECKS;
-use super::Family;
+use super::cvc4::{SELF_CHECKS, SESSION};
+use super::{Family, SessionProtocol};
 use crate::solvers::install::{InstallError, Installer, WheelFiles};
 use crate::version::{at_least, leading_numbers};
 
@@ -36,6 +36,15 @@ impl Family for Cvc5 {
 
     fn model_options(&self) -> Option<&'static [&'static str]> {
         Some(&["--produce-models"])
+    }
+
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        // Releases 1.0.9-1.1.x installed from wheels run et's Python driver, which
+        // reads all of its input before answering: no session. Older releases are
+        // binaries (Debian's 1.0.3), newer ones binaries or et's C-API runner, which
+        // executes standard input as it arrives.
+        let python_driver = !runner::has_c_api(version) && at_least(version, OLDEST_USABLE);
+        (!python_driver).then_some(SESSION)
     }
 
     fn pypi_package(&self) -> Option<&'static str> {
