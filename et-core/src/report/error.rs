@@ -4,6 +4,8 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::campaign::row::RowError;
+
 /// Everything that can go wrong while reading run directories or writing outputs.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -171,6 +173,30 @@ impl std::fmt::Display for Overlap {
             self.right,
             self.solver
         )
+    }
+}
+
+/// The call log's reader names the same things with the same messages.
+impl From<RowError> for ReportError {
+    fn from(e: RowError) -> Self {
+        match e {
+            RowError::Io { path, error } => ReportError::Io { path, error },
+            RowError::Csv { path, line, error } => ReportError::Csv { path, line, error },
+            RowError::MissingColumn { path, column } => ReportError::MissingColumn { path, column },
+            RowError::BadValue {
+                path,
+                line,
+                column,
+                value,
+                reason,
+            } => ReportError::BadValue {
+                path,
+                line,
+                column,
+                value,
+                reason,
+            },
+        }
     }
 }
 
