@@ -56,7 +56,7 @@ pub enum ReportError {
         /// Why it is rejected.
         reason: &'static str,
     },
-    /// `runs.csv` is not valid CSV.
+    /// A CSV file is not valid CSV.
     #[error("{}:{line}: {error}", path.display())]
     Csv {
         /// The CSV file.
@@ -66,28 +66,10 @@ pub enum ReportError {
         /// The CSV error.
         error: csv::Error,
     },
-    /// The header of `runs.csv` lacks a column the report needs.
-    #[error("{}: header has no column `{column}`", path.display())]
-    MissingColumn {
-        /// The CSV file.
-        path: PathBuf,
-        /// The missing column.
-        column: &'static str,
-    },
-    /// A field of `runs.csv` does not hold a valid value.
-    #[error("{}:{line}: column `{column}`: bad value `{value}`: {reason}", path.display())]
-    BadValue {
-        /// The CSV file.
-        path: PathBuf,
-        /// 1-based line of the record.
-        line: u64,
-        /// The column.
-        column: &'static str,
-        /// The field as found.
-        value: String,
-        /// Why it is rejected.
-        reason: String,
-    },
+    /// A call log could not be read: a row, a header or the file (the reader's errors
+    /// name file, line, column and value).
+    #[error(transparent)]
+    Rows(#[from] RowError),
     /// A `--timeouts` entry is not a positive number or fraction.
     #[error("bad timeout `{value}`: {reason}")]
     BadTimeout {
@@ -176,30 +158,6 @@ impl std::fmt::Display for Overlap {
     }
 }
 
-/// The call log's reader names the same things with the same messages.
-impl From<RowError> for ReportError {
-    fn from(e: RowError) -> Self {
-        match e {
-            RowError::Io { path, error } => ReportError::Io { path, error },
-            RowError::Csv { path, line, error } => ReportError::Csv { path, line, error },
-            RowError::MissingColumn { path, column } => ReportError::MissingColumn { path, column },
-            RowError::BadValue {
-                path,
-                line,
-                column,
-                value,
-                reason,
-            } => ReportError::BadValue {
-                path,
-                line,
-                column,
-                value,
-                reason,
-            },
-        }
-    }
-}
-
 impl ReportError {
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: io::Error) -> Self {
@@ -217,13 +175,12 @@ impl ReportError {
         match self {
             ReportError::Io { error, .. } => error.kind() == io::ErrorKind::NotFound,
             ReportError::Plot { .. } => false,
+            ReportError::Rows(e) => e.is_bad_input(),
             ReportError::NotARunDir { .. }
             | ReportError::AmbiguousRows { .. }
             | ReportError::Manifest { .. }
             | ReportError::BadManifest { .. }
             | ReportError::Csv { .. }
-            | ReportError::MissingColumn { .. }
-            | ReportError::BadValue { .. }
             | ReportError::BadTimeout { .. }
             | ReportError::NoInput
             | ReportError::Mismatch { .. }

@@ -70,6 +70,17 @@ pub enum RowError {
     },
 }
 
+impl RowError {
+    /// Whether the file is at fault (a missing file, a bad header, row or cell) rather
+    /// than the machine (a read error).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            RowError::Io { error, .. } => error.kind() == io::ErrorKind::NotFound,
+            _ => true,
+        }
+    }
+}
+
 /// What reading a call log found besides its rows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReadStats {
