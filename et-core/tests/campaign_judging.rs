@@ -7,8 +7,6 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use et_core::oracle::Status;
-
 use common::{csv_maps, fake, rows, show, solver, Scratch};
 
 /// Runs the 300 first `core` formulas on `solvers` of `pool` into `dir`.
@@ -47,12 +45,12 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
     let all = rows(&with_z3);
     let z3_decided: BTreeSet<String> = all
         .iter()
-        .filter(|r| r.solver == z3.name && r.status.parse::<Status>().unwrap().is_decided())
+        .filter(|r| r.solver == z3.name && r.status.is_decided())
         .map(|r| r.index.clone())
         .collect();
     let z3_unsat: BTreeSet<String> = all
         .iter()
-        .filter(|r| r.solver == z3.name && r.status == "unsat")
+        .filter(|r| r.solver == z3.name && r.status.label() == "unsat")
         .map(|r| r.index.clone())
         .collect();
     assert!(!z3_decided.is_empty() && !z3_unsat.is_empty());
@@ -69,8 +67,8 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
             };
             assert_eq!(
                 (
-                    r.verdict.as_str(),
-                    r.evidence.as_str(),
+                    r.verdict.map_or("", |v| v.label()),
+                    r.evidence.map_or("", |e| e.label()),
                     r.decided_by.as_str()
                 ),
                 ("unknown", evidence, z3.name.as_str()),
@@ -80,7 +78,7 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
             assert!(r.decided_s.is_some_and(|t| t > 0.0), "{r:?}");
             assert_eq!(r.reference, judge.name, "the reference is still named");
         } else {
-            assert_eq!(r.verdict, "", "{r:?}");
+            assert_eq!(r.verdict, None, "{r:?}");
         }
     }
     // z3 decided everything: nothing is undecided.
@@ -112,7 +110,14 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
         } else {
             ("unknown", "witness")
         };
-        assert_eq!((r.verdict.as_str(), r.evidence.as_str()), expected, "{r:?}");
+        assert_eq!(
+            (
+                r.verdict.map_or("", |v| v.label()),
+                r.evidence.map_or("", |e| e.label())
+            ),
+            expected,
+            "{r:?}"
+        );
         assert_eq!(r.decided_by, "", "nobody decided {}", r.index);
     }
     // et report counts them per grammar, with the smallest.

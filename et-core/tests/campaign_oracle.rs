@@ -16,6 +16,7 @@ use num_bigint::BigUint;
 
 use common::{fake_release, rows, solver, stderr, Scratch};
 use et_core::enumeration::Enumeration;
+use et_core::oracle::{Evidence, Status, Verdict};
 use et_core::solvers::call::{run_call, Input, Limits};
 use et_eval::sexp::{read_all, SexpKind};
 use et_eval::{find_witness, Script, WitnessBound};
@@ -118,8 +119,8 @@ fn a_perturbed_model_is_invalid_exactly_when_it_falsifies_the_formula() {
     let (mut invalid, mut valid) = (0, 0);
     for r in rows(&out) {
         assert_eq!(r.reference, "", "a pool of one has no reference");
-        if r.status != "sat" {
-            assert_eq!((r.model_check.as_str(), r.verdict.as_str()), ("", ""));
+        if r.status != Status::Sat {
+            assert_eq!((r.model_check.as_str(), r.verdict), ("", None));
             continue;
         }
         let formula = &texts[r.index.parse::<usize>().unwrap()];
@@ -142,17 +143,17 @@ fn a_perturbed_model_is_invalid_exactly_when_it_falsifies_the_formula() {
         };
         let expected = if falsified {
             invalid += 1;
-            ("invalid_model", "model", "invalid")
+            (
+                Some(Verdict::InvalidModel),
+                Some(Evidence::Model),
+                "invalid",
+            )
         } else {
             valid += 1;
-            ("", "", "valid")
+            (None, None, "valid")
         };
         assert_eq!(
-            (
-                r.verdict.as_str(),
-                r.evidence.as_str(),
-                r.model_check.as_str()
-            ),
+            (r.verdict, r.evidence, r.model_check.as_str()),
             expected,
             "{formula} with {printed}"
         );
@@ -229,9 +230,9 @@ fn unsat_to_everything_is_unsound_wherever_a_witness_exists() {
         let witness = find_witness(&script, &WitnessBound::exhaustive(5, script.decls.len()));
         let expected = if witness.is_some() {
             convicted += 1;
-            ("unsound".to_string(), "witness".to_string())
+            (Some(Verdict::Unsound), Some(Evidence::Witness))
         } else {
-            (String::new(), String::new())
+            (None, None)
         };
         assert_eq!(found[&i.to_string()], expected, "{text}");
     }
@@ -302,7 +303,7 @@ fn a_wrong_model_only_et_sees_is_confirmed_by_triage() {
     assert!(o.status.success(), "{}", stderr(&o));
     let by_model = rows(&out)
         .iter()
-        .filter(|r| r.verdict == "invalid_model" && r.evidence == "model")
+        .filter(|r| r.verdict == Some(Verdict::InvalidModel) && r.evidence == Some(Evidence::Model))
         .count();
     assert!(
         by_model >= 5,

@@ -7,8 +7,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::rows;
+
 use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::row::RunRow;
+use et_core::oracle::{Status, Verdict};
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::SolverConfig;
 
@@ -36,11 +40,6 @@ fn fake(name: &str, family: &str, script: &str, extra: &[&str]) -> SolverConfig 
     let mut command = vec![path.display().to_string()];
     command.extend(extra.iter().map(|s| s.to_string()));
     SolverConfig::new(name, family, "1.0", command)
-}
-
-fn rows(dir: &Path) -> Vec<RunRow> {
-    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
-    reader.deserialize().map(Result::unwrap).collect()
 }
 
 fn manifest(dir: &Path) -> RunManifest {
@@ -100,13 +99,13 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
     assert_eq!(faithful.len(), 7);
     for r in &faithful {
         assert_eq!(r.reference, ascii_name, "{r:?}");
-        assert_eq!(r.status, r.reference_status, "{r:?}");
-        assert!(r.status == "sat" || r.status == "unsat", "{r:?}");
-        assert_eq!(r.verdict, "", "{r:?}");
+        assert_eq!(Some(r.status), r.reference_status, "{r:?}");
+        assert!(r.status.is_decided(), "{r:?}");
+        assert_eq!(r.verdict, None, "{r:?}");
     }
-    let unsat: Vec<&str> = faithful.iter().map(|r| r.status.as_str()).collect();
+    let unsat: Vec<Status> = faithful.iter().map(|r| r.status).collect();
     assert_eq!(
-        unsat.iter().filter(|s| **s == "unsat").count(),
+        unsat.iter().filter(|s| **s == Status::Unsat).count(),
         6,
         "{unsat:?}"
     );
@@ -132,18 +131,21 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
     assert_eq!(std::fs::read(ascii.join("run.toml")).unwrap(), toml_before);
 
     let unicode = study(&dir.path().join("unicode"), &["--reference", &new.name]);
-    let unsound: Vec<&RunRow> = unicode.iter().filter(|r| r.verdict == "unsound").collect();
+    let unsound: Vec<&RunRow> = unicode
+        .iter()
+        .filter(|r| r.verdict == Some(Verdict::Unsound))
+        .collect();
     assert_eq!(unsound.len(), 5, "{unicode:?}");
     for r in &unsound {
         assert_eq!(
-            (r.status.as_str(), r.reference_status.as_str()),
-            ("unsat", "sat")
+            (r.status, r.reference_status),
+            (Status::Unsat, Some(Status::Sat))
         );
     }
     // The same five: the alphabet formulas, not the controls.
     let faithful_alphabet: Vec<&str> = faithful
         .iter()
-        .filter(|r| r.status == "unsat" && r.index != "6")
+        .filter(|r| r.status == Status::Unsat && r.index != "6")
         .map(|r| r.index.as_str())
         .collect();
     let unsound_indices: Vec<&str> = unsound.iter().map(|r| r.index.as_str()).collect();
@@ -192,7 +194,7 @@ fn the_study_rule_applies_to_old_z3_on_strings() {
             new.name.clone()
         };
         assert_eq!(r.reference, expected, "{r:?}");
-        assert!(!r.reference_status.is_empty(), "{r:?}");
+        assert!(r.reference_status.is_some(), "{r:?}");
     }
     // Its answers are cached under the variant's name.
     let cache = std::fs::read_to_string(out.join("reference.csv")).unwrap();
@@ -239,14 +241,14 @@ fn yices_is_tested_behind_its_prelude() {
     let all = rows(&out);
     assert_eq!(all.len(), 80);
     for r in all.iter().filter(|r| r.solver == yices.name) {
-        assert!(r.status == "sat" || r.status == "unsat", "{r:?}");
-        assert_eq!(
-            (r.reference.as_str(), r.verdict.as_str()),
-            (z3.name.as_str(), "")
-        );
+        assert!(r.status.is_decided(), "{r:?}");
+        assert_eq!((r.reference.as_str(), r.verdict), (z3.name.as_str(), None));
     }
     let lies: Vec<&RunRow> = all.iter().filter(|r| r.solver == liar.name).collect();
-    assert!(lies.iter().all(|r| r.verdict == "unsound"), "{lies:?}");
+    assert!(
+        lies.iter().all(|r| r.verdict == Some(Verdict::Unsound)),
+        "{lies:?}"
+    );
     let trigger = out.join(format!("bugs/unsound/{}-0.smt2", liar.name));
     let script = std::fs::read_to_string(&trigger).unwrap();
     assert!(

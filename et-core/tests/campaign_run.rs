@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use common::{fake, rows, solver, stderr, stdout, Scratch};
 use et_core::campaign::manifest::RunManifest;
 use et_core::enumeration::{Enumeration, FormulaParser};
+use et_core::oracle::{Evidence, Status, Verdict};
 
 const Z3: &str = "z3-4.16.0";
 const CVC5: &str = "cvc5-1.4.2";
@@ -74,15 +75,15 @@ fn core_and_strings_on_current_releases() {
         .collect();
     assert_eq!(pairs.len(), 120, "no duplicates");
     for r in &core_rows {
-        assert!(r.status == "sat" || r.status == "unsat", "{r:?}");
-        assert_eq!(r.verdict, "", "current releases agree on core: {r:?}");
+        assert!(r.status.is_decided(), "{r:?}");
+        assert_eq!(r.verdict, None, "current releases agree on core: {r:?}");
         let expected_reference = if r.solver == z3.name {
             &cvc5.name
         } else {
             &z3.name
         };
         assert_eq!(&r.reference, expected_reference);
-        assert_eq!(r.reference_usable, "yes", "{r:?}");
+        assert_eq!(r.reference_usable, Some(true), "{r:?}");
         assert!(r.time_s > 0.0 && r.max_rss_kb > 0);
     }
     // The reference answers are cached.
@@ -125,10 +126,12 @@ fn core_and_strings_on_current_releases() {
     assert!(
         string_rows
             .iter()
-            .all(|r| ["sat", "unsat", "unknown"].contains(&r.status.as_str())),
+            .all(|r| [Status::Sat, Status::Unsat, Status::Unknown].contains(&r.status)),
         "{string_rows:?}"
     );
-    assert!(string_rows.iter().all(|r| r.verdict != "unsound"));
+    assert!(string_rows
+        .iter()
+        .all(|r| r.verdict != Some(Verdict::Unsound)));
     let indices: HashSet<&str> = string_rows.iter().map(|r| r.index.as_str()).collect();
     assert!(indices.contains("1000") && indices.contains("1029") && !indices.contains("1030"));
     let (text, m) = manifest(&strings);
@@ -179,34 +182,34 @@ fn faults_become_the_right_statuses_and_verdicts() {
     };
     for r in of("opposite") {
         assert_eq!(
-            (r.status.as_str(), r.verdict.as_str()),
+            (r.status, r.verdict),
             (
-                if r.reference_status == "sat" {
-                    "unsat"
+                if r.reference_status == Some(Status::Sat) {
+                    Status::Unsat
                 } else {
-                    "sat"
+                    Status::Sat
                 },
-                "unsound"
+                Some(Verdict::Unsound)
             ),
             "{r:?}"
         );
     }
     for r in of("segv") {
         assert_eq!(
-            (r.status.as_str(), r.verdict.as_str(), r.signal),
-            ("crash", "crash", Some(11))
+            (r.status, r.verdict, r.signal),
+            (Status::Crash, Some(Verdict::Crash), Some(11))
         );
     }
     for r in of("flood") {
-        assert_eq!(r.status, "sat", "{r:?}");
+        assert_eq!(r.status, Status::Sat, "{r:?}");
     }
     for r in of("error-sat") {
-        assert_eq!((r.status.as_str(), r.verdict.as_str()), ("rejected", ""));
+        assert_eq!((r.status, r.verdict), (Status::Rejected, None));
     }
     for r in of("bad-model") {
         assert_eq!(
-            (r.status.as_str(), r.verdict.as_str()),
-            ("sat", "invalid_model")
+            (r.status, r.verdict),
+            (Status::Sat, Some(Verdict::InvalidModel))
         );
     }
     // Triggers are saved with a log holding both command lines; crashes by signature.
@@ -275,7 +278,7 @@ fn a_hanging_solver_times_out() {
     for r in hang {
         // A z3 that ran out of time on a tiny formula would make this verdict-less;
         // the status alone is what matters here.
-        assert_eq!((r.status.as_str(), r.signal), ("timeout", Some(9)), "{r:?}");
+        assert_eq!((r.status, r.signal), (Status::Timeout, Some(9)), "{r:?}");
         assert!(r.time_s >= 1.0, "{r:?}");
     }
 }
@@ -317,16 +320,16 @@ fn a_reference_with_an_invalid_model_judges_nothing() {
     assert!(o.status.success());
     let all = rows(&out);
     assert_eq!(all.len(), 8);
-    assert!(all.iter().any(|r| r.status == "unsat"), "{all:?}");
+    assert!(all.iter().any(|r| r.status == Status::Unsat), "{all:?}");
     for r in &all {
         assert_eq!(
             (
                 r.reference.as_str(),
-                r.reference_status.as_str(),
-                r.reference_usable.as_str(),
-                r.verdict.as_str()
+                r.reference_status,
+                r.reference_usable,
+                r.verdict
             ),
-            ("bad-model", "sat", "no", ""),
+            ("bad-model", Some(Status::Sat), Some(false), None),
             "{r:?}"
         );
     }
@@ -382,17 +385,14 @@ fn the_next_judge_decides_when_the_first_has_an_invalid_model() {
     assert_eq!(all.len(), 4);
     for r in &all {
         assert_eq!(
-            (r.reference.as_str(), r.reference_usable.as_str()),
-            (z3.name.as_str(), "yes"),
+            (r.reference.as_str(), r.reference_usable),
+            (z3.name.as_str(), Some(true)),
             "{r:?}"
         );
-        assert!(
-            r.reference_status == "sat" || r.reference_status == "unsat",
-            "{r:?}"
-        );
+        assert!(r.reference_status.is_some_and(Status::is_decided), "{r:?}");
         assert_eq!(
-            (r.status.as_str(), r.verdict.as_str()),
-            (r.reference_status.as_str(), ""),
+            (Some(r.status), r.verdict),
+            (r.reference_status, None),
             "{r:?}"
         );
     }
@@ -456,12 +456,17 @@ fn old_z3_invalid_models_are_found_and_told_apart_as_false_alarms() {
         // finds it valid: a false alarm of the self-check, reported as such.
         assert_eq!(
             (
-                all[0].status.as_str(),
-                all[0].verdict.as_str(),
-                all[0].evidence.as_str(),
+                all[0].status,
+                all[0].verdict,
+                all[0].evidence,
                 all[0].model_check.as_str()
             ),
-            ("sat", "invalid_model", "self-check", "valid"),
+            (
+                Status::Sat,
+                Some(Verdict::InvalidModel),
+                Some(Evidence::SelfCheck),
+                "valid"
+            ),
             "{:?}",
             all[0]
         );
@@ -715,7 +720,7 @@ fn a_solver_signalled_together_with_et_is_not_a_crash() {
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     let recorded = rows(&out);
     assert!(
-        recorded.iter().all(|r| r.status != "crash"),
+        recorded.iter().all(|r| r.status != Status::Crash),
         "{:?}",
         recorded.iter().map(|r| &r.status).collect::<Vec<_>>()
     );
@@ -846,7 +851,7 @@ fn reference_answers_are_cached_and_reused() {
     assert_eq!(rows_in(&cache), 20);
     assert!(rows(&s.join("first"))
         .iter()
-        .all(|r| r.reference == cvc5.name && !r.reference_status.is_empty()));
+        .all(|r| r.reference == cvc5.name && r.reference_status.is_some()));
     // run.toml records the reference that ran without being under test.
     let (_, m) = manifest(&s.join("first"));
     assert_eq!(m.reference_solvers.len(), 1);
@@ -856,6 +861,7 @@ fn reference_answers_are_cached_and_reused() {
     assert_eq!(rows_in(&cache), 20);
     let second = rows(&s.join("second"));
     assert_eq!(second.len(), 20);
-    assert!(second.iter().all(|r| r.reference == cvc5.name
-        && (r.reference_status == "sat" || r.reference_status == "unsat")));
+    assert!(second
+        .iter()
+        .all(|r| r.reference == cvc5.name && r.reference_status.is_some_and(Status::is_decided)));
 }

@@ -1,20 +1,22 @@
 //! What an earlier run in the same directory already finished, read back from
-//! `runs.csv` for `--resume`: complete formulas are skipped, partly done ones only run
-//! their missing solvers. Also repairs the file's end, since a power loss can leave half
-//! a row.
+//! `runs.csv` for `--resume` through the one reader of the call log
+//! ([`super::row::read`]): complete formulas are skipped, partly done ones only run
+//! their missing solvers. Also repairs the file's end before et appends to it, since a
+//! power loss can leave half a row.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
-use crate::oracle::{Status, Verdict};
+use crate::oracle::Verdict;
 
 use super::reference::Answer;
-use super::row::RunRow;
+use super::row::read::torn_tail;
+use super::row::{RowError, RowReader};
 
 /// Rows already in `runs.csv`, by formula. Memory is one bit per formula of the study
 /// plus the few formulas that are partly done, so resuming a run of 10^8 formulas
@@ -43,7 +45,7 @@ pub enum LedgerError {
         /// The cause.
         source: std::io::Error,
     },
-    /// A row that is not a row of et.
+    /// A row that is not a row of et (or a header without et's columns, line 1).
     #[error("{path}:{line}: not a row of et's runs.csv: {reason}")]
     Row {
         /// The file.
@@ -55,17 +57,47 @@ pub enum LedgerError {
     },
 }
 
+impl LedgerError {
+    /// The reader's error, with what it says about the file as the reason.
+    fn read(e: RowError) -> LedgerError {
+        let row = |path: std::path::PathBuf, line, reason| LedgerError::Row {
+            path: path.display().to_string(),
+            line,
+            reason,
+        };
+        match e {
+            RowError::Io { path, error } => LedgerError::Io {
+                path: path.display().to_string(),
+                source: error,
+            },
+            RowError::Csv { path, line, error } => row(path, line, error.to_string()),
+            RowError::MissingColumn { path, column } => {
+                row(path, 1, format!("header has no column `{column}`"))
+            }
+            RowError::BadValue {
+                path,
+                line,
+                column,
+                value,
+                reason,
+            } => row(
+                path,
+                line,
+                format!("column `{column}`: bad value `{value}`: {reason}"),
+            ),
+        }
+    }
+}
+
 impl Ledger {
     /// Reads `runs.csv` (cutting off an unterminated last line) for a study starting at
     /// `start`, run with the solvers `solvers`.
     pub fn load(path: &Path, start: &BigUint, solvers: &[String]) -> Result<Ledger, LedgerError> {
-        let io = |source| LedgerError::Io {
+        repair_tail(path).map_err(|source| LedgerError::Io {
             path: path.display().to_string(),
             source,
-        };
-        repair_tail(path).map_err(io)?;
-        let file = File::open(path).map_err(io)?;
-        let mut reader = csv::Reader::from_reader(BufReader::new(file));
+        })?;
+        let mut reader = RowReader::open(path).map_err(LedgerError::read)?;
         let column: HashMap<&str, usize> = solvers
             .iter()
             .enumerate()
@@ -75,30 +107,13 @@ impl Ledger {
         // stay few while reading; what is left at the end was cut off mid-formula.
         let mut pending: HashMap<u64, Vec<Option<Answer>>> = HashMap::new();
         let mut ledger = Ledger::default();
-        let mut record = csv::StringRecord::new();
-        let headers = reader.headers().map_err(|e| LedgerError::Row {
-            path: path.display().to_string(),
-            line: 1,
-            reason: e.to_string(),
-        })?;
-        let headers = headers.clone();
-        let mut line = 1u64;
-        loop {
-            line += 1;
+        while reader.read_row().map_err(LedgerError::read)? {
+            let (row, line) = (reader.row(), reader.line());
             let bad = |reason: String| LedgerError::Row {
                 path: path.display().to_string(),
                 line,
                 reason,
             };
-            if !reader
-                .read_record(&mut record)
-                .map_err(|e| bad(e.to_string()))?
-            {
-                break;
-            }
-            let row: RunRow = record
-                .deserialize(Some(&headers))
-                .map_err(|e| bad(e.to_string()))?;
             ledger.rows += 1;
             let Some(&solver) = column.get(row.solver.as_str()) else {
                 continue; // not a solver of this run
@@ -111,14 +126,9 @@ impl Ledger {
                 .checked_sub(start)
                 .and_then(|o| u64::try_from(o).ok())
                 .ok_or_else(|| bad(format!("index {index} is outside this study")))?;
-            let status: Status = row
-                .status
-                .parse()
-                .map_err(|e: crate::oracle::ParseLabelError| bad(e.to_string()))?;
             // As a judge, a model is invalid unless et found it valid (a false alarm of
             // the solver's own check; see `Made::answer` in the worker).
-            let invalid_model =
-                row.verdict == Verdict::InvalidModel.label() && row.model_check != "valid";
+            let invalid_model = row.verdict == Some(Verdict::InvalidModel) && !row.model_valid();
             if ledger.is_complete(offset) {
                 continue;
             }
@@ -126,7 +136,7 @@ impl Ledger {
                 .entry(offset)
                 .or_insert_with(|| vec![None; solvers.len()]);
             done[solver] = Some(Answer {
-                status,
+                status: row.status,
                 invalid_model,
             });
             if done.iter().all(Option::is_some) {
@@ -176,36 +186,16 @@ impl Ledger {
     }
 }
 
-/// Cuts an unterminated last line: rows are written whole, so only a crash of the
-/// machine mid-write can leave one, and that row will be run again.
+/// Cuts an unterminated last line (where the reader's [`torn_tail`] finds it; a file
+/// without any newline holds only a torn header and is emptied): rows are written whole,
+/// so only a crash of the machine mid-write can leave one, and that row will be run
+/// again. This is a write, before et appends to the file; readers only leave the line
+/// out.
 pub fn repair_tail(path: &Path) -> std::io::Result<()> {
-    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
-    let len = file.metadata()?.len();
-    if len == 0 {
-        return Ok(());
+    match torn_tail(path)? {
+        Some(keep) => OpenOptions::new().write(true).open(path)?.set_len(keep),
+        None => Ok(()),
     }
-    let mut last = [0u8; 1];
-    file.seek(SeekFrom::Start(len - 1))?;
-    file.read_exact(&mut last)?;
-    if last[0] == b'\n' {
-        return Ok(());
-    }
-    // Find the last newline, scanning back in chunks.
-    let mut end = len;
-    let mut keep = 0;
-    let mut chunk = vec![0u8; 64 * 1024];
-    while end > 0 {
-        let from = end.saturating_sub(chunk.len() as u64);
-        let buf = &mut chunk[..(end - from) as usize];
-        file.seek(SeekFrom::Start(from))?;
-        file.read_exact(buf)?;
-        if let Some(p) = buf.iter().rposition(|&b| b == b'\n') {
-            keep = from + p as u64 + 1;
-            break;
-        }
-        end = from;
-    }
-    file.set_len(keep)
 }
 
 /// Counts data rows of a CSV file (for tests and summaries).
@@ -217,6 +207,7 @@ pub fn count_rows(path: &Path) -> std::io::Result<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::Status;
 
     fn row(index: u32, solver: &str, status: &str) -> String {
         format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,,,,\n")
@@ -281,6 +272,17 @@ mod tests {
         assert!(
             err.to_string()
                 .contains("runs.csv:2: not a row of et's runs.csv: index 3 is outside this study"),
+            "{err}"
+        );
+        // A cell the reader refuses: the same kind of error, naming column and value.
+        let text = super::super::row::COLUMNS.join(",") + "\n" + &row(10, "x", "sa");
+        std::fs::write(&path, text).unwrap();
+        let err = Ledger::load(&path, &BigUint::from(10u32), &["x".into()]).unwrap_err();
+        assert!(matches!(err, LedgerError::Row { line: 2, .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(
+                "runs.csv:2: not a row of et's runs.csv: column `status`: bad value `sa`"
+            ),
             "{err}"
         );
     }

@@ -60,10 +60,8 @@ impl Summary {
             let Some(i) = self.solvers.iter().position(|s| *s == row.solver) else {
                 continue;
             };
-            if let Ok(s) = row.status.parse::<Status>() {
-                self.statuses[i][s as usize] += 1;
-            }
-            if let Ok(v) = row.verdict.parse::<Verdict>() {
+            self.statuses[i][row.status as usize] += 1;
+            if let Some(v) = row.verdict {
                 self.verdicts[i][v as usize] += 1;
             }
         }

@@ -48,6 +48,21 @@ macro_rules! labelled_enum {
                 }
             }
         }
+
+        /// Written as its label (a `runs.csv` cell).
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.label())
+            }
+        }
+
+        /// Read from its label; anything else is an error naming the value.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
     };
 }
 
@@ -161,6 +176,33 @@ mod tests {
         for e in Evidence::ALL {
             assert_eq!(e.label().parse::<Evidence>().unwrap(), *e);
         }
+    }
+
+    #[test]
+    fn serde_uses_the_labels() {
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.serialize((
+            Status::SetupError,
+            Some(Verdict::InvalidModel),
+            None::<Evidence>,
+        ))
+        .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text, "setup_error,invalid_model,\n");
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(text.as_bytes());
+        let back: (Status, Option<Verdict>, Option<Evidence>) =
+            r.deserialize().next().unwrap().unwrap();
+        assert_eq!(
+            back,
+            (Status::SetupError, Some(Verdict::InvalidModel), None)
+        );
+        let mut r = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader("sati\n".as_bytes());
+        let err = r.deserialize::<(Status,)>().next().unwrap().unwrap_err();
+        assert!(err.to_string().contains("`sati`"), "{err}");
     }
 
     #[test]

@@ -4,6 +4,8 @@
 use std::io;
 use std::path::PathBuf;
 
+use crate::campaign::row::RowError;
+
 /// Everything that can go wrong while reading run directories or writing outputs.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
@@ -54,7 +56,7 @@ pub enum ReportError {
         /// Why it is rejected.
         reason: &'static str,
     },
-    /// `runs.csv` is not valid CSV.
+    /// A CSV file is not valid CSV.
     #[error("{}:{line}: {error}", path.display())]
     Csv {
         /// The CSV file.
@@ -64,28 +66,10 @@ pub enum ReportError {
         /// The CSV error.
         error: csv::Error,
     },
-    /// The header of `runs.csv` lacks a column the report needs.
-    #[error("{}: header has no column `{column}`", path.display())]
-    MissingColumn {
-        /// The CSV file.
-        path: PathBuf,
-        /// The missing column.
-        column: &'static str,
-    },
-    /// A field of `runs.csv` does not hold a valid value.
-    #[error("{}:{line}: column `{column}`: bad value `{value}`: {reason}", path.display())]
-    BadValue {
-        /// The CSV file.
-        path: PathBuf,
-        /// 1-based line of the record.
-        line: u64,
-        /// The column.
-        column: &'static str,
-        /// The field as found.
-        value: String,
-        /// Why it is rejected.
-        reason: String,
-    },
+    /// A call log could not be read: a row, a header or the file (the reader's errors
+    /// name file, line, column and value).
+    #[error(transparent)]
+    Rows(#[from] RowError),
     /// A `--timeouts` entry is not a positive number or fraction.
     #[error("bad timeout `{value}`: {reason}")]
     BadTimeout {
@@ -191,13 +175,12 @@ impl ReportError {
         match self {
             ReportError::Io { error, .. } => error.kind() == io::ErrorKind::NotFound,
             ReportError::Plot { .. } => false,
+            ReportError::Rows(e) => e.is_bad_input(),
             ReportError::NotARunDir { .. }
             | ReportError::AmbiguousRows { .. }
             | ReportError::Manifest { .. }
             | ReportError::BadManifest { .. }
             | ReportError::Csv { .. }
-            | ReportError::MissingColumn { .. }
-            | ReportError::BadValue { .. }
             | ReportError::BadTimeout { .. }
             | ReportError::NoInput
             | ReportError::Mismatch { .. }

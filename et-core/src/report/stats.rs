@@ -469,20 +469,21 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         // Split borrows: the sink owns `tallies` mutably, so counters go via a second map.
         let mut counts: HashMap<(u32, u32), Cell> = HashMap::new();
         let (mut dir_rows, mut outside) = (0u64, 0u64);
-        let read = dir.for_each_call(options.clock, |call| {
+        let read = dir.for_each_row(|call, _line| {
             dir_rows += 1;
-            outside += u64::from(!in_range(call.index));
-            let sid = reg.solver(call.solver, call.family, call.version);
-            let gid = reg.grammar(call.grammar);
+            outside += u64::from(!in_range(&call.index));
+            let sid = reg.solver(&call.solver, &call.family, &call.version);
+            let gid = reg.grammar(&call.grammar);
             let cell = counts.entry((sid, gid)).or_insert_with(|| Cell::new(nt));
             cell.calls += 1;
             cell.statuses[call.status as usize] += 1;
-            let time_us = to_us(call.seconds);
+            let seconds = options.clock.seconds(call);
+            let time_us = to_us(seconds);
             cell.time_us += time_us;
             let solved = call.solved();
             if solved {
                 cell.solved += 1;
-                let i = timeouts.partition_point(|t| t.seconds < call.seconds);
+                let i = timeouts.partition_point(|t| t.seconds < seconds);
                 if i < nt {
                     cell.first_within[i] += 1;
                 }
@@ -502,7 +503,7 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             };
             join.push(
                 gid,
-                call.index,
+                &call.index,
                 outcome,
                 pool_set.contains(&sid),
                 &mut join_stats,

@@ -2,6 +2,8 @@
 //! the largest timeout (a call solved within T answered sat/unsat, without a bug
 //! verdict, in at most T seconds), and the clock those seconds are read from.
 
+use crate::campaign::row::RunRow;
+
 use super::ReportError;
 
 /// Which measured time of a call the report uses: for "solved within T", the summed
@@ -18,11 +20,11 @@ pub enum Clock {
 }
 
 impl Clock {
-    /// The `runs.csv` column the clock reads.
-    pub fn column(self) -> &'static str {
+    /// The seconds of a call on this clock: its `time_s` or its `cpu_s`.
+    pub fn seconds(self, row: &RunRow) -> f64 {
         match self {
-            Clock::Wall => "time_s",
-            Clock::Cpu => "cpu_s",
+            Clock::Wall => row.time_s,
+            Clock::Cpu => row.cpu_s,
         }
     }
 

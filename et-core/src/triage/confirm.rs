@@ -94,17 +94,20 @@ pub fn shows(
     witness: &dyn WitnessFact,
 ) -> bool {
     let verdict = answer.judge(reference, witness).map(|f| f.verdict);
-    verdict == Some(trigger.verdict)
-        && (trigger.verdict != Verdict::Unsound || answer.status == trigger.status)
+    verdict == Some(trigger.verdict())
+        && (trigger.verdict() != Verdict::Unsound || answer.status == trigger.row().status)
 }
 
 /// The reference answer the run recorded for a trigger, for when its reference solver
 /// cannot be run again (not installed here): what the run knew.
 pub fn recorded_reference(trigger: &TriggerRow) -> Option<ReferenceAnswer> {
-    trigger.reference_status.map(|status| ReferenceAnswer {
-        status,
-        invalid_model: false,
-    })
+    trigger
+        .row()
+        .reference_status
+        .map(|status| ReferenceAnswer {
+            status,
+            invalid_model: false,
+        })
 }
 
 /// Confirms one trigger (see the module documentation). `limits` are the run's.
@@ -117,7 +120,7 @@ pub fn confirm(
     limits: CallSettings<'_>,
     settings: Settings,
 ) -> Result<Confirmation, CallError> {
-    if trigger.verdict.is_bug() {
+    if trigger.verdict().is_bug() {
         confirm_correctness(
             caller, trigger, formula, solver, reference, limits, settings,
         )
@@ -218,12 +221,12 @@ fn confirm_performance(
             reproduced: 0,
             attempts: 0,
             answer: Answer {
-                status: trigger.status,
+                status: trigger.row().status,
                 invalid_model: false,
                 self_check_failed: false,
                 model_check: None,
                 crash_signature: None,
-                time_s: trigger.time_s,
+                time_s: trigger.row().time_s,
                 exit_code: None,
                 signal: None,
                 excerpt: String::new(),
@@ -278,6 +281,7 @@ pub fn seconds(d: Duration) -> String {
 mod tests {
     use super::*;
 
+    use crate::campaign::row::RunRow;
     use crate::oracle::Status;
     use crate::triage::calls::shell;
 
@@ -293,10 +297,8 @@ mod tests {
         })
     }
 
-    fn trigger(status: Status, verdict: Verdict) -> TriggerRow {
-        TriggerRow {
-            dir: 0,
-            line: 2,
+    fn row(status: Status, verdict: Verdict) -> RunRow {
+        RunRow {
             grammar: "ints".into(),
             index: "7".into(),
             size: 5,
@@ -304,13 +306,24 @@ mod tests {
             family: "sh".into(),
             version: "1".into(),
             status,
-            verdict,
+            verdict: Some(verdict),
             reference: "r".into(),
             reference_status: Some(Status::Sat),
-            evidence: None,
-            model_check: None,
             time_s: 0.5,
+            cpu_s: 0.5,
+            max_rss_kb: 1000,
+            exit_code: Some(0),
+            signal: None,
+            reference_usable: Some(true),
+            evidence: None,
+            model_check: String::new(),
+            decided_by: String::new(),
+            decided_s: None,
         }
+    }
+
+    fn trigger(status: Status, verdict: Verdict) -> TriggerRow {
+        TriggerRow::new(0, 2, row(status, verdict)).expect("a row with a verdict")
     }
 
     const LIMITS: CallSettings = CallSettings::with_timeout(Duration::from_secs(30));
@@ -435,10 +448,14 @@ mod tests {
     fn without_a_reference_solver_a_witness_judges_as_in_the_run() {
         let caller = Caller::new(1).unwrap();
         let liar = shell("liar", "echo unsat");
-        let mut t = trigger(Status::Unsat, Verdict::Unsound);
-        t.reference.clear();
-        t.reference_status = None;
-        t.evidence = Some(crate::oracle::Evidence::Witness);
+        let unjudged = RunRow {
+            reference: String::new(),
+            reference_status: None,
+            reference_usable: None,
+            evidence: Some(crate::oracle::Evidence::Witness),
+            ..row(Status::Unsat, Verdict::Unsound)
+        };
+        let t = TriggerRow::new(0, 2, unjudged).unwrap();
         // a = 1 satisfies it: et's witness convicts the `unsat`, as in the run.
         let sat = "(declare-const a Int) (assert (> a 0)) (check-sat)";
         let c = confirm(

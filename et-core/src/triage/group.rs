@@ -43,8 +43,8 @@ impl Finding {
 
     /// et's own model check (not only the solver's) found the model invalid.
     pub fn model_checked(&self) -> bool {
-        self.trigger.model_check.as_deref() == Some("invalid")
-            || self.trigger.evidence == Some(Evidence::Model)
+        self.trigger.row().model_check == "invalid"
+            || self.trigger.row().evidence == Some(Evidence::Model)
     }
 }
 
@@ -74,8 +74,8 @@ impl GroupKey {
         let crash = finding.kind == Kind::Crash;
         Some(GroupKey {
             kind: finding.kind,
-            verdict: finding.trigger.verdict,
-            family: finding.trigger.family.to_ascii_lowercase(),
+            verdict: finding.trigger.verdict(),
+            family: finding.trigger.row().family.to_ascii_lowercase(),
             first: range.first().unwrap_or_default().to_string(),
             last: range.last().unwrap_or_default().to_string(),
             operators: if crash {
@@ -144,11 +144,12 @@ impl Group {
 
 fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
     a.trigger
+        .row()
         .size
-        .cmp(&b.trigger.size)
-        .then_with(|| compare_indices(&a.trigger.index, &b.trigger.index))
-        .then_with(|| a.trigger.grammar.cmp(&b.trigger.grammar))
-        .then_with(|| a.trigger.solver.cmp(&b.trigger.solver))
+        .cmp(&b.trigger.row().size)
+        .then_with(|| compare_indices(&a.trigger.row().index, &b.trigger.row().index))
+        .then_with(|| a.trigger.row().grammar.cmp(&b.trigger.row().grammar))
+        .then_with(|| a.trigger.row().solver.cmp(&b.trigger.row().solver))
 }
 
 /// Groups the findings that were not dropped and ranks the groups worst first.
@@ -170,7 +171,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 .iter()
                 .map(|&i| {
                     let t = &findings[i].trigger;
-                    (t.grammar.as_str(), t.index.as_str())
+                    (t.row().grammar.as_str(), t.row().index.as_str())
                 })
                 .collect();
             let confirmed = members
@@ -204,8 +205,8 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             last: g.key.last.clone(),
             confirmed: g.confirmed > 0,
             formulas: g.formulas,
-            size: smallest.size,
-            index: smallest.index.clone(),
+            size: smallest.row().size,
+            index: smallest.row().index.clone(),
             name: format!("{} {}", g.key.family, g.key.what()),
         }
     };

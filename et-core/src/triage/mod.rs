@@ -264,9 +264,9 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
     let mut findings = Vec::with_capacity(trigger_rows.len());
     for (i, (t, c)) in trigger_rows.iter().zip(confirmations).enumerate() {
         let range = (c.outcome != Outcome::Dropped)
-            .then(|| work.range_of(i, &c, &families[&t.family.to_ascii_lowercase()]));
+            .then(|| work.range_of(i, &c, &families[&t.row().family.to_ascii_lowercase()]));
         findings.push(Finding {
-            kind: Kind::of(t.verdict, t.status),
+            kind: Kind::of(t.verdict(), t.row().status),
             operators: Signature::of(&formulas[i]),
             formula: formulas[i].clone(),
             crash_signature: crash_signatures[i].clone(),
@@ -314,7 +314,7 @@ impl Work<'_> {
             timeout: seconds(manifest.timeout_s),
             cpu_timeout: manifest.cpu_timeout_s.map(seconds),
             memory_mb: manifest.memory_mb,
-            logic: self.logics.get(&t.grammar).and_then(Option::as_deref),
+            logic: self.logics.get(&t.row().grammar).and_then(Option::as_deref),
         }
     }
 
@@ -366,7 +366,7 @@ impl Work<'_> {
             .iter()
             .zip(confirmations)
             .map(|(t, c)| {
-                if t.verdict != crate::oracle::Verdict::Crash {
+                if t.verdict() != crate::oracle::Verdict::Crash {
                     return None;
                 }
                 if c.answer.status == crate::oracle::Status::Crash {
@@ -377,7 +377,7 @@ impl Work<'_> {
                 recorded
                     .entry(t.dir)
                     .or_insert_with(|| triggers::recorded_crash_signatures(&self.dirs[t.dir].path))
-                    .get(&(t.solver.clone(), t.index.clone()))
+                    .get(&(t.row().solver.clone(), t.row().index.clone()))
                     .cloned()
             })
             .collect()
@@ -401,9 +401,9 @@ impl Work<'_> {
                 continue;
             }
             let versions = families
-                .entry(t.family.to_ascii_lowercase())
-                .or_insert_with(|| range::family_versions(installed, &t.family));
-            for s in versions.iter().filter(|s| s.version != t.version) {
+                .entry(t.row().family.to_ascii_lowercase())
+                .or_insert_with(|| range::family_versions(installed, &t.row().family));
+            for s in versions.iter().filter(|s| s.version != t.row().version) {
                 let formula = *first_with.entry(&self.formulas[i]).or_insert(i);
                 if planned.insert((formula, s.name.clone())) {
                     tasks.push((i, s.clone()));
@@ -440,7 +440,7 @@ impl Work<'_> {
         let own_answer = if c.reproduced > 0 {
             c.answer.describe()
         } else {
-            format!("{} (in the run; not on re-runs)", t.status)
+            format!("{} (in the run; not on re-runs)", t.row().status)
         };
         range::version_range(
             self.caller,
@@ -492,14 +492,20 @@ fn formulas(
     for t in rows {
         let dir = &dirs[t.dir];
         let path = || dir.runs.clone();
-        if !enumerations.contains_key(&t.grammar) {
-            let grammar = grammar_of(dir, &t.grammar, grammars)?;
+        if !enumerations.contains_key(&t.row().grammar) {
+            let grammar = grammar_of(dir, &t.row().grammar, grammars)?;
             let logic = crate::builtins::declared_logic(&grammar)?.map(str::to_string);
-            logics.insert(t.grammar.clone(), logic);
-            enumerations.insert(t.grammar.clone(), Enumeration::new(grammar));
+            logics.insert(t.row().grammar.clone(), logic);
+            enumerations.insert(t.row().grammar.clone(), Enumeration::new(grammar));
         }
-        let enumeration = enumerations.get_mut(&t.grammar).expect("inserted above");
-        let index: BigUint = t.index.parse().expect("the reader checked the digits");
+        let enumeration = enumerations
+            .get_mut(&t.row().grammar)
+            .expect("inserted above");
+        let index: BigUint = t
+            .row()
+            .index
+            .parse()
+            .expect("the reader checked the digits");
         let term = enumeration
             .term(&index)
             .map_err(|error| TriageError::Index {
@@ -507,13 +513,13 @@ fn formulas(
                 line: t.line,
                 error,
             })?;
-        if term.size != t.size {
+        if term.size != t.row().size {
             return Err(TriageError::SizeMismatch {
                 path: path(),
                 line: t.line,
-                grammar: t.grammar.clone(),
-                index: t.index.clone(),
-                recorded: t.size,
+                grammar: t.row().grammar.clone(),
+                index: t.row().index.clone(),
+                recorded: t.row().size,
                 actual: term.size,
             });
         }
@@ -559,11 +565,11 @@ fn resolve_solvers(
     };
     rows.iter()
         .map(|t| {
-            let solver = find(t, &t.solver, "solver")?;
-            let reference = if t.reference.is_empty() {
+            let solver = find(t, &t.row().solver, "solver")?;
+            let reference = if t.row().reference.is_empty() {
                 None
             } else {
-                Some(find(t, &t.reference, "reference")?)
+                Some(find(t, &t.row().reference, "reference")?)
             };
             Ok((solver, reference))
         })

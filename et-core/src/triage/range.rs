@@ -108,7 +108,7 @@ pub fn version_range(
     let versions = versions
         .iter()
         .map(|solver| {
-            if solver.version == trigger.version {
+            if solver.version == trigger.row().version {
                 return VersionResult {
                     version: solver.version.clone(),
                     solver: solver.name.clone(),

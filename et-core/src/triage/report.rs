@@ -161,7 +161,7 @@ fn shell_word(word: &str) -> String {
 }
 
 fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t SolverConfig> {
-    triage.dirs[f.trigger.dir].solver(&f.trigger.solver)
+    triage.dirs[f.trigger.dir].solver(&f.trigger.row().solver)
 }
 
 /// The group's title: `z3 4.8.5–4.8.7: invalid model (`=`, `mod`)`.
@@ -238,20 +238,20 @@ fn expected_answer(f: &Finding) -> (String, String) {
     let reference_says = |what: &str| match reference {
         Some(r) => format!(
             "the reference {} answers {} ({:.2} s)",
-            code(&f.trigger.reference),
+            code(&f.trigger.row().reference),
             code(&r.describe()),
             r.time_s
         ),
-        None => match f.trigger.reference_status {
+        None => match f.trigger.row().reference_status {
             Some(s) => format!(
                 "the reference {} answered {} in the run",
-                code(&f.trigger.reference),
+                code(&f.trigger.row().reference),
                 code(&s.to_string())
             ),
             None => what.to_string(),
         },
     };
-    let known_by = |default: &str| match f.trigger.evidence {
+    let known_by = |default: &str| match f.trigger.row().evidence {
         Some(Evidence::Witness) => {
             "a witness: et found an assignment that satisfies the formula".to_string()
         }
@@ -310,7 +310,7 @@ fn expected_answer(f: &Finding) -> (String, String) {
 
 fn confirmation_text(triage: &Triage, f: &Finding) -> String {
     let c = &f.confirmation;
-    match (c.outcome, f.trigger.verdict.is_bug()) {
+    match (c.outcome, f.trigger.verdict().is_bug()) {
         (Outcome::Confirmed, true) => format!(
             "confirmed: the verdict showed in {} of {} re-runs (fresh processes, the run's limits)",
             c.reproduced, c.attempts
@@ -472,10 +472,10 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     let _ = writeln!(
         out,
         "**Smallest trigger** (grammar {}, index {}, size {}, found on {}):\n",
-        code(&t.grammar),
-        t.index,
-        t.size,
-        code(&t.solver)
+        code(&t.row().grammar),
+        t.row().index,
+        t.row().size,
+        code(&t.row().solver)
     );
     code_block(out, "smt2", &one_command_per_line(&f.formula));
     if let Some(solver) = solver_of(triage, f) {
@@ -541,8 +541,8 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
             let _ = writeln!(
                 out,
                 "- {} index {} on {}: {}",
-                code(&o.trigger.grammar),
-                o.trigger.index,
+                code(&o.trigger.row().grammar),
+                o.trigger.row().index,
                 solvers.join(", "),
                 code(assertion)
             );
@@ -563,20 +563,26 @@ fn other_formulas<'f>(findings: &'f [Finding], g: &Group) -> Vec<(&'f Finding, V
     for &i in &g.members {
         let f = &findings[i];
         let t = &f.trigger;
-        if (t.grammar.as_str(), t.index.as_str())
-            == (smallest.grammar.as_str(), smallest.index.as_str())
+        if (t.row().grammar.as_str(), t.row().index.as_str())
+            == (
+                smallest.row().grammar.as_str(),
+                smallest.row().index.as_str(),
+            )
         {
             continue;
         }
         let name = if f.confirmation.outcome == Outcome::Flaky {
-            format!("{} (flaky)", t.solver)
+            format!("{} (flaky)", t.row().solver)
         } else {
-            t.solver.clone()
+            t.row().solver.clone()
         };
-        match position.get(&(t.grammar.as_str(), t.index.as_str())) {
+        match position.get(&(t.row().grammar.as_str(), t.row().index.as_str())) {
             Some(&k) => out[k].1.push(name),
             None => {
-                position.insert((t.grammar.as_str(), t.index.as_str()), out.len());
+                position.insert(
+                    (t.row().grammar.as_str(), t.row().index.as_str()),
+                    out.len(),
+                );
                 out.push((f, vec![name]));
             }
         }
@@ -634,7 +640,7 @@ fn csv_bytes(
 /// The evidence label of a finding: the `evidence` column (or, for runs without it,
 /// what the verdict implies), else what the finding rests on.
 pub fn evidence(f: &Finding) -> String {
-    if let Some(e) = f.trigger.evidence {
+    if let Some(e) = f.trigger.row().evidence {
         return e.label().to_string();
     }
     match f.kind {
@@ -655,7 +661,7 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
         let others: Vec<String> = other_formulas(findings, g)
             .iter()
             .take(OTHER_TRIGGERS_SHOWN)
-            .map(|(o, _)| o.trigger.index.clone())
+            .map(|(o, _)| o.trigger.row().index.clone())
             .collect();
         let expected = expected_answer(f).0.replace('`', "");
         vec![
@@ -674,10 +680,10 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             g.confirmed.to_string(),
             g.flaky.to_string(),
             g.outcome().label().to_string(),
-            f.trigger.grammar.clone(),
-            f.trigger.index.clone(),
-            f.trigger.size.to_string(),
-            f.trigger.solver.clone(),
+            f.trigger.row().grammar.clone(),
+            f.trigger.row().index.clone(),
+            f.trigger.row().size.to_string(),
+            f.trigger.row().solver.clone(),
             f.formula.clone(),
             f.answer().describe(),
             expected,
@@ -727,13 +733,13 @@ fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             c.reproduced.to_string(),
             c.attempts.to_string(),
             triage.dirs[t.dir].path.display().to_string(),
-            t.grammar.clone(),
-            t.index.clone(),
-            t.size.to_string(),
-            t.solver.clone(),
-            t.family.clone(),
-            t.version.clone(),
-            t.verdict.label().to_string(),
+            t.row().grammar.clone(),
+            t.row().index.clone(),
+            t.row().size.to_string(),
+            t.row().solver.clone(),
+            t.row().family.clone(),
+            t.row().version.clone(),
+            t.verdict().label().to_string(),
             f.kind.label().to_string(),
             f.operators.to_string(),
             f.crash_signature.clone().unwrap_or_default(),
@@ -743,7 +749,7 @@ fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
                 .to_string(),
             range.and_then(|r| r.last()).unwrap_or_default().to_string(),
             f.answer().describe(),
-            t.reference.clone(),
+            t.row().reference.clone(),
             c.reference
                 .as_ref()
                 .map_or_else(String::new, |r| r.describe()),

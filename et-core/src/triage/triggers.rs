@@ -1,7 +1,7 @@
-//! Reading run directories for triage: `run.toml` (the run's solvers and limits) and
-//! the bug triggers of its call log, both through the report's reader
-//! ([`crate::report::load`], the one reader of `runs.csv` and `runs.csv.gz`): the log is
-//! streamed with one reused record buffer and only rows with a verdict are kept, so a
+//! Reading run directories for triage: `run.toml` (the run's solvers and limits, through
+//! the report's [`crate::report::load`]) and the bug triggers of its call log, through
+//! the one reader of `runs.csv` and `runs.csv.gz` ([`crate::campaign::row::read`]): the
+//! log is streamed into one reused row and only rows with a verdict are kept, so a
 //! directory of 10^7 calls costs the time to read it and the memory of its triggers.
 //! Files with or without the later columns (`evidence`, `model_check`,
 //! `reference_usable`) read alike, and a torn last line is left out.
@@ -10,9 +10,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::campaign::manifest::{ManifestSolver, RunManifest};
-use crate::oracle::{Evidence, Status, Verdict};
-use crate::report::load::{for_each_call, RunDir};
-use crate::report::timeouts::Clock;
+use crate::campaign::row::{for_each_row, RunRow};
+use crate::oracle::Verdict;
+use crate::report::load::RunDir;
+use crate::report::ReportError;
 use crate::solvers::{InputMode, Pool, SolverConfig};
 
 use super::TriageError;
@@ -80,41 +81,36 @@ impl RunDirectory {
     }
 }
 
-/// One call with a verdict, as `runs.csv` recorded it.
+/// One call with a verdict, as `runs.csv` recorded it, and where triage found it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TriggerRow {
     /// Position of its directory in the triage's list.
     pub dir: usize,
     /// 1-based line in the CSV file.
     pub line: u64,
-    /// Grammar name.
-    pub grammar: String,
-    /// Global index of the formula (decimal).
-    pub index: String,
-    /// FEAT size of the formula.
-    pub size: u32,
-    /// Solver under test.
-    pub solver: String,
-    /// Its family.
-    pub family: String,
-    /// Its version.
-    pub version: String,
-    /// What it answered.
-    pub status: Status,
+    /// The row; its verdict is always there (see [`TriggerRow::new`]).
+    row: RunRow,
+}
+
+impl TriggerRow {
+    /// The trigger of a row, if the row has a verdict.
+    pub fn new(dir: usize, line: u64, row: RunRow) -> Option<TriggerRow> {
+        row.verdict?;
+        Some(TriggerRow { dir, line, row })
+    }
+
+    /// The row as `runs.csv` recorded it.
+    pub fn row(&self) -> &RunRow {
+        &self.row
+    }
+
     /// The verdict.
-    pub verdict: Verdict,
-    /// The reference it was judged against (empty if none).
-    pub reference: String,
-    /// The reference's status, if recorded.
-    pub reference_status: Option<Status>,
-    /// How the expected answer is known: the `evidence` column, or for files without
-    /// it what the verdict implies ([`Evidence::implied_by`]).
-    pub evidence: Option<Evidence>,
-    /// et's own check of the solver's model (`valid`, `invalid`, `undetermined`), when
-    /// recorded.
-    pub model_check: Option<String>,
-    /// Wall-clock seconds of the call.
-    pub time_s: f64,
+    pub fn verdict(&self) -> Verdict {
+        // `new` keeps only rows with a verdict and the row is not handed out mutably.
+        self.row
+            .verdict
+            .expect("a trigger row always has a verdict")
+    }
 }
 
 /// What reading one directory's call log found.
@@ -131,37 +127,18 @@ pub struct Scan {
 pub fn scan(path: &Path, dir: usize) -> Result<Scan, TriageError> {
     let mut scan = Scan::default();
     let mut seen: HashSet<(String, String, String)> = HashSet::new();
-    for_each_call(path, Clock::Wall, |call| {
+    for_each_row(path, |row, line| {
         scan.rows += 1;
-        let Some(verdict) = call.verdict else {
+        if row.verdict.is_none() {
             return Ok(());
-        };
-        let key = (
-            call.grammar.to_string(),
-            call.index.to_string(),
-            call.solver.to_string(),
-        );
+        }
+        let key = (row.grammar.clone(), row.index.clone(), row.solver.clone());
         if !seen.insert(key) {
             return Ok(()); // the same call twice (concatenated logs): one trigger
         }
-        scan.triggers.push(TriggerRow {
-            dir,
-            line: call.line,
-            grammar: call.grammar.to_string(),
-            index: call.index.to_string(),
-            size: call.size,
-            solver: call.solver.to_string(),
-            family: call.family.to_string(),
-            version: call.version.to_string(),
-            status: call.status,
-            verdict,
-            reference: call.reference.to_string(),
-            reference_status: call.reference_status,
-            evidence: call.evidence,
-            model_check: call.model_check.map(str::to_string),
-            time_s: call.seconds,
-        });
-        Ok(())
+        scan.triggers
+            .extend(TriggerRow::new(dir, line, row.clone()));
+        Ok::<_, ReportError>(())
     })?;
     Ok(scan)
 }
@@ -208,6 +185,7 @@ pub fn recorded_crash_signatures(dir: &Path) -> HashMap<(String, String), String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::{Evidence, Status};
     use std::io::Write;
 
     const HEADER: &str = "grammar,index,size,solver,family,version,status,verdict,reference,\
@@ -233,15 +211,18 @@ mod tests {
         assert_eq!(scan.rows, 3);
         assert_eq!(scan.triggers.len(), 2);
         let t = &scan.triggers[1];
-        assert_eq!((t.dir, t.line, t.index.as_str()), (3, 4, "8"));
-        assert_eq!((t.status, t.verdict), (Status::Unsat, Verdict::Unsound));
-        assert_eq!(t.reference_status, Some(Status::Sat));
+        assert_eq!((t.dir, t.line, t.row().index.as_str()), (3, 4, "8"));
+        assert_eq!(
+            (t.row().status, t.verdict()),
+            (Status::Unsat, Verdict::Unsound)
+        );
+        assert_eq!(t.row().reference_status, Some(Status::Sat));
         // A file without the evidence columns: the evidence the verdict implies.
         assert_eq!(
-            (t.evidence, t.model_check.as_deref()),
-            (Some(Evidence::Reference), None)
+            (t.row().evidence, t.row().model_check.as_str()),
+            (Some(Evidence::Reference), "")
         );
-        assert_eq!(scan.triggers[0].evidence, Some(Evidence::SelfCheck));
+        assert_eq!(scan.triggers[0].row().evidence, Some(Evidence::SelfCheck));
     }
 
     #[test]
@@ -260,8 +241,9 @@ mod tests {
         gz.finish().unwrap();
         let scan = scan(&path, 0).unwrap();
         let t = &scan.triggers[0];
-        assert_eq!(t.evidence, Some(Evidence::Model));
-        assert_eq!(t.model_check.as_deref(), Some("invalid"));
+        assert_eq!(t.row().evidence, Some(Evidence::Model));
+        assert_eq!(t.row().model_check, "invalid");
+        assert_eq!(t.row().reference_usable, Some(true));
     }
 
     #[test]
@@ -274,7 +256,7 @@ mod tests {
         );
         let path = write(dir.path(), "runs.csv", &text);
         let scan = scan(&path, 0).unwrap();
-        assert_eq!(scan.triggers[0].verdict, Verdict::Unsound);
+        assert_eq!(scan.triggers[0].verdict(), Verdict::Unsound);
     }
 
     #[test]

@@ -11,7 +11,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use et_core::campaign::row::RunRow;
+use et_core::campaign::row::{for_each_row, RowError, RunRow};
+use et_core::report::load::{find_csv, RUNS_CSV};
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::SolverConfig;
 
@@ -107,10 +108,18 @@ pub fn fake_release(
     SolverConfig::new(name, family, version, command)
 }
 
-/// The rows of `dir/runs.csv`.
+/// The rows of `dir/runs.csv` (or `dir/runs.csv.gz`), read by et's own reader.
 pub fn rows(dir: &Path) -> Vec<RunRow> {
-    let mut reader = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
-    reader.deserialize().map(Result::unwrap).collect()
+    let runs = find_csv(dir, RUNS_CSV)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no call log in {}", dir.display()));
+    let mut rows = Vec::new();
+    for_each_row(&runs, |row, _line| {
+        rows.push(row.clone());
+        Ok::<_, RowError>(())
+    })
+    .unwrap();
+    rows
 }
 
 /// stderr of an output, as text.
