@@ -9,11 +9,13 @@ mod common;
 
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Child, Output, Stdio};
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use common::{fake, rows, solver, stderr, stdout, Scratch};
-use et_core::campaign::manifest::RunManifest;
+use common::{
+    cached_answers, campaign_args, fake, manifest, rows, solver, stderr, stdout, Scratch,
+};
+use et_core::campaign::row::RunRow;
 use et_core::enumeration::{Enumeration, FormulaParser};
 
 const Z3: &str = "z3-4.16.0";
@@ -26,10 +28,9 @@ fn index_of(grammar: &str, formula: &str) -> String {
     e.rank(&term).to_string()
 }
 
-fn manifest(dir: &Path) -> (String, RunManifest) {
-    let text = std::fs::read_to_string(dir.join("run.toml")).unwrap();
-    let parsed = toml::from_str(&text).unwrap();
-    (text, parsed)
+/// The rows of `dir/runs.csv` of the solver `name`.
+fn rows_of(dir: &Path, name: &str) -> Vec<RunRow> {
+    rows(dir).into_iter().filter(|r| r.solver == name).collect()
 }
 
 #[test]
@@ -38,21 +39,13 @@ fn core_and_strings_on_current_releases() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[z3.clone(), cvc5.clone()]);
     let core = s.join("core");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "core",
-        "--n",
         "60",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        core.to_str().unwrap(),
-    ]);
+        &pool,
+        &core,
+        &["--timeout", "10", "-j", "2"],
+    ));
     assert!(o.status.success());
     // Results on stdout, notes on stderr.
     let (out, err) = (stdout(&o), stderr(&o));
@@ -86,9 +79,7 @@ fn core_and_strings_on_current_releases() {
         assert!(r.time_s > 0.0 && r.max_rss_kb > 0);
     }
     // The reference answers are cached.
-    let cached = std::fs::read_to_string(core.join("reference.csv")).unwrap();
-    let answers = cached.lines().filter(|l| !l.contains(",et-witness-"));
-    assert_eq!(answers.count(), 1 + 120);
+    assert_eq!(cached_answers(&core.join("reference.csv")), 120);
     // run.toml says what the study was, limits and references included.
     let (text, m) = manifest(&core);
     assert!(
@@ -102,23 +93,13 @@ fn core_and_strings_on_current_releases() {
     assert_eq!(s.tmp_leftovers(), Vec::<String>::new());
 
     let strings = s.join("strings");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "strings",
-        "--start",
-        "1000",
-        "--n",
         "30",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "--memory",
-        "4096",
-        "--out",
-        strings.to_str().unwrap(),
-    ]);
+        &pool,
+        &strings,
+        &["--start", "1000", "--timeout", "10", "--memory", "4096"],
+    ));
     assert!(o.status.success());
     let string_rows = rows(&strings);
     assert_eq!(string_rows.len(), 60);
@@ -152,31 +133,16 @@ fn faults_become_the_right_statuses_and_verdicts() {
     ];
     let pool = s.pool_file("pool.toml", &solvers);
     let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "core",
-        "--n",
         "6",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--reference",
-        &z3.name,
-        "--timeout",
-        "120",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        &pool,
+        &out,
+        &["--reference", &z3.name, "--timeout", "120", "-j", "2"],
+    ));
     assert!(o.status.success());
-    let all = rows(&out);
-    assert_eq!(all.len(), 6 * solvers.len());
-    let of = |name: &str| {
-        all.iter()
-            .filter(move |r| r.solver == name)
-            .collect::<Vec<_>>()
-    };
+    assert_eq!(rows(&out).len(), 6 * solvers.len());
+    let of = |name: &str| rows_of(&out, name);
     for r in of("opposite") {
         assert_eq!(
             (r.status.as_str(), r.verdict.as_str()),
@@ -249,28 +215,15 @@ fn a_hanging_solver_times_out() {
         &[z3.clone(), fake("hang", "sleep-forever.sh", &[])],
     );
     let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "core",
-        "--n",
         "2",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--reference",
-        &z3.name,
-        "--timeout",
-        "1",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        &pool,
+        &out,
+        &["--reference", &z3.name, "--timeout", "1", "-j", "2"],
+    ));
     assert!(o.status.success());
-    let hang: Vec<_> = rows(&out)
-        .into_iter()
-        .filter(|r| r.solver == "hang")
-        .collect();
+    let hang = rows_of(&out, "hang");
     assert_eq!(hang.len(), 2);
     for r in hang {
         // A z3 that ran out of time on a tiny formula would make this verdict-less;
@@ -295,25 +248,23 @@ fn a_reference_with_an_invalid_model_judges_nothing() {
         ],
     );
     let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let under_test = format!("{},hang", z3.name);
+    let o = s.run(&campaign_args(
         "core",
-        "--n",
         "4",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--solvers",
-        &format!("{},hang", z3.name),
-        "--reference",
-        "bad-model",
-        "--timeout",
-        "3",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        &pool,
+        &out,
+        &[
+            "--solvers",
+            &under_test,
+            "--reference",
+            "bad-model",
+            "--timeout",
+            "3",
+            "-j",
+            "2",
+        ],
+    ));
     assert!(o.status.success());
     let all = rows(&out);
     assert_eq!(all.len(), 8);
@@ -358,25 +309,23 @@ fn the_next_judge_decides_when_the_first_has_an_invalid_model() {
         ],
     );
     let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let judges = format!("bad-model,{}", z3.name);
+    let o = s.run(&campaign_args(
         "core",
-        "--n",
         "4",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--solvers",
-        &cvc5.name,
-        "--reference",
-        &format!("bad-model,{}", z3.name),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        &pool,
+        &out,
+        &[
+            "--solvers",
+            &cvc5.name,
+            "--reference",
+            &judges,
+            "--timeout",
+            "10",
+            "-j",
+            "2",
+        ],
+    ));
     assert!(o.status.success());
     let all = rows(&out);
     assert_eq!(all.len(), 4);
@@ -432,23 +381,13 @@ fn old_z3_invalid_models_are_found_and_told_apart_as_false_alarms() {
             format!("(declare-const a {sort}) (declare-const b {sort}) {assertion} (check-sat)");
         let index = index_of(grammar, &formula);
         let out = s.join(&z3.name);
-        let o = s.run(&[
-            "run",
-            "-g",
+        let o = s.run(&campaign_args(
             grammar,
-            "--start",
-            &index,
-            "--n",
             "1",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            &z3.name,
-            "--timeout",
-            "10",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+            &file,
+            &out,
+            &["--start", &index, "--solvers", &z3.name, "--timeout", "10"],
+        ));
         assert!(o.status.success());
         let all = rows(&out);
         assert_eq!(all.len(), 1);
@@ -485,21 +424,13 @@ fn triggers_at_huge_indices_have_short_file_names() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[fake("bad-model", "invalid-model.sh", &[])]);
     let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "strings",
-        "--start",
-        "10^400",
-        "--n",
         "3",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "60",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+        &pool,
+        &out,
+        &["--start", "10^400", "--timeout", "60"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let all = rows(&out);
     assert_eq!(all.len(), 3);
@@ -571,28 +502,8 @@ fn interrupt_and_resume(
     let s = Scratch::new();
     let file = s.pool_file("pool.toml", &[solver(Z3), solver(CVC5)]);
     let out = s.join("run");
-    let args = [
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "150",
-        "--pool",
-        file.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let mut child = s
-        .et()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = campaign_args("core", "150", &file, &out, &["--timeout", "10", "-j", "2"]);
+    let mut child = s.spawn(&args);
     wait_for_rows(&out, at_least, &mut child);
     let stopped = stop(child);
     let kept = rows(&out).len();
@@ -607,7 +518,7 @@ fn interrupt_and_resume(
     let resume: Vec<&str> = if short_resume {
         vec!["run", "--resume", "--out", out.to_str().unwrap()]
     } else {
-        let mut full = args.to_vec();
+        let mut full = args.clone();
         full.push("--resume");
         full
     };
@@ -670,27 +581,13 @@ fn a_solver_signalled_together_with_et_is_not_a_crash() {
     )];
     let pool = s.pool_file("pool.toml", &solvers);
     let out = s.join("run");
-    let child = s
-        .et()
-        .args([
-            "run",
-            "-g",
-            "core",
-            "--n",
-            "3",
-            "--timeout",
-            "600",
-            "-j",
-            "1",
-        ])
-        .args(["--no-models", "--no-witness", "--pool"])
-        .arg(&pool)
-        .arg("--out")
-        .arg(&out)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = s.spawn(&campaign_args(
+        "core",
+        "3",
+        &pool,
+        &out,
+        &["--timeout", "600", "-j", "1", "--no-models", "--no-witness"],
+    ));
     let mut waited = 0;
     let solver_pid = loop {
         if let Ok(text) = std::fs::read_to_string(&pidfile) {
@@ -737,35 +634,16 @@ fn shards_merge_into_the_unsharded_report() {
     };
     for grammar in ["core", "strings"] {
         let whole = s.join(&format!("{grammar}-whole"));
-        let base = [
-            "run",
-            "-g",
-            grammar,
-            "--n",
-            "24",
-            "--pool",
-            file.to_str().unwrap(),
-            "--timeout",
-            "10",
-        ];
-        assert!(s
-            .run(&[&base[..], &["--out", whole.to_str().unwrap()]].concat())
-            .status
-            .success());
+        let study = |out: &Path, options: &[&str]| {
+            let options = [&["--timeout", "10"], options].concat();
+            s.run(&campaign_args(grammar, "24", &file, out, &options))
+        };
+        assert!(study(&whole, &[]).status.success());
         let mut shards = Vec::new();
         for k in 1..=2 {
             let d = s.join(&format!("{grammar}-shard-{k}"));
             let shard = format!("{k}/2");
-            assert!(s
-                .run(
-                    &[
-                        &base[..],
-                        &["--shard", &shard, "--out", d.to_str().unwrap()]
-                    ]
-                    .concat()
-                )
-                .status
-                .success());
+            assert!(study(&d, &["--shard", &shard]).status.success());
             assert_eq!(rows(&d).len(), 12 * solvers.len());
             shards.push(d);
         }
@@ -818,32 +696,24 @@ fn reference_answers_are_cached_and_reused() {
     let file = s.pool_file("pool.toml", &[old.clone(), new.clone(), cvc5.clone()]);
     let cache = s.join("answers.csv");
     let study = |solver: &str, out: &str| {
-        s.run(&[
-            "run",
-            "-g",
+        s.run(&campaign_args(
             "core",
-            "--n",
             "20",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            solver,
-            "--timeout",
-            "10",
-            "--reference-cache",
-            cache.to_str().unwrap(),
-            "--out",
-            s.join(out).to_str().unwrap(),
-        ])
+            &file,
+            &s.join(out),
+            &[
+                "--solvers",
+                solver,
+                "--timeout",
+                "10",
+                "--reference-cache",
+                cache.to_str().unwrap(),
+            ],
+        ))
     };
     assert!(study(&new.name, "first").status.success());
     // cvc5 judged z3 without being under test: its 20 answers are in the cache.
-    let rows_in = |p: &Path| {
-        let text = std::fs::read_to_string(p).unwrap();
-        let answers = text.lines().skip(1).filter(|l| !l.contains(",et-witness-"));
-        answers.count()
-    };
-    assert_eq!(rows_in(&cache), 20);
+    assert_eq!(cached_answers(&cache), 20);
     assert!(rows(&s.join("first"))
         .iter()
         .all(|r| r.reference == cvc5.name && !r.reference_status.is_empty()));
@@ -853,7 +723,7 @@ fn reference_answers_are_cached_and_reused() {
     assert_eq!(m.reference_solvers[0].name, cvc5.name);
     // A second study of another version reuses them: cvc5 is not run again.
     assert!(study(&old.name, "second").status.success());
-    assert_eq!(rows_in(&cache), 20);
+    assert_eq!(cached_answers(&cache), 20);
     let second = rows(&s.join("second"));
     assert_eq!(second.len(), 20);
     assert!(second.iter().all(|r| r.reference == cvc5.name

@@ -9,8 +9,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
+use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::row::RunRow;
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::SolverConfig;
@@ -56,6 +57,16 @@ impl Scratch {
         o
     }
 
+    /// Starts `et args` in the background with its stdout and stderr captured.
+    pub fn spawn(&self, args: &[&str]) -> Child {
+        self.et()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     /// Entries left in the `TMPDIR` of the `et` children.
     pub fn tmp_leftovers(&self) -> Vec<String> {
         std::fs::read_dir(self.join("tmp"))
@@ -69,6 +80,21 @@ impl Scratch {
     pub fn pool_file(&self, name: &str, solvers: &[SolverConfig]) -> PathBuf {
         write_pool(&self.join(name), solvers)
     }
+
+    /// [`Scratch::pool_file`] followed by `rules` (`[[reference]]` tables).
+    pub fn pool_file_with_rules(
+        &self,
+        name: &str,
+        solvers: &[SolverConfig],
+        rules: &str,
+    ) -> PathBuf {
+        let path = write_pool(&self.join(name), solvers);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push('\n');
+        text.push_str(rules);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
 }
 
 /// Writes a pool file holding `solvers` at `path`; returns the path.
@@ -76,6 +102,56 @@ pub fn write_pool(path: &Path, solvers: &[SolverConfig]) -> PathBuf {
     let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
     std::fs::write(path, text.join("\n")).unwrap();
     path.to_path_buf()
+}
+
+/// The arguments of `et run` every campaign test gives (grammar, number of formulas,
+/// pool file, output directory), followed by the `options` the test is about.
+pub fn campaign_args<'a>(
+    grammar: &'a str,
+    n: &'a str,
+    pool: &'a Path,
+    out: &'a Path,
+    options: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "run",
+        "-g",
+        grammar,
+        "--n",
+        n,
+        "--pool",
+        pool.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(options);
+    args
+}
+
+/// `run.toml` of a run directory, as text and parsed.
+pub fn manifest(dir: &Path) -> (String, RunManifest) {
+    let text = std::fs::read_to_string(dir.join("run.toml")).unwrap();
+    let parsed = toml::from_str(&text).unwrap();
+    (text, parsed)
+}
+
+/// How many solver answers a reference cache (`reference.csv` or a
+/// `--reference-cache` file) holds: its rows other than et's witness searches.
+pub fn cached_answers(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header line");
+    assert!(header.contains("solver"), "not a reference cache: {header}");
+    lines.filter(|l| !l.contains(",et-witness-")).count()
+}
+
+/// The path of the grammar `tests/fixtures/grammars/NAME`, as an argument.
+pub fn grammar_fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/grammars")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 /// A solver of the pinned test pool, by name (`z3-4.16.0`).
