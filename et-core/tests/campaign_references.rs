@@ -105,17 +105,10 @@ fn the_study_rule_applies_to_old_z3_on_strings() {
     let new = pool.newest("z3").unwrap().clone();
     let cvc5 = pool.newest("cvc5").unwrap().clone();
     let s = Scratch::new();
-    let file = s.pool_file("pool.toml", &[old.clone(), new.clone(), cvc5.clone()]);
-    let out = s.join("strings");
+    let solvers = [old.clone(), new.clone(), cvc5.clone()];
     let under_test = format!("{},{}", old.name, cvc5.name);
-    let o = s.run(&campaign_args(
-        "strings",
-        "10",
-        &file,
-        &out,
-        &["--solvers", &under_test, "--timeout", "20"],
-    ));
-    assert!(o.status.success());
+    let options = ["--solvers", &under_test, "--timeout", "20"];
+    let out = s.campaign("strings", "10", &solvers, "strings", &options);
     let all = rows(&out);
     assert_eq!(all.len(), 20);
     for r in &all {
@@ -149,17 +142,10 @@ fn yices_is_tested_behind_its_prelude() {
     // The family's model options go after the program, which is the wrapper here.
     liar.models = false;
     let s = Scratch::new();
-    let file = s.pool_file("pool.toml", &[yices.clone(), z3.clone(), liar.clone()]);
-    let out = s.join("ints");
+    let solvers = [yices.clone(), z3.clone(), liar.clone()];
     let under_test = format!("{},{}", yices.name, liar.name);
-    let o = s.run(&campaign_args(
-        "ints",
-        "40",
-        &file,
-        &out,
-        &["--solvers", &under_test, "--timeout", "20", "-j", "2"],
-    ));
-    assert!(o.status.success());
+    let options = ["--solvers", &under_test, "--timeout", "20", "-j", "2"];
+    let out = s.campaign("ints", "40", &solvers, "ints", &options);
     let all = rows(&out);
     assert_eq!(all.len(), 80);
     for r in all.iter().filter(|r| r.solver == yices.name) {

@@ -8,7 +8,7 @@
 mod common;
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use common::{
 };
 use et_core::campaign::row::RunRow;
 use et_core::enumeration::{Enumeration, FormulaParser};
+use et_core::solvers::SolverConfig;
 
 const Z3: &str = "z3-4.16.0";
 const CVC5: &str = "cvc5-1.4.2";
@@ -131,16 +132,8 @@ fn faults_become_the_right_statuses_and_verdicts() {
         fake("error-sat", "error-then-sat.sh", &[]),
         fake("bad-model", "invalid-model.sh", &[]),
     ];
-    let pool = s.pool_file("pool.toml", &solvers);
-    let out = s.join("run");
-    let o = s.run(&campaign_args(
-        "core",
-        "6",
-        &pool,
-        &out,
-        &["--reference", &z3.name, "--timeout", "120", "-j", "2"],
-    ));
-    assert!(o.status.success());
+    let options = ["--reference", &z3.name, "--timeout", "120", "-j", "2"];
+    let out = s.campaign("core", "6", &solvers, "run", &options);
     assert_eq!(rows(&out).len(), 6 * solvers.len());
     let of = |name: &str| rows_of(&out, name);
     for r in of("opposite") {
@@ -210,19 +203,9 @@ fn faults_become_the_right_statuses_and_verdicts() {
 fn a_hanging_solver_times_out() {
     let z3 = solver(Z3);
     let s = Scratch::new();
-    let pool = s.pool_file(
-        "pool.toml",
-        &[z3.clone(), fake("hang", "sleep-forever.sh", &[])],
-    );
-    let out = s.join("run");
-    let o = s.run(&campaign_args(
-        "core",
-        "2",
-        &pool,
-        &out,
-        &["--reference", &z3.name, "--timeout", "1", "-j", "2"],
-    ));
-    assert!(o.status.success());
+    let solvers = [z3.clone(), fake("hang", "sleep-forever.sh", &[])];
+    let options = ["--reference", &z3.name, "--timeout", "1", "-j", "2"];
+    let out = s.campaign("core", "2", &solvers, "run", &options);
     let hang = rows_of(&out, "hang");
     assert_eq!(hang.len(), 2);
     for r in hang {
@@ -233,39 +216,40 @@ fn a_hanging_solver_times_out() {
     }
 }
 
+/// A 4-formula core campaign of `under_test` judged by `judges`, in a pool of z3,
+/// `other` and `bad-model` (a solver whose every model is invalid); its directory.
+fn judged_with_bad_model(
+    s: &Scratch,
+    other: SolverConfig,
+    under_test: &str,
+    judges: &str,
+    timeout: &str,
+) -> PathBuf {
+    let solvers = [
+        solver(Z3),
+        other,
+        fake("bad-model", "invalid-model.sh", &[]),
+    ];
+    let options = [
+        "--solvers",
+        under_test,
+        "--reference",
+        judges,
+        "--timeout",
+        timeout,
+        "-j",
+        "2",
+    ];
+    s.campaign("core", "4", &solvers, "run", &options)
+}
+
 /// A reference whose own model check failed has not decided the formula: nothing is
 /// judged against it, and the CSV says so.
 #[test]
 fn a_reference_with_an_invalid_model_judges_nothing() {
-    let z3 = solver(Z3);
     let s = Scratch::new();
-    let pool = s.pool_file(
-        "pool.toml",
-        &[
-            z3.clone(),
-            fake("hang", "sleep-forever.sh", &[]),
-            fake("bad-model", "invalid-model.sh", &[]),
-        ],
-    );
-    let out = s.join("run");
-    let under_test = format!("{},hang", z3.name);
-    let o = s.run(&campaign_args(
-        "core",
-        "4",
-        &pool,
-        &out,
-        &[
-            "--solvers",
-            &under_test,
-            "--reference",
-            "bad-model",
-            "--timeout",
-            "3",
-            "-j",
-            "2",
-        ],
-    ));
-    assert!(o.status.success());
+    let hang = fake("hang", "sleep-forever.sh", &[]);
+    let out = judged_with_bad_model(&s, hang, &format!("{Z3},hang"), "bad-model", "3");
     let all = rows(&out);
     assert_eq!(all.len(), 8);
     assert!(all.iter().any(|r| r.status == "unsat"), "{all:?}");
@@ -300,33 +284,8 @@ fn a_reference_with_an_invalid_model_judges_nothing() {
 fn the_next_judge_decides_when_the_first_has_an_invalid_model() {
     let (z3, cvc5) = (solver(Z3), solver(CVC5));
     let s = Scratch::new();
-    let pool = s.pool_file(
-        "pool.toml",
-        &[
-            z3.clone(),
-            cvc5.clone(),
-            fake("bad-model", "invalid-model.sh", &[]),
-        ],
-    );
-    let out = s.join("run");
     let judges = format!("bad-model,{}", z3.name);
-    let o = s.run(&campaign_args(
-        "core",
-        "4",
-        &pool,
-        &out,
-        &[
-            "--solvers",
-            &cvc5.name,
-            "--reference",
-            &judges,
-            "--timeout",
-            "10",
-            "-j",
-            "2",
-        ],
-    ));
-    assert!(o.status.success());
+    let out = judged_with_bad_model(&s, cvc5.clone(), &cvc5.name, &judges, "10");
     let all = rows(&out);
     assert_eq!(all.len(), 4);
     for r in &all {
@@ -422,16 +381,9 @@ fn old_z3_invalid_models_are_found_and_told_apart_as_false_alarms() {
 #[test]
 fn triggers_at_huge_indices_have_short_file_names() {
     let s = Scratch::new();
-    let pool = s.pool_file("pool.toml", &[fake("bad-model", "invalid-model.sh", &[])]);
-    let out = s.join("run");
-    let o = s.run(&campaign_args(
-        "strings",
-        "3",
-        &pool,
-        &out,
-        &["--start", "10^400", "--timeout", "60"],
-    ));
-    assert!(o.status.success(), "{}", stderr(&o));
+    let solvers = [fake("bad-model", "invalid-model.sh", &[])];
+    let options = ["--start", "10^400", "--timeout", "60"];
+    let out = s.campaign("strings", "3", &solvers, "run", &options);
     let all = rows(&out);
     assert_eq!(all.len(), 3);
     let dir = out.join("bugs/invalid_model");

@@ -81,6 +81,24 @@ impl Scratch {
         write_pool(&self.join(name), solvers)
     }
 
+    /// A campaign of `solvers` (their pool written to `pool.toml`): `et run -g GRAMMAR
+    /// --n N` with `options` into the directory `out` of the scratch directory, which
+    /// must succeed; that directory.
+    pub fn campaign(
+        &self,
+        grammar: &str,
+        n: &str,
+        solvers: &[SolverConfig],
+        out: &str,
+        options: &[&str],
+    ) -> PathBuf {
+        let pool = self.pool_file("pool.toml", solvers);
+        let out = self.join(out);
+        let o = self.run(&campaign_args(grammar, n, &pool, &out, options));
+        assert!(o.status.success(), "{}", show(&o));
+        out
+    }
+
     /// [`Scratch::pool_file`] followed by `rules` (`[[reference]]` tables).
     pub fn pool_file_with_rules(
         &self,
