@@ -180,6 +180,40 @@ pub fn solver(name: &str) -> SolverConfig {
     }
 }
 
+/// The path of the fault-injecting script `tests/fake-solvers/<script>`.
+pub fn fake_script(script: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake-solvers")
+        .join(script)
+        .display()
+        .to_string()
+}
+
+/// Whether process `pid` is gone or a zombie (dead, waiting for a reaper that may be
+/// slow: in containers pid 1 does not always reap), now.
+pub fn is_dead(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(s) => s
+            .rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z')),
+    }
+}
+
+/// Whether `pid` is dead ([`is_dead`]) within 20 s: SIGKILL is asynchronous, and a
+/// loaded machine may take long to schedule the exit path.
+pub fn dies_soon(pid: i32) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if is_dead(pid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    is_dead(pid)
+}
+
 /// A fake solver running `tests/fake-solvers/<script>` with `extra` arguments.
 pub fn fake(name: &str, script: &str, extra: &[&str]) -> SolverConfig {
     fake_release(name, "fake", "1.0", script, extra)
@@ -193,10 +227,7 @@ pub fn fake_release(
     script: &str,
     extra: &[&str],
 ) -> SolverConfig {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake-solvers")
-        .join(script);
-    let mut command = vec![path.display().to_string()];
+    let mut command = vec![fake_script(script)];
     command.extend(extra.iter().map(|s| s.to_string()));
     SolverConfig::new(name, family, version, command)
 }
