@@ -7,21 +7,25 @@
 //! does (the machines scripts/setup.sh prepares: root, cgroup v1 or v2 with the memory
 //! controller), et must use them, so a fallback there is a failure.
 
+mod common;
+
+use common::{dies_soon, fake_script, is_dead};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use et_core::oracle::{classify, Status};
-use et_core::solvers::call::{Input, Limits, Supervision, Supervisor};
+use et_core::solvers::call::{CallOutcome, Input, Limits, Supervision, Supervisor};
 
 const FORMULA: &[u8] = b"(declare-const a Bool) (assert a) (check-sat)\n";
 
-fn fake(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake-solvers")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+/// Runs the fake solver `script` on [`FORMULA`] under `supervisor`.
+fn call(supervisor: &Supervisor, script: &str, limits: &Limits) -> CallOutcome {
+    let command = [fake_script(script)];
+    supervisor
+        .run(&command, Input::Stdin(FORMULA), limits)
+        .unwrap()
 }
 
 /// Whether calls run in cgroups here; false (with the reason printed) only where the
@@ -45,26 +49,6 @@ fn cgroups_in_use() -> bool {
         "the kernel offers a memory cgroup and we are root, yet et fell back: {why}"
     );
     eprintln!("skipping: no usable cgroups here ({why})");
-    false
-}
-
-/// Whether `pid` is gone or a zombie; SIGKILL is asynchronous, so allow it time (a
-/// loaded machine may take long to schedule the exit path).
-fn dies_soon(pid: i32) -> bool {
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            Err(_) => return true,
-            Ok(s)
-                if s.rsplit(')')
-                    .next()
-                    .is_some_and(|r| r.trim_start().starts_with('Z')) =>
-            {
-                return true
-            }
-            Ok(_) => std::thread::sleep(Duration::from_millis(10)),
-        }
-    }
     false
 }
 
@@ -103,7 +87,11 @@ fn setsid_escapee_and_daemon_die_at_the_timeout() {
     let limits = Limits::with_timeout(Duration::from_secs(3));
     for script in ["setsid-escapee.sh", "daemon.sh"] {
         let o = Supervisor::global()
-            .run(&[fake(script), arg.clone()], Input::Stdin(FORMULA), &limits)
+            .run(
+                &[fake_script(script), arg.clone()],
+                Input::Stdin(FORMULA),
+                &limits,
+            )
             .unwrap();
         assert!(o.timed_out, "{script}: {o:?}");
         assert_eq!(classify(&o).status, Status::Timeout);
@@ -125,9 +113,7 @@ fn four_children_of_250_mb_under_300_mib_are_a_memout() {
         memory_mb: Some(300),
         ..Limits::with_timeout(Duration::from_secs(120))
     };
-    let o = Supervisor::global()
-        .run(&[fake("memory-hog.sh")], Input::Stdin(FORMULA), &limits)
-        .unwrap();
+    let o = call(Supervisor::global(), "memory-hog.sh", &limits);
     assert!(o.memory_limit_hit, "{o:?}");
     assert_eq!(classify(&o).status, Status::Memout);
     // The peak is the tree's, and the limit held it.
@@ -135,9 +121,7 @@ fn four_children_of_250_mb_under_300_mib_are_a_memout() {
     assert!(o.max_rss_kb <= 301 * 1024, "peak {} KiB", o.max_rss_kb);
     // Without cgroups (RLIMIT_AS per process), each 250 MB child fits under 300 MiB:
     // the tree's gigabyte goes unnoticed. That is what cgroups fix.
-    let o = Supervisor::process_group()
-        .run(&[fake("memory-hog.sh")], Input::Stdin(FORMULA), &limits)
-        .unwrap();
+    let o = call(&Supervisor::process_group(), "memory-hog.sh", &limits);
     assert_eq!(classify(&o).status, Status::Sat, "{o:?}");
 }
 
@@ -147,15 +131,11 @@ fn cpu_time_of_an_orphan_is_charged_to_the_call() {
         return;
     }
     let limits = Limits::with_timeout(Duration::from_secs(120));
-    let o = Supervisor::global()
-        .run(&[fake("cpu-after-exit.sh")], Input::Stdin(FORMULA), &limits)
-        .unwrap();
+    let o = call(Supervisor::global(), "cpu-after-exit.sh", &limits);
     assert_eq!(classify(&o).status, Status::Sat, "{o:?}");
     assert!(o.cpu >= Duration::from_millis(1400), "cpu {:?}", o.cpu);
     // A process group's rusage misses it: the spinner's parent never waited for it.
-    let o = Supervisor::process_group()
-        .run(&[fake("cpu-after-exit.sh")], Input::Stdin(FORMULA), &limits)
-        .unwrap();
+    let o = call(&Supervisor::process_group(), "cpu-after-exit.sh", &limits);
     assert!(o.cpu < Duration::from_millis(1400), "cpu {:?}", o.cpu);
 }
 
@@ -169,9 +149,7 @@ fn cpu_timeout_counts_the_whole_tree() {
         cpu_timeout: Some(Duration::from_millis(500)),
         ..Limits::with_timeout(Duration::from_secs(120))
     };
-    let o = Supervisor::global()
-        .run(&[fake("cpu-after-exit.sh")], Input::Stdin(FORMULA), &limits)
-        .unwrap();
+    let o = call(Supervisor::global(), "cpu-after-exit.sh", &limits);
     assert!(o.timed_out, "{o:?}");
     assert_eq!(classify(&o).status, Status::Timeout);
     assert!(o.cpu >= Duration::from_millis(500), "cpu {:?}", o.cpu);
@@ -209,7 +187,7 @@ fn escapee_pool(dir: &Path, pids: &Path) -> PathBuf {
         &pool,
         format!(
             "[[solver]]\nname = \"escapee\"\nfamily = \"fake\"\nversion = \"1\"\ncommand = [{:?}, {:?}]\n",
-            fake("setsid-escapee.sh"),
+            fake_script("setsid-escapee.sh"),
             pids.to_string_lossy()
         ),
     )
@@ -312,7 +290,7 @@ fn the_next_et_reaps_what_a_dead_et_and_its_watchdog_left() {
     et.wait().unwrap();
     let escapees = pids(&pids_dir, "escapee-");
     std::thread::sleep(Duration::from_millis(200));
-    let alive = escapees.iter().filter(|p| !dies_soon_quick(**p)).count();
+    let alive = escapees.iter().filter(|p| !is_dead(**p)).count();
     assert!(
         alive > 0,
         "the escapees died without their watchdog: nothing to reap"
@@ -359,17 +337,6 @@ fn scratch_dirs_of(tmp: &Path, pid: u32) -> Vec<String> {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|name| name.starts_with(&prefix))
         .collect()
-}
-
-/// Whether `pid` is already gone or a zombie, without waiting.
-fn dies_soon_quick(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(s) => s
-            .rsplit(')')
-            .next()
-            .is_some_and(|r| r.trim_start().starts_with('Z')),
-    }
 }
 
 #[test]
@@ -455,9 +422,9 @@ fn a_cgroup_serves_the_next_call_with_its_counters_started_afresh() {
         let cgroup = memory_cgroup_of(&o.stdout_text());
         (o, cgroup)
     };
-    let (spin, first) = in_cgroup(&format!("exec {}", fake("cpu-after-exit.sh")));
+    let (spin, first) = in_cgroup(&format!("exec {}", fake_script("cpu-after-exit.sh")));
     assert!(spin.cpu >= Duration::from_millis(1400), "{spin:?}");
-    let (hog, _) = in_cgroup(&format!("exec {}", fake("memory-hog.sh")));
+    let (hog, _) = in_cgroup(&format!("exec {}", fake_script("memory-hog.sh")));
     assert!(hog.memory_limit_hit, "{hog:?}");
     let (small, last) = in_cgroup("cat > /dev/null; echo sat");
     assert_eq!(classify(&small).status, Status::Sat, "{small:?}");

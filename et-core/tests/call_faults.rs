@@ -3,7 +3,11 @@
 //! whichever supervision the machine gives (tests/call_cgroups.rs has the faults only
 //! cgroups contain).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{dies_soon, fake_script};
+
+use std::path::PathBuf;
 use std::time::Duration;
 
 use et_core::campaign::reference::Answer;
@@ -30,14 +34,6 @@ fn judge(status: Status, self_check_failed: bool, reference: Option<Status>) -> 
 
 const FORMULA: &[u8] = b"(declare-const a Bool) (declare-const b Bool) (assert a) (check-sat)\n";
 
-fn fake(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake-solvers")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
-
 fn run(args: &[String], timeout: Duration) -> CallOutcome {
     run_call(args, Input::Stdin(FORMULA), &Limits::with_timeout(timeout)).unwrap()
 }
@@ -49,31 +45,10 @@ fn scratch(tag: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
-/// Whether `pid` is gone or a zombie (dead, waiting for a reaper that may be slow: in
-/// containers pid 1 does not always reap). SIGKILL is asynchronous, so allow it a moment.
-fn dies_soon(pid: i32) -> bool {
-    let stat = format!("/proc/{pid}/stat");
-    // Up to 20 s: a loaded machine may take long to schedule the exit path.
-    for _ in 0..4000 {
-        match std::fs::read_to_string(&stat) {
-            Err(_) => return true,
-            Ok(s)
-                if s.rsplit(')')
-                    .next()
-                    .is_some_and(|r| r.trim_start().starts_with('Z')) =>
-            {
-                return true
-            }
-            Ok(_) => std::thread::sleep(Duration::from_millis(5)),
-        }
-    }
-    false
-}
-
 #[test]
 fn hang_is_killed_at_the_timeout() {
     let timeout = Duration::from_millis(300);
-    let o = run(&[fake("sleep-forever.sh")], timeout);
+    let o = run(&[fake_script("sleep-forever.sh")], timeout);
     assert!(o.timed_out);
     assert_eq!(o.signal, Some(libc_sigkill()));
     assert!(o.wall >= timeout, "{:?}", o.wall);
@@ -86,7 +61,7 @@ fn hang_is_killed_at_the_timeout() {
 
 #[test]
 fn segfault_is_a_crash() {
-    let o = run(&[fake("segfault.sh")], Duration::from_secs(10));
+    let o = run(&[fake_script("segfault.sh")], Duration::from_secs(10));
     assert_eq!(o.signal, Some(11));
     assert_eq!(o.exit_code, None);
     let c = classify(&o);
@@ -103,7 +78,7 @@ fn segfault_is_a_crash() {
 #[test]
 #[ignore = "run by huge_output_is_capped_and_memory_stays_small in a child process"]
 fn huge_output_call() {
-    let o = run(&[fake("huge-output.sh")], Duration::from_secs(120));
+    let o = run(&[fake_script("huge-output.sh")], Duration::from_secs(120));
     assert_eq!(o.exit_code, Some(0));
     assert!(o.stdout_truncated && o.stderr_truncated);
     let marker_room = 64; // the "[et: N bytes omitted]" line
@@ -159,7 +134,7 @@ fn huge_output_is_capped_and_memory_stays_small() {
 
 #[test]
 fn error_then_sat_is_rejected() {
-    let o = run(&[fake("error-then-sat.sh")], Duration::from_secs(10));
+    let o = run(&[fake_script("error-then-sat.sh")], Duration::from_secs(10));
     assert_eq!(o.exit_code, Some(1));
     let c = classify(&o);
     assert_eq!(c.status, Status::Rejected);
@@ -168,7 +143,7 @@ fn error_then_sat_is_rejected() {
 
 #[test]
 fn sat_then_invalid_model_error_is_an_invalid_model() {
-    let o = run(&[fake("invalid-model.sh")], Duration::from_secs(10));
+    let o = run(&[fake_script("invalid-model.sh")], Duration::from_secs(10));
     assert_eq!(o.exit_code, Some(1));
     let c = classify(&o);
     assert_eq!((c.status, c.invalid_model), (Status::Sat, true));
@@ -178,32 +153,29 @@ fn sat_then_invalid_model_error_is_an_invalid_model() {
     );
 }
 
-#[test]
-fn detached_orphan_is_killed() {
-    let (_dir, pidfile) = scratch("orphan-detached");
-    let o = run(
-        &[fake("orphan.sh"), pidfile.to_string_lossy().into_owned()],
-        Duration::from_secs(10),
-    );
+/// `orphan.sh` answers sat and leaves a child behind (holding the pipes with
+/// `keep-pipes`); the call is sat and the orphan is killed with it.
+fn assert_orphan_is_killed(tag: &str, mode: &[&str]) {
+    let (_dir, pidfile) = scratch(tag);
+    let mut command = vec![
+        fake_script("orphan.sh"),
+        pidfile.to_string_lossy().into_owned(),
+    ];
+    command.extend(mode.iter().map(|m| m.to_string()));
+    let o = run(&command, Duration::from_secs(10));
     assert_eq!(classify(&o).status, Status::Sat);
     let pid = take_pid(&pidfile);
     assert!(dies_soon(pid), "orphan {pid} still alive");
 }
 
 #[test]
+fn detached_orphan_is_killed() {
+    assert_orphan_is_killed("orphan-detached", &[]);
+}
+
+#[test]
 fn orphan_holding_the_pipes_is_killed() {
-    let (_dir, pidfile) = scratch("orphan-pipes");
-    let o = run(
-        &[
-            fake("orphan.sh"),
-            pidfile.to_string_lossy().into_owned(),
-            "keep-pipes".into(),
-        ],
-        Duration::from_secs(10),
-    );
-    assert_eq!(classify(&o).status, Status::Sat);
-    let pid = take_pid(&pidfile);
-    assert!(dies_soon(pid), "orphan {pid} still alive");
+    assert_orphan_is_killed("orphan-pipes", &["keep-pipes"]);
 }
 
 #[test]

@@ -3,6 +3,10 @@
 //! that limit, and `et solvers check` (one supervisor, one classification table, and
 //! clap-checked numbers).
 
+mod common;
+
+use common::fake_script;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
@@ -18,14 +22,6 @@ fn newest(family: &str) -> SolverConfig {
         .newest(family)
         .unwrap_or_else(|| panic!("the test pool has no {family}"))
         .clone()
-}
-
-fn fake(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake-solvers")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
 }
 
 /// 1 MiB: below what any of the solvers needs to load.
@@ -250,12 +246,12 @@ fn solvers_check_kills_a_grandchild_holding_stdout_and_classifies_like_a_run() {
             (
                 "orphan",
                 vec![
-                    fake("orphan.sh"),
+                    fake_script("orphan.sh"),
                     pidfile.to_string_lossy().into_owned(),
                     "keep-pipes".into(),
                 ],
             ),
-            ("invalid", vec![fake("invalid-model.sh")]),
+            ("invalid", vec![fake_script("invalid-model.sh")]),
             (
                 "missing",
                 vec![

@@ -9,7 +9,7 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use num_bigint::BigUint;
@@ -18,6 +18,7 @@ use common::{fake_release, rows, solver, stderr, Scratch};
 use et_core::enumeration::Enumeration;
 use et_core::oracle::{Evidence, Status, Verdict};
 use et_core::solvers::call::{run_call, Input, Limits};
+use et_core::solvers::SolverConfig;
 use et_eval::sexp::{read_all, SexpKind};
 use et_eval::{find_witness, Script, WitnessBound};
 
@@ -80,11 +81,10 @@ fn ground(formula: &str, model_output: &str) -> String {
     text
 }
 
-#[test]
-fn a_perturbed_model_is_invalid_exactly_when_it_falsifies_the_formula() {
+/// A z3 release that perturbs its models (family z3, so et asks it for models), alone
+/// in `pool.toml` and run on the first `n` ints formulas into `run/`; it and `run/`.
+fn perturbed_z3_campaign(s: &Scratch, n: usize) -> (SolverConfig, PathBuf) {
     let z3 = solver(Z3);
-    let s = Scratch::new();
-    // A z3 release that perturbs its models: family z3, so et asks it for models.
     let liar = fake_release(
         "z3-perturbed",
         "z3",
@@ -92,26 +92,18 @@ fn a_perturbed_model_is_invalid_exactly_when_it_falsifies_the_formula() {
         "perturb-model.sh",
         &[z3.program()],
     );
-    let pool = s.pool_file("pool.toml", std::slice::from_ref(&liar));
-    let out = s.join("run");
+    let options = ["--timeout", "120", "--no-witness", "-j", "2"];
+    let n = n.to_string();
+    let out = s.campaign("ints", &n, std::slice::from_ref(&liar), "run", &options);
+    (liar, out)
+}
+
+#[test]
+fn a_perturbed_model_is_invalid_exactly_when_it_falsifies_the_formula() {
+    let z3 = solver(Z3);
+    let s = Scratch::new();
     let n = 200;
-    let o = s.run(&[
-        "run",
-        "-g",
-        "ints",
-        "--n",
-        &n.to_string(),
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "120",
-        "--no-witness",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let (liar, out) = perturbed_z3_campaign(&s, n);
     let texts = formulas("ints", n);
     let z3_command = vec![z3.program().to_string()];
     let file = s.join("check.smt2");
@@ -271,36 +263,11 @@ fn unsat_to_everything_is_unsound_wherever_a_witness_exists() {
 
 #[test]
 fn a_wrong_model_only_et_sees_is_confirmed_by_triage() {
-    let z3 = solver(Z3);
     let s = Scratch::new();
     // z3 checks nothing here (no self-check flag in the run): only et's evaluator
     // sees that the perturbed models are wrong.
-    let liar = fake_release(
-        "z3-perturbed",
-        "z3",
-        &z3.version,
-        "perturb-model.sh",
-        &[z3.program()],
-    );
-    let pool = s.pool_file("pool.toml", std::slice::from_ref(&liar));
-    let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "ints",
-        "--n",
-        "60",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "120",
-        "--no-witness",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, out) = perturbed_z3_campaign(&s, 60);
+    let pool = s.join("pool.toml");
     let by_model = rows(&out)
         .iter()
         .filter(|r| r.verdict == Some(Verdict::InvalidModel) && r.evidence == Some(Evidence::Model))

@@ -4,55 +4,16 @@
 //! `--fail-on` with a cached reference, and the reference choice recorded in `run.toml`
 //! so that `--resume` and `et merge` refuse a change.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 mod common;
-use common::rows;
 
-use et_core::campaign::manifest::RunManifest;
+use std::path::Path;
+
+use common::{
+    cached_answers, campaign_args, fake_release, grammar_fixture, manifest, rows, stderr, Scratch,
+};
 use et_core::campaign::row::RunRow;
 use et_core::oracle::{Status, Verdict};
 use et_core::solvers::testing::test_pool;
-use et_core::solvers::SolverConfig;
-
-fn et(args: &[&str]) -> Output {
-    let o = Command::new(env!("CARGO_BIN_EXE_et"))
-        .args(args)
-        .output()
-        .unwrap();
-    eprintln!("{}", String::from_utf8_lossy(&o.stderr));
-    o
-}
-
-/// A pool file `NAME.toml` of these solvers, followed by `extra` (rules).
-fn pool_file(dir: &Path, name: &str, solvers: &[SolverConfig], extra: &str) -> PathBuf {
-    let path = dir.join(format!("{name}.toml"));
-    let text: Vec<String> = solvers.iter().map(SolverConfig::to_toml).collect();
-    std::fs::write(&path, text.join("\n") + "\n" + extra).unwrap();
-    path
-}
-
-fn fake(name: &str, family: &str, script: &str, extra: &[&str]) -> SolverConfig {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake-solvers")
-        .join(script);
-    let mut command = vec![path.display().to_string()];
-    command.extend(extra.iter().map(|s| s.to_string()));
-    SolverConfig::new(name, family, "1.0", command)
-}
-
-fn manifest(dir: &Path) -> RunManifest {
-    toml::from_str(&std::fs::read_to_string(dir.join("run.toml")).unwrap()).unwrap()
-}
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/grammars")
-        .join(name)
-        .display()
-        .to_string()
-}
 
 /// The published study judged z3 up to 4.8.10 against z3 run with `unicode=false`:
 /// formulas that ask for a character above \u{ff} are unsat in their 8-bit alphabet
@@ -63,31 +24,18 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
     let pool = test_pool();
     let old = pool.get("z3-4.8.10").unwrap().clone();
     let new = pool.newest("z3").unwrap().clone();
-    let dir = tempfile::tempdir().unwrap();
+    let s = Scratch::new();
     let rule = "[[reference]]\nfamily = \"z3\"\nversions = \"<= 4.8.10\"\n\
                 grammars = [\"unicode_strings\"]\njudges = [\"z3\"]\nunicode = false\n";
-    let file = pool_file(dir.path(), "pool", &[old.clone(), new.clone()], rule);
-    let grammar = fixture("unicode_strings.pest");
+    let file = s.pool_file_with_rules("pool.toml", &[old.clone(), new.clone()], rule);
+    let grammar = grammar_fixture("unicode_strings.pest");
     let study = |out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "-g",
-            &grammar,
-            "--n",
-            "7",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            &old.name,
-            "--timeout",
-            "20",
-            "-j",
-            "2",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let o = et(&args);
+        let options = [
+            &["--solvers", &old.name, "--timeout", "20", "-j", "2"],
+            extra,
+        ]
+        .concat();
+        let o = s.run(&campaign_args(&grammar, "7", &file, out, &options));
         assert!(o.status.success());
         let mut rows = rows(out);
         rows.sort_by_key(|r| r.index.parse::<u32>().unwrap());
@@ -95,7 +43,8 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
     };
     let ascii_name = format!("{}-ascii", new.name);
 
-    let faithful = study(&dir.path().join("ascii"), &[]);
+    let ascii = s.join("ascii");
+    let faithful = study(&ascii, &[]);
     assert_eq!(faithful.len(), 7);
     for r in &faithful {
         assert_eq!(r.reference, ascii_name, "{r:?}");
@@ -110,7 +59,7 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
         "{unsat:?}"
     );
     // The variant is recorded with the options that made it 8-bit.
-    let m = manifest(&dir.path().join("ascii"));
+    let (_, m) = manifest(&ascii);
     assert_eq!(m.solvers[0].references, Some(vec![ascii_name.clone()]));
     assert_eq!(m.reference_solvers.len(), 1);
     assert_eq!(m.reference_solvers[0].name, ascii_name);
@@ -120,17 +69,16 @@ fn old_z3_strings_are_judged_by_a_reference_with_their_alphabet() {
     );
     // `--resume --out DIR` alone rebuilds the study from run.toml, the derived judge
     // and the grammar file included: the same study, so nothing is refused or redone.
-    let ascii = dir.path().join("ascii");
     let (before, toml_before) = (
         std::fs::read(ascii.join("runs.csv")).unwrap(),
         std::fs::read(ascii.join("run.toml")).unwrap(),
     );
-    let o = et(&["run", "--resume", "--out", ascii.to_str().unwrap()]);
+    let o = s.run(&["run", "--resume", "--out", ascii.to_str().unwrap()]);
     assert!(o.status.success());
     assert_eq!(std::fs::read(ascii.join("runs.csv")).unwrap(), before);
     assert_eq!(std::fs::read(ascii.join("run.toml")).unwrap(), toml_before);
 
-    let unicode = study(&dir.path().join("unicode"), &["--reference", &new.name]);
+    let unicode = study(&s.join("unicode"), &["--reference", &new.name]);
     let unsound: Vec<&RunRow> = unicode
         .iter()
         .filter(|r| r.verdict == Some(Verdict::Unsound))
@@ -160,31 +108,11 @@ fn the_study_rule_applies_to_old_z3_on_strings() {
     let old = pool.get("z3-4.8.10").unwrap().clone();
     let new = pool.newest("z3").unwrap().clone();
     let cvc5 = pool.newest("cvc5").unwrap().clone();
-    let dir = tempfile::tempdir().unwrap();
-    let file = pool_file(
-        dir.path(),
-        "pool",
-        &[old.clone(), new.clone(), cvc5.clone()],
-        "",
-    );
-    let out = dir.path().join("strings");
+    let s = Scratch::new();
+    let solvers = [old.clone(), new.clone(), cvc5.clone()];
     let under_test = format!("{},{}", old.name, cvc5.name);
-    let o = et(&[
-        "run",
-        "-g",
-        "strings",
-        "--n",
-        "10",
-        "--pool",
-        file.to_str().unwrap(),
-        "--solvers",
-        &under_test,
-        "--timeout",
-        "20",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
+    let options = ["--solvers", &under_test, "--timeout", "20"];
+    let out = s.campaign("strings", "10", &solvers, "strings", &options);
     let all = rows(&out);
     assert_eq!(all.len(), 20);
     for r in &all {
@@ -208,36 +136,20 @@ fn yices_is_tested_behind_its_prelude() {
     let pool = test_pool();
     let yices = pool.get("yices-2.6.5").unwrap().clone();
     let z3 = pool.newest("z3").unwrap().clone();
-    let mut liar = fake("yices-liar", "yices", "opposite.sh", &[yices.program()]);
+    let mut liar = fake_release(
+        "yices-liar",
+        "yices",
+        "1.0",
+        "opposite.sh",
+        &[yices.program()],
+    );
     // The family's model options go after the program, which is the wrapper here.
     liar.models = false;
-    let dir = tempfile::tempdir().unwrap();
-    let file = pool_file(
-        dir.path(),
-        "pool",
-        &[yices.clone(), z3.clone(), liar.clone()],
-        "",
-    );
-    let out = dir.path().join("ints");
+    let s = Scratch::new();
+    let solvers = [yices.clone(), z3.clone(), liar.clone()];
     let under_test = format!("{},{}", yices.name, liar.name);
-    let o = et(&[
-        "run",
-        "-g",
-        "ints",
-        "--n",
-        "40",
-        "--pool",
-        file.to_str().unwrap(),
-        "--solvers",
-        &under_test,
-        "--timeout",
-        "20",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
+    let options = ["--solvers", &under_test, "--timeout", "20", "-j", "2"];
+    let out = s.campaign("ints", "40", &solvers, "ints", &options);
     let all = rows(&out);
     assert_eq!(all.len(), 80);
     for r in all.iter().filter(|r| r.solver == yices.name) {
@@ -264,48 +176,33 @@ fn fail_on_gates_ci_with_a_cached_reference() {
     let pool = test_pool();
     let z3 = pool.newest("z3").unwrap().clone();
     let cvc5 = pool.newest("cvc5").unwrap().clone();
-    let liar = fake("liar", "fake", "opposite.sh", &[cvc5.program()]);
-    let dir = tempfile::tempdir().unwrap();
-    let file = pool_file(
-        dir.path(),
-        "pool",
-        &[z3.clone(), cvc5.clone(), liar.clone()],
-        "",
-    );
-    let cache = dir.path().join("reference-cache.csv");
+    let liar = common::fake("liar", "opposite.sh", &[cvc5.program()]);
+    let s = Scratch::new();
+    let file = s.pool_file("pool.toml", &[z3.clone(), cvc5.clone(), liar.clone()]);
+    let cache = s.join("reference-cache.csv");
     let gate = |solver: &str, out: &str, fail_on: &str| {
-        et(&[
-            "run",
-            "-g",
+        s.run(&campaign_args(
             "core",
-            "--n",
             "20",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            solver,
-            "--reference",
-            &z3.name,
-            "--reference-cache",
-            cache.to_str().unwrap(),
-            "--timeout",
-            "20",
-            "-q",
-            "--fail-on",
-            fail_on,
-            "--out",
-            dir.path().join(out).to_str().unwrap(),
-        ])
+            &file,
+            &s.join(out),
+            &[
+                "--solvers",
+                solver,
+                "--reference",
+                &z3.name,
+                "--reference-cache",
+                cache.to_str().unwrap(),
+                "--timeout",
+                "20",
+                "-q",
+                "--fail-on",
+                fail_on,
+            ],
+        ))
     };
     // Reference answers (the cache also holds et's witness searches).
-    let cached = || {
-        std::fs::read_to_string(&cache)
-            .unwrap()
-            .lines()
-            .skip(1)
-            .filter(|l| !l.contains(",et-witness-"))
-            .count()
-    };
+    let cached = || cached_answers(&cache);
 
     let honest = gate(&cvc5.name, "honest", "unsound,invalid_model");
     assert_eq!(honest.status.code(), Some(0));
@@ -313,8 +210,8 @@ fn fail_on_gates_ci_with_a_cached_reference() {
 
     let lying = gate(&liar.name, "lying", "unsound,invalid_model");
     assert_eq!(lying.status.code(), Some(3));
-    let stderr = String::from_utf8_lossy(&lying.stderr);
-    assert!(stderr.contains("--fail-on: 20 unsound"), "{stderr}");
+    let err = stderr(&lying);
+    assert!(err.contains("--fail-on: 20 unsound"), "{err}");
     assert_eq!(cached(), 20, "the reference was not run again");
 
     // Only the verdicts asked for fail the gate.
@@ -323,8 +220,8 @@ fn fail_on_gates_ci_with_a_cached_reference() {
 
     let bad = gate(&liar.name, "never", "unsond");
     assert_eq!(bad.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("`unsond` is not a verdict"));
-    assert!(!dir.path().join("never").exists());
+    assert!(stderr(&bad).contains("`unsond` is not a verdict"));
+    assert!(!s.join("never").exists());
 }
 
 /// Who judged whom is part of a study: a resume with other references, or a merge of
@@ -335,58 +232,34 @@ fn resume_and_merge_refuse_changed_references() {
     let z3 = pool.newest("z3").unwrap().clone();
     let old = pool.get("z3-4.8.5").unwrap().clone();
     let cvc5 = pool.newest("cvc5").unwrap().clone();
-    let dir = tempfile::tempdir().unwrap();
-    let plain = pool_file(
-        dir.path(),
-        "plain",
-        &[z3.clone(), old.clone(), cvc5.clone()],
-        "",
-    );
-    let ruled = pool_file(
-        dir.path(),
-        "ruled",
-        &[z3.clone(), old.clone(), cvc5.clone()],
-        &format!("[[reference]]\njudges = [\"{}\"]\n", old.name),
-    );
+    let s = Scratch::new();
+    let solvers = [z3.clone(), old.clone(), cvc5.clone()];
+    let plain = s.pool_file("plain.toml", &solvers);
+    let rule = format!("[[reference]]\njudges = [\"{}\"]\n", old.name);
+    let ruled = s.pool_file_with_rules("ruled.toml", &solvers, &rule);
     let run = |pool: &Path, out: &Path, extra: &[&str]| {
-        let mut args = vec![
-            "run",
-            "-g",
-            "core",
-            "--n",
-            "6",
-            "--pool",
-            pool.to_str().unwrap(),
-            "--solvers",
-            &z3.name,
-            "--timeout",
-            "20",
-            "-q",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        et(&args)
+        let options = [&["--solvers", &z3.name, "--timeout", "20", "-q"], extra].concat();
+        s.run(&campaign_args("core", "6", pool, out, &options))
     };
-    let study = dir.path().join("study");
+    let study = s.join("study");
     assert!(run(&plain, &study, &[]).status.success());
     assert_eq!(
-        manifest(&study).solvers[0].references,
+        manifest(&study).1.solvers[0].references,
         Some(vec![cvc5.name.clone()])
     );
     let again = run(&ruled, &study, &["--resume"]);
     assert!(!again.status.success());
-    let stderr = String::from_utf8_lossy(&again.stderr);
+    let err = stderr(&again);
     assert!(
-        stderr.contains("references") && stderr.contains(&old.name),
-        "{stderr}"
+        err.contains("references") && err.contains(&old.name),
+        "{err}"
     );
 
-    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    let (one, two) = (s.join("one"), s.join("two"));
     assert!(run(&plain, &one, &["--shard", "1/2"]).status.success());
     assert!(run(&ruled, &two, &["--shard", "2/2"]).status.success());
-    let merged = dir.path().join("merged");
-    let o = et(&[
+    let merged = s.join("merged");
+    let o = s.run(&[
         "merge",
         one.to_str().unwrap(),
         two.to_str().unwrap(),
@@ -394,8 +267,7 @@ fn resume_and_merge_refuse_changed_references() {
         merged.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(stderr.contains("references"), "{stderr}");
+    assert!(stderr(&o).contains("references"), "{}", stderr(&o));
     assert!(!merged.exists());
 }
 
@@ -405,21 +277,20 @@ fn resume_and_merge_refuse_changed_references() {
 fn bad_references_and_logics_are_refused_before_anything_is_written() {
     let pool = test_pool();
     let z3 = pool.newest("z3").unwrap().clone();
-    let dir = tempfile::tempdir().unwrap();
-    let bad_rule = pool_file(
-        dir.path(),
-        "bad-rule",
+    let s = Scratch::new();
+    let bad_rule = s.pool_file_with_rules(
+        "bad-rule.toml",
         std::slice::from_ref(&z3),
         "[[reference]]\nfamily = \"z3\"\njudges = [\"cvc9\"]\n",
     );
-    let plain = pool_file(dir.path(), "plain", std::slice::from_ref(&z3), "");
-    let grammar = dir.path().join("badlogic.pest");
+    let plain = s.pool_file("plain.toml", std::slice::from_ref(&z3));
+    let grammar = s.join("badlogic.pest");
     std::fs::write(
         &grammar,
         "//! badlogic: a logic with a space\n//! logic: QF LIA\nstart = { \"(check-sat)\" }\n",
     )
     .unwrap();
-    let out = dir.path().join("never");
+    let out = s.join("never");
     let cases: [(&[&str], String); 4] = [
         (
             &["-g", "core", "--pool", bad_rule.to_str().unwrap()],
@@ -468,10 +339,9 @@ fn bad_references_and_logics_are_refused_before_anything_is_written() {
             out.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        let o = et(&args);
+        let o = s.run(&args);
         assert_eq!(o.status.code(), Some(2), "{extra:?}");
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert!(stderr.contains(&needle), "{extra:?}: {stderr}");
+        assert!(stderr(&o).contains(&needle), "{extra:?}: {}", stderr(&o));
         assert!(!out.exists(), "nothing written for {extra:?}");
     }
 }

@@ -8,14 +8,17 @@
 mod common;
 
 use std::collections::HashSet;
-use std::path::Path;
-use std::process::{Child, Output, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use common::{fake, rows, solver, stderr, stdout, Scratch};
-use et_core::campaign::manifest::RunManifest;
+use common::{
+    cached_answers, campaign_args, fake, manifest, rows, solver, stderr, stdout, Scratch,
+};
+use et_core::campaign::row::RunRow;
 use et_core::enumeration::{Enumeration, FormulaParser};
 use et_core::oracle::{Evidence, Status, Verdict};
+use et_core::solvers::SolverConfig;
 
 const Z3: &str = "z3-4.16.0";
 const CVC5: &str = "cvc5-1.4.2";
@@ -27,10 +30,9 @@ fn index_of(grammar: &str, formula: &str) -> String {
     e.rank(&term).to_string()
 }
 
-fn manifest(dir: &Path) -> (String, RunManifest) {
-    let text = std::fs::read_to_string(dir.join("run.toml")).unwrap();
-    let parsed = toml::from_str(&text).unwrap();
-    (text, parsed)
+/// The rows of `dir/runs.csv` of the solver `name`.
+fn rows_of(dir: &Path, name: &str) -> Vec<RunRow> {
+    rows(dir).into_iter().filter(|r| r.solver == name).collect()
 }
 
 #[test]
@@ -39,21 +41,13 @@ fn core_and_strings_on_current_releases() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[z3.clone(), cvc5.clone()]);
     let core = s.join("core");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "core",
-        "--n",
         "60",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        core.to_str().unwrap(),
-    ]);
+        &pool,
+        &core,
+        &["--timeout", "10", "-j", "2"],
+    ));
     assert!(o.status.success());
     // Results on stdout, notes on stderr.
     let (out, err) = (stdout(&o), stderr(&o));
@@ -87,9 +81,7 @@ fn core_and_strings_on_current_releases() {
         assert!(r.time_s > 0.0 && r.max_rss_kb > 0);
     }
     // The reference answers are cached.
-    let cached = std::fs::read_to_string(core.join("reference.csv")).unwrap();
-    let answers = cached.lines().filter(|l| !l.contains(",et-witness-"));
-    assert_eq!(answers.count(), 1 + 120);
+    assert_eq!(cached_answers(&core.join("reference.csv")), 120);
     // run.toml says what the study was, limits and references included.
     let (text, m) = manifest(&core);
     assert!(
@@ -103,23 +95,13 @@ fn core_and_strings_on_current_releases() {
     assert_eq!(s.tmp_leftovers(), Vec::<String>::new());
 
     let strings = s.join("strings");
-    let o = s.run(&[
-        "run",
-        "-g",
+    let o = s.run(&campaign_args(
         "strings",
-        "--start",
-        "1000",
-        "--n",
         "30",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "--memory",
-        "4096",
-        "--out",
-        strings.to_str().unwrap(),
-    ]);
+        &pool,
+        &strings,
+        &["--start", "1000", "--timeout", "10", "--memory", "4096"],
+    ));
     assert!(o.status.success());
     let string_rows = rows(&strings);
     assert_eq!(string_rows.len(), 60);
@@ -153,33 +135,10 @@ fn faults_become_the_right_statuses_and_verdicts() {
         fake("error-sat", "error-then-sat.sh", &[]),
         fake("bad-model", "invalid-model.sh", &[]),
     ];
-    let pool = s.pool_file("pool.toml", &solvers);
-    let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "6",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--reference",
-        &z3.name,
-        "--timeout",
-        "120",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
-    let all = rows(&out);
-    assert_eq!(all.len(), 6 * solvers.len());
-    let of = |name: &str| {
-        all.iter()
-            .filter(move |r| r.solver == name)
-            .collect::<Vec<_>>()
-    };
+    let options = ["--reference", &z3.name, "--timeout", "120", "-j", "2"];
+    let out = s.campaign("core", "6", &solvers, "run", &options);
+    assert_eq!(rows(&out).len(), 6 * solvers.len());
+    let of = |name: &str| rows_of(&out, name);
     for r in of("opposite") {
         assert_eq!(
             (r.status, r.verdict),
@@ -247,33 +206,10 @@ fn faults_become_the_right_statuses_and_verdicts() {
 fn a_hanging_solver_times_out() {
     let z3 = solver(Z3);
     let s = Scratch::new();
-    let pool = s.pool_file(
-        "pool.toml",
-        &[z3.clone(), fake("hang", "sleep-forever.sh", &[])],
-    );
-    let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "2",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--reference",
-        &z3.name,
-        "--timeout",
-        "1",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
-    let hang: Vec<_> = rows(&out)
-        .into_iter()
-        .filter(|r| r.solver == "hang")
-        .collect();
+    let solvers = [z3.clone(), fake("hang", "sleep-forever.sh", &[])];
+    let options = ["--reference", &z3.name, "--timeout", "1", "-j", "2"];
+    let out = s.campaign("core", "2", &solvers, "run", &options);
+    let hang = rows_of(&out, "hang");
     assert_eq!(hang.len(), 2);
     for r in hang {
         // A z3 that ran out of time on a tiny formula would make this verdict-less;
@@ -283,55 +219,58 @@ fn a_hanging_solver_times_out() {
     }
 }
 
+/// A 4-formula core campaign of `under_test` judged by `judges`, in a pool of z3,
+/// `other` and `bad-model` (a solver whose every model is invalid); its directory.
+fn judged_with_bad_model(
+    s: &Scratch,
+    other: SolverConfig,
+    under_test: &str,
+    judges: &str,
+    timeout: &str,
+) -> PathBuf {
+    let solvers = [
+        solver(Z3),
+        other,
+        fake("bad-model", "invalid-model.sh", &[]),
+    ];
+    let options = [
+        "--solvers",
+        under_test,
+        "--reference",
+        judges,
+        "--timeout",
+        timeout,
+        "-j",
+        "2",
+    ];
+    s.campaign("core", "4", &solvers, "run", &options)
+}
+
 /// A reference whose own model check failed has not decided the formula: nothing is
 /// judged against it, and the CSV says so.
 #[test]
 fn a_reference_with_an_invalid_model_judges_nothing() {
-    let z3 = solver(Z3);
     let s = Scratch::new();
-    let pool = s.pool_file(
-        "pool.toml",
-        &[
-            z3.clone(),
-            fake("hang", "sleep-forever.sh", &[]),
-            fake("bad-model", "invalid-model.sh", &[]),
-        ],
-    );
-    let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "4",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--solvers",
-        &format!("{},hang", z3.name),
-        "--reference",
-        "bad-model",
-        "--timeout",
-        "3",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
+    let hang = fake("hang", "sleep-forever.sh", &[]);
+    let out = judged_with_bad_model(&s, hang, &format!("{Z3},hang"), "bad-model", "3");
     let all = rows(&out);
     assert_eq!(all.len(), 8);
     assert!(all.iter().any(|r| r.status == Status::Unsat), "{all:?}");
     for r in &all {
         assert_eq!(
-            (
-                r.reference.as_str(),
-                r.reference_status,
-                r.reference_usable,
-                r.verdict
-            ),
-            ("bad-model", Some(Status::Sat), Some(false), None),
+            (r.reference.as_str(), r.reference_status, r.reference_usable,),
+            ("bad-model", Some(Status::Sat), Some(false)),
             "{r:?}"
         );
+        // The reference judges nothing; where z3 decided, the pool does judge the
+        // hanging solver's timeout (and names z3).
+        match (r.solver.as_str(), r.verdict) {
+            ("hang", Some(Verdict::Timeout)) => {
+                assert_eq!(r.evidence, Some(Evidence::Pool), "{r:?}");
+                assert_eq!(r.decided_by, Z3, "{r:?}");
+            }
+            (_, verdict) => assert_eq!(verdict, None, "{r:?}"),
+        }
     }
     let cache = std::fs::read_to_string(out.join("reference.csv")).unwrap();
     assert!(
@@ -352,35 +291,8 @@ fn a_reference_with_an_invalid_model_judges_nothing() {
 fn the_next_judge_decides_when_the_first_has_an_invalid_model() {
     let (z3, cvc5) = (solver(Z3), solver(CVC5));
     let s = Scratch::new();
-    let pool = s.pool_file(
-        "pool.toml",
-        &[
-            z3.clone(),
-            cvc5.clone(),
-            fake("bad-model", "invalid-model.sh", &[]),
-        ],
-    );
-    let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "4",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--solvers",
-        &cvc5.name,
-        "--reference",
-        &format!("bad-model,{}", z3.name),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success());
+    let judges = format!("bad-model,{}", z3.name);
+    let out = judged_with_bad_model(&s, cvc5.clone(), &cvc5.name, &judges, "10");
     let all = rows(&out);
     assert_eq!(all.len(), 4);
     for r in &all {
@@ -432,23 +344,13 @@ fn old_z3_invalid_models_are_found_and_told_apart_as_false_alarms() {
             format!("(declare-const a {sort}) (declare-const b {sort}) {assertion} (check-sat)");
         let index = index_of(grammar, &formula);
         let out = s.join(&z3.name);
-        let o = s.run(&[
-            "run",
-            "-g",
+        let o = s.run(&campaign_args(
             grammar,
-            "--start",
-            &index,
-            "--n",
             "1",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            &z3.name,
-            "--timeout",
-            "10",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+            &file,
+            &out,
+            &["--start", &index, "--solvers", &z3.name, "--timeout", "10"],
+        ));
         assert!(o.status.success());
         let all = rows(&out);
         assert_eq!(all.len(), 1);
@@ -488,24 +390,9 @@ fn old_z3_invalid_models_are_found_and_told_apart_as_false_alarms() {
 #[test]
 fn triggers_at_huge_indices_have_short_file_names() {
     let s = Scratch::new();
-    let pool = s.pool_file("pool.toml", &[fake("bad-model", "invalid-model.sh", &[])]);
-    let out = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "strings",
-        "--start",
-        "10^400",
-        "--n",
-        "3",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--timeout",
-        "60",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let solvers = [fake("bad-model", "invalid-model.sh", &[])];
+    let options = ["--start", "10^400", "--timeout", "60"];
+    let out = s.campaign("strings", "3", &solvers, "run", &options);
     let all = rows(&out);
     assert_eq!(all.len(), 3);
     let dir = out.join("bugs/invalid_model");
@@ -576,28 +463,8 @@ fn interrupt_and_resume(
     let s = Scratch::new();
     let file = s.pool_file("pool.toml", &[solver(Z3), solver(CVC5)]);
     let out = s.join("run");
-    let args = [
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "150",
-        "--pool",
-        file.to_str().unwrap(),
-        "--timeout",
-        "10",
-        "-j",
-        "2",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let mut child = s
-        .et()
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = campaign_args("core", "150", &file, &out, &["--timeout", "10", "-j", "2"]);
+    let mut child = s.spawn(&args);
     wait_for_rows(&out, at_least, &mut child);
     let stopped = stop(child);
     let kept = rows(&out).len();
@@ -612,7 +479,7 @@ fn interrupt_and_resume(
     let resume: Vec<&str> = if short_resume {
         vec!["run", "--resume", "--out", out.to_str().unwrap()]
     } else {
-        let mut full = args.to_vec();
+        let mut full = args.clone();
         full.push("--resume");
         full
     };
@@ -675,27 +542,13 @@ fn a_solver_signalled_together_with_et_is_not_a_crash() {
     )];
     let pool = s.pool_file("pool.toml", &solvers);
     let out = s.join("run");
-    let child = s
-        .et()
-        .args([
-            "run",
-            "-g",
-            "core",
-            "--n",
-            "3",
-            "--timeout",
-            "600",
-            "-j",
-            "1",
-        ])
-        .args(["--no-models", "--no-witness", "--pool"])
-        .arg(&pool)
-        .arg("--out")
-        .arg(&out)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = s.spawn(&campaign_args(
+        "core",
+        "3",
+        &pool,
+        &out,
+        &["--timeout", "600", "-j", "1", "--no-models", "--no-witness"],
+    ));
     let mut waited = 0;
     let solver_pid = loop {
         if let Ok(text) = std::fs::read_to_string(&pidfile) {
@@ -742,35 +595,16 @@ fn shards_merge_into_the_unsharded_report() {
     };
     for grammar in ["core", "strings"] {
         let whole = s.join(&format!("{grammar}-whole"));
-        let base = [
-            "run",
-            "-g",
-            grammar,
-            "--n",
-            "24",
-            "--pool",
-            file.to_str().unwrap(),
-            "--timeout",
-            "10",
-        ];
-        assert!(s
-            .run(&[&base[..], &["--out", whole.to_str().unwrap()]].concat())
-            .status
-            .success());
+        let study = |out: &Path, options: &[&str]| {
+            let options = [&["--timeout", "10"], options].concat();
+            s.run(&campaign_args(grammar, "24", &file, out, &options))
+        };
+        assert!(study(&whole, &[]).status.success());
         let mut shards = Vec::new();
         for k in 1..=2 {
             let d = s.join(&format!("{grammar}-shard-{k}"));
             let shard = format!("{k}/2");
-            assert!(s
-                .run(
-                    &[
-                        &base[..],
-                        &["--shard", &shard, "--out", d.to_str().unwrap()]
-                    ]
-                    .concat()
-                )
-                .status
-                .success());
+            assert!(study(&d, &["--shard", &shard]).status.success());
             assert_eq!(rows(&d).len(), 12 * solvers.len());
             shards.push(d);
         }
@@ -823,32 +657,24 @@ fn reference_answers_are_cached_and_reused() {
     let file = s.pool_file("pool.toml", &[old.clone(), new.clone(), cvc5.clone()]);
     let cache = s.join("answers.csv");
     let study = |solver: &str, out: &str| {
-        s.run(&[
-            "run",
-            "-g",
+        s.run(&campaign_args(
             "core",
-            "--n",
             "20",
-            "--pool",
-            file.to_str().unwrap(),
-            "--solvers",
-            solver,
-            "--timeout",
-            "10",
-            "--reference-cache",
-            cache.to_str().unwrap(),
-            "--out",
-            s.join(out).to_str().unwrap(),
-        ])
+            &file,
+            &s.join(out),
+            &[
+                "--solvers",
+                solver,
+                "--timeout",
+                "10",
+                "--reference-cache",
+                cache.to_str().unwrap(),
+            ],
+        ))
     };
     assert!(study(&new.name, "first").status.success());
     // cvc5 judged z3 without being under test: its 20 answers are in the cache.
-    let rows_in = |p: &Path| {
-        let text = std::fs::read_to_string(p).unwrap();
-        let answers = text.lines().skip(1).filter(|l| !l.contains(",et-witness-"));
-        answers.count()
-    };
-    assert_eq!(rows_in(&cache), 20);
+    assert_eq!(cached_answers(&cache), 20);
     assert!(rows(&s.join("first"))
         .iter()
         .all(|r| r.reference == cvc5.name && r.reference_status.is_some()));
@@ -858,7 +684,7 @@ fn reference_answers_are_cached_and_reused() {
     assert_eq!(m.reference_solvers[0].name, cvc5.name);
     // A second study of another version reuses them: cvc5 is not run again.
     assert!(study(&old.name, "second").status.success());
-    assert_eq!(rows_in(&cache), 20);
+    assert_eq!(cached_answers(&cache), 20);
     let second = rows(&s.join("second"));
     assert_eq!(second.len(), 20);
     assert!(second

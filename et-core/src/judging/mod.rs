@@ -27,6 +27,42 @@ use crate::campaign::reference::Answer;
 use crate::oracle::checks::{run_checks, CallFacts, Finding, WitnessFact};
 use crate::oracle::Status;
 
+/// How a call is made: a new process for the one formula (`fresh`), or one formula of
+/// a long-lived solver process fed formula after formula (`session`,
+/// [`crate::solvers::session`]). A session's findings are confirmed fresh: a fresh
+/// call is how a user reproduces one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallMode {
+    /// One process per formula.
+    #[default]
+    Fresh,
+    /// A formula of a solver session.
+    Session,
+}
+
+impl CallMode {
+    /// `fresh` or `session`: the CSV cell and the `--mode` value.
+    pub fn label(self) -> &'static str {
+        match self {
+            CallMode::Fresh => "fresh",
+            CallMode::Session => "session",
+        }
+    }
+}
+
+impl std::str::FromStr for CallMode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<CallMode, String> {
+        match text.trim() {
+            "fresh" => Ok(CallMode::Fresh),
+            "session" => Ok(CallMode::Session),
+            other => Err(format!("`{other}` is not a mode (session, fresh)")),
+        }
+    }
+}
+
 /// What the oracle reads of the call under judgement: its status, whether the solver's
 /// own model check failed, and et's check of the model it printed (`None` when no model
 /// was read).

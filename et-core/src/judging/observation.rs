@@ -10,7 +10,7 @@ use crate::oracle::{self, Classification, Status};
 use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
 use crate::solvers::InputMode;
 
-use super::{as_reference, read_model, Invocation, Judged};
+use super::{as_reference, read_model, CallMode, Invocation, Judged};
 
 /// A finished call as the oracle sees it.
 #[derive(Debug, Clone)]
@@ -26,6 +26,8 @@ pub struct Observation {
     /// et's check of the model it printed (`sat` with models on, when et reads the
     /// formula).
     pub model_check: Option<ModelCheck>,
+    /// Whether the call was a fresh process or a formula of a session.
+    pub mode: CallMode,
 }
 
 impl Observation {
@@ -53,7 +55,38 @@ impl Observation {
             outcome,
             class,
             model_check,
+            mode: CallMode::Fresh,
         }
+    }
+
+    /// Whether `other`, a call of the same invocation, saw the same thing beyond time:
+    /// the same status (a timeout on either side is a matter of time, not of answer),
+    /// the same self-check result, the same verdict of et's model check, the same crash.
+    pub fn agrees_with(&self, other: &Observation) -> bool {
+        if self.class.status == Status::Timeout || other.class.status == Status::Timeout {
+            return true;
+        }
+        let check = |o: &Observation| o.checked_model().map(|c| c.csv().to_string());
+        self.class.status == other.class.status
+            && self.class.invalid_model == other.class.invalid_model
+            && check(self) == check(other)
+            && self.class.crash_signature == other.class.crash_signature
+    }
+
+    /// The answer in a few words, for records of disagreements: `sat`, `sat (model
+    /// invalid)`, `crash (SIGSEGV)`.
+    pub fn describe(&self) -> String {
+        let mut text = self.class.status.label().to_string();
+        if self.class.invalid_model {
+            text.push_str(" (self-check failed)");
+        }
+        if let Some(check) = self.checked_model() {
+            text.push_str(&format!(" (model {})", check.csv()));
+        }
+        if let Some(signature) = &self.class.crash_signature {
+            text.push_str(&format!(" ({signature})"));
+        }
+        text
     }
 
     /// What the oracle's checks read of this call.

@@ -9,8 +9,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 
+use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::row::{for_each_row, RowError, RunRow};
 use et_core::report::load::{find_csv, RUNS_CSV};
 use et_core::solvers::testing::test_pool;
@@ -57,6 +58,16 @@ impl Scratch {
         o
     }
 
+    /// Starts `et args` in the background with its stdout and stderr captured.
+    pub fn spawn(&self, args: &[&str]) -> Child {
+        self.et()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     /// Entries left in the `TMPDIR` of the `et` children.
     pub fn tmp_leftovers(&self) -> Vec<String> {
         std::fs::read_dir(self.join("tmp"))
@@ -70,6 +81,39 @@ impl Scratch {
     pub fn pool_file(&self, name: &str, solvers: &[SolverConfig]) -> PathBuf {
         write_pool(&self.join(name), solvers)
     }
+
+    /// A campaign of `solvers` (their pool written to `pool.toml`): `et run -g GRAMMAR
+    /// --n N` with `options` into the directory `out` of the scratch directory, which
+    /// must succeed; that directory.
+    pub fn campaign(
+        &self,
+        grammar: &str,
+        n: &str,
+        solvers: &[SolverConfig],
+        out: &str,
+        options: &[&str],
+    ) -> PathBuf {
+        let pool = self.pool_file("pool.toml", solvers);
+        let out = self.join(out);
+        let o = self.run(&campaign_args(grammar, n, &pool, &out, options));
+        assert!(o.status.success(), "{}", show(&o));
+        out
+    }
+
+    /// [`Scratch::pool_file`] followed by `rules` (`[[reference]]` tables).
+    pub fn pool_file_with_rules(
+        &self,
+        name: &str,
+        solvers: &[SolverConfig],
+        rules: &str,
+    ) -> PathBuf {
+        let path = write_pool(&self.join(name), solvers);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push('\n');
+        text.push_str(rules);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
 }
 
 /// Writes a pool file holding `solvers` at `path`; returns the path.
@@ -79,12 +123,96 @@ pub fn write_pool(path: &Path, solvers: &[SolverConfig]) -> PathBuf {
     path.to_path_buf()
 }
 
+/// The arguments of `et run` every campaign test gives (grammar, number of formulas,
+/// pool file, output directory), followed by the `options` the test is about.
+pub fn campaign_args<'a>(
+    grammar: &'a str,
+    n: &'a str,
+    pool: &'a Path,
+    out: &'a Path,
+    options: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "run",
+        "-g",
+        grammar,
+        "--n",
+        n,
+        "--pool",
+        pool.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(options);
+    args
+}
+
+/// `run.toml` of a run directory, as text and parsed.
+pub fn manifest(dir: &Path) -> (String, RunManifest) {
+    let text = std::fs::read_to_string(dir.join("run.toml")).unwrap();
+    let parsed = toml::from_str(&text).unwrap();
+    (text, parsed)
+}
+
+/// How many solver answers a reference cache (`reference.csv` or a
+/// `--reference-cache` file) holds: its rows other than et's witness searches.
+pub fn cached_answers(path: &Path) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header = lines.next().expect("a header line");
+    assert!(header.contains("solver"), "not a reference cache: {header}");
+    lines.filter(|l| !l.contains(",et-witness-")).count()
+}
+
+/// The path of the grammar `tests/fixtures/grammars/NAME`, as an argument.
+pub fn grammar_fixture(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/grammars")
+        .join(name)
+        .display()
+        .to_string()
+}
+
 /// A solver of the pinned test pool, by name (`z3-4.16.0`).
 pub fn solver(name: &str) -> SolverConfig {
     match test_pool().get(name) {
         Some(s) => s.clone(),
         None => panic!("the test pool has no {name}; run scripts/setup.sh"),
     }
+}
+
+/// The path of the fault-injecting script `tests/fake-solvers/<script>`.
+pub fn fake_script(script: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fake-solvers")
+        .join(script)
+        .display()
+        .to_string()
+}
+
+/// Whether process `pid` is gone or a zombie (dead, waiting for a reaper that may be
+/// slow: in containers pid 1 does not always reap), now.
+pub fn is_dead(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(s) => s
+            .rsplit(')')
+            .next()
+            .is_some_and(|r| r.trim_start().starts_with('Z')),
+    }
+}
+
+/// Whether `pid` is dead ([`is_dead`]) within 20 s: SIGKILL is asynchronous, and a
+/// loaded machine may take long to schedule the exit path.
+pub fn dies_soon(pid: i32) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::time::Instant::now() < deadline {
+        if is_dead(pid) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    is_dead(pid)
 }
 
 /// A fake solver running `tests/fake-solvers/<script>` with `extra` arguments.
@@ -100,10 +228,7 @@ pub fn fake_release(
     script: &str,
     extra: &[&str],
 ) -> SolverConfig {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fake-solvers")
-        .join(script);
-    let mut command = vec![path.display().to_string()];
+    let mut command = vec![fake_script(script)];
     command.extend(extra.iter().map(|s| s.to_string()));
     SolverConfig::new(name, family, version, command)
 }
