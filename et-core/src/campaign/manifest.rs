@@ -13,6 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::judging::CallMode;
 use crate::solvers::{InputMode, SolverConfig};
 
 /// The description of one `et run` output directory.
@@ -56,6 +57,11 @@ pub struct RunManifest {
     /// (not compared on resume).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub witness_bound: Option<String>,
+    /// How calls were made: `session` (long-lived solver processes where the family
+    /// can run one, every finding confirmed fresh) or `fresh`. Absent in studies made
+    /// before et had sessions (fresh).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<CallMode>,
     /// The solvers under test, in pool order.
     pub solvers: Vec<ManifestSolver>,
     /// The judges that are not under test (their answers are in `reference.csv`),
@@ -111,6 +117,10 @@ pub struct ManifestSolver {
     /// directories written before et checked models.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub models: Option<bool>,
+    /// For a solver under test: whether it ran in sessions (`--mode session` and its
+    /// family can run one) or fresh; absent for judges and in older directories.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session: Option<bool>,
 }
 
 fn is_file_input(mode: &InputMode) -> bool {
@@ -129,6 +139,7 @@ impl ManifestSolver {
             input: solver.input,
             references,
             models: Some(solver.command_with_models().is_some()),
+            session: None,
         }
     }
 
@@ -232,6 +243,11 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
                 optional(&old.witness_bound),
                 optional(&new.witness_bound),
             )
+        })
+        .or_else(|| {
+            // Times in sessions are not comparable with fresh ones.
+            let mode = |m: Option<CallMode>| m.unwrap_or_default().label().to_string();
+            differ("--mode", mode(old.mode), mode(new.mode))
         })
         .or_else(|| differ("solvers", names(&old.solvers), names(&new.solvers)))
         .or_else(|| {
@@ -352,6 +368,7 @@ mod tests {
             memory_mb: None,
             reference: None,
             witness_bound: Some("9".into()),
+            mode: Some(CallMode::Session),
             solvers: vec![ManifestSolver {
                 name: "z3".into(),
                 family: "z3".into(),
@@ -360,6 +377,7 @@ mod tests {
                 input: InputMode::File,
                 references: Some(vec!["cvc5".into()]),
                 models: Some(true),
+                session: Some(true),
             }],
             reference_solvers: vec![ManifestSolver {
                 name: "cvc5".into(),
@@ -369,6 +387,7 @@ mod tests {
                 input: InputMode::Stdin,
                 references: None,
                 models: Some(false),
+                session: None,
             }],
         }
     }

@@ -5,6 +5,7 @@
 //! The unit of work is a formula, not a call, so a call's reference answer is at hand
 //! when it is judged and no cross-worker bookkeeping is needed.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
@@ -15,6 +16,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::enumeration::Enumeration;
+use crate::judging::CallMode;
 use crate::solvers::call::{Limits, Supervisor};
 use crate::solvers::check;
 use crate::solvers::{Pool, SolverConfig};
@@ -29,7 +31,9 @@ use super::plan::Plan;
 use super::preflight::check_programs;
 use super::progress::Observer;
 use super::reference::{self, ReferenceCache};
-use super::row::{COLUMNS, UNDECIDED_COLUMNS, UNDECIDED_CSV};
+use super::row::{
+    COLUMNS, DISAGREEMENTS_CSV, DISAGREEMENT_COLUMNS, UNDECIDED_COLUMNS, UNDECIDED_CSV,
+};
 use super::summary::Summary;
 use super::worker::{Finished, Job, Scratch, Worker};
 
@@ -64,12 +68,25 @@ pub struct Campaign {
     pub reference_cache: Option<PathBuf>,
     /// et's witness search: values tried per constant, `None` when off.
     pub witness_bound: Option<usize>,
+    /// How calls are made: `session` (a long-lived process per worker and solver, where
+    /// the family can run one; every finding confirmed fresh) or `fresh`.
+    pub mode: CallMode,
+    /// Formulas a session process answers before it is replaced.
+    pub restart_after: usize,
+    /// Percent of the session calls also made fresh, to measure agreement.
+    pub audit_percent: f64,
 }
 
 /// Each solver under test's judges, in order, by name.
 type Judges = HashMap<String, Vec<SolverConfig>>;
 
 impl Campaign {
+    /// Whether `solver` runs in sessions in this campaign: `--mode session` and its
+    /// family can run one (else it runs fresh).
+    pub fn runs_in_session(&self, solver: &SolverConfig) -> bool {
+        self.mode == CallMode::Session && solver.family_info().session(&solver.version).is_some()
+    }
+
     /// The judges of each solver under test (see [`reference::assign`]).
     pub fn judges(&self) -> Result<Judges, crate::solvers::reference_rules::ReferenceError> {
         reference::assign(
@@ -109,12 +126,15 @@ impl Campaign {
                 self.witness_bound
                     .map_or("off".to_string(), |v| v.to_string()),
             ),
+            mode: Some(self.mode),
             solvers: self
                 .under_test
                 .iter()
                 .map(|s| {
                     let names = judges[&s.name].iter().map(|j| j.name.clone()).collect();
-                    ManifestSolver::new(s, Some(names))
+                    let mut record = ManifestSolver::new(s, Some(names));
+                    record.session = Some(self.runs_in_session(s));
+                    record
                 })
                 .collect(),
             reference_solvers,
@@ -171,6 +191,8 @@ impl Campaign {
         let mut rows_out = CsvAppender::open(&runs_path, COLUMNS)?;
         let mut undecided_out =
             CsvAppender::open(&self.out.join(UNDECIDED_CSV), UNDECIDED_COLUMNS)?;
+        let mut disagreements_out =
+            CsvAppender::open(&self.out.join(DISAGREEMENTS_CSV), DISAGREEMENT_COLUMNS)?;
 
         let scratch = Scratch::new()?;
         let total = self.plan.len();
@@ -241,6 +263,10 @@ impl Campaign {
                         cancel,
                         tokens,
                         witness_values: self.witness_bound,
+                        mode: self.mode,
+                        restart_after: self.restart_after,
+                        audit_percent: self.audit_percent,
+                        sessions: RefCell::new(HashMap::new()),
                     };
                     for job in job_rx {
                         if w.cancel.load(Ordering::Relaxed) {
@@ -283,7 +309,8 @@ impl Campaign {
                             timeout_s,
                         )
                     })
-                    .and_then(|()| undecided_out.append(&finished.undecided));
+                    .and_then(|()| undecided_out.append(&finished.undecided))
+                    .and_then(|()| disagreements_out.append(&finished.rechecks.disagreements));
                 if let Err(e) = written {
                     // Stop at once: every further call would be lost.
                     cancel.store(true, Ordering::SeqCst);
@@ -291,6 +318,7 @@ impl Campaign {
                 }
                 summary.add(&finished.rows, finished.call_seconds);
                 summary.undecided += u64::from(!finished.undecided.is_empty());
+                summary.add_rechecks(&finished.rechecks);
                 progress.formula_done(&summary);
             }
         });

@@ -33,6 +33,17 @@ pub struct Summary {
     /// Formulas of this run that no solver of the pool decided and no witness proves
     /// sat (listed in `undecided.csv`).
     pub undecided: u64,
+    /// Calls made in solver sessions.
+    pub session_calls: u64,
+    /// Session calls with a finding (or a crash, memout), made again fresh.
+    pub confirmed_fresh: u64,
+    /// Session calls the audit made again fresh.
+    pub audited: u64,
+    /// Of those, the ones whose fresh answer was the same beyond time.
+    pub audit_agreed: u64,
+    /// Re-runs whose fresh answer differed from the session's beyond time
+    /// (`session-disagreements.csv`).
+    pub disagreements: u64,
 }
 
 impl Summary {
@@ -49,6 +60,11 @@ impl Summary {
             jobs: 1,
             interrupted: false,
             undecided: 0,
+            session_calls: 0,
+            confirmed_fresh: 0,
+            audited: 0,
+            audit_agreed: 0,
+            disagreements: 0,
         }
     }
 
@@ -65,6 +81,15 @@ impl Summary {
                 self.verdicts[i][v as usize] += 1;
             }
         }
+    }
+
+    /// Counts what re-running one formula's session calls fresh found.
+    pub(super) fn add_rechecks(&mut self, rechecks: &super::worker::SessionRechecks) {
+        self.session_calls += rechecks.session_calls;
+        self.confirmed_fresh += rechecks.confirmed;
+        self.audited += rechecks.audited;
+        self.audit_agreed += rechecks.audit_agreed;
+        self.disagreements += rechecks.disagreements.len() as u64;
     }
 
     /// Records how the run ended.
@@ -151,6 +176,19 @@ impl Summary {
                 "\n{} formulas no solver of the pool decided (nor et's witness search): \
                  undecided.csv",
                 self.undecided
+            );
+        }
+        if self.session_calls > 0 {
+            let _ = write!(
+                out,
+                "\n{} calls in solver sessions; {} with a finding confirmed in fresh processes; \
+                 audit: {} of {} re-run fresh agreed; {} session/fresh disagreements \
+                 (session-disagreements.csv)",
+                self.session_calls,
+                self.confirmed_fresh,
+                self.audit_agreed,
+                self.audited,
+                self.disagreements
             );
         }
         let setup_errors = self.status_total(Status::SetupError);

@@ -9,7 +9,7 @@
 //! witness search runs only when a check asks for it, once per formula, unless the
 //! reference cache already holds its result.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
@@ -23,18 +23,19 @@ use et_eval::{ModelCheck, Script};
 
 use crate::grammar::TokenId;
 use crate::judging::{
-    self, pool_decider, search_witness, Deciders, Decision, Invocation, Observation,
+    self, pool_decider, search_witness, CallMode, Deciders, Decision, Invocation, Observation,
 };
-use crate::oracle::checks::WitnessFact;
-use crate::oracle::{self, Status};
+use crate::oracle::checks::{Finding, WitnessFact};
+use crate::oracle::{self, Evidence, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input, Limits};
+use crate::solvers::session::Session;
 use crate::solvers::{InputMode, SolverConfig};
 
 use super::bugs::{BugStore, CallRecord, OwnChecks, Sample, Trigger};
 use super::reference::{
     first_decided, Answer, NewAnswer, Reference, ReferenceCache, WitnessResult,
 };
-use super::row::{RunRow, UndecidedRow};
+use super::row::{RunRow, SessionDisagreement, UndecidedRow};
 
 /// A formula handed to a worker.
 pub(super) struct Job {
@@ -68,6 +69,24 @@ pub(super) struct Finished {
     /// When no solver of the pool and no witness decided the formula: every solver's
     /// status and time on it (for `undecided.csv`); empty otherwise.
     pub undecided: Vec<UndecidedRow>,
+    /// Session calls re-run fresh on this formula: to confirm a finding, or for the
+    /// audit.
+    pub rechecks: SessionRechecks,
+}
+
+/// What re-running session calls in fresh processes found on one formula.
+#[derive(Debug, Default)]
+pub(super) struct SessionRechecks {
+    /// Calls made in a session.
+    pub session_calls: u64,
+    /// Session calls whose finding (or crash, memout) was re-run fresh.
+    pub confirmed: u64,
+    /// Session calls re-run fresh for the audit.
+    pub audited: u64,
+    /// Of those, the ones whose fresh answer was the same beyond time.
+    pub audit_agreed: u64,
+    /// Every re-run whose fresh answer differed from the session's beyond time.
+    pub disagreements: Vec<SessionDisagreement>,
 }
 
 /// What a worker shares with the others.
@@ -99,6 +118,16 @@ pub(super) struct Worker<'a> {
     pub tokens: &'a [String],
     /// et's witness search, if on: values tried per constant.
     pub witness_values: Option<usize>,
+    /// How calls are made: `session` where the solver's family can run one.
+    pub mode: CallMode,
+    /// Formulas a session process answers before it is replaced.
+    pub restart_after: usize,
+    /// Percent of the session calls that are also run fresh to measure agreement.
+    pub audit_percent: f64,
+    /// This worker's solver sessions by solver name (`None`: the family cannot run
+    /// one). A session process dies with the thread that started it, so each worker
+    /// keeps its own.
+    pub sessions: RefCell<HashMap<String, Option<Session<'static>>>>,
 }
 
 /// The calls of one formula and what is known about it so far.
@@ -120,6 +149,7 @@ struct FormulaCalls<'w, 'a> {
     /// Answers by solver name: made here, found in runs.csv, or from the cache.
     known: HashMap<String, Answer>,
     call_seconds: f64,
+    rechecks: SessionRechecks,
 }
 
 impl Worker<'_> {
@@ -145,6 +175,7 @@ impl Worker<'_> {
             made: HashMap::new(),
             known: job.done.clone(),
             call_seconds: 0.0,
+            rechecks: SessionRechecks::default(),
         };
         let mut new_references = Vec::new();
         'run: {
@@ -154,17 +185,20 @@ impl Worker<'_> {
                 }
             }
             for solver in &todo {
-                // Judges answer in order until one decides the formula.
-                let judges = &self.references[&solver.name];
-                while let Reference::Missing(r) =
-                    first_decided(judges, |name| calls.known.get(name).copied())
-                {
-                    if let Some(answer) = self.cache.get(&r.name, job.offset) {
-                        calls.known.insert(r.name.clone(), answer);
-                    } else if !calls.call(r)? {
-                        break 'run;
-                    }
+                if !calls.ask_judges(solver)? {
+                    break 'run;
                 }
+            }
+            // A session's finding is what a user reproduces in a fresh process: every
+            // call that would carry a verdict (and its evidence's decider) is made
+            // again fresh, and the fresh call is what the row records.
+            for solver in &todo {
+                if !calls.settle(solver)? {
+                    break 'run;
+                }
+            }
+            if !calls.audit()? {
+                break 'run;
             }
         }
         // Every reference answer made here goes to the cache, under test or not.
@@ -203,6 +237,7 @@ impl Worker<'_> {
             index: job.index.clone(),
             call_seconds: calls.call_seconds,
             undecided,
+            rechecks: calls.rechecks,
         })
     }
 }
@@ -228,27 +263,36 @@ impl FormulaCalls<'_, '_> {
             }
             &w.framed_file
         };
+        let mut mode = CallMode::Fresh;
         let outcome = match w.cannot_start.get(&solver.name) {
             Some(why) => CallOutcome::not_started(why.clone()),
-            None => {
-                let input = match solver.input {
-                    InputMode::File => Input::File(file),
-                    InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
-                };
-                run_call(&invocation.command, input, w.limits).with_context(|| {
-                    format!(
-                        "cannot run solver {} ({})",
-                        solver.name,
-                        invocation.command.join(" ")
-                    )
-                })?
-            }
+            None => match w.in_session(solver, &invocation)? {
+                Some(outcome) => {
+                    mode = CallMode::Session;
+                    outcome
+                }
+                None => {
+                    let input = match solver.input {
+                        InputMode::File => Input::File(file),
+                        InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
+                    };
+                    run_call(&invocation.command, input, w.limits).with_context(|| {
+                        format!(
+                            "cannot run solver {} ({})",
+                            solver.name,
+                            invocation.command.join(" ")
+                        )
+                    })?
+                }
+            },
         };
         if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
             return Ok(false);
         }
         self.call_seconds += outcome.wall.as_secs_f64();
-        let observation = Observation::new(invocation, outcome, || self.parsed());
+        self.rechecks.session_calls += u64::from(mode == CallMode::Session);
+        let mut observation = Observation::new(invocation, outcome, || self.parsed());
+        observation.mode = mode;
         self.known
             .insert(solver.name.clone(), observation.as_reference());
         self.made.insert(solver.name.clone(), observation);
@@ -289,30 +333,17 @@ impl FormulaCalls<'_, '_> {
         let Some(m) = self.made.get(&solver.name) else {
             return Ok(None);
         };
-        let (reference, reference_answer) =
-            match first_decided(&w.references[&solver.name], |name| {
-                self.known.get(name).copied()
-            }) {
-                Reference::None => (None, None),
-                Reference::Judged(r, answer) => (Some(r), Some(answer)),
-                Reference::Missing(_) => return Ok(None), // interrupted: judge it on resume
-            };
+        // Interrupted before a judge answered: judge it on resume.
+        let Some(Assessment {
+            reference,
+            reference_answer,
+            pool,
+            finding,
+        }) = self.assess(solver)
+        else {
+            return Ok(None);
+        };
         let reference_status = reference_answer.map(|a| a.status);
-        // A performance verdict needs someone who decided: the reference, or when it did
-        // not, the fastest solver of the pool whose answer nothing contradicts.
-        let performance = matches!(m.class.status, Status::Timeout | Status::Unknown);
-        let pool = if performance {
-            self.pool_decider()
-        } else {
-            None
-        };
-        // Only a clean sat/unsat judges: a reference whose model was found invalid has
-        // decided nothing (and no later judge decided either).
-        let deciders = Deciders {
-            reference: reference_answer,
-            pool: pool.is_some(),
-        };
-        let finding = judging::judge(m.judged(), deciders, self);
         let verdict = finding.map(|f| f.verdict);
         let evidence = finding.and_then(|f| f.evidence);
         // Who decided the formula, on every performance verdict (whatever its evidence):
@@ -415,7 +446,195 @@ impl FormulaCalls<'_, '_> {
                 .map_or(String::new(), |c| c.csv().to_string()),
             decided_by,
             decided_s,
+            mode: Some(m.mode),
         }))
+    }
+
+    /// The verdict on a solver under test as things stand, and who could establish it;
+    /// `None` when a judge it needs has not answered (the run was interrupted).
+    fn assess<'s>(&'s self, solver: &SolverConfig) -> Option<Assessment<'s>> {
+        let w = self.worker;
+        let m = self.made.get(&solver.name)?;
+        let (reference, reference_answer) =
+            match first_decided(&w.references[&solver.name], |name| {
+                self.known.get(name).copied()
+            }) {
+                Reference::None => (None, None),
+                Reference::Judged(r, answer) => (Some(r), Some(answer)),
+                Reference::Missing(_) => return None,
+            };
+        // A performance verdict needs someone who decided: the reference, or when it did
+        // not, the fastest solver of the pool whose answer nothing contradicts.
+        let performance = matches!(m.class.status, Status::Timeout | Status::Unknown);
+        let pool = if performance {
+            self.pool_decider()
+        } else {
+            None
+        };
+        // Only a clean sat/unsat judges: a reference whose model was found invalid has
+        // decided nothing (and no later judge decided either).
+        let deciders = Deciders {
+            reference: reference_answer,
+            pool: pool.is_some(),
+        };
+        let finding = judging::judge(m.judged(), deciders, self);
+        Some(Assessment {
+            reference,
+            reference_answer,
+            pool,
+            finding,
+        })
+    }
+
+    /// Asks `solver`'s judges in order until one decides the formula (from the cache
+    /// when it has their answer); false if the run is being cancelled.
+    fn ask_judges(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
+        let w = self.worker;
+        let judges = &w.references[&solver.name];
+        while let Reference::Missing(r) =
+            first_decided(judges, |name| self.known.get(name).copied())
+        {
+            if let Some(answer) = w.cache.get(&r.name, self.job.offset) {
+                self.known.insert(r.name.clone(), answer);
+            } else if !self.call(r)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Makes `solver`'s row rest on fresh processes wherever it holds a finding: a
+    /// session call of it that would carry a verdict, or that crashed, ran out of
+    /// memory or was rejected, is made again fresh, and so is the session call of the solver whose
+    /// answer established the verdict (its reference, or the pool's decider). Each
+    /// round turns one session call into a fresh one, so this ends. False if the run is
+    /// being cancelled.
+    fn settle(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
+        loop {
+            if !self.ask_judges(solver)? {
+                return Ok(false);
+            }
+            let Some(assessment) = self.assess(solver) else {
+                return Ok(true);
+            };
+            let in_session = |name: &str| {
+                self.made
+                    .get(name)
+                    .is_some_and(|m| m.mode == CallMode::Session)
+            };
+            let status = self.made[&solver.name].class.status;
+            // A rejection is confirmed too: a session that kept a declaration across a
+            // reset rejects what a fresh process answers.
+            let own = assessment.finding.is_some()
+                || matches!(status, Status::Crash | Status::Memout | Status::Rejected);
+            let decider = match assessment.finding.and_then(|f| f.evidence) {
+                Some(Evidence::Reference) => assessment.reference.map(|r| r.name.clone()),
+                Some(Evidence::Pool) => assessment.pool.map(|d| d.solver.to_string()),
+                _ => None,
+            };
+            let again = if own && in_session(&solver.name) {
+                Some(solver.name.clone())
+            } else {
+                decider.filter(|d| in_session(d))
+            };
+            let Some(name) = again else {
+                return Ok(true);
+            };
+            let config = self.worker.config_of(&name).clone();
+            if !self.recheck(&config, Recheck::Confirmation)? {
+                return Ok(false);
+            }
+        }
+    }
+
+    /// The audit: a share of this formula's remaining session calls (chosen by formula
+    /// and solver, so the same calls are audited however the run is split) is made
+    /// again fresh and compared; the rows keep the session calls. False if the run is
+    /// being cancelled.
+    fn audit(&mut self) -> anyhow::Result<bool> {
+        let w = self.worker;
+        if w.audit_percent <= 0.0 {
+            return Ok(true);
+        }
+        let mut chosen: Vec<String> = self
+            .made
+            .iter()
+            .filter(|(name, m)| {
+                m.mode == CallMode::Session && audited(&self.job.index, name, w.audit_percent)
+            })
+            .map(|(name, _)| name.clone())
+            .collect();
+        chosen.sort();
+        for name in chosen {
+            let config = w.config_of(&name).clone();
+            if !self.recheck(&config, Recheck::Audit)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Runs `solver` on the formula again in a fresh process and compares it with its
+    /// session call: a confirmation replaces the session call (the row records the
+    /// fresh one), an audit only counts. A difference beyond time is recorded. False if
+    /// the run is being cancelled.
+    fn recheck(&mut self, solver: &SolverConfig, why: Recheck) -> anyhow::Result<bool> {
+        if !self.made.contains_key(&solver.name) {
+            return Ok(true);
+        }
+        let w = self.worker;
+        let invocation = Invocation::new(solver, &self.job.text, w.logic);
+        let file = if invocation.script == self.text {
+            &w.file
+        } else {
+            if self.framed.as_ref() != Some(&invocation.script) {
+                replace_file(&w.framed_file, &invocation.script)
+                    .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
+                self.framed = Some(invocation.script.clone());
+            }
+            &w.framed_file
+        };
+        let input = match solver.input {
+            InputMode::File => Input::File(file),
+            InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
+        };
+        let outcome = run_call(&invocation.command, input, w.limits).with_context(|| {
+            format!(
+                "cannot run solver {} ({})",
+                solver.name,
+                invocation.command.join(" ")
+            )
+        })?;
+        if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
+            return Ok(false);
+        }
+        self.call_seconds += outcome.wall.as_secs_f64();
+        let fresh = Observation::new(invocation, outcome, || self.parsed());
+        let session = &self.made[&solver.name];
+        let agrees = session.agrees_with(&fresh);
+        if !agrees {
+            self.rechecks.disagreements.push(SessionDisagreement {
+                grammar: w.grammar.to_string(),
+                index: self.job.index.clone(),
+                size: self.job.size,
+                solver: solver.name.clone(),
+                found_by: why.label().to_string(),
+                session: session.describe(),
+                fresh: fresh.describe(),
+            });
+        }
+        match why {
+            Recheck::Audit => {
+                self.rechecks.audited += 1;
+                self.rechecks.audit_agreed += u64::from(agrees);
+            }
+            Recheck::Confirmation => {
+                self.rechecks.confirmed += 1;
+                self.known.insert(solver.name.clone(), fresh.as_reference());
+                self.made.insert(solver.name.clone(), fresh);
+            }
+        }
+        Ok(true)
     }
 
     /// What every solver of the pool that answered on this formula decided, as
@@ -468,6 +687,102 @@ impl FormulaCalls<'_, '_> {
             .collect();
         rows.sort_by(|a, b| a.solver.cmp(&b.solver));
         rows
+    }
+}
+
+/// The verdict on a call as things stand, and who could establish it.
+struct Assessment<'s> {
+    /// The call's reference: the first judge that decided, or the first judge.
+    reference: Option<&'s SolverConfig>,
+    /// The reference's answer.
+    reference_answer: Option<Answer>,
+    /// The fastest solver of the pool whose answer nothing contradicts (asked only for
+    /// a timeout or unknown).
+    pool: Option<Decision<'s>>,
+    /// The oracle's verdict and evidence.
+    finding: Option<Finding>,
+}
+
+/// Why a session call is made again fresh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Recheck {
+    /// It (or the decider of its verdict) holds a finding: the fresh call replaces it.
+    Confirmation,
+    /// The audit's sample: the fresh call is only compared.
+    Audit,
+}
+
+impl Recheck {
+    /// `confirmation` or `audit`, for `session-disagreements.csv`.
+    fn label(self) -> &'static str {
+        match self {
+            Recheck::Confirmation => "confirmation",
+            Recheck::Audit => "audit",
+        }
+    }
+}
+
+/// Whether the audit re-runs `solver`'s session call on formula `index`: a hash of
+/// both below `percent` of its range, so the choice depends on nothing else.
+fn audited(index: &str, solver: &str, percent: f64) -> bool {
+    use std::hash::{Hash, Hasher};
+    // FNV-1a: stable across runs and platforms, unlike the standard library's hasher.
+    struct Fnv(u64);
+    impl Hasher for Fnv {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for b in bytes {
+                self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+            }
+        }
+    }
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    index.hash(&mut h);
+    solver.hash(&mut h);
+    ((h.finish() % 1_000_000) as f64) < percent * 10_000.0
+}
+
+impl Worker<'_> {
+    /// The solver under test or judge called `name`.
+    fn config_of(&self, name: &str) -> &SolverConfig {
+        self.under_test
+            .iter()
+            .chain(self.references.values().flatten())
+            .find(|s| s.name == name)
+            .expect("only solvers of the run are called")
+    }
+
+    /// Runs `invocation` as a formula of `solver`'s session in this worker, starting
+    /// the session if needed; `None` when calls are fresh, or the solver's family
+    /// cannot run a session (it then runs fresh).
+    fn in_session(
+        &self,
+        solver: &SolverConfig,
+        invocation: &Invocation<'_>,
+    ) -> anyhow::Result<Option<CallOutcome>> {
+        if self.mode != CallMode::Session {
+            return Ok(None);
+        }
+        let mut sessions = self.sessions.borrow_mut();
+        let session = sessions.entry(solver.name.clone()).or_insert_with(|| {
+            Session::for_solver(solver, &invocation.command)
+                .map(|s| s.restart_after(self.restart_after))
+        });
+        let Some(session) = session else {
+            return Ok(None);
+        };
+        let outcome = session
+            .call(&invocation.script, self.limits)
+            .with_context(|| {
+                format!(
+                    "cannot run solver {} in a session ({})",
+                    solver.name,
+                    session.command().join(" ")
+                )
+            })?;
+        Ok(Some(outcome))
     }
 }
 

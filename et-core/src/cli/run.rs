@@ -18,7 +18,9 @@ use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::runner::{read_manifest, Campaign};
 use et_core::campaign::CampaignError;
 use et_core::enumeration::Enumeration;
+use et_core::judging::CallMode;
 use et_core::oracle::Verdict;
+use et_core::solvers::session::DEFAULT_RESTART_AFTER;
 use et_core::solvers::{self, pool::check_name, Pool, SolverConfig};
 
 use super::grammar_arg::BadInput;
@@ -160,9 +162,41 @@ pub struct Args {
     /// true`): no model check by et, only the solvers' own.
     #[arg(long)]
     no_models: bool,
+    /// How solvers are called: `session` keeps one solver process per worker and
+    /// solver, fed formula after formula with the family's reset in between (z3, cvc5,
+    /// cvc4, yices; other families run fresh), and confirms every call with a finding
+    /// in a fresh process; `fresh` starts a process per call, as the published ET did
+    /// [default: session; a resumed run keeps its own].
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    mode: Option<CallMode>,
+    /// Formulas a session process answers before it is replaced by a new one (so that
+    /// what a reset keeps cannot pile up), at least 1.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RESTART_AFTER as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    restart_after: u64,
+    /// Percent of the session calls also made in a fresh process, to measure how often
+    /// a session answers like a fresh process (0 to 100; the summary shows it).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_AUDIT_PERCENT, value_parser = audit_percent)]
+    audit: f64,
     /// No progress display and no summary table.
     #[arg(long, short = 'q')]
     pub(super) quiet: bool,
+}
+
+/// Percent of session calls re-run fresh when `--audit` is not given.
+const DEFAULT_AUDIT_PERCENT: f64 = 1.0;
+
+/// A clap value parser for `--mode`.
+fn parse_mode(text: &str) -> Result<CallMode, String> {
+    text.parse()
+}
+
+/// A clap value parser for `--audit`: a percentage.
+fn audit_percent(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("`{text}` is not a percentage from 0 to 100")),
+    }
 }
 
 /// Values per constant of the witness search when `--witness-bound` is not given.
@@ -511,6 +545,14 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         resume: args.resume,
         reference_cache: args.reference_cache.clone(),
         witness_bound,
+        // A resumed run keeps the mode it was made in (runs before sessions: fresh).
+        mode: match (args.mode, &recorded) {
+            (Some(mode), _) => mode,
+            (None, Some((m, _))) => m.mode.unwrap_or_default(),
+            (None, None) => CallMode::Session,
+        },
+        restart_after: args.restart_after as usize,
+        audit_percent: args.audit,
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;
@@ -570,6 +612,9 @@ pub(super) fn command_line(campaign: &Campaign, places: &Places, quiet: bool) ->
         None => args.push("--no-witness".into()),
     }
     // Models are the pool's `models` (which `--no-models` turned off in it).
+    args.extend(["--mode".into(), campaign.mode.label().into()]);
+    args.extend(["--restart-after".into(), campaign.restart_after.to_string()]);
+    args.extend(["--audit".into(), campaign.audit_percent.to_string()]);
     if quiet {
         args.push("--quiet".into());
     }
@@ -666,6 +711,12 @@ mod tests {
             "b, a",
             "--witness-bound",
             "5",
+            "--mode",
+            "fresh",
+            "--restart-after",
+            "40",
+            "--audit",
+            "2.5",
             "--out",
             out.to_str().unwrap(),
         ];
@@ -697,6 +748,10 @@ mod tests {
         assert_eq!(twin.witness_bound, Some(5));
         assert_eq!(twin.under_test, campaign.under_test);
         assert_eq!(twin.reference_cache, places.reference_cache);
+        assert_eq!(
+            (twin.mode, twin.restart_after, twin.audit_percent),
+            (CallMode::Fresh, 40, 2.5)
+        );
     }
 
     #[test]

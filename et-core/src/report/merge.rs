@@ -21,10 +21,10 @@ use crate::campaign::manifest::RunManifest;
 use super::coverage::{check_all_disjoint, Coverage};
 use super::load::{find_csv, open_csv, RunDir, BUGS_DIR, GZ, MANIFEST, RUNS_CSV};
 use super::ReportError;
-use crate::campaign::row::UNDECIDED_CSV;
+use crate::campaign::row::{DISAGREEMENTS_CSV, UNDECIDED_CSV};
 
 /// CSV files of a run directory that are concatenated (header kept once).
-const CSV_FILES: &[&str] = &[RUNS_CSV, "reference.csv", UNDECIDED_CSV];
+const CSV_FILES: &[&str] = &[RUNS_CSV, "reference.csv", UNDECIDED_CSV, DISAGREEMENTS_CSV];
 
 /// File name of the merge record inside a merged directory.
 pub const MERGE_RECORD: &str = "merge.toml";
@@ -32,7 +32,7 @@ pub const MERGE_RECORD: &str = "merge.toml";
 /// How a merge writes its CSV files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Compression {
-    /// `runs.csv`, `reference.csv`, `undecided.csv`.
+    /// `runs.csv`, `reference.csv`, `undecided.csv`, `session-disagreements.csv`.
     #[default]
     Plain,
     /// `runs.csv.gz`, `reference.csv.gz` (what `et report` and `et plot` read as well;

@@ -9,7 +9,8 @@
 //! the clock; [`tables`] turns a report into text cells that [`render`] prints or
 //! writes as CSV; [`figures`] turns a report into plot data that [`plot`] lays out and
 //! draws; [`merge`] joins shards; [`undecided`] counts the formulas nobody decided
-//! (`undecided.csv`). Nothing here runs solvers or reclassifies calls: the
+//! (`undecided.csv`) and [`sessions`] the calls a session answered unlike a fresh
+//! process (`session-disagreements.csv`). Nothing here runs solvers or reclassifies calls: the
 //! CSV is the truth.
 
 pub mod coverage;
@@ -20,6 +21,7 @@ pub mod load;
 pub mod merge;
 pub mod plot;
 pub mod render;
+pub mod sessions;
 pub mod stats;
 pub mod tables;
 pub mod timeouts;

@@ -233,6 +233,9 @@ pub struct Report {
     /// Per grammar, the formulas nobody decided (`None`: no input lists them, runs made
     /// before et did).
     pub undecided: Option<Vec<super::undecided::Undecided>>,
+    /// Per solver and grammar, the calls a session answered unlike a fresh process
+    /// (`None`: no input ran sessions).
+    pub disagreements: Option<Vec<super::sessions::Disagreements>>,
 }
 
 impl Report {
@@ -550,6 +553,7 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         join_stats,
     );
     report.undecided = super::undecided::read_undecided(dirs)?;
+    report.disagreements = super::sessions::read_disagreements(dirs)?;
     Ok(report)
 }
 
@@ -666,6 +670,7 @@ fn finish(
         rows,
         join,
         undecided: None,
+        disagreements: None,
     }
 }
 

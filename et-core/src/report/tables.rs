@@ -36,8 +36,40 @@ pub fn tables(report: &Report) -> Vec<Table> {
         regression_table(report),
     ];
     tables.extend(undecided_table(report));
+    tables.extend(disagreements_table(report));
     tables.push(inputs_table(report));
     tables
+}
+
+/// Per solver and grammar, the calls a session answered unlike a fresh process; no
+/// table when no input ran sessions.
+fn disagreements_table(report: &Report) -> Option<Table> {
+    let disagreements = report.disagreements.as_ref()?;
+    let header = ["solver", "grammar", "by_confirmation", "by_audit", "first"]
+        .map(String::from)
+        .to_vec();
+    let rows = disagreements
+        .iter()
+        .map(|d| {
+            vec![
+                d.solver.clone(),
+                d.grammar.clone(),
+                d.by_confirmation.to_string(),
+                d.by_audit.to_string(),
+                d.example.clone(),
+            ]
+        })
+        .collect();
+    Some(Table {
+        name: "session-disagreements",
+        title: "Calls a solver session answered unlike a fresh process (the rows record the fresh answer)"
+            .into(),
+        header,
+        rows,
+        notes: vec![
+            "`session-disagreements.csv` in each run directory lists them all".into(),
+        ],
+    })
 }
 
 /// Per grammar, the formulas nobody decided and the smallest of them; no table when no

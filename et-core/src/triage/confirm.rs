@@ -319,6 +319,7 @@ mod tests {
             model_check: String::new(),
             decided_by: String::new(),
             decided_s: None,
+            mode: None,
         }
     }
 

@@ -71,6 +71,10 @@ pub struct RunRow {
     /// Wall-clock seconds `decided_by` took (none when its answer came from a cache or
     /// an earlier run).
     pub decided_s: Option<f64>,
+    /// How the recorded call was made: `session` (a formula of a long-lived solver
+    /// process) or `fresh` (a process of its own; every call with a finding is); none
+    /// in files written before et had sessions (all fresh).
+    pub mode: Option<crate::judging::CallMode>,
 }
 
 impl RunRow {
@@ -120,6 +124,7 @@ pub const COLUMNS: &[&str] = &[
     "model_check",
     "decided_by",
     "decided_s",
+    "mode",
 ];
 
 /// One line of `undecided.csv`: a solver's answer on a formula that no solver of the
@@ -143,6 +148,35 @@ pub struct UndecidedRow {
 
 /// The header of `undecided.csv`, in column order.
 pub const UNDECIDED_COLUMNS: &[&str] = &["grammar", "index", "size", "solver", "status", "time_s"];
+
+/// One line of `session-disagreements.csv`: a call a solver session answered
+/// differently from a fresh process of the same solver on the same script (beyond
+/// time) — a reset that does not reset, state a session keeps.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct SessionDisagreement {
+    /// Grammar name.
+    pub grammar: String,
+    /// Global index of the formula.
+    pub index: String,
+    /// FEAT size of the formula.
+    pub size: u32,
+    /// The solver.
+    pub solver: String,
+    /// Why the fresh call was made: `confirmation` (of a finding) or `audit`.
+    pub found_by: String,
+    /// What the session answered (status, self-check, model check, crash signature).
+    pub session: String,
+    /// What the fresh process answered.
+    pub fresh: String,
+}
+
+/// The header of `session-disagreements.csv`, in column order.
+pub const DISAGREEMENT_COLUMNS: &[&str] = &[
+    "grammar", "index", "size", "solver", "found_by", "session", "fresh",
+];
+
+/// File name of the session/fresh disagreements, inside a run directory.
+pub const DISAGREEMENTS_CSV: &str = "session-disagreements.csv";
 
 /// File name of the formulas nobody decided, inside a run directory.
 pub const UNDECIDED_CSV: &str = "undecided.csv";
@@ -174,6 +208,7 @@ mod tests {
             model_check: MODEL_VALID.into(),
             decided_by: String::new(),
             decided_s: None,
+            mode: None,
         }
     }
 
@@ -206,10 +241,14 @@ mod tests {
             model_check: String::new(),
             decided_by: String::new(),
             decided_s: None,
+            mode: None,
             ..full_row()
         };
         let usable = RunRow {
             reference_usable: Some(true),
+            decided_by: "z3-4.16.0".into(),
+            decided_s: Some(0.5),
+            mode: Some(crate::judging::CallMode::Session),
             ..full_row()
         };
         let text = csv_text(&[full_row(), empty, usable]);
@@ -217,9 +256,9 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,no,self-check,valid",
-                "core,7,5,z3-4.8.7,z3,4.8.7,setup_error,,,,0.01,0.25,1000,,9,,,",
-                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,yes,self-check,valid",
+                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,no,self-check,valid,,,",
+                "core,7,5,z3-4.8.7,z3,4.8.7,setup_error,,,,0.01,0.25,1000,,9,,,,,,",
+                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,yes,self-check,valid,z3-4.16.0,0.5,session",
             ]
         );
     }

@@ -154,6 +154,7 @@ struct Columns {
     model_check: Option<usize>,
     decided_by: Option<usize>,
     decided_s: Option<usize>,
+    mode: Option<usize>,
 }
 
 impl Columns {
@@ -195,6 +196,7 @@ impl Columns {
             model_check: find("model_check"),
             decided_by: find("decided_by"),
             decided_s: find("decided_s"),
+            mode: find("mode"),
         })
     }
 }
@@ -261,6 +263,7 @@ impl RowReader {
                 model_check: String::new(),
                 decided_by: String::new(),
                 decided_s: None,
+                mode: None,
             },
             line: 1,
             torn_from,
@@ -422,6 +425,7 @@ fn fill(row: &mut RunRow, record: &csv::StringRecord, c: &Columns) -> Result<(),
         "" => None,
         text => Some(seconds("decided_s", text)?),
     };
+    row.mode = optional("mode", c.mode.map_or("", field))?;
     Ok(())
 }
 
@@ -483,6 +487,7 @@ mod tests {
             model_check: String::new(),
             decided_by: String::new(),
             decided_s: None,
+            mode: None,
             ..full_row()
         };
         vec![full_row(), second]
@@ -581,7 +586,7 @@ mod tests {
     #[test]
     fn bad_cells_are_errors_with_line_column_and_value() {
         let dir = tempfile::tempdir().unwrap();
-        let good = "ints,7,5,z3,z3,4.8.7,sat,,cvc5,sat,0.01,0.02,100,0,,yes,,valid";
+        let good = "ints,7,5,z3,z3,4.8.7,sat,,cvc5,sat,0.01,0.02,100,0,,yes,,valid,,,session";
         let header = COLUMNS.join(",");
         for (column, value, reason) in [
             ("status", "sati", "unknown status `sati`"),
@@ -595,6 +600,8 @@ mod tests {
             ("exit_code", "x", "invalid digit"),
             ("reference_usable", "maybe", "expected `yes`, `no`"),
             ("evidence", "hunch", "unknown evidence `hunch`"),
+            ("decided_s", "soon", "invalid float"),
+            ("mode", "eager", "not a mode"),
         ] {
             let at = COLUMNS.iter().position(|c| *c == column).unwrap();
             let mut cells: Vec<&str> = good.split(',').collect();
