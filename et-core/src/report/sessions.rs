@@ -30,12 +30,14 @@ pub struct Disagreements {
     pub example: String,
 }
 
+/// Where a formula comes in enumeration order: size, then index length and digits.
+type Order = (u32, usize, String);
+
 /// Per solver and grammar, the session/fresh disagreements of `dirs`; `None` when no
 /// directory has a `session-disagreements.csv`.
 pub fn read_disagreements(dirs: &[RunDir]) -> Result<Option<Vec<Disagreements>>, ReportError> {
     let mut any = false;
-    let mut by_pair: BTreeMap<(String, String), (Disagreements, (u32, usize, String))> =
-        BTreeMap::new();
+    let mut by_pair: BTreeMap<(String, String), (Disagreements, Order)> = BTreeMap::new();
     for dir in dirs {
         let Some(path) = find_csv(&dir.path, DISAGREEMENTS_CSV)? else {
             continue;
