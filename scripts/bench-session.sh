@@ -1,10 +1,35 @@
 #!/usr/bin/env bash
-# Sessions (issue 21): calls per second of one process per formula against one session
-# per solver, core, ints and strings, newest z3 and cvc5 of the test pool (cvc5 through
-# this build's et-cvc5), models asked for; answers compared; peak memory of a formula
-# at the first, middle and last formula of one session. Usage: bench-session.sh [N]
+# Sessions against one process per formula, two ways, with the newest z3 and cvc5 of the
+# test pool (cvc5 through this build's et-cvc5), models asked for:
+#  1. the driver alone (`cargo bench --bench session`): calls per second of `run_call`
+#     against one `Session`, core, ints and strings, answers compared, peak memory of a
+#     formula at the first, middle and last formula of one session;
+#  2. the whole of `et run` (`--mode fresh` against `--mode session --audit 0`, 2 jobs,
+#     both solvers): calls per second, wall time and the driver overhead the summary
+#     prints (wall ÷ (solver time ÷ jobs)).
+# Usage: bench-session.sh [N]   (N formulas per grammar, default 300 for the driver and
+# 1000 for et run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ET_HOME="${ET_HOME:-$PWD/.cache/et-home}"
-cargo build --release --quiet --bin et-cvc5
+cargo build --release --quiet --bins
 cargo bench -p et-core --bench session --quiet -- "${1:-300}"
+
+n=${1:-1000}
+et=target/release/et
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo
+echo "et run, $n formulas, z3-4.16.0 + cvc5-1.4.2, 2 jobs (load $(cut -d' ' -f1 /proc/loadavg))"
+printf '%-8s %-8s %10s %10s %9s\n' grammar mode wall_s calls/s overhead
+for g in core ints strings; do
+  for mode in fresh session; do
+    start=$(date +%s.%N)
+    "$et" run -g "$g" --n "$n" --solvers z3-4.16.0,cvc5-1.4.2 --timeout 10 -j 2 \
+      --mode "$mode" --audit 0 --out "$tmp/$g-$mode" > "$tmp/$g-$mode.txt" 2> /dev/null
+    end=$(date +%s.%N)
+    overhead=$(grep -o 'driver overhead [0-9.]*' "$tmp/$g-$mode.txt" | cut -d' ' -f3)
+    awk -v g="$g" -v m="$mode" -v s="$start" -v e="$end" -v n="$n" -v o="$overhead" \
+      'BEGIN { w = e - s; printf "%-8s %-8s %10.2f %10.1f %9s\n", g, m, w, 2 * n / w, o }'
+  done
+done

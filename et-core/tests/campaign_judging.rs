@@ -136,4 +136,30 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
         &table[0]["smallest_index"],
         listed.iter().min_by_key(|i| (i.len(), *i)).unwrap()
     );
+    // et triage makes them a kind of their own, the smallest retried at a longer
+    // limit: the always-unknown solvers stay hopeless.
+    let triaged = s.join("triaged");
+    let o = s.run(&[
+        "triage",
+        without.to_str().unwrap(),
+        "--out",
+        triaged.to_str().unwrap(),
+        "--performance-factor",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let triage_rows = csv_maps(&triaged.join("undecided.csv"));
+    let in_triage: BTreeSet<String> = triage_rows.iter().map(|r| r["index"].clone()).collect();
+    assert_eq!(in_triage, listed);
+    let retried: Vec<_> = triage_rows
+        .iter()
+        .filter(|r| !r["retry"].is_empty())
+        .collect();
+    assert_eq!(retried.len(), listed.len().min(20));
+    assert!(
+        retried.iter().all(|r| r["retry"] == "hopeless"),
+        "{retried:?}"
+    );
+    let report = std::fs::read_to_string(triaged.join("report.md")).unwrap();
+    assert!(report.contains("## Formulas nobody decided"), "{report}");
 }

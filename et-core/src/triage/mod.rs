@@ -32,6 +32,7 @@ pub mod report;
 pub mod shrink;
 pub mod signature;
 pub mod triggers;
+pub mod undecided;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -46,6 +47,7 @@ use crate::solvers::call::CallError;
 use crate::solvers::{Pool, SolverConfig};
 
 use crate::judging::Formula;
+use crate::oracle::Evidence;
 use calls::{CallSettings, Caller};
 use confirm::{Confirmation, Outcome, Settings};
 use group::{Finding, Group};
@@ -201,6 +203,9 @@ pub struct Triage {
     pub pool_file: Option<PathBuf>,
     /// Seconds spent reading the call logs (everything but the re-runs is cheap).
     pub read_seconds: f64,
+    /// The formulas nobody decided in the runs (`undecided.csv`), smallest first per
+    /// grammar, the smallest tried again at the longer limit.
+    pub undecided: Vec<undecided::Undecided>,
 }
 
 impl Triage {
@@ -276,6 +281,28 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         });
     }
     let groups = group::group(&findings);
+    let mut undecided =
+        undecided::read(&dirs, &|dir, name| grammar_of(dir, name, &options.grammars))?;
+    if !undecided.is_empty() {
+        let factor = options.settings.performance_factor.max(1.0);
+        progress(&format!(
+            "{} formulas nobody decided; the smallest {} of each grammar tried again at {}× the timeout",
+            undecided.len(),
+            undecided::RETRIED_PER_GRAMMAR,
+            factor
+        ));
+        let seconds = |s: f64| Duration::from_secs_f64(s.max(1e-3));
+        undecided::retry(&caller, &dirs, &mut undecided, &|u| {
+            let m = &dirs[u.dir].manifest;
+            CallSettings {
+                timeout: seconds(m.timeout_s),
+                cpu_timeout: m.cpu_timeout_s.map(seconds),
+                memory_mb: m.memory_mb,
+                logic: u.logic.as_deref(),
+            }
+            .scaled(factor)
+        })?;
+    }
     progress(&format!(
         "{} groups from {} triggers ({} solver calls)",
         groups.len(),
@@ -291,6 +318,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         settings: options.settings,
         pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),
         read_seconds,
+        undecided,
     })
 }
 
@@ -566,10 +594,16 @@ fn resolve_solvers(
     rows.iter()
         .map(|t| {
             let solver = find(t, &t.row().solver, "solver")?;
-            let reference = if t.row().reference.is_empty() {
+            // A performance finding the pool established is confirmed against the
+            // solver that decided it, the way its reference would be.
+            let judge = match t.row().evidence {
+                Some(Evidence::Pool) if !t.row().decided_by.is_empty() => &t.row().decided_by,
+                _ => &t.row().reference,
+            };
+            let reference = if judge.is_empty() {
                 None
             } else {
-                Some(find(t, &t.row().reference, "reference")?)
+                Some(find(t, judge, "reference")?)
             };
             Ok((solver, reference))
         })

@@ -47,6 +47,7 @@ pub fn write(triage: &Triage, out: &Path) -> Result<Vec<PathBuf>, TriageError> {
         ("report.md".into(), markdown(triage).into_bytes()),
         ("groups.csv".into(), groups_csv(triage)?),
         ("triggers.csv".into(), triggers_csv(triage)?),
+        ("undecided.csv".into(), undecided_csv(triage)?),
     ];
     for g in &triage.groups {
         let smallest = g.smallest(&triage.findings);
@@ -191,11 +192,26 @@ fn title(triage: &Triage, g: &Group) -> String {
     } else {
         what
     };
+    let fixed = fixed_in(triage, g).map_or_else(String::new, |v| format!(", fixed in {v}"));
     format!(
-        "{} {range}: {}{verdict} on {what}",
+        "{} {range}: {}{verdict} on {what}{fixed}",
         g.key.family,
         g.key.kind.title()
     )
+}
+
+/// For a performance group: the release of the same family that decided its smallest
+/// formula, when it is newer than the release that failed (a regression that was
+/// fixed).
+fn fixed_in<'t>(triage: &'t Triage, g: &Group) -> Option<&'t str> {
+    let row = triage.findings[g.members[0]].trigger.row();
+    if row.decided_by.is_empty() || row.verdict.is_some_and(Verdict::is_bug) {
+        return None;
+    }
+    let decider = triage.dirs[triage.findings[g.members[0]].trigger.dir].solver(&row.decided_by)?;
+    let newer = crate::version::compare_versions(&decider.version, &row.version)
+        == std::cmp::Ordering::Greater;
+    (decider.family.eq_ignore_ascii_case(&row.family) && newer).then_some(&decider.version)
 }
 
 /// The wrong answer in words.
@@ -435,7 +451,90 @@ pub fn markdown(triage: &Triage) -> String {
     for g in &triage.groups {
         section(&mut out, triage, g);
     }
+    undecided_section(&mut out, triage);
     out
+}
+
+/// Formulas nobody decided: a performance finding of every solver that ran on them,
+/// the smallest first, with what the retry at the longer limit found.
+fn undecided_section(out: &mut String, triage: &Triage) {
+    if triage.undecided.is_empty() {
+        return;
+    }
+    let retried = triage
+        .undecided
+        .iter()
+        .filter(|u| u.retry.is_some())
+        .count();
+    let _ = writeln!(
+        out,
+        "## Formulas nobody decided\n\n{} formula{} that no solver of the pool decided and \
+         no witness of et's proves sat (the runs' `undecided.csv`): a performance finding \
+         of every solver that ran on {}. The {retried} smallest (up to {} per grammar) \
+         were tried again by each of those solvers at {}× the run's timeout: *slow* when \
+         one decided it then, *hopeless* when none did.\n",
+        triage.undecided.len(),
+        plural(triage.undecided.len()),
+        if triage.undecided.len() == 1 {
+            "it"
+        } else {
+            "them"
+        },
+        super::undecided::RETRIED_PER_GRAMMAR,
+        trimmed(triage.settings.performance_factor),
+    );
+    let _ = writeln!(
+        out,
+        "| grammar | index | size | formula | in the run | retried |"
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    for u in triage.undecided.iter().filter(|u| u.retry.is_some()) {
+        let answers: Vec<String> = u.answers.iter().map(|(s, a)| format!("{s} {a}")).collect();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            u.grammar,
+            u.index,
+            u.size,
+            code(&u.formula),
+            answers.join(", "),
+            retry_text(u.retry.as_ref())
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// What a retry found, in words: `slow: z3-4.16.0 sat in 3.20 s`, `hopeless`.
+fn retry_text(retry: Option<&super::undecided::Retry>) -> String {
+    use super::undecided::Retry;
+    match retry {
+        Some(Retry::Slow {
+            solver,
+            status,
+            seconds,
+        }) => format!("slow: {solver} {status} in {seconds:.2} s"),
+        Some(Retry::Hopeless) => "hopeless".to_string(),
+        None => String::new(),
+    }
+}
+
+/// The columns of the triage's `undecided.csv`.
+const UNDECIDED_COLUMNS: &[&str] = &["grammar", "index", "size", "answers", "retry", "formula"];
+
+/// Every formula nobody decided, with what its retry found (empty when not retried).
+fn undecided_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
+    let rows = triage.undecided.iter().map(|u| {
+        let answers: Vec<String> = u.answers.iter().map(|(s, a)| format!("{s} {a}")).collect();
+        vec![
+            u.grammar.clone(),
+            u.index.clone(),
+            u.size.to_string(),
+            answers.join("; "),
+            retry_text(u.retry.as_ref()),
+            u.formula.clone(),
+        ]
+    });
+    csv_bytes(UNDECIDED_COLUMNS, rows)
 }
 
 fn plural(n: usize) -> &'static str {

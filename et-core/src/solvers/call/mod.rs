@@ -402,8 +402,12 @@ fn measure(watched: Watched<'_>, limits: &Limits) -> CallOutcome {
         Some(cg) => {
             let totals = cg.totals();
             outcome.cpu = totals.cpu;
+            // The tree's peak, and never less than the solver's own largest resident
+            // set: a reused v1 cgroup's peak is counted from the memory it still held
+            // when the call began, and what the kernel uncharges of that during the
+            // call could hide a small solver's memory.
             if let Some(peak) = totals.peak_memory_kb {
-                outcome.max_rss_kb = peak;
+                outcome.max_rss_kb = outcome.max_rss_kb.max(peak);
             }
             outcome.memory_limit_hit =
                 stopped.why == Stop::MemoryLimit || (totals.oom_kills > 0 && !timed_out);
