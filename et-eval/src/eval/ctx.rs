@@ -9,9 +9,10 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Euclid, One, Signed, Zero};
 
-use super::domain::{ChoiceKey, Lin, Sym, SymId, SymKind, Tri, V};
+use super::domain::{ChoiceKey, DivOp, Lin, Relaxed, Sym, SymId, SymKind, Tri, V};
+use super::linear::{self, Constraint, Rel};
 use super::strings;
-use super::{Assignment, Binding, Function};
+use super::{Assignment, Binding};
 use crate::fp::{Extremum, Float64};
 use crate::interval::{self, Interval};
 use crate::sort::Sort;
@@ -27,22 +28,59 @@ enum SymKey {
     Binding(usize),
 }
 
+/// One path of the search over interpretations of unspecified results: the decisions
+/// taken so far (replayed in order on every evaluation of the path) and the linear
+/// constraints they put on the unknowns.
+#[derive(Debug, Default)]
+pub struct Path {
+    /// (option taken, options available), in the order the evaluation met them.
+    pub decisions: Vec<(usize, usize)>,
+    pos: usize,
+    /// What the decisions say of the unknowns.
+    pub constraints: Vec<Constraint>,
+    /// The constraints have no solution: nothing on this path counts.
+    pub dead: bool,
+    /// Something on the path was not followed exactly (the reasons say what): a
+    /// false result here proves nothing.
+    pub open: bool,
+    /// `fp.min`/`fp.max` of two zeros, as chosen on this path.
+    pub fp_zeros: HashMap<ChoiceKey, Value>,
+}
+
+impl Path {
+    /// A path that replays `decisions` and then takes the first option of every new one.
+    pub fn replay(decisions: Vec<(usize, usize)>) -> Path {
+        Path {
+            decisions,
+            ..Path::default()
+        }
+    }
+
+    /// The decisions of the next path in depth-first order, if any is left.
+    pub fn next(mut self) -> Option<Vec<(usize, usize)>> {
+        self.decisions.truncate(self.pos);
+        while let Some((taken, count)) = self.decisions.pop() {
+            if taken + 1 < count {
+                self.decisions.push((taken + 1, count));
+                return Some(self.decisions);
+            }
+        }
+        None
+    }
+}
+
 /// The state of one evaluation.
 pub struct Ctx<'a> {
     assignment: &'a Assignment,
-    /// Values chosen for unspecified results (by the search).
+    /// Values of unspecified results (a certificate being checked).
     chosen: &'a HashMap<ChoiceKey, Value>,
     /// Precision of transcendental enclosures, in bits.
     prec: u64,
     pub syms: Vec<Sym>,
     keys: HashMap<SymKey, SymId>,
-    /// Choice symbols in the order first met.
-    pub choices: Vec<SymId>,
-    /// Choice symbols used other than in a comparison linear in that symbol alone:
-    /// trying their critical points is not exhaustive.
-    pub dirty: Vec<SymId>,
-    /// Critical points of clean choice symbols (where a comparison changes value).
-    pub critical: HashMap<SymId, Vec<BigRational>>,
+    /// The search's path; `None` for a plain evaluation (unspecified results are then
+    /// `chosen`'s, the model's, or unknown).
+    pub path: Option<Path>,
     /// A comparison was undecided only for want of precision.
     pub precision_limited: bool,
     /// Why something was undetermined (first reasons only).
@@ -63,9 +101,7 @@ impl<'a> Ctx<'a> {
             prec,
             syms: Vec::new(),
             keys: HashMap::new(),
-            choices: Vec::new(),
-            dirty: Vec::new(),
-            critical: HashMap::new(),
+            path: None,
             precision_limited: false,
             reasons: Vec::new(),
         }
@@ -78,23 +114,58 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Marks the path as not followed exactly, with the reason.
+    fn open(&mut self, why: impl Into<String>) {
+        if let Some(path) = &mut self.path {
+            path.open = true;
+        }
+        self.reason(why);
+    }
+
     fn symbol(&mut self, key: SymKey, make: impl FnOnce(&mut Self) -> Sym) -> SymId {
         if let Some(&id) = self.keys.get(&key) {
             return id;
         }
         let sym = make(self);
-        let id = self.syms.len() as SymId;
-        if matches!(sym.kind, SymKind::Choice(_)) {
-            self.choices.push(id);
-        }
-        self.syms.push(sym);
+        let id = self.push_sym(sym);
         self.keys.insert(key, id);
         id
     }
 
+    fn push_sym(&mut self, sym: Sym) -> SymId {
+        let id = self.syms.len() as SymId;
+        self.syms.push(sym);
+        id
+    }
+
+    fn is_decision(&self, s: SymId) -> bool {
+        self.syms[s as usize].kind.is_decision()
+    }
+
+    /// Whether the search decides the symbol's value and it is an integer.
+    pub fn is_integer_sym(&self, s: SymId) -> bool {
+        self.syms[s as usize].kind.is_integer()
+    }
+
+    /// (mentions a decision symbol, mentions a fixed symbol)
+    fn mentions(&self, lin: &Lin) -> (bool, bool) {
+        let decision = lin.terms.iter().any(|(s, _)| self.is_decision(*s));
+        let fixed = lin.terms.iter().any(|(s, _)| !self.is_decision(*s));
+        (decision, fixed)
+    }
+
+    /// Whether the form's value is an integer whatever the unknowns are.
+    fn integral(&self, lin: &Lin) -> bool {
+        lin.c.is_integer()
+            && lin
+                .terms
+                .iter()
+                .all(|(s, k)| k.is_integer() && self.is_integer_sym(*s))
+    }
+
     fn opaque(&mut self, op: Op, args: &[&Lin], interval: Interval) -> Lin {
         for a in args {
-            self.taint(a);
+            self.taint(a, op.name());
         }
         let key = SymKey::Opaque(op, args.iter().map(|a| (*a).clone()).collect());
         Lin::symbol(self.symbol(key, |_| Sym {
@@ -103,20 +174,19 @@ impl<'a> Ctx<'a> {
         }))
     }
 
-    /// Marks the choice symbols of `lin` as used in a way their critical points do not
-    /// cover.
-    fn taint(&mut self, lin: &Lin) {
-        for (s, _) in &lin.terms {
-            if matches!(self.syms[*s as usize].kind, SymKind::Choice(_)) && !self.dirty.contains(s)
-            {
-                self.dirty.push(*s);
-            }
+    /// A division-by-zero result (a decided unknown) used where the search cannot
+    /// follow it: the path is open.
+    fn taint(&mut self, lin: &Lin, op: &str) {
+        if self.mentions(lin).0 {
+            self.open(format!(
+                "a division-by-zero result flows into '{op}', which the search does not follow"
+            ));
         }
     }
 
-    fn taint_value(&mut self, v: &V) {
+    fn taint_value(&mut self, v: &V, op: &str) {
         if let V::Num(l) = v {
-            self.taint(l);
+            self.taint(l, op);
         }
     }
 
@@ -129,55 +199,210 @@ impl<'a> Ctx<'a> {
         acc
     }
 
-    /// The result of an unspecified application: the search's choice, the model's
-    /// interpretation, or a fresh choice symbol.
-    fn choice(&mut self, key: ChoiceKey) -> V {
+    /// Takes a decision among `options` on the path (replaying a recorded one first).
+    fn decide(&mut self, options: usize) -> usize {
+        let Some(path) = &mut self.path else {
+            return 0;
+        };
+        if path.dead {
+            return 0;
+        }
+        if let Some(&(taken, _)) = path.decisions.get(path.pos) {
+            path.pos += 1;
+            return taken;
+        }
+        path.decisions.push((0, options));
+        path.pos += 1;
+        0
+    }
+
+    /// Adds constraints the path's decisions imply by construction.
+    fn constrain(&mut self, cs: impl IntoIterator<Item = Constraint>) {
+        if let Some(path) = &mut self.path {
+            path.constraints.extend(cs);
+        }
+    }
+
+    /// Decides on the path whether the sign of `d` (a form over decision symbols only)
+    /// is in `want`: the cells of the answer that the path's constraints admit are the
+    /// options.
+    fn sign_query(&mut self, d: &Lin, want: &[Ordering]) -> Tri {
+        let le = |l: &Lin| Constraint {
+            lin: l.clone(),
+            rel: Rel::Le,
+        };
+        let lt = |l: &Lin| Constraint {
+            lin: l.clone(),
+            rel: Rel::Lt,
+        };
+        let neg = d.neg();
+        let cells: Vec<(Constraint, bool)> = match want {
+            [Ordering::Less] => vec![(lt(d), true), (le(&neg), false)],
+            [Ordering::Less, Ordering::Equal] => vec![(le(d), true), (lt(&neg), false)],
+            [Ordering::Greater] => vec![(lt(&neg), true), (le(d), false)],
+            [Ordering::Greater, Ordering::Equal] => vec![(le(&neg), true), (lt(d), false)],
+            _ => vec![
+                (
+                    Constraint {
+                        lin: d.clone(),
+                        rel: Rel::Eq,
+                    },
+                    true,
+                ),
+                (lt(d), false),
+                (lt(&neg), false),
+            ],
+        };
+        let Some(path) = &mut self.path else {
+            return Tri::U;
+        };
+        if path.dead {
+            return Tri::U;
+        }
+        let mut admitted = Vec::new();
+        for (cell, truth) in cells {
+            let mut cs = path.constraints.clone();
+            cs.push(cell.clone());
+            // An unknown answer keeps the cell: exploring it is never unsound.
+            if linear::rationally_feasible(&cs) != Some(false) {
+                admitted.push((cell, truth));
+            }
+        }
+        match admitted.len() {
+            0 => {
+                path.dead = true;
+                Tri::U
+            }
+            // The other cells are excluded: the answer follows from the path.
+            1 => Tri::from(admitted[0].1),
+            n => {
+                let i = self.decide(n);
+                let (cell, truth) = admitted.swap_remove(i.min(n - 1));
+                self.constrain([cell]);
+                Tri::from(truth)
+            }
+        }
+    }
+
+    /// The result of a division by zero at `dividend`: a certificate's value, the
+    /// model's interpretation, or (searching) an unknown shared by every application
+    /// whose dividend is equal on the path.
+    fn division_by_zero(&mut self, op: DivOp, dividend: &Lin) -> Lin {
+        let function = match op {
+            DivOp::Int => self.assignment.division_by_zero.int_div.as_ref(),
+            DivOp::Mod => self.assignment.division_by_zero.int_mod.as_ref(),
+            DivOp::Real => self.assignment.division_by_zero.real_div.as_ref(),
+        };
+        let name = match op {
+            DivOp::Int => "div",
+            DivOp::Mod => "mod",
+            DivOp::Real => "/",
+        };
+        if let Some(c) = dividend.as_const() {
+            let key = op.key(c);
+            if let Some(v) = self.chosen.get(&key) {
+                if let V::Num(l) = V::from_value(v) {
+                    return l;
+                }
+            }
+            if let Some(function) = function {
+                let (x, zero) = if op == DivOp::Real {
+                    (Value::Real(c.clone()), Value::Real(BigRational::zero()))
+                } else {
+                    (Value::Int(c.to_integer()), Value::Int(BigInt::zero()))
+                };
+                // z3's functions take the dividend and the zero divisor; a one-parameter
+                // definition takes the dividend alone.
+                let args = [x, zero];
+                let args = &args[..function.params.len().min(2)];
+                if let Some(V::Num(l)) = function.apply(args).map(|v| V::from_value(&v)) {
+                    return l;
+                }
+                self.open(format!(
+                    "the model's definition of {} cannot be evaluated",
+                    key.describe()
+                ));
+                return self.fresh_opaque();
+            }
+            if self.path.is_none() {
+                let id = self.symbol(SymKey::Choice(key), |_| Sym {
+                    kind: SymKind::Opaque,
+                    interval: Interval::whole(),
+                });
+                return Lin::symbol(id);
+            }
+        } else if function.is_some() || self.path.is_none() || self.mentions(dividend).1 {
+            self.open(format!(
+                "({name} x 0) where x is not determined by the model"
+            ));
+            return self.fresh_opaque();
+        }
+        let existing: Vec<(SymId, Lin)> = self
+            .syms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match &s.kind {
+                SymKind::Choice(o, d) if *o == op => Some((i as SymId, d.clone())),
+                _ => None,
+            })
+            .collect();
+        for (id, d) in existing {
+            let diff = dividend.sub(&d);
+            let same = match diff.as_const() {
+                Some(k) => k.is_zero(),
+                None => self.sign_query(&diff, &[Ordering::Equal]) == Tri::T,
+            };
+            if same {
+                return Lin::symbol(id);
+            }
+        }
+        Lin::symbol(self.push_sym(Sym {
+            kind: SymKind::Choice(op, dividend.clone()),
+            interval: Interval::whole(),
+        }))
+    }
+
+    /// A fixed but unknown number.
+    fn fresh_opaque(&mut self) -> Lin {
+        Lin::symbol(self.push_sym(Sym {
+            kind: SymKind::Opaque,
+            interval: Interval::whole(),
+        }))
+    }
+
+    /// A decided unknown tied to others by `relaxed` (or by constraints the caller
+    /// adds), shared by equal applications.
+    fn aux(&mut self, key: SymKey, integer: bool, relaxed: Option<Relaxed>) -> (SymId, bool) {
+        if let Some(&id) = self.keys.get(&key) {
+            return (id, false);
+        }
+        let id = self.symbol(key, |_| Sym {
+            kind: SymKind::Aux { integer, relaxed },
+            interval: Interval::whole(),
+        });
+        (id, true)
+    }
+
+    /// `fp.min`/`fp.max` of two zeros: a certificate's choice, or a decision.
+    fn fp_zero(&mut self, key: ChoiceKey) -> V {
         if let Some(v) = self.chosen.get(&key) {
             return V::from_value(v);
         }
-        let (function, args): (Option<&Function>, Vec<Value>) = match &key {
-            ChoiceKey::IntDiv(n) => (
-                self.assignment.division_by_zero.int_div.as_ref(),
-                vec![Value::Int(n.clone()), Value::Int(BigInt::zero())],
-            ),
-            ChoiceKey::IntMod(n) => (
-                self.assignment.division_by_zero.int_mod.as_ref(),
-                vec![Value::Int(n.clone()), Value::Int(BigInt::zero())],
-            ),
-            ChoiceKey::RealDiv(q) => (
-                self.assignment.division_by_zero.real_div.as_ref(),
-                vec![Value::Real(q.clone()), Value::Real(BigRational::zero())],
-            ),
-            _ => (None, Vec::new()),
-        };
-        if let Some(function) = function {
-            // z3's functions take the dividend and the zero divisor; a one-parameter
-            // definition takes the dividend alone.
-            let args = &args[..function.params.len().min(args.len())];
-            match function.apply(args) {
-                Some(v) => return V::from_value(&v),
-                None => {
-                    self.reason(format!(
-                        "the model's definition of {} cannot be evaluated",
-                        key.describe()
-                    ));
-                    return V::Unknown;
-                }
-            }
+        if let Some(v) = self.path.as_ref().and_then(|p| p.fp_zeros.get(&key)) {
+            return V::from_value(v);
         }
-        if matches!(key, ChoiceKey::FpMin(..) | ChoiceKey::FpMax(..)) {
-            // Not a number: the search tries both zeros.
-            self.symbol(SymKey::Choice(key.clone()), |_| Sym {
-                kind: SymKind::Choice(key.clone()),
-                interval: Interval::whole(),
-            });
+        if self.path.is_none() {
             return V::Unknown;
         }
-        let id = self.symbol(SymKey::Choice(key.clone()), |_| Sym {
-            kind: SymKind::Choice(key.clone()),
-            interval: Interval::whole(),
-        });
-        V::Num(Lin::symbol(id))
+        let v = if self.decide(2) == 0 {
+            Value::Fp(Float64::POS_ZERO)
+        } else {
+            Value::Fp(Float64::NEG_ZERO)
+        };
+        if let Some(path) = &mut self.path {
+            path.fp_zeros.insert(key, v.clone());
+        }
+        V::from_value(&v)
     }
 
     pub fn eval(&mut self, term: &Term) -> V {
@@ -307,8 +532,8 @@ impl<'a> Ctx<'a> {
                             V::Num(self.opaque(Ite, &[x, y], hull))
                         }
                         _ => {
-                            self.taint_value(&a);
-                            self.taint_value(&b);
+                            self.taint_value(&a, "ite");
+                            self.taint_value(&b, "ite");
                             V::Unknown
                         }
                     }
@@ -369,7 +594,7 @@ impl<'a> Ctx<'a> {
                 match (arr, idx.to_value(&args[1].sort)) {
                     (V::Array(a), Some(i)) => V::from_value(a.select(&i)),
                     (_, _) => {
-                        self.taint_value(&idx);
+                        self.taint_value(&idx, "select");
                         unknown_of(sort)
                     }
                 }
@@ -385,8 +610,8 @@ impl<'a> Ctx<'a> {
                 ) {
                     (V::Array(a), Some(i), Some(v)) => V::Array(Arc::new(a.store(i, v))),
                     _ => {
-                        self.taint_value(&idx);
-                        self.taint_value(&val);
+                        self.taint_value(&idx, "store");
+                        self.taint_value(&val, "store");
                         V::Unknown
                     }
                 }
@@ -396,7 +621,7 @@ impl<'a> Ctx<'a> {
                 match v.to_value(&args[0].sort) {
                     Some(v) => V::Array(Arc::new(ArrayValue::constant(sort.clone(), v))),
                     None => {
-                        self.taint_value(&v);
+                        self.taint_value(&v, "const");
                         V::Unknown
                     }
                 }
@@ -411,7 +636,7 @@ impl<'a> Ctx<'a> {
                     Some(v) => v,
                     None => {
                         for v in &vals {
-                            self.taint_value(v);
+                            self.taint_value(v, op.name());
                         }
                         unknown_of(sort)
                     }
@@ -434,8 +659,8 @@ impl<'a> Ctx<'a> {
             (V::Str(x), V::Str(y)) => Tri::from(x == y),
             (V::Array(x), V::Array(y)) => Tri::from(x.extensional_eq(y)),
             _ => {
-                self.taint_value(a);
-                self.taint_value(b);
+                self.taint_value(a, "=");
+                self.taint_value(b, "=");
                 Tri::U
             }
         }
@@ -445,6 +670,9 @@ impl<'a> Ctx<'a> {
     fn compare(&mut self, d: &Lin, want: &[Ordering]) -> Tri {
         if let Some(c) = d.as_const() {
             return Tri::from(want.contains(&c.cmp(&BigRational::zero())));
+        }
+        if self.mentions(d).0 && !self.mentions(d).1 {
+            return self.sign_query(d, want);
         }
         let all_trig = d
             .terms
@@ -466,25 +694,17 @@ impl<'a> Ctx<'a> {
             }
             return Tri::U;
         }
-        let choices: Vec<SymId> = d
-            .terms
-            .iter()
-            .map(|(s, _)| *s)
-            .filter(|s| matches!(self.syms[*s as usize].kind, SymKind::Choice(_)))
-            .collect();
-        if choices.is_empty() {
+        let (decision, fixed) = self.mentions(d);
+        if !decision {
             self.precision_limited = true;
             self.reason("a comparison of values known only by bounds could not be decided");
             return Tri::U;
         }
-        if let [(s, k)] = d.terms.as_slice() {
-            // k·s + c vs 0: the comparison changes at s = −c/k.
-            let point = -&d.c / k;
-            self.critical.entry(*s).or_default().push(point);
-        } else {
-            self.taint(d);
+        if fixed {
+            self.open("a comparison of division-by-zero results with values known only by bounds");
+            return Tri::U;
         }
-        Tri::U
+        self.sign_query(d, want)
     }
 
     fn arith(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
@@ -500,7 +720,7 @@ impl<'a> Ctx<'a> {
             match self.eval(a) {
                 V::Num(l) => vals.push(l),
                 other => {
-                    self.taint_value(&other);
+                    self.taint_value(&other, op.name());
                     return if *sort == Sort::Bool {
                         V::Bool(Tri::U)
                     } else {
@@ -515,8 +735,9 @@ impl<'a> Ctx<'a> {
             Sub => vals[1..].iter().fold(vals[0].clone(), |acc, v| acc.sub(v)),
             Mul => {
                 let mut acc = vals[0].clone();
+                let integer = *sort == Sort::Int;
                 for v in &vals[1..] {
-                    acc = self.mul(&acc, v);
+                    acc = self.mul(&acc, v, integer);
                 }
                 acc
             }
@@ -537,6 +758,13 @@ impl<'a> Ctx<'a> {
             Mod => self.int_div(Mod, &vals[0], &vals[1]),
             Abs => match vals[0].as_const() {
                 Some(c) => Lin::constant(c.abs()),
+                None if self.mentions(&vals[0]) == (true, false) => {
+                    if self.sign_query(&vals[0], &[Ordering::Less]) == Tri::T {
+                        vals[0].neg()
+                    } else {
+                        vals[0].clone()
+                    }
+                }
                 None => match self.interval(&vals[0]).sign() {
                     Some(Ordering::Less) => vals[0].neg(),
                     Some(_) => vals[0].clone(),
@@ -555,24 +783,56 @@ impl<'a> Ctx<'a> {
         V::Num(lin)
     }
 
-    fn mul(&mut self, a: &Lin, b: &Lin) -> Lin {
+    fn mul(&mut self, a: &Lin, b: &Lin, integer: bool) -> Lin {
         match (a.as_const(), b.as_const()) {
             (Some(k), _) => b.scale(k),
             (_, Some(k)) => a.scale(k),
-            _ => {
-                let i = self.interval(a).mul(&self.interval(b));
-                self.opaque(Op::Mul, &[a, b], i)
-            }
+            _ => match (self.mentions(a), self.mentions(b)) {
+                ((true, false), (true, false)) | ((true, false), (false, false)) => {
+                    self.relaxed(Relaxed::Mul(a.clone(), b.clone()), integer)
+                }
+                ((false, false), (true, false)) => {
+                    self.relaxed(Relaxed::Mul(a.clone(), b.clone()), integer)
+                }
+                _ => {
+                    let i = self.interval(a).mul(&self.interval(b));
+                    self.opaque(Op::Mul, &[a, b], i)
+                }
+            },
         }
+    }
+
+    /// A relaxed unknown for a dependency that is not linear (the search checks it
+    /// when it certifies a solution); a product of a form with itself is not negative.
+    fn relaxed(&mut self, relaxed: Relaxed, integer: bool) -> Lin {
+        let square = matches!(&relaxed, Relaxed::Mul(a, b) if a == b);
+        let key = match &relaxed {
+            Relaxed::Mul(a, b) => SymKey::Opaque(Op::Mul, vec![a.clone(), b.clone()]),
+            Relaxed::RealDiv(a, b) => SymKey::Opaque(Op::RealDiv, vec![a.clone(), b.clone()]),
+            Relaxed::IntDiv(a, b) => SymKey::Opaque(Op::IntDiv, vec![a.clone(), b.clone()]),
+            Relaxed::Mod(a, b) => SymKey::Opaque(Op::Mod, vec![a.clone(), b.clone()]),
+        };
+        let (id, new) = self.aux(key, integer, Some(relaxed));
+        if new && square {
+            self.constrain([Constraint {
+                lin: Lin::symbol(id).neg(),
+                rel: Rel::Le,
+            }]);
+        }
+        Lin::symbol(id)
     }
 
     fn real_div(&mut self, a: &Lin, b: &Lin) -> Lin {
         match b.as_const() {
-            Some(k) if k.is_zero() => match a.as_const() {
-                Some(x) => self.num_choice(ChoiceKey::RealDiv(x.clone())),
-                None => self.opaque(Op::RealDiv, &[a, b], Interval::whole()),
-            },
+            Some(k) if k.is_zero() => self.division_by_zero(DivOp::Real, a),
             Some(k) => a.scale(&k.recip()),
+            None if self.mentions(b) == (true, false) && !self.mentions(a).1 => {
+                if self.sign_query(b, &[Ordering::Equal]) == Tri::T {
+                    self.division_by_zero(DivOp::Real, a)
+                } else {
+                    self.relaxed(Relaxed::RealDiv(a.clone(), b.clone()), false)
+                }
+            }
             None => {
                 let i = self.interval(b);
                 match self.interval(a).div(&i) {
@@ -583,41 +843,50 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn num_choice(&mut self, key: ChoiceKey) -> Lin {
-        match self.choice(key) {
-            V::Num(l) => l,
-            _ => {
-                // The model's definition could not be evaluated: a value known to be
-                // fixed but not which.
-                let id = self.syms.len() as SymId;
-                self.syms.push(Sym {
-                    kind: SymKind::Opaque,
-                    interval: Interval::whole(),
-                });
-                Lin::symbol(id)
-            }
-        }
-    }
-
     fn int_div(&mut self, op: Op, a: &Lin, b: &Lin) -> Lin {
+        let div_op = if op == Op::IntDiv {
+            DivOp::Int
+        } else {
+            DivOp::Mod
+        };
         match (a.as_const(), b.as_const()) {
+            (_, Some(y)) if y.is_zero() => self.division_by_zero(div_op, a),
             (Some(x), Some(y)) => {
                 let (x, y) = (x.to_integer(), y.to_integer());
-                if y.is_zero() {
-                    let key = if op == Op::IntDiv {
-                        ChoiceKey::IntDiv(x)
-                    } else {
-                        ChoiceKey::IntMod(x)
-                    };
-                    return self.num_choice(key);
-                }
                 Lin::int(if op == Op::IntDiv {
                     x.div_euclid(&y)
                 } else {
                     x.rem_euclid(&y)
                 })
             }
-            (None, Some(y)) if !y.is_zero() => {
+            (None, Some(y)) if self.mentions(a) == (true, false) => {
+                // a = y·q + r with 0 ≤ r ≤ |y| − 1: q and r are exact linear facts.
+                let (q, new) = self.aux(
+                    SymKey::Opaque(Op::IntDiv, vec![a.clone(), b.clone()]),
+                    true,
+                    None,
+                );
+                let r = a.sub(&Lin::symbol(q).scale(y));
+                if new {
+                    let top = Lin::constant(y.abs() - BigRational::one());
+                    self.constrain([
+                        Constraint {
+                            lin: r.neg(),
+                            rel: Rel::Le,
+                        },
+                        Constraint {
+                            lin: r.sub(&top),
+                            rel: Rel::Le,
+                        },
+                    ]);
+                }
+                if op == Op::IntDiv {
+                    Lin::symbol(q)
+                } else {
+                    r
+                }
+            }
+            (None, Some(y)) => {
                 let y = y.to_integer();
                 let ia = self.interval(a);
                 if op == Op::Mod {
@@ -633,11 +902,19 @@ impl<'a> Ctx<'a> {
                 }
                 if let (Some(lo), Some(hi)) = (&q.lo, &q.hi) {
                     if lo == hi {
-                        self.taint(a);
                         return Lin::constant(lo.clone());
                     }
                 }
                 self.opaque(op, &[a, b], q)
+            }
+            _ if self.mentions(b) == (true, false) && !self.mentions(a).1 => {
+                if self.sign_query(b, &[Ordering::Equal]) == Tri::T {
+                    self.division_by_zero(div_op, a)
+                } else if op == Op::IntDiv {
+                    self.relaxed(Relaxed::IntDiv(a.clone(), b.clone()), true)
+                } else {
+                    self.relaxed(Relaxed::Mod(a.clone(), b.clone()), true)
+                }
             }
             _ => self.opaque(op, &[a, b], Interval::whole()),
         }
@@ -647,10 +924,30 @@ impl<'a> Ctx<'a> {
         if let Some(c) = a.as_const() {
             return Lin::constant(c.floor());
         }
+        if self.integral(a) {
+            return a.clone();
+        }
+        if self.mentions(a) == (true, false) {
+            // q ≤ a < q + 1.
+            let (q, new) = self.aux(SymKey::Opaque(Op::ToInt, vec![a.clone()]), true, None);
+            if new {
+                let d = a.sub(&Lin::symbol(q));
+                self.constrain([
+                    Constraint {
+                        lin: d.neg(),
+                        rel: Rel::Le,
+                    },
+                    Constraint {
+                        lin: d.sub(&Lin::constant(BigRational::one())),
+                        rel: Rel::Lt,
+                    },
+                ]);
+            }
+            return Lin::symbol(q);
+        }
         let i = self.interval(a).floor();
         if let (Some(lo), Some(hi)) = (&i.lo, &i.hi) {
             if lo == hi {
-                self.taint(a);
                 return Lin::constant(lo.clone());
             }
         }
@@ -660,6 +957,13 @@ impl<'a> Ctx<'a> {
     fn is_int(&mut self, a: &Lin) -> Tri {
         if let Some(c) = a.as_const() {
             return Tri::from(c.is_integer());
+        }
+        if self.integral(a) {
+            return Tri::T;
+        }
+        if self.mentions(a) == (true, false) {
+            let q = self.floor(a);
+            return self.sign_query(&a.sub(&q), &[Ordering::Equal]);
         }
         // A non-trivial combination of sin/cos values is transcendental, never an integer.
         if a.terms
@@ -674,7 +978,7 @@ impl<'a> Ctx<'a> {
                 return Tri::F;
             }
         }
-        self.taint(a);
+        self.taint(a, "is_int");
         Tri::U
     }
 
@@ -780,7 +1084,7 @@ impl<'a> Ctx<'a> {
                         } else {
                             ChoiceKey::FpMax(a, b)
                         };
-                        self.choice(key)
+                        self.fp_zero(key)
                     }
                 }
             }

@@ -257,11 +257,55 @@ impl ChoiceKey {
     }
 }
 
+/// The division operators whose result at a zero divisor is unspecified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DivOp {
+    /// `div`.
+    Int,
+    /// `mod`.
+    Mod,
+    /// `/`.
+    Real,
+}
+
+impl DivOp {
+    /// The concrete key of the application at a known dividend.
+    pub fn key(self, dividend: &BigRational) -> ChoiceKey {
+        match self {
+            DivOp::Int => ChoiceKey::IntDiv(dividend.to_integer()),
+            DivOp::Mod => ChoiceKey::IntMod(dividend.to_integer()),
+            DivOp::Real => ChoiceKey::RealDiv(dividend.clone()),
+        }
+    }
+}
+
+/// How a relaxed unknown depends on others (the search treats it as free and checks
+/// the dependency when it certifies a solution).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Relaxed {
+    /// `a · b`.
+    Mul(Lin, Lin),
+    /// `a / b` (b ≠ 0 on the path).
+    RealDiv(Lin, Lin),
+    /// `div a b` (b ≠ 0 on the path).
+    IntDiv(Lin, Lin),
+    /// `mod a b` (b ≠ 0 on the path).
+    Mod(Lin, Lin),
+}
+
 /// What a symbol stands for.
 #[derive(Debug, Clone)]
 pub enum SymKind {
-    /// An unspecified result the formula may choose (existential).
-    Choice(ChoiceKey),
+    /// An unspecified result (division by zero at this dividend) the search decides.
+    Choice(DivOp, Lin),
+    /// An unknown the search decides, tied to the choices by the path's constraints
+    /// (a floor quotient: exact), or by a dependency it checks at the end (relaxed).
+    Aux {
+        /// Whether its value is an integer.
+        integer: bool,
+        /// The dependency that linear constraints do not express.
+        relaxed: Option<Relaxed>,
+    },
     /// `sin`/`cos` of a positive rational: values that are rationally independent of
     /// each other and of 1 (Lindemann–Weierstrass), which makes linear comparisons exact.
     Trig,
@@ -269,10 +313,27 @@ pub enum SymKind {
     Opaque,
 }
 
+impl SymKind {
+    /// Whether the search decides the symbol's value (as opposed to a fixed value known
+    /// by an enclosure).
+    pub fn is_decision(&self) -> bool {
+        matches!(self, SymKind::Choice(..) | SymKind::Aux { .. })
+    }
+
+    /// Whether a decision symbol's value is an integer.
+    pub fn is_integer(&self) -> bool {
+        match self {
+            SymKind::Choice(op, _) => *op != DivOp::Real,
+            SymKind::Aux { integer, .. } => *integer,
+            _ => false,
+        }
+    }
+}
+
 /// A symbol of the evaluation.
 #[derive(Debug, Clone)]
 pub struct Sym {
     pub kind: SymKind,
-    /// An enclosure of its value (all reals for a choice).
+    /// An enclosure of its value (all reals for a decision symbol).
     pub interval: Interval,
 }

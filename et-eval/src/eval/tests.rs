@@ -302,3 +302,105 @@ fn missing_values_and_algebraic_numbers_are_undetermined() {
         Truth::True
     );
 }
+
+#[test]
+fn nested_division_by_zero_is_decided_exactly() {
+    let t = |decls: &str, f: &str, a: Value| truth(decls, f, vec![a.clone(), a]);
+    // A dividend that holds a division by zero: (div 0 0) = 9 satisfies both.
+    let nested = "(and (> (div a 0) 0) (= (div (ite (> (div a 0) 0) a 2) 0) 9))";
+    assert_eq!(t(INTS, nested, int(0)), Truth::True);
+    let literal = "(and (> (div 1 0) 0) (= (div (ite (> (div 1 0) 0) 1 2) 0) 9))";
+    assert_eq!(t(INTS, literal, int(1)), Truth::True);
+    let modulo = "(and (> (mod a 0) 0) (= (mod (ite (> (mod a 0) 0) a 2) 0) 9))";
+    assert_eq!(t(INTS, modulo, int(0)), Truth::True);
+    let reals = "(and (> (/ a 0.0) 0.0) (= (/ (ite (> (/ a 0.0) 0.0) a 2.0) 0.0) 9.0))";
+    assert_eq!(t(REALS, reals, real(0, 1)), Truth::True);
+    // With a = 2 the ite's branches agree and (div 2 0) ≠ (div 0 0) is allowed...
+    assert_eq!(t(INTS, nested, int(2)), Truth::True);
+    // ...but not when both must be the same application with different values.
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (div a 0) 1) (= (div (div a 0) 0) 2))",
+            int(1)
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (div 1 0) 1) (= (div (div 1 0) 0) 2))",
+            int(7)
+        ),
+        Truth::False
+    );
+    // A square is never negative.
+    assert_eq!(
+        t(INTS, "(< (* (div a 0) (div a 0)) 0)", int(5)),
+        Truth::False
+    );
+    assert_eq!(
+        t(REALS, "(< (* (/ a 0.0) (/ a 0.0)) 0.0)", real(1, 2)),
+        Truth::False
+    );
+    // to_int of an unknown real: (/ p 0.0) = 3.7 would do.
+    let e = eval_with(
+        REALS,
+        "(and (= (to_int (/ a 0.0)) 3) (> (/ a 0.0) 3.5))",
+        vec![real(0, 1), real(0, 1)],
+    );
+    assert_eq!(e.truth, Truth::True);
+    assert_eq!(
+        t(
+            REALS,
+            "(and (= (to_int (/ a 0.0)) 3) (> (/ a 0.0) 4.0))",
+            real(0, 1)
+        ),
+        Truth::False
+    );
+    // Integrality: 2·(div a 0) = 1 has no solution; is_int of a quotient.
+    assert_eq!(t(INTS, "(= (* 2 (div a 0)) 1)", int(3)), Truth::False);
+    assert_eq!(
+        t(INTS, "(= (div (div a 0) 2) (div (div a 0) 3))", int(3)),
+        Truth::True
+    );
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (mod (div a 0) 2) 1) (= (div a 0) (* 2 (div b 0))))",
+            int(3)
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            REALS,
+            "(and (is_int (/ a 0.0)) (< 0.0 (/ a 0.0) 1.0))",
+            real(1, 1)
+        ),
+        Truth::False
+    );
+    // A divisor that is itself a division by zero.
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (div a 0) 0) (not (= (div 7 (div a 0)) (div 7 0))))",
+            int(1)
+        ),
+        Truth::False
+    );
+    // Dividends that are equal on one path and not on another.
+    let two = |f: &str| truth(INTS, f, vec![int(1), int(2)]);
+    assert_eq!(
+        two("(and (= (div (div a 0) 0) 5) (= (div (div b 0) 0) 6))"),
+        Truth::True
+    );
+    assert_eq!(
+        two("(and (= (div (div a 0) 0) 5) (= (div (div b 0) 0) 6) (= (div a 0) (div b 0)))"),
+        Truth::False
+    );
+    assert_eq!(
+        two("(and (= (div (div a 0) 0) 5) (= (div (div b 0) 0) 6) (= (div a 0) (+ (div b 0) 1)))"),
+        Truth::True
+    );
+}
