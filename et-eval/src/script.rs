@@ -30,6 +30,15 @@ pub struct ScriptError {
     pub message: String,
 }
 
+impl ScriptError {
+    /// What et-eval does not support, when that is why the script cannot be read
+    /// (e.g. `operator 'fp.to_ubv'`); `None` for malformed text.
+    pub fn unsupported(&self) -> Option<&str> {
+        let rest = self.message.strip_prefix("unsupported ")?;
+        Some(rest.split(" (").next().unwrap_or(rest))
+    }
+}
+
 impl From<sexp::SexpError> for ScriptError {
     fn from(e: sexp::SexpError) -> Self {
         ScriptError {

@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use et_eval::{check_model, check_witness, ModelCheck, ModelDialect, Script, WitnessBound};
+use et_eval::{
+    check_model, check_witness, ModelCheck, ModelDialect, Script, ScriptError, WitnessBound,
+};
 
 use crate::grammar::TokenId;
 use crate::oracle::checks::{run_checks, CallFacts, WitnessFact};
@@ -139,9 +141,9 @@ struct FormulaCalls<'w, 'a> {
     /// The script in `framed_file` now (a formula behind a prelude or with a model
     /// request), if any.
     framed: Option<String>,
-    /// The formula parsed from its tokens, when first needed; `None` if et-eval does not
-    /// know one of its operators (a `.pest` grammar of its own).
-    script: OnceCell<Option<Script>>,
+    /// The formula parsed from its tokens, when first needed; an error if et-eval does
+    /// not know one of its operators (a `.pest` grammar of its own).
+    script: OnceCell<Result<Script, ScriptError>>,
     /// The formula's witness (from the cache or searched here), when first asked.
     witness: OnceCell<WitnessResult>,
     /// Whether the witness was searched here (so it goes to the cache).
@@ -283,14 +285,19 @@ impl FormulaCalls<'_, '_> {
         self.call_seconds += outcome.wall.as_secs_f64();
         let class = oracle::classify(&outcome);
         let model_check = match (request, class.status) {
-            (Some(_), Status::Sat) => self.parsed().map(|formula| {
-                let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
-                check_model(
-                    formula,
-                    &without_error_lines(&outcome.stdout_text()),
-                    dialect,
-                )
-            }),
+            (Some(_), Status::Sat) => match self.read() {
+                Ok(formula) => {
+                    let dialect = ModelDialect::for_solver(&solver.family, &solver.version);
+                    Some(check_model(
+                        formula,
+                        &without_error_lines(&outcome.stdout_text()),
+                        dialect,
+                    ))
+                }
+                // An operator et-eval lacks: the row says `unsupported`, the bug log
+                // names it.
+                Err(e) => ModelCheck::of_unreadable(e),
+            },
             _ => None,
         };
         let made = Made {
@@ -307,10 +314,15 @@ impl FormulaCalls<'_, '_> {
 
     /// The formula parsed from the job's tokens (once).
     fn parsed(&self) -> Option<&Script> {
+        self.read().ok()
+    }
+
+    /// The formula parsed from the job's tokens (once), or why et-eval cannot read it.
+    fn read(&self) -> Result<&Script, &ScriptError> {
         self.script
             .get_or_init(|| {
                 let tokens = self.job.tokens.iter().map(|&t| &self.worker.tokens[t]);
-                Script::from_tokens(tokens).ok()
+                Script::from_tokens(tokens)
             })
             .as_ref()
     }
