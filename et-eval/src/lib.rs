@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod algebraic;
 pub mod check;
 pub mod eval;
 pub mod fp;

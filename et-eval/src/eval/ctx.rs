@@ -13,6 +13,7 @@ use super::domain::{ChoiceKey, DivOp, Lin, Relaxed, Sym, SymId, SymKind, Tri, V}
 use super::linear::{self, Constraint, Rel};
 use super::strings;
 use super::{Assignment, Binding};
+use crate::algebraic::{Algebraic, Poly};
 use crate::fp::{Extremum, Float64};
 use crate::interval::{self, Interval};
 use crate::sort::Sort;
@@ -26,6 +27,7 @@ enum SymKey {
     Trig(Op, BigRational),
     Opaque(Op, Vec<Lin>),
     Binding(usize),
+    AlgPower(usize, u32),
 }
 
 /// One path of the search over interpretations of unspecified results: the decisions
@@ -362,6 +364,92 @@ impl<'a> Ctx<'a> {
         }))
     }
 
+    /// The algebraic number bound to constant `var`.
+    fn algebraic(&self, var: usize) -> Option<&'a Algebraic> {
+        match self.assignment.values.get(var) {
+            Some(Binding::Algebraic(a)) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// α^k for the algebraic number α of constant `var`, as a form over the symbols
+    /// α, α², …, α^(d−1) (d the degree of α's polynomial p: higher powers reduce
+    /// modulo p, since p(α) = 0).
+    fn alg_power(&mut self, var: usize, k: u32) -> Lin {
+        let Some(alpha) = self.algebraic(var) else {
+            return self.fresh_opaque();
+        };
+        let d = alpha.poly.degree() as u32;
+        if k < d {
+            if k == 0 {
+                return Lin::constant(BigRational::one());
+            }
+            let prec = self.prec;
+            let id = self.symbol(SymKey::AlgPower(var, k), |_| {
+                let mut a = alpha.clone();
+                a.refine(prec);
+                let (lo, hi) = a.bounds();
+                let base = Interval::new(lo, hi);
+                let mut interval = base.clone();
+                for _ in 1..k {
+                    interval = interval.mul(&base);
+                }
+                Sym {
+                    kind: SymKind::AlgPower { var, power: k },
+                    interval,
+                }
+            });
+            return Lin::symbol(id);
+        }
+        let mut x = vec![BigRational::zero(); k as usize + 1];
+        x[k as usize] = BigRational::one();
+        let reduced = Poly(x).rem(&alpha.poly);
+        self.alg_poly_lin(var, &reduced)
+    }
+
+    fn alg_poly_lin(&mut self, var: usize, p: &Poly) -> Lin {
+        let mut acc = Lin::constant(p.0.first().cloned().unwrap_or_default());
+        for (k, c) in p.0.iter().enumerate().skip(1) {
+            if !c.is_zero() {
+                acc = acc.add(&self.alg_power(var, k as u32).scale(c));
+            }
+        }
+        acc
+    }
+
+    /// The form as a polynomial in one algebraic number α, if its symbols are all
+    /// powers of the same α: (α's constant, the polynomial e with the form = e(α)).
+    fn as_alg_poly(&self, lin: &Lin) -> Option<(usize, Poly)> {
+        let mut var = None;
+        let mut coefs = vec![lin.c.clone()];
+        for (s, k) in &lin.terms {
+            let SymKind::AlgPower { var: v, power } = self.syms[*s as usize].kind else {
+                return None;
+            };
+            if var.is_some_and(|w| w != v) {
+                return None;
+            }
+            var = Some(v);
+            let power = power as usize;
+            if coefs.len() <= power {
+                coefs.resize(power + 1, BigRational::zero());
+            }
+            coefs[power] += k;
+        }
+        Some((var?, Poly(coefs).normalized()))
+    }
+
+    /// The sign of a form in one algebraic number, exactly.
+    fn alg_sign(&mut self, lin: &Lin) -> Option<Ordering> {
+        let (var, e) = self.as_alg_poly(lin)?;
+        let alpha = self.algebraic(var)?;
+        let sign = alpha.sign_of(&e);
+        if sign.is_none() {
+            self.reason("an algebraic number needs more bisections than allowed");
+        }
+        sign
+    }
+
     /// A fixed but unknown number.
     fn fresh_opaque(&mut self) -> Lin {
         Lin::symbol(self.push_sym(Sym {
@@ -417,6 +505,7 @@ impl<'a> Ctx<'a> {
                     self.reason(format!("{name}: a value that mentions constants"));
                     unknown_of(&term.sort)
                 }
+                Some(Binding::Algebraic(_)) => V::Num(self.alg_power(*i, 1)),
                 Some(Binding::Undetermined(why)) => {
                     let why = format!("{name}: {why}");
                     self.reason(why);
@@ -674,6 +763,12 @@ impl<'a> Ctx<'a> {
         if self.mentions(d).0 && !self.mentions(d).1 {
             return self.sign_query(d, want);
         }
+        if self.as_alg_poly(d).is_some() {
+            return match self.alg_sign(d) {
+                Some(sign) => Tri::from(want.contains(&sign)),
+                None => Tri::U,
+            };
+        }
         let all_trig = d
             .terms
             .iter()
@@ -765,7 +860,7 @@ impl<'a> Ctx<'a> {
                         vals[0].clone()
                     }
                 }
-                None => match self.interval(&vals[0]).sign() {
+                None => match self.alg_sign(&vals[0]).or(self.interval(&vals[0]).sign()) {
                     Some(Ordering::Less) => vals[0].neg(),
                     Some(_) => vals[0].clone(),
                     None => {
@@ -784,6 +879,19 @@ impl<'a> Ctx<'a> {
     }
 
     fn mul(&mut self, a: &Lin, b: &Lin, integer: bool) -> Lin {
+        if let (None, None, Some((v, pa)), Some((w, pb))) = (
+            a.as_const(),
+            b.as_const(),
+            self.as_alg_poly(a),
+            self.as_alg_poly(b),
+        ) {
+            if v == w {
+                if let Some(alpha) = self.algebraic(v) {
+                    let product = pa.mul(&pb).rem(&alpha.poly);
+                    return self.alg_poly_lin(v, &product);
+                }
+            }
+        }
         match (a.as_const(), b.as_const()) {
             (Some(k), _) => b.scale(k),
             (_, Some(k)) => a.scale(k),
@@ -945,6 +1053,11 @@ impl<'a> Ctx<'a> {
             }
             return Lin::symbol(q);
         }
+        if self.as_alg_poly(a).is_some() {
+            if let Some(n) = self.alg_floor(a) {
+                return Lin::constant(n);
+            }
+        }
         let i = self.interval(a).floor();
         if let (Some(lo), Some(hi)) = (&i.lo, &i.hi) {
             if lo == hi {
@@ -952,6 +1065,23 @@ impl<'a> Ctx<'a> {
             }
         }
         self.opaque(Op::ToInt, &[a], i)
+    }
+
+    /// ⌊e(α)⌋ exactly: the integer n with e(α) − n ≥ 0 > e(α) − n − 1, searched from
+    /// the enclosure's lower end.
+    fn alg_floor(&mut self, a: &Lin) -> Option<BigRational> {
+        let i = self.interval(a);
+        let (lo, hi) = (i.lo?.floor(), i.hi?.floor());
+        let mut n = lo;
+        while n <= hi {
+            let above = self.alg_sign(&a.sub(&Lin::constant(n.clone())))?;
+            let below = self.alg_sign(&a.sub(&Lin::constant(&n + BigRational::one())))?;
+            if above != Ordering::Less && below == Ordering::Less {
+                return Some(n);
+            }
+            n += BigRational::one();
+        }
+        None
     }
 
     fn is_int(&mut self, a: &Lin) -> Tri {
@@ -964,6 +1094,13 @@ impl<'a> Ctx<'a> {
         if self.mentions(a) == (true, false) {
             let q = self.floor(a);
             return self.sign_query(&a.sub(&q), &[Ordering::Equal]);
+        }
+        if self.as_alg_poly(a).is_some() {
+            if let Some(n) = self.alg_floor(a) {
+                return Tri::from(
+                    self.alg_sign(&a.sub(&Lin::constant(n))) == Some(Ordering::Equal),
+                );
+            }
         }
         // A non-trivial combination of sin/cos values is transcendental, never an integer.
         if a.terms

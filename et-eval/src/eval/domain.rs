@@ -309,6 +309,14 @@ pub enum SymKind {
     /// `sin`/`cos` of a positive rational: values that are rationally independent of
     /// each other and of 1 (Lindemann–Weierstrass), which makes linear comparisons exact.
     Trig,
+    /// The k-th power of the algebraic number bound to a constant (the constant's
+    /// number): forms over the powers of one such number are decided exactly.
+    AlgPower {
+        /// The constant.
+        var: usize,
+        /// The power, 1 to the degree of its polynomial − 1.
+        power: u32,
+    },
     /// Any other number known only by an enclosure.
     Opaque,
 }

@@ -68,7 +68,10 @@ pub enum Binding {
     /// A closed term that is not a value, e.g. cvc5's `(div 0 0)`: it is evaluated with
     /// the formula, so its unspecified results are the formula's own.
     Term(Term),
-    /// A value the evaluator cannot represent exactly (e.g. an algebraic number), with
+    /// An irrational real algebraic number (z3's `root-obj`, cvc5's
+    /// `real_algebraic_number`), exactly.
+    Algebraic(crate::algebraic::Algebraic),
+    /// A value the evaluator cannot represent exactly (e.g. a rounded decimal), with
     /// the reason.
     Undetermined(String),
 }
