@@ -192,30 +192,23 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
         SexpKind::Decimal(d) => {
             Value::Real(parse_decimal(d).ok_or_else(|| err(sexp.pos, "bad decimal"))?)
         }
-        SexpKind::Hex(h) => {
-            let width = 4 * h.len() as u32;
-            if width > MAX_BV_WIDTH {
+        SexpKind::Hex(h) | SexpKind::Binary(h) => {
+            let (radix, per_digit) = if matches!(sexp.kind, SexpKind::Hex(_)) {
+                (16, 4)
+            } else {
+                (2, 1)
+            };
+            let width = (per_digit * h.len()) as u64;
+            if width == 0 || width > u64::from(MAX_BV_WIDTH) {
                 return Err(err(
                     sexp.pos,
-                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
+                    format!("unsupported bit-vector literal width {width} (1 to {MAX_BV_WIDTH})"),
                 ));
             }
-            Value::bv(
-                width,
-                u64::from_str_radix(h, 16).map_err(|_| err(sexp.pos, "bad hex literal"))?,
-            )
-        }
-        SexpKind::Binary(b) => {
-            let width = b.len() as u32;
-            if width > MAX_BV_WIDTH {
-                return Err(err(
-                    sexp.pos,
-                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
-                ));
-            }
-            Value::bv(
-                width,
-                u64::from_str_radix(b, 2).map_err(|_| err(sexp.pos, "bad binary literal"))?,
+            Value::bv_big(
+                width as u32,
+                BigUint::from_str_radix(h, radix)
+                    .map_err(|_| err(sexp.pos, "bad bit-vector literal"))?,
             )
         }
         SexpKind::Str(s) => Value::Str(
@@ -265,11 +258,7 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                     })?;
                     let n = BigUint::from_str_radix(&bv[2..], 10)
                         .map_err(|_| err(sexp.pos, "bad numeral"))?;
-                    let bits = (n % (BigUint::from(1u8) << width))
-                        .iter_u64_digits()
-                        .next()
-                        .unwrap_or(0);
-                    Value::bv(width, bits)
+                    Value::bv_big(width, n)
                 }
                 [Some("fp"), None, None, None] => {
                     let fields: Vec<Value> = items[1..]
@@ -280,7 +269,8 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                         .collect::<Result<_, _>>()?;
                     match fields.as_slice() {
                         [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: 11, bits: e }, Value::BitVec { width: 52, bits: m }] => {
-                            Value::Fp(Float64::from_fields(*s, *e, *m).map_err(|e| err(sexp.pos, e.to_string()))?)
+                            let word = |b: &BigUint| b.iter_u64_digits().next().unwrap_or(0);
+                            Value::Fp(Float64::from_fields(word(s), word(e), word(m)).map_err(|e| err(sexp.pos, e.to_string()))?)
                         }
                         _ => return Err(err(sexp.pos, format!("unsupported floating-point literal '{sexp}' (only 1, 11 and 52 bit fields)"))),
                     }
@@ -394,6 +384,7 @@ impl Checker {
                     "str.to.re" => Some(Op::StrToRe),
                     "str.to.int" | "str.to-int" => Some(Op::StrToInt),
                     "int.to.str" | "str.from-int" => Some(Op::StrFromInt),
+                    "bv2int" => Some(Op::Bv2Nat),
                     _ => None,
                 })
                 .map(|op| (op, None))
@@ -415,6 +406,29 @@ impl Checker {
                         Some(n) => Ok((Op::RePower(n), None)),
                         None => Err(err(head.pos, format!("bad index in '{head}'"))),
                     },
+                    [Some("_"), Some(name), None, ..] => {
+                        let indices: Vec<u32> = items[2..].iter().filter_map(numeral).collect();
+                        if indices.len() != items.len() - 2 {
+                            return Err(err(head.pos, format!("bad indices in '{head}'")));
+                        }
+                        let op = match (*name, indices.as_slice()) {
+                            ("extract", &[i, j]) => Op::Extract(i, j),
+                            ("zero_extend", &[k]) => Op::ZeroExtend(k),
+                            ("sign_extend", &[k]) => Op::SignExtend(k),
+                            ("repeat", &[k]) => Op::Repeat(k),
+                            ("rotate_left", &[k]) => Op::RotateLeft(k),
+                            ("rotate_right", &[k]) => Op::RotateRight(k),
+                            ("int2bv", &[k]) => Op::Int2Bv(k),
+                            ("to_fp", &[e, s]) => Op::ToFp(e, s),
+                            ("to_fp_unsigned", &[e, s]) => Op::ToFpUnsigned(e, s),
+                            ("fp.to_ubv", &[k]) => Op::FpToUbv(k),
+                            ("fp.to_sbv", &[k]) => Op::FpToSbv(k),
+                            _ => {
+                                return Err(err(head.pos, format!("unsupported operator '{head}'")))
+                            }
+                        };
+                        Ok((op, None))
+                    }
                     [Some("as"), Some("const"), _] => {
                         let sort = Sort::parse(&items[2]).map_err(|m| err(items[2].pos, m))?;
                         if sort.array_parts().is_none() {
@@ -517,6 +531,17 @@ fn bv_width(args: &[Term]) -> Result<u32, String> {
     Ok(w)
 }
 
+/// The sort of a bit-vector width, if supported.
+fn checked_width(w: u64) -> Result<Sort, String> {
+    if (1..=u64::from(MAX_BV_WIDTH)).contains(&w) {
+        Ok(Sort::BitVec(w as u32))
+    } else {
+        Err(format!(
+            "unsupported bit-vector width {w} (1 to {MAX_BV_WIDTH})"
+        ))
+    }
+}
+
 /// Checks the arguments of `op` (coercing Int to Real where a Real is expected) and
 /// returns the result sort.
 fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
@@ -615,6 +640,51 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             bv_width(args)?;
             Sort::Int
         }
+        BvNand | BvNor | BvXnor => {
+            arity(op, args, 2, 2)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        BvComp => {
+            arity(op, args, 2, 2)?;
+            bv_width(args)?;
+            Sort::BitVec(1)
+        }
+        Concat => {
+            arity(op, args, 2, MANY)?;
+            let mut total: u64 = 0;
+            for a in args.iter() {
+                total += u64::from(bv_width(std::slice::from_ref(a))?);
+            }
+            checked_width(total)?
+        }
+        Extract(i, j) => {
+            arity(op, args, 1, 1)?;
+            let w = bv_width(args)?;
+            if i < j || i >= w {
+                return Err(format!("extract {i} {j} of a {w}-bit vector"));
+            }
+            Sort::BitVec(i - j + 1)
+        }
+        ZeroExtend(k) | SignExtend(k) => {
+            arity(op, args, 1, 1)?;
+            checked_width(u64::from(bv_width(args)?) + u64::from(k))?
+        }
+        Repeat(k) => {
+            arity(op, args, 1, 1)?;
+            if k == 0 {
+                return Err("repeat 0".into());
+            }
+            checked_width(u64::from(bv_width(args)?) * u64::from(k))?
+        }
+        RotateLeft(_) | RotateRight(_) => {
+            arity(op, args, 1, 1)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        Int2Bv(w) => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            checked_width(u64::from(w))?
+        }
         Select => {
             arity(op, args, 2, 2)?;
             let Some((index, element)) = args[0]
@@ -647,6 +717,9 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             args[0].sort.clone()
         }
         ConstArray => unreachable!("handled by the checker"),
+        FpToReal | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
+            return Err(format!("unsupported operator '{}'", op.name()))
+        }
         FpAbs | FpNeg => {
             arity(op, args, 1, 1)?;
             all(args, &Sort::Float64)?;

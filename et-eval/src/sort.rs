@@ -14,7 +14,7 @@ pub enum Sort {
     Int,
     /// `Real`.
     Real,
-    /// `(_ BitVec n)`, 1 ≤ n ≤ 64.
+    /// `(_ BitVec n)`, 1 ≤ n ≤ [`MAX_BV_WIDTH`].
     BitVec(u32),
     /// `(Array index element)`.
     Array(Arc<(Sort, Sort)>),
@@ -28,8 +28,9 @@ pub enum Sort {
     RegLan,
 }
 
-/// The widest bit-vector supported (values are held in a `u64`).
-pub const MAX_BV_WIDTH: u32 = 64;
+/// The widest bit-vector supported (values are big integers; the bound keeps a
+/// `repeat` or `concat` chain from asking for gigabytes).
+pub const MAX_BV_WIDTH: u32 = 1 << 16;
 
 impl Sort {
     /// `(Array index element)`.
@@ -146,7 +147,8 @@ mod tests {
         ] {
             assert_eq!(sort(text).unwrap().to_string(), text);
         }
-        assert!(sort("(_ BitVec 65)").unwrap_err().contains("65"));
+        assert_eq!(sort("(_ BitVec 65)").unwrap(), Sort::BitVec(65));
+        assert!(sort("(_ BitVec 65537)").unwrap_err().contains("65537"));
         assert!(sort("(_ BitVec 0)").is_err());
         assert!(sort("(_ FloatingPoint 8 24)").is_err());
         assert!(sort("Foo").is_err());

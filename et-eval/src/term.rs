@@ -52,6 +52,29 @@ macro_rules! ops {
             RePower(u32),
             /// `(as const (Array I E))`: the array sort is the term's sort.
             ConstArray,
+            /// `(_ extract i j)`.
+            Extract(u32, u32),
+            /// `(_ zero_extend k)`.
+            ZeroExtend(u32),
+            /// `(_ sign_extend k)`.
+            SignExtend(u32),
+            /// `(_ repeat k)`.
+            Repeat(u32),
+            /// `(_ rotate_left k)`.
+            RotateLeft(u32),
+            /// `(_ rotate_right k)`.
+            RotateRight(u32),
+            /// `(_ int2bv w)`.
+            Int2Bv(u32),
+            /// `(_ to_fp eb sb)` (from bits, another format, a real or a signed
+            /// bit-vector: the arguments' sorts tell which).
+            ToFp(u32, u32),
+            /// `(_ to_fp_unsigned eb sb)`.
+            ToFpUnsigned(u32, u32),
+            /// `(_ fp.to_ubv w)`.
+            FpToUbv(u32),
+            /// `(_ fp.to_sbv w)`.
+            FpToSbv(u32),
         }
 
         impl Op {
@@ -70,6 +93,17 @@ macro_rules! ops {
                     Op::ReLoop(..) => "re.loop",
                     Op::RePower(_) => "re.^",
                     Op::ConstArray => "const",
+                    Op::Extract(..) => "extract",
+                    Op::ZeroExtend(_) => "zero_extend",
+                    Op::SignExtend(_) => "sign_extend",
+                    Op::Repeat(_) => "repeat",
+                    Op::RotateLeft(_) => "rotate_left",
+                    Op::RotateRight(_) => "rotate_right",
+                    Op::Int2Bv(_) => "int2bv",
+                    Op::ToFp(..) => "to_fp",
+                    Op::ToFpUnsigned(..) => "to_fp_unsigned",
+                    Op::FpToUbv(_) => "fp.to_ubv",
+                    Op::FpToSbv(_) => "fp.to_sbv",
                 }
             }
         }
@@ -179,6 +213,20 @@ ops! {
     BvSge = "bvsge",
     /// `bv2nat`.
     Bv2Nat = "bv2nat",
+    /// `concat`.
+    Concat = "concat",
+    /// `bvcomp`.
+    BvComp = "bvcomp",
+    /// `bvnand`.
+    BvNand = "bvnand",
+    /// `bvnor`.
+    BvNor = "bvnor",
+    /// `bvxnor`.
+    BvXnor = "bvxnor",
+    /// `fp.to_real`.
+    FpToReal = "fp.to_real",
+    /// `fp` (a floating-point number from its three bit fields).
+    FpFromFields = "fp",
     /// `select`.
     Select = "select",
     /// `store`.
@@ -339,6 +387,18 @@ impl fmt::Display for Term {
                     Op::ReLoop(i, j) => write!(f, "((_ re.loop {i} {j})")?,
                     Op::RePower(n) => write!(f, "((_ re.^ {n})")?,
                     Op::ConstArray => write!(f, "((as const {})", self.sort)?,
+                    Op::Extract(i, j) => write!(f, "((_ extract {i} {j})")?,
+                    Op::ZeroExtend(k)
+                    | Op::SignExtend(k)
+                    | Op::Repeat(k)
+                    | Op::RotateLeft(k)
+                    | Op::RotateRight(k)
+                    | Op::Int2Bv(k)
+                    | Op::FpToUbv(k)
+                    | Op::FpToSbv(k) => write!(f, "((_ {} {k})", op.name())?,
+                    Op::ToFp(e, s) | Op::ToFpUnsigned(e, s) => {
+                        write!(f, "((_ {} {e} {s})", op.name())?
+                    }
                     _ => write!(f, "({}", op.name())?,
                 }
                 for a in args {

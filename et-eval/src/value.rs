@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
@@ -22,12 +22,12 @@ pub enum Value {
     Int(BigInt),
     /// A real, exactly.
     Real(BigRational),
-    /// A bit-vector of `width` ≤ 64 bits, the unused high bits zero.
+    /// A bit-vector of `width` bits (its value below 2^width).
     BitVec {
         /// Number of bits.
         width: u32,
-        /// The bits.
-        bits: u64,
+        /// The bits, as an unsigned number.
+        bits: BigUint,
     },
     /// A binary64 floating-point number.
     Fp(Float64),
@@ -60,6 +60,11 @@ pub fn bv_mask(width: u32) -> u64 {
     }
 }
 
+/// The mask of a bit-vector width, 2^width − 1.
+pub fn bv_mask_big(width: u32) -> BigUint {
+    (BigUint::one() << width as usize) - BigUint::one()
+}
+
 impl Value {
     /// The value's sort.
     pub fn sort(&self) -> Sort {
@@ -77,9 +82,14 @@ impl Value {
 
     /// A bit-vector value, truncated to `width` bits.
     pub fn bv(width: u32, bits: u64) -> Value {
+        Value::bv_big(width, BigUint::from(bits))
+    }
+
+    /// A bit-vector value, truncated to `width` bits.
+    pub fn bv_big(width: u32, bits: BigUint) -> Value {
         Value::BitVec {
             width,
-            bits: bits & bv_mask(width),
+            bits: bits & bv_mask_big(width),
         }
     }
 
@@ -222,9 +232,14 @@ impl fmt::Display for Value {
             Value::Real(q) => fmt_real(q, f),
             Value::BitVec { width, bits } => {
                 if width % 4 == 0 {
-                    write!(f, "#x{:0w$x}", bits, w = (*width / 4) as usize)
+                    write!(
+                        f,
+                        "#x{:0>w$}",
+                        bits.to_str_radix(16),
+                        w = (*width / 4) as usize
+                    )
                 } else {
-                    write!(f, "#b{:0w$b}", bits, w = *width as usize)
+                    write!(f, "#b{:0>w$}", bits.to_str_radix(2), w = *width as usize)
                 }
             }
             Value::Fp(x) => write!(f, "{x}"),

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 
 use crate::eval::{evaluate, Assignment, Evaluation, Limits, Truth};
@@ -18,7 +18,7 @@ use crate::script::Script;
 use crate::sort::Sort;
 use crate::string::SmtString;
 use crate::term::TermKind;
-use crate::value::{bv_mask, ArrayValue, Value};
+use crate::value::{bv_mask_big, ArrayValue, Value};
 
 /// How far the search goes.
 #[derive(Debug, Clone, Copy)]
@@ -140,7 +140,7 @@ fn advance(positions: &mut [usize], lists: &[Vec<Value>], r: usize) -> bool {
 struct Literals {
     ints: Vec<BigInt>,
     reals: Vec<BigRational>,
-    bvs: Vec<(u32, u64)>,
+    bvs: Vec<(u32, BigUint)>,
     chars: Vec<u32>,
     floats: Vec<Float64>,
 }
@@ -154,7 +154,7 @@ impl Literals {
                     match v {
                         Value::Int(n) => l.ints.push(n.clone()),
                         Value::Real(q) => l.reals.push(q.clone()),
-                        Value::BitVec { width, bits } => l.bvs.push((*width, *bits)),
+                        Value::BitVec { width, bits } => l.bvs.push((*width, bits.clone())),
                         Value::Str(s) => l.chars.extend(s.code_points()),
                         Value::Fp(x) => l.floats.push(*x),
                         _ => {}
@@ -209,15 +209,26 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
             }
         }
         Sort::BitVec(w) => {
-            let mask = bv_mask(*w);
-            let sign = 1u64 << (w - 1);
-            for bits in [0, 1, mask, 2, sign, sign - 1, mask - 1, 3] {
-                push_unique(&mut list, Value::bv(*w, bits));
+            let mask = bv_mask_big(*w);
+            let modulus = &mask + BigUint::from(1u8);
+            let sign = BigUint::from(1u8) << (w - 1) as usize;
+            let small = |n: u8| BigUint::from(n);
+            for bits in [
+                small(0),
+                small(1),
+                mask.clone(),
+                small(2),
+                sign.clone(),
+                &sign + &mask,
+                &mask + &mask,
+                small(3),
+            ] {
+                push_unique(&mut list, Value::bv_big(*w, bits));
             }
             for (lw, bits) in &lits.bvs {
                 if lw == w {
-                    for b in [*bits, bits.wrapping_add(1), bits.wrapping_sub(1), !bits] {
-                        push_unique(&mut list, Value::bv(*w, b));
+                    for b in [bits.clone(), bits + small(1), bits + &mask, &mask ^ bits] {
+                        push_unique(&mut list, Value::bv_big(*w, b % &modulus));
                     }
                 }
             }

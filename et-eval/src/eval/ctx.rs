@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{Euclid, One, Signed, Zero};
 
@@ -18,7 +18,7 @@ use crate::fp::{Extremum, Float64};
 use crate::interval::{self, Interval};
 use crate::sort::Sort;
 use crate::term::{Op, Term, TermKind};
-use crate::value::{bv_mask, ArrayValue, Value};
+use crate::value::{bv_mask_big, ArrayValue, Value};
 
 /// Key of a symbol, so equal sub-terms get the same symbol.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -654,18 +654,34 @@ impl<'a> Ctx<'a> {
             }
             Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
             | Tan | Bv2Nat => self.arith(op, args, sort),
+            Int2Bv(w) => match self.eval(&args[0]) {
+                V::Num(l) => match l.as_const() {
+                    Some(n) => {
+                        let m = BigInt::one() << w as usize;
+                        let r = num_integer::Integer::mod_floor(&n.to_integer(), &m);
+                        V::Bv(r.to_biguint().unwrap_or_default())
+                    }
+                    None => {
+                        self.taint(&l, "int2bv");
+                        V::Unknown
+                    }
+                },
+                _ => V::Unknown,
+            },
             BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
             | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt
-            | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
+            | BvUge | BvSlt | BvSle | BvSgt | BvSge | BvNand | BvNor | BvXnor | BvComp | Concat
+            | Extract(..) | ZeroExtend(_) | SignExtend(_) | Repeat(_) | RotateLeft(_)
+            | RotateRight(_) => {
                 let width = match &args[0].sort {
                     Sort::BitVec(w) => *w,
                     _ => return V::Unknown,
                 };
                 let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
                 let mut bits = Vec::with_capacity(vals.len());
-                for v in &vals {
+                for v in vals {
                     match v {
-                        V::Bv(b) => bits.push(*b),
+                        V::Bv(b) => bits.push(b),
                         _ => {
                             return if *sort == Sort::Bool {
                                 V::Bool(Tri::U)
@@ -675,7 +691,14 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
-                bv_op(op, width, &bits)
+                let widths: Vec<u32> = args
+                    .iter()
+                    .map(|a| match a.sort {
+                        Sort::BitVec(w) => w,
+                        _ => 0,
+                    })
+                    .collect();
+                bv_op(op, width, &widths, &bits)
             }
             Select => {
                 let arr = self.eval(&args[0]);
@@ -1256,99 +1279,147 @@ fn unknown_of(sort: &Sort) -> V {
     }
 }
 
-/// Sign-extends a `width`-bit value to i64... as i128 for safe arithmetic.
-fn signed(bits: u64, width: u32) -> i128 {
-    let shift = 128 - width;
-    ((bits as i128) << shift) >> shift
+/// The two's-complement value of a `width`-bit vector.
+fn signed(bits: &BigUint, width: u32) -> BigInt {
+    if bits.bit(u64::from(width) - 1) {
+        BigInt::from(bits.clone()) - (BigInt::one() << width as usize)
+    } else {
+        BigInt::from(bits.clone())
+    }
 }
 
-/// The bit-vector operators, SMT-LIB semantics (division by zero included).
-fn bv_op(op: Op, width: u32, b: &[u64]) -> V {
+/// The bit-vector operators, SMT-LIB semantics (division by zero included): `width`
+/// is the first argument's, `widths` every argument's.
+fn bv_op(op: Op, width: u32, widths: &[u32], b: &[BigUint]) -> V {
     use Op::*;
-    let mask = bv_mask(width);
-    let fold = |f: fn(u64, u64) -> u64| V::Bv(b[1..].iter().fold(b[0], |acc, x| f(acc, *x)) & mask);
-    let udiv = |x: u64, y: u64| x.checked_div(y).unwrap_or(mask);
-    let urem = |x: u64, y: u64| if y == 0 { x } else { x % y };
-    let neg = |x: u64| x.wrapping_neg() & mask;
-    let msb = |x: u64| (x >> (width - 1)) & 1 == 1;
+    let mask = bv_mask_big(width);
+    let modulus = &mask + BigUint::one();
+    let fold = |f: fn(&BigUint, &BigUint) -> BigUint| {
+        V::Bv(
+            b[1..]
+                .iter()
+                .fold(b[0].clone(), |acc, x| f(&acc, x) % &modulus),
+        )
+    };
+    let udiv = |x: &BigUint, y: &BigUint| {
+        if y.is_zero() {
+            mask.clone()
+        } else {
+            x / y
+        }
+    };
+    let urem = |x: &BigUint, y: &BigUint| if y.is_zero() { x.clone() } else { x % y };
+    let neg = |x: &BigUint| (&modulus - x) % &modulus;
+    let msb = |x: &BigUint| x.bit(u64::from(width) - 1);
     let cmp = |r: bool| V::Bool(Tri::from(r));
+    let shift = |x: &BigUint| -> Option<usize> {
+        (x < &BigUint::from(width)).then(|| x.iter_u64_digits().next().unwrap_or(0) as usize)
+    };
     match op {
-        BvNot => V::Bv(!b[0] & mask),
-        BvNeg => V::Bv(neg(b[0])),
+        BvNot => V::Bv(&mask ^ &b[0]),
+        BvNeg => V::Bv(neg(&b[0])),
         BvAnd => fold(|x, y| x & y),
         BvOr => fold(|x, y| x | y),
         BvXor => fold(|x, y| x ^ y),
-        BvAdd => fold(u64::wrapping_add),
-        BvSub => V::Bv(b[0].wrapping_sub(b[1]) & mask),
-        BvMul => fold(u64::wrapping_mul),
-        BvUdiv => V::Bv(udiv(b[0], b[1])),
-        BvUrem => V::Bv(urem(b[0], b[1])),
+        BvNand => V::Bv(&mask ^ (&b[0] & &b[1])),
+        BvNor => V::Bv(&mask ^ (&b[0] | &b[1])),
+        BvXnor => V::Bv(&mask ^ (&b[0] ^ &b[1])),
+        BvComp => V::Bv(BigUint::from(u8::from(b[0] == b[1]))),
+        BvAdd => fold(|x, y| x + y),
+        BvSub => V::Bv((&b[0] + &modulus - &b[1]) % &modulus),
+        BvMul => fold(|x, y| x * y),
+        BvUdiv => V::Bv(udiv(&b[0], &b[1])),
+        BvUrem => V::Bv(urem(&b[0], &b[1])),
         BvSdiv => {
-            let (s, t) = (b[0], b[1]);
+            let (s, t) = (&b[0], &b[1]);
             V::Bv(match (msb(s), msb(t)) {
                 (false, false) => udiv(s, t),
-                (true, false) => neg(udiv(neg(s), t)),
-                (false, true) => neg(udiv(s, neg(t))),
-                (true, true) => udiv(neg(s), neg(t)),
+                (true, false) => neg(&udiv(&neg(s), t)),
+                (false, true) => neg(&udiv(s, &neg(t))),
+                (true, true) => udiv(&neg(s), &neg(t)),
             })
         }
         BvSrem => {
-            let (s, t) = (b[0], b[1]);
+            let (s, t) = (&b[0], &b[1]);
             V::Bv(match (msb(s), msb(t)) {
                 (false, false) => urem(s, t),
-                (true, false) => neg(urem(neg(s), t)),
-                (false, true) => urem(s, neg(t)),
-                (true, true) => neg(urem(neg(s), neg(t))),
+                (true, false) => neg(&urem(&neg(s), t)),
+                (false, true) => urem(s, &neg(t)),
+                (true, true) => neg(&urem(&neg(s), &neg(t))),
             })
         }
         BvSmod => {
-            let (s, t) = (b[0], b[1]);
-            let abs_s = if msb(s) { neg(s) } else { s };
-            let abs_t = if msb(t) { neg(t) } else { t };
-            let u = urem(abs_s, abs_t);
-            V::Bv(if u == 0 {
+            let (s, t) = (&b[0], &b[1]);
+            let abs_s = if msb(s) { neg(s) } else { s.clone() };
+            let abs_t = if msb(t) { neg(t) } else { t.clone() };
+            let u = urem(&abs_s, &abs_t);
+            V::Bv(if u.is_zero() {
                 u
             } else {
                 match (msb(s), msb(t)) {
                     (false, false) => u,
-                    (true, false) => (neg(u).wrapping_add(t)) & mask,
-                    (false, true) => (u.wrapping_add(t)) & mask,
-                    (true, true) => neg(u),
+                    (true, false) => (neg(&u) + t) % &modulus,
+                    (false, true) => (u + t) % &modulus,
+                    (true, true) => neg(&u),
                 }
             })
         }
-        BvShl => V::Bv(if b[1] >= width as u64 {
-            0
-        } else {
-            (b[0] << b[1]) & mask
+        BvShl => V::Bv(match shift(&b[1]) {
+            Some(k) => (&b[0] << k) % &modulus,
+            None => BigUint::zero(),
         }),
-        BvLshr => V::Bv(if b[1] >= width as u64 {
-            0
-        } else {
-            b[0] >> b[1]
+        BvLshr => V::Bv(match shift(&b[1]) {
+            Some(k) => &b[0] >> k,
+            None => BigUint::zero(),
         }),
         BvAshr => {
-            let s = signed(b[0], width);
-            let shift = b[1].min(width as u64 - 1) as u32;
-            let r = if b[1] >= width as u64 {
-                if s < 0 {
-                    -1
-                } else {
-                    0
-                }
-            } else {
-                s >> shift
-            };
-            V::Bv((r as u64) & mask)
+            let k = shift(&b[1]).unwrap_or(width as usize);
+            let r = signed(&b[0], width) >> k;
+            V::Bv(
+                num_integer::Integer::mod_floor(&r, &BigInt::from(modulus.clone()))
+                    .to_biguint()
+                    .unwrap_or_default(),
+            )
         }
         BvUlt => cmp(b[0] < b[1]),
         BvUle => cmp(b[0] <= b[1]),
         BvUgt => cmp(b[0] > b[1]),
         BvUge => cmp(b[0] >= b[1]),
-        BvSlt => cmp(signed(b[0], width) < signed(b[1], width)),
-        BvSle => cmp(signed(b[0], width) <= signed(b[1], width)),
-        BvSgt => cmp(signed(b[0], width) > signed(b[1], width)),
-        BvSge => cmp(signed(b[0], width) >= signed(b[1], width)),
+        BvSlt => cmp(signed(&b[0], width) < signed(&b[1], width)),
+        BvSle => cmp(signed(&b[0], width) <= signed(&b[1], width)),
+        BvSgt => cmp(signed(&b[0], width) > signed(&b[1], width)),
+        BvSge => cmp(signed(&b[0], width) >= signed(&b[1], width)),
+        Concat => {
+            let mut acc = BigUint::zero();
+            for (x, w) in b.iter().zip(widths) {
+                acc = (acc << *w as usize) | x;
+            }
+            V::Bv(acc)
+        }
+        Extract(i, j) => V::Bv((&b[0] >> j as usize) & bv_mask_big(i - j + 1)),
+        ZeroExtend(_) => V::Bv(b[0].clone()),
+        SignExtend(k) => V::Bv(if msb(&b[0]) {
+            &b[0] | (bv_mask_big(width + k) ^ &mask)
+        } else {
+            b[0].clone()
+        }),
+        Repeat(k) => {
+            let mut acc = BigUint::zero();
+            for _ in 0..k {
+                acc = (acc << width as usize) | &b[0];
+            }
+            V::Bv(acc)
+        }
+        RotateLeft(k) | RotateRight(k) => {
+            let k = (k % width) as usize;
+            let k = if matches!(op, RotateRight(_)) {
+                (width as usize - k) % width as usize
+            } else {
+                k
+            };
+            let x = &b[0];
+            V::Bv(((x << k) | (x >> (width as usize - k))) & &mask)
+        }
         _ => unreachable!("not a bit-vector operator: {op:?}"),
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -161,7 +161,7 @@ pub enum V {
     Bool(Tri),
     /// Int or Real (the term's sort tells which).
     Num(Lin),
-    Bv(u64),
+    Bv(BigUint),
     Fp(Float64),
     Rm(RoundingMode),
     Str(SmtString),
@@ -180,7 +180,7 @@ impl V {
             (V::Bool(Tri::F), _) => Value::Bool(false),
             (V::Num(l), Sort::Int) => Value::Int(l.as_const()?.to_integer()),
             (V::Num(l), _) => Value::Real(l.as_const()?.clone()),
-            (V::Bv(b), Sort::BitVec(w)) => Value::bv(*w, *b),
+            (V::Bv(b), Sort::BitVec(w)) => Value::bv_big(*w, b.clone()),
             (V::Fp(x), _) => Value::Fp(*x),
             (V::Rm(r), _) => Value::Rm(*r),
             (V::Str(s), _) => Value::Str(s.clone()),
@@ -194,7 +194,7 @@ impl V {
             Value::Bool(b) => V::Bool(Tri::from(*b)),
             Value::Int(n) => V::Num(Lin::int(n.clone())),
             Value::Real(q) => V::Num(Lin::constant(q.clone())),
-            Value::BitVec { bits, .. } => V::Bv(*bits),
+            Value::BitVec { bits, .. } => V::Bv(bits.clone()),
             Value::Fp(x) => V::Fp(*x),
             Value::Rm(r) => V::Rm(*r),
             Value::Str(s) => V::Str(s.clone()),

@@ -404,3 +404,38 @@ fn nested_division_by_zero_is_decided_exactly() {
         Truth::True
     );
 }
+
+#[test]
+fn every_bit_vector_operator_at_any_width() {
+    let t = |f: &str| truth("(declare-const a Bool)", f, vec![Value::Bool(true)]);
+    for f in [
+        "(= ((_ extract 7 4) #xab) #xa)",
+        "(= ((_ extract 0 0) #xab) #b1)",
+        "(= (concat #xa #b01) #b101001)",
+        "(= ((_ zero_extend 4) #xf) #x0f)",
+        "(= ((_ sign_extend 4) #xf) #xff)",
+        "(= ((_ sign_extend 4) #x7) #x07)",
+        "(= ((_ repeat 3) #b10) #b101010)",
+        "(= ((_ rotate_left 1) #b1000) #b0001)",
+        "(= ((_ rotate_right 1) #b0001) #b1000)",
+        "(= ((_ rotate_left 5) #b1000) #b0001)",
+        "(= ((_ rotate_left 0) #b1000) #b1000)",
+        "(= (bvcomp #x1 #x1) #b1)",
+        "(= (bvcomp #x1 #x2) #b0)",
+        "(= (bvnand #xc #xa) #x7)",
+        "(= (bvnor #xc #xa) #x1)",
+        "(= (bvxnor #xc #xa) #x9)",
+        "(= ((_ int2bv 4) (- 1)) #xf)",
+        "(= (bv2nat ((_ int2bv 8) 300)) 44)",
+        "(= (bvadd #xffffffffffffffffffffffffffffffff #x00000000000000000000000000000001) #x00000000000000000000000000000000)",
+        "(bvslt ((_ sign_extend 64) #x8000000000000000) #x00000000000000000000000000000000)",
+        "(= (bvmul ((_ zero_extend 64) #xffffffffffffffff) ((_ zero_extend 64) #xffffffffffffffff)) #xfffffffffffffffe0000000000000001)",
+        "(= (bvudiv #x00000000000000000000000000000007 #x00000000000000000000000000000000) #xffffffffffffffffffffffffffffffff)",
+        "(= (bvashr #x80000000000000000000000000000000 #x00000000000000000000000000000080) #xffffffffffffffffffffffffffffffff)",
+        "(= (bvsmod (_ bv251 8) (_ bv3 8)) (_ bv1 8))",
+        "(= ((_ extract 129 2) ((_ repeat 65) #b11)) ((_ repeat 64) #b11))",
+    ] {
+        assert_eq!(t(f), Truth::True, "{f}");
+    }
+    assert_eq!(t("(= ((_ extract 7 4) #xab) #xb)"), Truth::False);
+}
