@@ -24,6 +24,7 @@ pub mod witness;
 
 pub use check::{check_model, check_witness, ModelCheck};
 pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
+pub use fp::generic::Fp;
 pub use model::{parse_model, Model, ModelDialect, ModelError};
 pub use script::{Script, ScriptError};
 pub use sort::Sort;

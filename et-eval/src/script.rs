@@ -13,7 +13,8 @@ use num_rational::BigRational;
 use num_traits::Num;
 use thiserror::Error;
 
-use crate::fp::{Float64, RoundingMode};
+use crate::fp::generic::Fp;
+use crate::fp::RoundingMode;
 use crate::sexp::{self, Pos, Sexp, SexpKind};
 use crate::sort::{Sort, MAX_BV_WIDTH};
 use crate::string::{Dialect, SmtString};
@@ -223,19 +224,27 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
             let heads: Vec<Option<&str>> = items.iter().map(Sexp::as_symbol).collect();
             match heads.as_slice() {
                 [Some("_"), Some(special), None, None] if is_fp_special(special) => {
-                    if !matches!((&items[2].kind, &items[3].kind), (SexpKind::Numeral(e), SexpKind::Numeral(s)) if e == "11" && s == "53")
-                    {
+                    let format = match (&items[2].kind, &items[3].kind) {
+                        (SexpKind::Numeral(e), SexpKind::Numeral(s)) => {
+                            match (e.parse::<u32>(), s.parse::<u32>()) {
+                                (Ok(e), Ok(s)) => Sort::floating_point(e, s).ok().map(|_| (e, s)),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let Some((eb, sb)) = format else {
                         return Err(err(
                             sexp.pos,
-                            format!("unsupported floating-point format in '{sexp}' (only 11 53)"),
+                            format!("unsupported floating-point format in '{sexp}'"),
                         ));
-                    }
-                    Value::Fp(match *special {
-                        "+zero" => Float64::POS_ZERO,
-                        "-zero" => Float64::NEG_ZERO,
-                        "+oo" => Float64::POS_INFINITY,
-                        "-oo" => Float64::NEG_INFINITY,
-                        _ => Float64::NAN,
+                    };
+                    Value::float(match *special {
+                        "+zero" => Fp::zero(eb, sb, false),
+                        "-zero" => Fp::zero(eb, sb, true),
+                        "+oo" => Fp::infinity(eb, sb, false),
+                        "-oo" => Fp::infinity(eb, sb, true),
+                        _ => Fp::nan(eb, sb),
                     })
                 }
                 [Some("_"), Some(bv), None]
@@ -268,11 +277,17 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                         })
                         .collect::<Result<_, _>>()?;
                     match fields.as_slice() {
-                        [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: 11, bits: e }, Value::BitVec { width: 52, bits: m }] => {
-                            let word = |b: &BigUint| b.iter_u64_digits().next().unwrap_or(0);
-                            Value::Fp(Float64::from_fields(word(s), word(e), word(m)).map_err(|e| err(sexp.pos, e.to_string()))?)
+                        [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: eb, bits: e }, Value::BitVec { width: mb, bits: m }]
+                            if Sort::floating_point(*eb, mb + 1).is_ok() =>
+                        {
+                            Value::float(Fp::from_fields(*eb, mb + 1, s, e, m))
                         }
-                        _ => return Err(err(sexp.pos, format!("unsupported floating-point literal '{sexp}' (only 1, 11 and 52 bit fields)"))),
+                        _ => {
+                            return Err(err(
+                                sexp.pos,
+                                format!("unsupported floating-point literal '{sexp}'"),
+                            ))
+                        }
                     }
                 }
                 _ => return Ok(None),
@@ -531,6 +546,21 @@ fn bv_width(args: &[Term]) -> Result<u32, String> {
     Ok(w)
 }
 
+/// The common floating-point sort of the arguments.
+fn fp_sort(args: &[Term]) -> Result<Sort, String> {
+    let sort = args[0].sort.clone();
+    if sort.fp_format().is_none() {
+        return Err(format!(
+            "expected a floating-point number, found {} '{}'",
+            sort, args[0]
+        ));
+    }
+    if let Some(bad) = args.iter().find(|a| a.sort != sort) {
+        return Err(format!("expected {sort}, found {} '{bad}'", bad.sort));
+    }
+    Ok(sort)
+}
+
 /// The sort of a bit-vector width, if supported.
 fn checked_width(w: u64) -> Result<Sort, String> {
     if (1..=u64::from(MAX_BV_WIDTH)).contains(&w) {
@@ -717,47 +747,88 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             args[0].sort.clone()
         }
         ConstArray => unreachable!("handled by the checker"),
-        FpToReal | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
-            return Err(format!("unsupported operator '{}'", op.name()))
-        }
         FpAbs | FpNeg => {
             arity(op, args, 1, 1)?;
-            all(args, &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(args)?
         }
         FpAdd | FpSub | FpMul | FpDiv => {
             arity(op, args, 3, 3)?;
             all(&mut args[..1], &Sort::RoundingMode)?;
-            all(&mut args[1..], &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(&args[1..])?
         }
         FpFma => {
             arity(op, args, 4, 4)?;
             all(&mut args[..1], &Sort::RoundingMode)?;
-            all(&mut args[1..], &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(&args[1..])?
         }
         FpSqrt | FpRoundToIntegral => {
             arity(op, args, 2, 2)?;
             all(&mut args[..1], &Sort::RoundingMode)?;
-            all(&mut args[1..], &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(&args[1..])?
         }
         FpRem | FpMin | FpMax => {
             arity(op, args, 2, 2)?;
-            all(args, &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(args)?
         }
         FpLeq | FpLt | FpGeq | FpGt | FpEq => {
             arity(op, args, 2, MANY)?;
-            all(args, &Sort::Float64)?;
+            fp_sort(args)?;
             Sort::Bool
         }
         FpIsNaN | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
         | FpIsPositive => {
             arity(op, args, 1, 1)?;
-            all(args, &Sort::Float64)?;
+            fp_sort(args)?;
             Sort::Bool
+        }
+        FpToReal => {
+            arity(op, args, 1, 1)?;
+            fp_sort(args)?;
+            Sort::Real
+        }
+        FpFromFields => {
+            arity(op, args, 3, 3)?;
+            let widths: Vec<u32> = args
+                .iter()
+                .map(|a| bv_width(std::slice::from_ref(a)))
+                .collect::<Result<_, _>>()?;
+            if widths[0] != 1 {
+                return Err("the sign of (fp ...) has 1 bit".into());
+            }
+            Sort::floating_point(widths[1], widths[2] + 1)?
+        }
+        ToFp(eb, sb) => {
+            let target = Sort::floating_point(eb, sb)?;
+            match args.len() {
+                1 => {
+                    if bv_width(args)? != eb + sb {
+                        return Err(format!("to_fp {eb} {sb} of bits needs {} bits", eb + sb));
+                    }
+                }
+                2 => {
+                    all(&mut args[..1], &Sort::RoundingMode)?;
+                    let from = args[1].sort.clone();
+                    if from.is_numeric() {
+                        all(&mut args[1..], &Sort::Real)?;
+                    } else if from.fp_format().is_none() && !matches!(from, Sort::BitVec(_)) {
+                        return Err(format!("to_fp of {from}"));
+                    }
+                }
+                n => return Err(format!("'to_fp' takes 1 or 2 arguments, not {n}")),
+            }
+            target
+        }
+        ToFpUnsigned(eb, sb) => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            bv_width(&args[1..])?;
+            Sort::floating_point(eb, sb)?
+        }
+        FpToUbv(w) | FpToSbv(w) => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            fp_sort(&args[1..])?;
+            checked_width(u64::from(w))?
         }
         StrConcat => {
             arity(op, args, 2, MANY)?;

@@ -8,6 +8,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
 use crate::sort::Sort;
 use crate::string::SmtString;
@@ -31,6 +32,8 @@ pub enum Value {
     },
     /// A binary64 floating-point number.
     Fp(Float64),
+    /// A floating-point number of another format.
+    Float(Fp),
     /// A rounding mode.
     Rm(RoundingMode),
     /// A Unicode string.
@@ -66,6 +69,15 @@ pub fn bv_mask_big(width: u32) -> BigUint {
 }
 
 impl Value {
+    /// A floating-point value: binary64 as [`Value::Fp`], other formats as
+    /// [`Value::Float`].
+    pub fn float(x: Fp) -> Value {
+        match x.to_float64() {
+            Some(f) => Value::Fp(f),
+            None => Value::Float(x),
+        }
+    }
+
     /// The value's sort.
     pub fn sort(&self) -> Sort {
         match self {
@@ -74,6 +86,7 @@ impl Value {
             Value::Real(_) => Sort::Real,
             Value::BitVec { width, .. } => Sort::BitVec(*width),
             Value::Fp(_) => Sort::Float64,
+            Value::Float(x) => Sort::Float(x.eb, x.sb),
             Value::Rm(_) => Sort::RoundingMode,
             Value::Str(_) => Sort::String,
             Value::Array(a) => a.sort.clone(),
@@ -114,6 +127,7 @@ impl Value {
                 },
             ) => w1 == w2 && b1 == b2,
             (Value::Fp(a), Value::Fp(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a == b,
             (Value::Rm(a), Value::Rm(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => a.extensional_eq(b),
@@ -243,6 +257,7 @@ impl fmt::Display for Value {
                 }
             }
             Value::Fp(x) => write!(f, "{x}"),
+            Value::Float(x) => write!(f, "{x}"),
             Value::Rm(rm) => write!(f, "{rm}"),
             Value::Str(s) => write!(f, "{s}"),
             Value::Array(a) => {

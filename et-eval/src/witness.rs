@@ -13,6 +13,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 
 use crate::eval::{evaluate, Assignment, Evaluation, Limits, Truth};
+use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
 use crate::script::Script;
 use crate::sort::Sort;
@@ -143,6 +144,7 @@ struct Literals {
     bvs: Vec<(u32, BigUint)>,
     chars: Vec<u32>,
     floats: Vec<Float64>,
+    generic_floats: Vec<Fp>,
 }
 
 impl Literals {
@@ -157,6 +159,7 @@ impl Literals {
                         Value::BitVec { width, bits } => l.bvs.push((*width, bits.clone())),
                         Value::Str(s) => l.chars.extend(s.code_points()),
                         Value::Fp(x) => l.floats.push(*x),
+                        Value::Float(x) => l.generic_floats.push(x.clone()),
                         _ => {}
                     }
                 }
@@ -253,6 +256,35 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
             }
             for x in &lits.floats {
                 push_unique(&mut list, Value::Fp(*x));
+            }
+        }
+        Sort::Float(eb, sb) => {
+            let (eb, sb) = (*eb, *sb);
+            let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
+            let number =
+                |v: BigRational| Value::Float(Fp::from_rational(eb, sb, &v, RoundingMode::Rne));
+            let tiny = Fp::from_bits(eb, sb, BigUint::from(1u8));
+            for v in [
+                Value::Float(Fp::zero(eb, sb, false)),
+                Value::Float(Fp::zero(eb, sb, true)),
+                number(q(1, 1)),
+                number(q(-1, 1)),
+                Value::Float(Fp::infinity(eb, sb, false)),
+                Value::Float(Fp::infinity(eb, sb, true)),
+                Value::Float(Fp::nan(eb, sb)),
+                Value::Float(tiny.clone()),
+                Value::Float(Fp::max_finite(eb, sb, false)),
+                number(q(1, 2)),
+                number(q(2, 1)),
+                Value::Float(tiny.neg()),
+                Value::Float(Fp::max_finite(eb, sb, true)),
+            ] {
+                push_unique(&mut list, v);
+            }
+            for x in &lits.generic_floats {
+                if (x.eb, x.sb) == (eb, sb) {
+                    push_unique(&mut list, Value::Float(x.clone()));
+                }
             }
         }
         Sort::RoundingMode => list.extend(RoundingMode::ALL.map(Value::Rm)),

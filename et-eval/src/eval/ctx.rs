@@ -14,6 +14,7 @@ use super::linear::{self, Constraint, Rel};
 use super::strings;
 use super::{Assignment, Binding};
 use crate::algebraic::{Algebraic, Poly};
+use crate::fp::generic::{Fp, GenericExtremum};
 use crate::fp::{Extremum, Float64};
 use crate::interval::{self, Interval};
 use crate::sort::Sort;
@@ -90,6 +91,10 @@ pub struct Ctx<'a> {
 }
 
 const MAX_REASONS: usize = 4;
+
+/// The widest unspecified bit-vector result (`fp.to_ubv` out of range) whose values
+/// the search tries one by one.
+const MAX_PICKED_BV_WIDTH: u32 = 8;
 
 impl<'a> Ctx<'a> {
     pub fn new(
@@ -294,11 +299,13 @@ impl<'a> Ctx<'a> {
             DivOp::Int => self.assignment.division_by_zero.int_div.as_ref(),
             DivOp::Mod => self.assignment.division_by_zero.int_mod.as_ref(),
             DivOp::Real => self.assignment.division_by_zero.real_div.as_ref(),
+            DivOp::FpToReal(..) => None,
         };
         let name = match op {
             DivOp::Int => "div",
             DivOp::Mod => "mod",
             DivOp::Real => "/",
+            DivOp::FpToReal(..) => "fp.to_real",
         };
         if let Some(c) = dividend.as_const() {
             let key = op.key(c);
@@ -473,6 +480,12 @@ impl<'a> Ctx<'a> {
 
     /// `fp.min`/`fp.max` of two zeros: a certificate's choice, or a decision.
     fn fp_zero(&mut self, key: ChoiceKey) -> V {
+        self.pick(key, (11, 53), 2)
+    }
+
+    /// An unspecified result among `count` values (the zeros of a format, or the
+    /// bit-vectors of a width): a certificate's choice, the path's, or a decision.
+    fn pick(&mut self, key: ChoiceKey, format: (u32, u32), count: usize) -> V {
         if let Some(v) = self.chosen.get(&key) {
             return V::from_value(v);
         }
@@ -482,10 +495,10 @@ impl<'a> Ctx<'a> {
         if self.path.is_none() {
             return V::Unknown;
         }
-        let v = if self.decide(2) == 0 {
-            Value::Fp(Float64::POS_ZERO)
-        } else {
-            Value::Fp(Float64::NEG_ZERO)
+        let taken = self.decide(count);
+        let v = match &key {
+            ChoiceKey::FpToBv(_, w, ..) => Value::bv(*w, taken as u64),
+            _ => Value::float(Fp::zero(format.0, format.1, taken == 1)),
         };
         if let Some(path) = &mut self.path {
             path.fp_zeros.insert(key, v.clone());
@@ -738,6 +751,9 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
+            FpToReal | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
+                self.float(op, args, sort)
+            }
             FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRem
             | FpRoundToIntegral | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN
             | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
@@ -767,6 +783,7 @@ impl<'a> Ctx<'a> {
             (V::Num(x), V::Num(y)) => self.compare(&x.sub(y), &[Ordering::Equal]),
             (V::Bv(x), V::Bv(y)) => Tri::from(x == y),
             (V::Fp(x), V::Fp(y)) => Tri::from(x == y),
+            (V::Float(x), V::Float(y)) => Tri::from(x == y),
             (V::Rm(x), V::Rm(y)) => Tri::from(x == y),
             (V::Str(x), V::Str(y)) => Tri::from(x == y),
             (V::Array(x), V::Array(y)) => Tri::from(x.extensional_eq(y)),
@@ -1192,8 +1209,152 @@ impl<'a> Ctx<'a> {
         V::Num(self.opaque(op, &[x], interval))
     }
 
+    /// Floating-point operators on any format (binary64 values are converted), and
+    /// the conversions `to_fp`, `to_fp_unsigned`, `fp.to_ubv`, `fp.to_sbv`,
+    /// `fp.to_real`, `fp`. Results SMT-LIB leaves unspecified (`fp.to_real` of ±∞ and
+    /// NaN, `fp.to_ubv`/`fp.to_sbv` out of range) are chosen like division by zero.
+    fn float(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
+        use Op::*;
+        let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
+        let mut xs: Vec<Fp> = Vec::new();
+        let mut rm = None;
+        let mut num = None;
+        let mut bvs: Vec<(BigUint, u32)> = Vec::new();
+        for (v, a) in vals.iter().zip(args) {
+            match v {
+                V::Fp(x) => xs.push(Fp::from_float64(*x)),
+                V::Float(x) => xs.push(x.clone()),
+                V::Rm(r) => rm = Some(*r),
+                V::Num(l) => match l.as_const() {
+                    Some(q) => num = Some(q.clone()),
+                    None => {
+                        self.taint(l, op.name());
+                        return unknown_of(sort);
+                    }
+                },
+                V::Bv(b) => match a.sort {
+                    Sort::BitVec(w) => bvs.push((b.clone(), w)),
+                    _ => return unknown_of(sort),
+                },
+                _ => return unknown_of(sort),
+            }
+        }
+        let rm = rm.unwrap_or(crate::fp::RoundingMode::Rne);
+        let format = sort.fp_format();
+        let wrap = |x: Fp| V::from_value(&Value::float(x));
+        let chain =
+            |f: fn(&Fp, &Fp) -> bool| V::Bool(Tri::from(xs.windows(2).all(|w| f(&w[0], &w[1]))));
+        match op {
+            ToFp(eb, sb) | ToFpUnsigned(eb, sb) => {
+                if let Some(q) = num {
+                    return wrap(Fp::from_rational(eb, sb, &q, rm));
+                }
+                if let Some(x) = xs.first() {
+                    return wrap(x.convert(eb, sb, rm));
+                }
+                let Some((b, w)) = bvs.first() else {
+                    return V::Unknown;
+                };
+                if args.len() == 1 {
+                    return wrap(Fp::from_bits(eb, sb, b.clone()));
+                }
+                let mut n = BigInt::from(b.clone());
+                if op != ToFpUnsigned(eb, sb) && b.bit(u64::from(*w) - 1) {
+                    n -= BigInt::one() << *w as usize;
+                }
+                wrap(Fp::from_rational(eb, sb, &BigRational::from_integer(n), rm))
+            }
+            FpFromFields => match bvs.as_slice() {
+                [(s, 1), (e, eb), (m, mb)] => wrap(Fp::from_fields(*eb, mb + 1, s, e, m)),
+                _ => V::Unknown,
+            },
+            FpToReal => {
+                let x = &xs[0];
+                match x.to_rational() {
+                    Some(q) => V::Num(Lin::constant(q)),
+                    None => {
+                        let code = if x.is_nan() {
+                            0
+                        } else if x.is_negative() {
+                            -1
+                        } else {
+                            1
+                        };
+                        let dividend = Lin::constant(BigRational::from_integer(BigInt::from(code)));
+                        V::Num(self.division_by_zero(DivOp::FpToReal(x.eb, x.sb), &dividend))
+                    }
+                }
+            }
+            FpToUbv(w) | FpToSbv(w) => {
+                let signed = matches!(op, FpToSbv(_));
+                let x = &xs[0];
+                if let Some(n) = x.to_integer(rm) {
+                    let (lo, hi) = if signed {
+                        (
+                            -(BigInt::one() << (w - 1) as usize),
+                            BigInt::one() << (w - 1) as usize,
+                        )
+                    } else {
+                        (BigInt::zero(), BigInt::one() << w as usize)
+                    };
+                    if n >= lo && n < hi {
+                        let m = BigInt::one() << w as usize;
+                        let bits = num_integer::Integer::mod_floor(&n, &m);
+                        return V::Bv(bits.to_biguint().unwrap_or_default());
+                    }
+                }
+                // Out of range: unspecified, the same for the same (rm, x).
+                let key = ChoiceKey::FpToBv(signed, w, rm, x.clone());
+                if w <= MAX_PICKED_BV_WIDTH {
+                    self.pick(key, (0, 0), 1usize << w)
+                } else if let Some(v) = self.chosen.get(&key) {
+                    V::from_value(v)
+                } else {
+                    self.open(format!(
+                        "{} is unspecified and wider than {MAX_PICKED_BV_WIDTH} bits, too many values to try",
+                        key.describe()
+                    ));
+                    V::Unknown
+                }
+            }
+            FpAbs => wrap(xs[0].abs()),
+            FpNeg => wrap(xs[0].neg()),
+            FpAdd => wrap(xs[0].add(&xs[1], rm)),
+            FpSub => wrap(xs[0].sub(&xs[1], rm)),
+            FpMul => wrap(xs[0].mul(&xs[1], rm)),
+            FpDiv => wrap(xs[0].div(&xs[1], rm)),
+            FpFma => wrap(xs[0].fma(&xs[1], &xs[2], rm)),
+            FpSqrt => wrap(xs[0].sqrt(rm)),
+            FpRem => wrap(xs[0].rem(&xs[1])),
+            FpRoundToIntegral => wrap(xs[0].round_to_integral(rm)),
+            FpMin | FpMax => match xs[0].extremum(&xs[1], op == FpMax) {
+                GenericExtremum::Value(x) => wrap(x),
+                GenericExtremum::EitherZero => {
+                    let key = ChoiceKey::FloatExtremum(op == FpMax, xs[0].clone(), xs[1].clone());
+                    self.pick(key, format.unwrap_or((11, 53)), 2)
+                }
+            },
+            FpLeq => chain(Fp::leq),
+            FpLt => chain(Fp::lt),
+            FpGeq => chain(|a, b| b.leq(a)),
+            FpGt => chain(|a, b| b.lt(a)),
+            FpEq => chain(Fp::fp_eq),
+            FpIsNaN => V::Bool(Tri::from(xs[0].is_nan())),
+            FpIsZero => V::Bool(Tri::from(xs[0].is_zero())),
+            FpIsInfinite => V::Bool(Tri::from(xs[0].is_infinite())),
+            FpIsNormal => V::Bool(Tri::from(xs[0].is_normal())),
+            FpIsSubnormal => V::Bool(Tri::from(xs[0].is_subnormal())),
+            FpIsNegative => V::Bool(Tri::from(xs[0].is_negative())),
+            FpIsPositive => V::Bool(Tri::from(xs[0].is_positive())),
+            _ => unreachable!("not floating point: {op:?}"),
+        }
+    }
+
     fn fp(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
         use Op::*;
+        if args.iter().any(|a| matches!(a.sort, Sort::Float(..))) {
+            return self.float(op, args, sort);
+        }
         let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
         let mut xs: Vec<Float64> = Vec::new();
         let mut rm = None;

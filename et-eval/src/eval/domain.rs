@@ -163,6 +163,8 @@ pub enum V {
     Num(Lin),
     Bv(BigUint),
     Fp(Float64),
+    /// A floating-point number of a format other than binary64.
+    Float(crate::fp::generic::Fp),
     Rm(RoundingMode),
     Str(SmtString),
     Re(Regex),
@@ -182,6 +184,7 @@ impl V {
             (V::Num(l), _) => Value::Real(l.as_const()?.clone()),
             (V::Bv(b), Sort::BitVec(w)) => Value::bv_big(*w, b.clone()),
             (V::Fp(x), _) => Value::Fp(*x),
+            (V::Float(x), _) => Value::Float(x.clone()),
             (V::Rm(r), _) => Value::Rm(*r),
             (V::Str(s), _) => Value::Str(s.clone()),
             (V::Array(a), _) => Value::Array(a.clone()),
@@ -196,6 +199,7 @@ impl V {
             Value::Real(q) => V::Num(Lin::constant(q.clone())),
             Value::BitVec { bits, .. } => V::Bv(bits.clone()),
             Value::Fp(x) => V::Fp(*x),
+            Value::Float(x) => V::Float(x.clone()),
             Value::Rm(r) => V::Rm(*r),
             Value::Str(s) => V::Str(s.clone()),
             Value::Array(a) => V::Array(a.clone()),
@@ -216,6 +220,13 @@ pub enum ChoiceKey {
     FpMin(u64, u64),
     /// `fp.max` likewise.
     FpMax(u64, u64),
+    /// `fp.min` (false) or `fp.max` (true) of +0 and −0 of another format.
+    FloatExtremum(bool, crate::fp::generic::Fp, crate::fp::generic::Fp),
+    /// `fp.to_real` of NaN (code 0), +∞ (1) or −∞ (−1) of format (eb, sb).
+    FpToReal(u32, u32, i8),
+    /// `fp.to_sbv` (true) / `fp.to_ubv` (false) of width w, under a rounding mode, of a
+    /// value out of range (NaN, ±∞ or too large).
+    FpToBv(bool, u32, RoundingMode, crate::fp::generic::Fp),
 }
 
 impl ChoiceKey {
@@ -253,6 +264,21 @@ impl ChoiceKey {
                 Float64::from_bits(*a),
                 Float64::from_bits(*b)
             ),
+            ChoiceKey::FloatExtremum(max, a, b) => {
+                format!("(fp.{} {a} {b})", if *max { "max" } else { "min" })
+            }
+            ChoiceKey::FpToReal(eb, sb, code) => format!(
+                "(fp.to_real (_ {} {eb} {sb}))",
+                match code {
+                    0 => "NaN",
+                    1 => "+oo",
+                    _ => "-oo",
+                }
+            ),
+            ChoiceKey::FpToBv(signed, w, rm, x) => format!(
+                "((_ fp.to_{}bv {w}) {rm} {x})",
+                if *signed { "s" } else { "u" }
+            ),
         }
     }
 }
@@ -266,6 +292,9 @@ pub enum DivOp {
     Mod,
     /// `/`.
     Real,
+    /// `fp.to_real` of a non-finite value of format (eb, sb): the "dividend" is the
+    /// value's code (0 NaN, 1 +∞, −1 −∞).
+    FpToReal(u32, u32),
 }
 
 impl DivOp {
@@ -275,6 +304,9 @@ impl DivOp {
             DivOp::Int => ChoiceKey::IntDiv(dividend.to_integer()),
             DivOp::Mod => ChoiceKey::IntMod(dividend.to_integer()),
             DivOp::Real => ChoiceKey::RealDiv(dividend.clone()),
+            DivOp::FpToReal(eb, sb) => {
+                ChoiceKey::FpToReal(eb, sb, dividend.to_integer().try_into().unwrap_or(0))
+            }
         }
     }
 }
@@ -331,7 +363,7 @@ impl SymKind {
     /// Whether a decision symbol's value is an integer.
     pub fn is_integer(&self) -> bool {
         match self {
-            SymKind::Choice(op, _) => *op != DivOp::Real,
+            SymKind::Choice(op, _) => matches!(op, DivOp::Int | DivOp::Mod),
             SymKind::Aux { integer, .. } => *integer,
             _ => false,
         }

@@ -439,3 +439,72 @@ fn every_bit_vector_operator_at_any_width() {
     }
     assert_eq!(t("(= ((_ extract 7 4) #xab) #xb)"), Truth::False);
 }
+
+#[test]
+fn floating_point_of_every_format_and_the_conversions() {
+    let t = |decls: &str, f: &str, values: Vec<Value>| truth(decls, f, values);
+    let none = |f: &str| t("(declare-const p Bool)", f, vec![Value::Bool(true)]);
+    for f in [
+        // Float32: 0.1 rounds to 0x3dcccccd; back to real exactly.
+        "(= ((_ to_fp 8 24) RNE 0.1) (fp #b0 #x7b #b10011001100110011001101))",
+        "(= (fp.to_real ((_ to_fp 8 24) RNE 0.5)) 0.5)",
+        "(= (fp.to_real ((_ to_fp 8 24) RTZ (/ 1.0 3.0))) (/ 11184810.0 33554432.0))",
+        // Float16 overflow and its largest finite.
+        "(fp.isInfinite ((_ to_fp 5 11) RNE 65520.0))",
+        "(= (fp.to_real ((_ to_fp 5 11) RTZ 65520.0)) 65504.0)",
+        "(fp.isSubnormal ((_ to_fp 5 11) RNE (/ 1.0 16777216.0)))",
+        // Between formats, from bits, from signed and unsigned bit-vectors.
+        "(= ((_ to_fp 11 53) RNE ((_ to_fp 8 24) RNE 0.1)) ((_ to_fp 11 53) RNE 0.100000001490116119384765625))",
+        "(= ((_ to_fp 8 24) #x3f800000) ((_ to_fp 8 24) RNE 1.0))",
+        "(= ((_ to_fp 8 24) RNE #xff) ((_ to_fp 8 24) RNE (- 1.0)))",
+        "(= ((_ to_fp_unsigned 8 24) RNE #xff) ((_ to_fp 8 24) RNE 255.0))",
+        // fp.to_sbv / fp.to_ubv in range.
+        "(= ((_ fp.to_sbv 8) RTZ ((_ to_fp 8 24) RNE (- 3.7))) #xfd)",
+        "(= ((_ fp.to_sbv 8) RNE ((_ to_fp 8 24) RNE (- 3.5))) #xfc)",
+        "(= ((_ fp.to_ubv 4) RTP ((_ to_fp 5 11) RNE 2.25)) #x3)",
+        // Arithmetic in Float16 and Float128.
+        "(= (fp.add RNE ((_ to_fp 5 11) RNE 1.0) ((_ to_fp 5 11) RNE (/ 1.0 4096.0))) ((_ to_fp 5 11) RNE 1.0))",
+        "(fp.lt ((_ to_fp 15 113) RNE 1.0) (fp.add RNE ((_ to_fp 15 113) RNE 1.0) ((_ to_fp 15 113) RNE (/ 1.0 4096.0))))",
+        "(= (fp.sqrt RNE ((_ to_fp 8 24) RNE 4.0)) ((_ to_fp 8 24) RNE 2.0))",
+        "(fp.isNaN (fp.sqrt RNE ((_ to_fp 8 24) RNE (- 4.0))))",
+        "(= (fp.rem ((_ to_fp 8 24) RNE 5.0) ((_ to_fp 8 24) RNE 2.0)) ((_ to_fp 8 24) RNE 1.0))",
+        "(fp.isNegative (fp.roundToIntegral RNE ((_ to_fp 8 24) RNE (- 0.3))))",
+        "(= (_ +zero 8 24) (fp #b0 #x00 #b00000000000000000000000))",
+        "(not (= (_ +zero 8 24) (_ -zero 8 24)))",
+        "(fp.eq (_ +zero 8 24) (_ -zero 8 24))",
+        "(= (_ NaN 5 11) (fp #b1 #b11111 #b0000000001))",
+        // Unspecified: fp.to_real of ∞ is some real, the same each time.
+        "(= (fp.to_real (_ +oo 8 24)) 7.5)",
+        "(= (fp.to_real (_ +oo 8 24)) (fp.to_real (_ +oo 8 24)))",
+        // fp.to_ubv of NaN: some bit-vector, the same each time.
+        "(= ((_ fp.to_ubv 8) RNE (_ NaN 8 24)) #x2a)",
+        "(= ((_ fp.to_sbv 4) RTZ ((_ to_fp 8 24) RNE 100.0)) #x7)",
+        // fp.min of zeros of another format: either.
+        "(fp.isNegative (fp.min (_ +zero 8 24) (_ -zero 8 24)))",
+    ] {
+        assert_eq!(none(f), Truth::True, "{f}");
+    }
+    for f in [
+        "(and (= (fp.to_real (_ +oo 8 24)) 1.0) (= (fp.to_real (_ +oo 8 24)) 2.0))",
+        "(distinct ((_ fp.to_ubv 8) RNE (_ NaN 8 24)) ((_ fp.to_ubv 8) RNE (_ NaN 8 24)))",
+        "(fp.isNegative ((_ to_fp 8 24) RNE 0.0))",
+        "(= ((_ fp.to_sbv 8) RTZ ((_ to_fp 8 24) RNE (- 3.7))) #xfc)",
+    ] {
+        assert_eq!(none(f), Truth::False, "{f}");
+    }
+    // Constants of Float32 from a model.
+    let x = Value::Float(crate::fp::generic::Fp::from_rational(
+        8,
+        24,
+        &BigRational::new(BigInt::from(3), BigInt::from(2)),
+        crate::fp::RoundingMode::Rne,
+    ));
+    assert_eq!(
+        t(
+            "(declare-const x Float32)",
+            "(= (fp.to_real x) 1.5)",
+            vec![x]
+        ),
+        Truth::True
+    );
+}
