@@ -87,6 +87,9 @@ impl Script {
     pub fn from_sexps(commands: &[Sexp]) -> Result<Script, ScriptError> {
         let mut checker = Checker::default();
         let mut assertions = Vec::new();
+        // (assertions, declarations, definitions) at each push.
+        let mut levels: Vec<(usize, usize, HashMap<String, Macro>)> = Vec::new();
+        let mut first_check: Option<(Vec<Term>, Vec<Decl>)> = None;
         for command in commands {
             let items = command.as_list().ok_or_else(|| {
                 err(
@@ -136,9 +139,111 @@ impl Script {
                     }
                     assertions.push(term);
                 }
+                "define-fun" => {
+                    let [_, name, params, sort, body] = items else {
+                        return Err(err(command.pos, "malformed define-fun"));
+                    };
+                    let name = name
+                        .as_symbol()
+                        .ok_or_else(|| err(name.pos, "expected a symbol"))?;
+                    let params = params
+                        .as_list()
+                        .ok_or_else(|| err(params.pos, "expected a parameter list"))?
+                        .iter()
+                        .map(|p| match p.as_list() {
+                            Some([n, s]) if n.as_symbol().is_some() => Ok((
+                                n.as_symbol().unwrap_or_default().to_string(),
+                                Sort::parse(s).map_err(|m| err(s.pos, m))?,
+                            )),
+                            _ => Err(err(p.pos, "malformed parameter")),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+                    if checker.vars.contains_key(name) || checker.macros.contains_key(name) {
+                        return Err(err(command.pos, format!("'{name}' is declared twice")));
+                    }
+                    // Checked once now, with placeholder parameters, so errors point
+                    // at the definition.
+                    let placeholder: HashMap<String, Term> = params
+                        .iter()
+                        .map(|(p, s)| (p.clone(), placeholder(s)))
+                        .collect();
+                    checker.scopes.push(placeholder);
+                    let checked = checker.term(body);
+                    checker.scopes.pop();
+                    coerce(checked?, &sort).map_err(|m| err(body.pos, m))?;
+                    checker.macros.insert(
+                        name.to_string(),
+                        Macro {
+                            params,
+                            sort,
+                            body: body.clone(),
+                            scope: Vec::new(),
+                        },
+                    );
+                }
+                "push" | "pop" => {
+                    let n = match items {
+                        [_] => 1,
+                        [_, n] => match &n.kind {
+                            SexpKind::Numeral(k) => k.parse::<usize>().unwrap_or(usize::MAX),
+                            _ => return Err(err(n.pos, format!("malformed {head}"))),
+                        },
+                        _ => return Err(err(command.pos, format!("malformed {head}"))),
+                    };
+                    if head == "push" {
+                        for _ in 0..n.min(1 << 16) {
+                            levels.push((
+                                assertions.len(),
+                                checker.decls.len(),
+                                checker.macros.clone(),
+                            ));
+                        }
+                    } else {
+                        if n > levels.len() {
+                            return Err(err(
+                                command.pos,
+                                format!("pop {n} with {} levels pushed", levels.len()),
+                            ));
+                        }
+                        for _ in 0..n {
+                            if let Some((a, d, m)) = levels.pop() {
+                                assertions.truncate(a);
+                                for decl in checker.decls.drain(d..) {
+                                    checker.vars.remove(&*decl.name);
+                                }
+                                checker.macros = m;
+                            }
+                        }
+                    }
+                }
+                "check-sat" | "check-sat-assuming" => {
+                    if head == "check-sat-assuming" {
+                        let [_, literals] = items else {
+                            return Err(err(command.pos, "malformed check-sat-assuming"));
+                        };
+                        let literals = literals
+                            .as_list()
+                            .ok_or_else(|| err(literals.pos, "expected a list of literals"))?;
+                        for l in literals {
+                            let t = checker.term(l)?;
+                            if t.sort != Sort::Bool {
+                                return Err(err(l.pos, format!("assumption of sort {}", t.sort)));
+                            }
+                            assertions.push(t);
+                        }
+                    }
+                    // The formula is what the first check asks about: a model printed
+                    // after it answers that question.
+                    first_check.get_or_insert_with(|| (assertions.clone(), checker.decls.clone()));
+                    if head == "check-sat-assuming" {
+                        let keep = assertions.len() - items[1].as_list().map_or(0, <[Sexp]>::len);
+                        assertions.truncate(keep);
+                    }
+                }
                 // Commands that do not change what the formula means.
-                "check-sat" | "get-model" | "set-logic" | "set-option" | "set-info" | "exit"
-                | "get-info" | "echo" => {}
+                "get-model" | "set-logic" | "set-option" | "set-info" | "exit" | "get-info"
+                | "echo" | "get-value" | "get-assignment" | "get-unsat-core" => {}
                 _ => {
                     return Err(err(
                         command.pos,
@@ -150,10 +255,8 @@ impl Script {
                 }
             }
         }
-        Ok(Script {
-            decls: checker.decls,
-            assertions,
-        })
+        let (assertions, decls) = first_check.unwrap_or((assertions, checker.decls));
+        Ok(Script { decls, assertions })
     }
 
     /// The index of a declared constant.
@@ -171,6 +274,7 @@ impl Script {
                 .map(|(i, d)| (d.name.to_string(), i))
                 .collect(),
             decls: self.decls.clone(),
+            ..Checker::default()
         };
         checker.term(sexp)
     }
@@ -315,15 +419,75 @@ pub fn parse_decimal(text: &str) -> Option<BigRational> {
 struct Checker {
     vars: HashMap<String, usize>,
     decls: Vec<Decl>,
+    /// `let` bindings and `define-fun` parameters in scope, innermost last.
+    scopes: Vec<HashMap<String, Term>>,
+    /// `define-fun`s and named terms: parameters, result sort, body.
+    macros: HashMap<String, Macro>,
 }
+
+/// A function the script defines (`define-fun`, or a named term `(! t :named n)` as a
+/// function without parameters): expanded where it is applied.
+#[derive(Clone)]
+struct Macro {
+    params: Vec<(String, Sort)>,
+    sort: Sort,
+    body: Sexp,
+    /// The scope the body sees (a named term's enclosing `let`s).
+    scope: Vec<HashMap<String, Term>>,
+}
+
+/// How deep `define-fun`s may expand into each other (a definition that refers to
+/// itself is refused by the order of definitions, but a long chain still costs).
+const MAX_EXPANSION: usize = 64;
 
 impl Checker {
     fn term(&mut self, sexp: &Sexp) -> Result<Term, ScriptError> {
+        crate::deep(|| self.term_inner(sexp))
+    }
+
+    /// Applies a macro to checked arguments: its body checked with the parameters
+    /// bound to them.
+    fn expand(&mut self, name: &str, args: Vec<Term>, pos: Pos) -> Result<Term, ScriptError> {
+        let Some(m) = self.macros.get(name).cloned() else {
+            return Err(err(pos, format!("unsupported operator '{name}'")));
+        };
+        if args.len() != m.params.len() {
+            return Err(err(
+                pos,
+                format!(
+                    "'{name}' takes {} arguments, not {}",
+                    m.params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        if self.scopes.len() > MAX_EXPANSION * 4 {
+            return Err(err(pos, format!("'{name}' expands too deeply")));
+        }
+        let mut scope = HashMap::new();
+        for ((p, sort), a) in m.params.iter().zip(args) {
+            scope.insert(p.clone(), coerce(a, sort).map_err(|msg| err(pos, msg))?);
+        }
+        let saved = std::mem::replace(&mut self.scopes, m.scope.clone());
+        self.scopes.push(scope);
+        let body = self.term(&m.body);
+        self.scopes = saved;
+        let body = body?;
+        coerce(body, &m.sort).map_err(|msg| err(pos, msg))
+    }
+
+    fn term_inner(&mut self, sexp: &Sexp) -> Result<Term, ScriptError> {
         if let Some(value) = literal(sexp)? {
             return Ok(Term::lit(value));
         }
         match &sexp.kind {
             SexpKind::Symbol(name) => {
+                if let Some(t) = self.scopes.iter().rev().find_map(|s| s.get(name.as_str())) {
+                    return Ok(t.clone());
+                }
+                if self.macros.contains_key(name.as_str()) {
+                    return self.expand(name, Vec::new(), sexp.pos);
+                }
                 if let Some(&i) = self.vars.get(name.as_str()) {
                     let decl = &self.decls[i];
                     return Ok(Term {
@@ -349,6 +513,68 @@ impl Checker {
                     kind: TermKind::ReConst(constant),
                     sort: Sort::RegLan,
                 })
+            }
+            SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("let") => {
+                let [_, bindings, body] = items.as_slice() else {
+                    return Err(err(sexp.pos, "malformed let"));
+                };
+                let bindings = bindings
+                    .as_list()
+                    .ok_or_else(|| err(bindings.pos, "expected let bindings"))?;
+                // Parallel: every bound term is checked in the outer scope.
+                let mut scope = HashMap::new();
+                for b in bindings {
+                    match b.as_list() {
+                        Some([name, t]) if name.as_symbol().is_some() => {
+                            let t = self.term(t)?;
+                            scope.insert(name.as_symbol().unwrap_or_default().to_string(), t);
+                        }
+                        _ => return Err(err(b.pos, "malformed let binding")),
+                    }
+                }
+                self.scopes.push(scope);
+                let body = self.term(body);
+                self.scopes.pop();
+                body
+            }
+            SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("!") => {
+                let Some(body) = items.get(1) else {
+                    return Err(err(sexp.pos, "malformed annotation"));
+                };
+                let term = self.term(body)?;
+                let mut rest = items[2..].iter();
+                while let Some(attr) = rest.next() {
+                    if let SexpKind::Keyword(k) = &attr.kind {
+                        if k == "named" {
+                            let name = rest
+                                .next()
+                                .and_then(Sexp::as_symbol)
+                                .ok_or_else(|| err(attr.pos, ":named needs a symbol"))?;
+                            self.macros.insert(
+                                name.to_string(),
+                                Macro {
+                                    params: Vec::new(),
+                                    sort: term.sort.clone(),
+                                    body: body.clone(),
+                                    scope: self.scopes.clone(),
+                                },
+                            );
+                        }
+                    }
+                }
+                Ok(term)
+            }
+            SexpKind::List(items)
+                if items
+                    .first()
+                    .and_then(Sexp::as_symbol)
+                    .is_some_and(|h| self.macros.contains_key(h)) =>
+            {
+                let args = items[1..]
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.expand(items[0].as_symbol().unwrap_or_default(), args, sexp.pos)
             }
             SexpKind::List(items) if !items.is_empty() => {
                 let (op, array_sort) = self.operator(&items[0])?;
@@ -462,14 +688,24 @@ impl Checker {
     }
 }
 
+/// A stand-in of sort `sort` for a parameter while a definition is checked.
+fn placeholder(sort: &Sort) -> Term {
+    Term {
+        kind: TermKind::Var(usize::MAX, "parameter".into()),
+        sort: sort.clone(),
+    }
+}
+
 /// `term` as a term of sort `want`: itself, or an Int term inside `to_real`.
 fn coerce(term: Term, want: &Sort) -> Result<Term, String> {
     if &term.sort == want {
         return Ok(term);
     }
     if term.sort == Sort::Int && *want == Sort::Real {
-        return Ok(match term.kind {
-            TermKind::Lit(Value::Int(n)) => Term::lit(Value::Real(BigRational::from_integer(n))),
+        return Ok(match &term.kind {
+            TermKind::Lit(Value::Int(n)) => {
+                Term::lit(Value::Real(BigRational::from_integer(n.clone())))
+            }
             _ => Term {
                 kind: TermKind::App(Op::ToReal, vec![term]),
                 sort: Sort::Real,
@@ -948,7 +1184,8 @@ mod tests {
         assert!(e.message.contains("expected Bool"), "{e}");
         assert!(Script::parse("(declare-const a Int)(assert a)").is_err());
         assert!(Script::parse("(declare-fun f (Int) Int)").is_err());
-        assert!(Script::parse("(push 1)").is_err());
+        assert!(Script::parse("(push 1)(pop 2)").is_err());
+        assert!(Script::parse("(declare-datatypes ((T 0)) (((c))))").is_err());
         assert!(Script::parse("(assert (not))").is_err());
         assert!(Script::parse("(assert (= #x0 #b0))").is_err());
         assert!(Script::parse("(declare-const a Int)(declare-const a Int)").is_err());
@@ -985,9 +1222,9 @@ mod depth_tests {
 
     #[test]
     fn the_deepest_accepted_nesting_reads_and_evaluates() {
-        // A test thread has a 2 MiB stack: reading, checking, evaluating, printing and
-        // dropping the deepest term the reader accepts must fit.
-        let depth = crate::sexp::MAX_DEPTH - 2;
+        // A test thread has a 2 MiB stack: reading, checking, evaluating, printing,
+        // cloning and dropping a term far deeper than 256 levels must not overflow it.
+        let depth = 20_000;
         let text = format!(
             "(declare-const a Bool)(assert {}a{})",
             "(not ".repeat(depth),
@@ -1002,10 +1239,14 @@ mod depth_tests {
         let e = evaluate(&script, &values, &Limits::default());
         assert_eq!(e.truth, crate::eval::Truth::False);
         assert!(e.explanation.is_some());
+        let copy = script.clone();
+        drop(script);
+        assert_eq!(copy.assertions.len(), 1);
+        let too_deep = crate::sexp::MAX_DEPTH + 5;
         assert!(Script::parse(&format!(
             "(assert {}true{})",
-            "(not ".repeat(depth + 5),
-            ")".repeat(depth + 5)
+            "(not ".repeat(too_deep),
+            ")".repeat(too_deep)
         ))
         .is_err());
     }

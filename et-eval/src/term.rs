@@ -8,7 +8,7 @@ use crate::sort::Sort;
 use crate::value::Value;
 
 /// A typed term.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Term {
     /// What it is.
     pub kind: TermKind,
@@ -356,24 +356,58 @@ impl Term {
 
     /// Calls `f` on every declared constant the term mentions (with repeats).
     pub fn for_each_var(&self, f: &mut impl FnMut(usize)) {
-        match &self.kind {
-            TermKind::Var(i, _) => f(*i),
-            TermKind::App(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
-            _ => {}
-        }
+        self.for_each(&mut |t| {
+            if let TermKind::Var(i, _) = &t.kind {
+                f(*i)
+            }
+        });
     }
 
-    /// Calls `f` on every sub-term, parents before children.
+    /// Calls `f` on every sub-term, parents before children (with an explicit stack:
+    /// terms may be deep).
     pub fn for_each(&self, f: &mut impl FnMut(&Term)) {
-        f(self);
-        for a in self.args() {
-            a.for_each(f);
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            f(t);
+            stack.extend(t.args().iter().rev());
+        }
+    }
+}
+
+impl Clone for Term {
+    fn clone(&self) -> Term {
+        crate::deep(|| Term {
+            kind: self.kind.clone(),
+            sort: self.sort.clone(),
+        })
+    }
+}
+
+impl Drop for Term {
+    /// Drops deep terms without recursion.
+    fn drop(&mut self) {
+        if let TermKind::App(_, args) = &mut self.kind {
+            if args.iter().all(|a| a.args().is_empty()) {
+                return;
+            }
+            let mut stack = std::mem::take(args);
+            while let Some(mut t) = stack.pop() {
+                if let TermKind::App(_, a) = &mut t.kind {
+                    stack.append(a);
+                }
+            }
         }
     }
 }
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::deep(|| self.write(f))
+    }
+}
+
+impl Term {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             TermKind::Lit(v) => write!(f, "{v}"),
             TermKind::ReConst(c) => f.write_str(match c {

@@ -507,6 +507,10 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn eval(&mut self, term: &Term) -> V {
+        crate::deep(|| self.eval_inner(term))
+    }
+
+    fn eval_inner(&mut self, term: &Term) -> V {
         match &term.kind {
             TermKind::Lit(v) => V::from_value(v),
             TermKind::ReConst(c) => V::Re(strings::re_const(*c)),

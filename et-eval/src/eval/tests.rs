@@ -508,3 +508,81 @@ fn floating_point_of_every_format_and_the_conversions() {
         Truth::True
     );
 }
+
+#[test]
+fn scripts_with_let_names_definitions_and_scopes() {
+    let eval = |text: &str, values: Vec<Value>| {
+        let script = Script::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        evaluate(&script, &Assignment::of_values(values), &Limits::default()).truth
+    };
+    let a = || vec![int(3)];
+    let decl = "(declare-const a Int)";
+    // let: parallel bindings, shadowing, Int→Real coercion inside.
+    assert_eq!(
+        eval(
+            &format!("{decl}(assert (let ((x (+ a 1)) (a 10)) (= (* x a) 40)))"),
+            a()
+        ),
+        Truth::True
+    );
+    assert_eq!(
+        eval(
+            &format!("{decl}(assert (let ((x a)) (let ((x (* x 2))) (= x 6))))"),
+            a()
+        ),
+        Truth::True
+    );
+    // Named terms are usable afterwards.
+    assert_eq!(
+        eval(&format!("{decl}(assert (! (> a 2) :named big))(assert (and big (not (! (> a 5) :named huge))))(assert (not huge))"), a()),
+        Truth::True
+    );
+    // define-fun with and without parameters, calling each other.
+    let defs = "(define-fun sq ((x Int)) Int (* x x))(define-fun ten () Int 10)(define-fun near ((x Int) (y Real)) Bool (< (abs (- x y)) 1.0))";
+    assert_eq!(
+        eval(
+            &format!("{decl}{defs}(assert (= (sq a) (- ten 1)))(assert (near (sq 1) 1.5))"),
+            a()
+        ),
+        Truth::True
+    );
+    assert_eq!(
+        eval(&format!("{decl}{defs}(assert (= (sq (sq a)) ten))"), a()),
+        Truth::False
+    );
+    // push/pop: the formula is what the first check-sat asks about.
+    assert_eq!(
+        eval(&format!("{decl}(push 1)(assert (= a 4))(pop 1)(assert (= a 3))(check-sat)(push)(assert false)(check-sat)"), a()),
+        Truth::True
+    );
+    assert_eq!(
+        eval(
+            &format!("{decl}(push 2)(assert (= a 4))(check-sat)(pop 2)"),
+            a()
+        ),
+        Truth::False
+    );
+    // check-sat-assuming: the assumptions count for that check.
+    assert_eq!(
+        eval(
+            &format!("{decl}(declare-const p Bool)(check-sat-assuming (p (> a 5)))"),
+            vec![int(3), Value::Bool(true)]
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        eval(
+            &format!("{decl}(declare-const p Bool)(check-sat-assuming (p (not (> a 5))))"),
+            vec![int(3), Value::Bool(true)]
+        ),
+        Truth::True
+    );
+    for bad in [
+        "(declare-const a Int)(pop 1)",
+        "(declare-const a Int)(define-fun f ((x Int)) Int (+ x y))",
+        "(declare-const a Int)(define-fun f ((x Int)) Int x)(assert (= (f a a) 1))",
+        "(declare-const a Int)(assert (let ((x)) true))",
+    ] {
+        assert!(Script::parse(bad).is_err(), "{bad}");
+    }
+}
