@@ -1119,6 +1119,13 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             all(args, &Sort::String)?;
             Sort::String
         }
+        StrReplaceRe | StrReplaceReAll => {
+            arity(op, args, 3, 3)?;
+            all(&mut args[..1], &Sort::String)?;
+            all(&mut args[1..2], &Sort::RegLan)?;
+            all(&mut args[2..], &Sort::String)?;
+            Sort::String
+        }
         StrInRe => {
             arity(op, args, 2, 2)?;
             all(&mut args[..1], &Sort::String)?;

@@ -299,6 +299,10 @@ ops! {
     StrReplace = "str.replace",
     /// `str.replace_all`.
     StrReplaceAll = "str.replace_all",
+    /// `str.replace_re`.
+    StrReplaceRe = "str.replace_re",
+    /// `str.replace_re_all`.
+    StrReplaceReAll = "str.replace_re_all",
     /// `str.<`.
     StrLt = "str.<",
     /// `str.<=`.
