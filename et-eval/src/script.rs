@@ -660,6 +660,7 @@ impl Checker {
                             ("rotate_left", &[k]) => Op::RotateLeft(k),
                             ("rotate_right", &[k]) => Op::RotateRight(k),
                             ("int2bv", &[k]) => Op::Int2Bv(k),
+                            ("divisible", &[k]) if k > 0 => Op::Divisible(k),
                             ("to_fp", &[e, s]) => Op::ToFp(e, s),
                             ("to_fp_unsigned", &[e, s]) => Op::ToFpUnsigned(e, s),
                             ("fp.to_ubv", &[k]) => Op::FpToUbv(k),
@@ -945,6 +946,11 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
         RotateLeft(_) | RotateRight(_) => {
             arity(op, args, 1, 1)?;
             Sort::BitVec(bv_width(args)?)
+        }
+        Divisible(_) => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            Sort::Bool
         }
         Int2Bv(w) => {
             arity(op, args, 1, 1)?;

@@ -66,6 +66,8 @@ macro_rules! ops {
             RotateRight(u32),
             /// `(_ int2bv w)`.
             Int2Bv(u32),
+            /// `(_ divisible n)`.
+            Divisible(u32),
             /// `(_ to_fp eb sb)` (from bits, another format, a real or a signed
             /// bit-vector: the arguments' sorts tell which).
             ToFp(u32, u32),
@@ -100,6 +102,7 @@ macro_rules! ops {
                     Op::RotateLeft(_) => "rotate_left",
                     Op::RotateRight(_) => "rotate_right",
                     Op::Int2Bv(_) => "int2bv",
+                    Op::Divisible(_) => "divisible",
                     Op::ToFp(..) => "to_fp",
                     Op::ToFpUnsigned(..) => "to_fp_unsigned",
                     Op::FpToUbv(_) => "fp.to_ubv",
@@ -432,6 +435,7 @@ impl Term {
                     | Op::RotateLeft(k)
                     | Op::RotateRight(k)
                     | Op::Int2Bv(k)
+                    | Op::Divisible(k)
                     | Op::FpToUbv(k)
                     | Op::FpToSbv(k) => write!(f, "((_ {} {k})", op.name())?,
                     Op::ToFp(e, s) | Op::ToFpUnsigned(e, s) => {

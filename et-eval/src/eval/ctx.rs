@@ -267,7 +267,26 @@ impl<'a> Ctx<'a> {
             return Tri::U;
         }
         let mut admitted = Vec::new();
+        // Constraints on other unknowns than d's do not restrict d's cells (the path
+        // itself is feasible): every cell of a non-constant form is then possible.
+        let relevant: Vec<Constraint> = path
+            .constraints
+            .iter()
+            .filter(|c| {
+                c.lin
+                    .terms
+                    .iter()
+                    .any(|(s, _)| d.terms.iter().any(|(t, _)| t == s))
+            })
+            .cloned()
+            .collect();
         for (cell, truth) in cells {
+            if relevant.is_empty() {
+                admitted.push((cell, truth));
+                continue;
+            }
+            // Unknowns linked to d through other constraints matter too: check
+            // against the whole path then.
             let mut cs = path.constraints.clone();
             cs.push(cell.clone());
             // An unknown answer keeps the cell: exploring it is never unsound.
@@ -670,7 +689,7 @@ impl<'a> Ctx<'a> {
                 V::Bool(acc)
             }
             Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
-            | Tan | Bv2Nat => self.arith(op, args, sort),
+            | Tan | Bv2Nat | Divisible(_) => self.arith(op, args, sort),
             Int2Bv(w) => match self.eval(&args[0]) {
                 V::Num(l) => match l.as_const() {
                     Some(n) => {
@@ -916,6 +935,13 @@ impl<'a> Ctx<'a> {
             ToReal => vals[0].clone(),
             ToInt => self.floor(&vals[0]),
             IsInt => return V::Bool(self.is_int(&vals[0])),
+            Divisible(n) => {
+                // n divides x iff x mod n = 0 (exact for unknowns too: mod by a
+                // constant is a linear fact).
+                let n = Lin::int(BigInt::from(n));
+                let r = self.int_div(Mod, &vals[0], &n);
+                return V::Bool(self.compare(&r, &[Ordering::Equal]));
+            }
             Sin | Cos | Tan => return self.trig(op, &vals[0]),
             _ => unreachable!("not arithmetic: {op:?}"),
         };

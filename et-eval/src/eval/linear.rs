@@ -52,8 +52,93 @@ const MAX_NODES: usize = 400;
 /// Whether the constraints have a solution in which the unknowns `integer` says are
 /// integers take integer values.
 pub fn feasible(constraints: &[Constraint], integer: &dyn Fn(SymId) -> bool) -> Feasibility {
+    let Some((reduced, substitutions)) = integer_equalities(constraints, integer) else {
+        return Feasibility::Infeasible;
+    };
     let mut nodes = 0;
-    branch_and_bound(constraints.to_vec(), integer, &mut nodes)
+    match branch_and_bound(reduced, integer, &mut nodes) {
+        Feasibility::Feasible(mut values) => {
+            for (s, expr) in substitutions.iter().rev() {
+                let v = value_of(expr, &values);
+                values.insert(*s, v);
+            }
+            Feasibility::Feasible(values)
+        }
+        other => other,
+    }
+}
+
+/// An all-integer form scaled to integer coefficients: (coefficients' gcd, the scaled
+/// form), if every unknown in it is an integer.
+fn integral_form(lin: &Lin, integer: &dyn Fn(SymId) -> bool) -> Option<(BigInt, Lin)> {
+    if !lin.terms.iter().all(|(s, _)| integer(*s)) {
+        return None;
+    }
+    let mut scale = lin.c.denom().clone();
+    for (_, k) in &lin.terms {
+        scale = num_integer::Integer::lcm(&scale, k.denom());
+    }
+    let scaled = lin.scale(&BigRational::from_integer(scale));
+    let mut g = BigInt::zero();
+    for (_, k) in &scaled.terms {
+        g = num_integer::Integer::gcd(&g, k.numer());
+    }
+    Some((g, scaled))
+}
+
+/// A system after exact integer equality elimination, with the substitutions made.
+type Reduced = (Vec<Constraint>, Vec<(SymId, Lin)>);
+
+/// Integer equalities solved exactly: an equality over integers whose gcd of
+/// coefficients does not divide its constant has no integer solution (so
+/// `2·q₁ − 4·q₂ = 1` is refuted, which branch and bound would chase forever), and one
+/// with a unit coefficient is substituted away (keeping integrality). `None` when
+/// infeasible.
+fn integer_equalities(
+    constraints: &[Constraint],
+    integer: &dyn Fn(SymId) -> bool,
+) -> Option<Reduced> {
+    let mut work = constraints.to_vec();
+    let mut substitutions = Vec::new();
+    loop {
+        let mut unit = None;
+        for (i, c) in work.iter().enumerate() {
+            if c.rel != Rel::Eq {
+                continue;
+            }
+            if let Some(k) = c.lin.as_const() {
+                if !k.is_zero() {
+                    return None;
+                }
+                continue;
+            }
+            let Some((g, scaled)) = integral_form(&c.lin, integer) else {
+                continue;
+            };
+            if !(scaled.c.numer() % &g).is_zero() {
+                return None;
+            }
+            if unit.is_none() {
+                if let Some((s, _)) = scaled.terms.iter().find(|(_, k)| k.abs().is_one()) {
+                    unit = Some((i, *s, scaled.clone()));
+                }
+            }
+        }
+        let Some((i, s, scaled)) = unit else {
+            return Some((work, substitutions));
+        };
+        work.swap_remove(i);
+        let k = coefficient(&scaled, s).unwrap_or_else(BigRational::one);
+        let expr = scaled.sub(&Lin::symbol(s).scale(&k)).scale(&(-k.recip()));
+        work = work
+            .into_iter()
+            .map(|c| Constraint {
+                lin: substitute(&c.lin, s, &expr),
+                rel: c.rel,
+            })
+            .collect();
+        substitutions.push((s, expr));
+    }
 }
 
 /// Whether the constraints have a solution over the rationals (no integrality).
@@ -371,7 +456,17 @@ mod tests {
             Feasibility::Feasible(s) => assert!(check(&open_unit, &s)),
             other => panic!("{other:?}"),
         }
-        // 2·s0 = 1 has no integer solution; 2·s0 − 2·s1 = 4, s1 ≥ 3 has s0 = 5.
+        // 2·s0 = 1 has no integer solution; 2·s0 − 2·s1 = 4, s1 ≥ 3 has s0 = 5;
+        // s0 = 2·s1 and s0 − 4·s2 = 1 have none (only after substitution).
+        let s2 = |k: i64| Lin::symbol(2).scale(&q(k));
+        let odd = [
+            c(1, -2, 0, Rel::Eq),
+            Constraint {
+                lin: Lin::symbol(0).add(&s2(-4)).add(&Lin::constant(q(-1))),
+                rel: Rel::Eq,
+            },
+        ];
+        assert!(matches!(feasible(&odd, &ints), Feasibility::Infeasible));
         assert!(matches!(
             feasible(&[c(2, 0, -1, Rel::Eq)], &ints),
             Feasibility::Infeasible

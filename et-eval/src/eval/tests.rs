@@ -358,6 +358,25 @@ fn nested_division_by_zero_is_decided_exactly() {
         ),
         Truth::False
     );
+    // (_ divisible n), also of an unknown.
+    assert_eq!(t(INTS, "((_ divisible 3) (+ a 3))", int(6)), Truth::True);
+    assert_eq!(t(INTS, "((_ divisible 4) a)", int(6)), Truth::False);
+    assert_eq!(
+        t(
+            INTS,
+            "(and ((_ divisible 2) (div a 0)) (= (mod (div a 0) 4) 1))",
+            int(6)
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            INTS,
+            "(and ((_ divisible 2) (div a 0)) (= (mod (div a 0) 4) 2))",
+            int(6)
+        ),
+        Truth::True
+    );
     // Integrality: 2·(div a 0) = 1 has no solution; is_int of a quotient.
     assert_eq!(t(INTS, "(= (* 2 (div a 0)) 1)", int(3)), Truth::False);
     assert_eq!(
