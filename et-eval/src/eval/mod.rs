@@ -293,6 +293,11 @@ fn search(script: &Script, assignment: &Assignment, prec: u64, max_paths: usize)
                 Tri::U => true,
             };
             if leaf_open {
+                // The search could not follow an unknown (into sin, a string, a
+                // bit-vector, ...): concrete values may still certify the formula.
+                if let Some(chosen) = sample(script, assignment, prec, &ctx, &path) {
+                    return Search::True(chosen);
+                }
                 open = true;
                 precision_limited |= ctx.precision_limited;
                 for r in ctx.reasons {
@@ -481,6 +486,69 @@ fn certify(
         "a product or quotient of division-by-zero results: no value tried satisfies it (nonlinear integer constraints are undecidable in general)"
             .into(),
     )
+}
+
+/// A certificate by trying small values (0, ±1, ±2, ½) for the unknown results of a
+/// path the search could not follow exactly; each try is checked by a concrete
+/// evaluation, so a success proves the formula true.
+fn sample(
+    script: &Script,
+    assignment: &Assignment,
+    prec: u64,
+    ctx: &Ctx<'_>,
+    path: &Path,
+) -> Option<HashMap<ChoiceKey, Value>> {
+    let choices: Vec<(u32, bool)> = ctx
+        .syms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match &s.kind {
+            SymKind::Choice(..) => Some((i as u32, s.kind.is_integer())),
+            _ => None,
+        })
+        .collect();
+    if choices.is_empty() || choices.len() > 4 {
+        return None;
+    }
+    let small: Vec<BigRational> = [(0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2)]
+        .iter()
+        .map(|&(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)))
+        .collect();
+    let integer = |s: u32| ctx.is_integer_sym(s);
+    let mut index = vec![0usize; choices.len()];
+    loop {
+        let mut cs = path.constraints.clone();
+        let mut skip = false;
+        for ((s, is_int), &i) in choices.iter().zip(&index) {
+            let v = &small[i];
+            if *is_int && !v.is_integer() {
+                skip = true;
+            }
+            cs.push(Constraint {
+                lin: Lin::symbol(*s).sub(&Lin::constant(v.clone())),
+                rel: Rel::Eq,
+            });
+        }
+        if !skip {
+            if let Feasibility::Feasible(solution) = linear::feasible(&cs, &integer) {
+                if let Some(chosen) = verify(script, assignment, prec, ctx, path, &solution) {
+                    return Some(chosen);
+                }
+            }
+        }
+        let mut k = 0;
+        loop {
+            if k == index.len() {
+                return None;
+            }
+            index[k] += 1;
+            if index[k] < small.len() {
+                break;
+            }
+            index[k] = 0;
+            k += 1;
+        }
+    }
 }
 
 /// The interpretation a solution gives (each unknown result at its dividend's value),

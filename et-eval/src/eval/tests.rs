@@ -358,6 +358,12 @@ fn nested_division_by_zero_is_decided_exactly() {
         ),
         Truth::False
     );
+    // An unknown the search cannot follow (into sin) is still tried with small values.
+    assert_eq!(t(REALS, "(= 0.0 (sin (/ a 0.0)))", real(1, 1)), Truth::True);
+    assert!(matches!(
+        t(REALS, "(= 0.5 (sin (/ a 0.0)))", real(1, 1)),
+        Truth::Undetermined(_)
+    ));
     // (_ divisible n), also of an unknown.
     assert_eq!(t(INTS, "((_ divisible 3) (+ a 3))", int(6)), Truth::True);
     assert_eq!(t(INTS, "((_ divisible 4) a)", int(6)), Truth::False);
