@@ -212,3 +212,20 @@ fn a_constant_defined_twice_is_refused() {
     let yices = ModelDialect::for_solver("yices", "2.6.5");
     assert!(parse_model("(= a 1)\n(= a 1)", yices).is_err());
 }
+
+#[test]
+fn values_with_let_are_read() {
+    let script = Script::parse(
+        "(declare-const x Int)(declare-const y (_ BitVec 8))(assert (and (= x 9) (= y #x0f)))",
+    )
+    .unwrap();
+    let model = parse_model(
+        "sat\n((define-fun x () Int (let ((a!1 (+ 1 2))) (* a!1 a!1)))\n (define-fun y () (_ BitVec 8) (let ((b #x0)) (concat b ((_ extract 3 0) #xff)))))",
+        ModelDialect::for_solver("z3", "4.16.0"),
+    )
+    .unwrap();
+    assert_eq!(
+        evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
+        Truth::True
+    );
+}
