@@ -53,7 +53,7 @@ impl Gen {
                 };
                 format!("((_ {op} {k}) {})", self.bv(w - k, d))
             }
-            4 if w % 2 == 0 => format!("((_ repeat 2) {})", self.bv(w / 2, d)),
+            4 if w.is_multiple_of(2) => format!("((_ repeat 2) {})", self.bv(w / 2, d)),
             5 => {
                 let op = if self.rng.gen() {
                     "rotate_left"
