@@ -106,7 +106,7 @@ impl Script {
                             if params.as_list().is_none_or(|p| !p.is_empty()) {
                                 return Err(err(
                                     params.pos,
-                                    "only constants (declare-fun of arity 0) are supported",
+                                    "unsupported declare-fun of a function (only constants, arity 0)",
                                 ));
                             }
                             (name, sort)
@@ -351,6 +351,17 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                         _ => Fp::nan(eb, sb),
                     })
                 }
+                [Some("_"), Some("char"), None] => match &items[2].kind {
+                    SexpKind::Hex(h) if h.len() <= 5 => {
+                        let code = u32::from_str_radix(h, 16)
+                            .map_err(|_| err(items[2].pos, "bad character code"))?;
+                        Value::Str(
+                            SmtString::from_code_points([code])
+                                .map_err(|e| err(sexp.pos, e.to_string()))?,
+                        )
+                    }
+                    _ => return Err(err(sexp.pos, format!("bad character literal '{sexp}'"))),
+                },
                 [Some("_"), Some(bv), None]
                     if bv.starts_with("bv")
                         && bv[2..].chars().all(|c| c.is_ascii_digit())

@@ -364,6 +364,15 @@ fn nested_division_by_zero_is_decided_exactly() {
         t(REALS, "(= 0.5 (sin (/ a 0.0)))", real(1, 1)),
         Truth::Undetermined(_)
     ));
+    // (_ char #x41) is the one-character string "A".
+    assert_eq!(
+        t(
+            REALS,
+            "(= (str.++ (_ char #x41) (_ char #x62)) \"Ab\")",
+            real(1, 1)
+        ),
+        Truth::True
+    );
     // (_ divisible n), also of an unknown.
     assert_eq!(t(INTS, "((_ divisible 3) (+ a 3))", int(6)), Truth::True);
     assert_eq!(t(INTS, "((_ divisible 4) a)", int(6)), Truth::False);
