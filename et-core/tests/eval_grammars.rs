@@ -2,7 +2,8 @@
 //! indexed operators and a Float32 grammar with to_fp/fp.to_real (fixtures), `et run`
 //! with z3 4.16.0 and cvc5 1.4.2 on the first 300 formulas checks at least 98% of each
 //! solver's `sat` models (model_check valid or invalid), and no model is judged
-//! invalid (both solvers are right on these).
+//! invalid (both solvers are right on these). What et's evaluator does not know says
+//! so: `model_check` is `unsupported`, never empty.
 
 mod common;
 
@@ -73,4 +74,34 @@ fn eight_bit_vectors_with_indexed_operators_are_checked() {
 #[test]
 fn float32_with_conversions_is_checked() {
     checked_share("float32_conversions.pest");
+}
+
+#[test]
+fn what_the_evaluator_lacks_is_reported_unsupported() {
+    let scratch = Scratch::new();
+    let pool = scratch.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let grammar = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/grammars/uninterpreted_sort.pest");
+    let out = scratch.join("run");
+    let o = scratch.run(&[
+        "run",
+        "-g",
+        grammar.to_str().unwrap(),
+        "--n",
+        "2",
+        "--pool",
+        pool.to_str().unwrap(),
+        "--timeout",
+        "20",
+        "--no-witness",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for r in &rows {
+        assert_eq!(r.status, "sat", "{r:?}");
+        assert_eq!(r.model_check, "unsupported", "{r:?}");
+    }
 }
