@@ -343,6 +343,19 @@ mod tests {
     }
 
     #[test]
+    fn finds_witnesses_of_every_format_and_width() {
+        for f in [
+            "(declare-const x Float32)(assert (fp.isNaN x))",
+            "(declare-const x (_ FloatingPoint 5 11))(assert (fp.isSubnormal x))",
+            "(declare-const x Float128)(assert (fp.lt x (fp.neg x)))",
+            "(declare-const b (_ BitVec 100))(assert (= ((_ extract 99 98) b) #b10))",
+            "(declare-const a (_ BitVec 8))(assert (= ((_ rotate_left 1) a) #x01))",
+        ] {
+            assert!(witness(f).is_some(), "{f}");
+        }
+    }
+
+    #[test]
     fn finds_small_witnesses() {
         assert_eq!(
             witness(
