@@ -92,7 +92,7 @@ fn random_value(sort: &Sort, rng: &mut ChaCha8Rng) -> Value {
             }
             Value::Array(Arc::new(a))
         }
-        Sort::RoundingMode | Sort::RegLan => {
+        Sort::RoundingMode | Sort::RegLan | Sort::Float(..) => {
             unreachable!("no constants of this sort in the grammars")
         }
     }
@@ -259,5 +259,137 @@ fn evaluator_agrees_with_z3_on_ground_formulas() {
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")
+    );
+}
+
+/// Random formulas full of nested divisions by zero (dividends that hold divisions by
+/// zero, divisors that may be zero, squares, floors), over pinned constants.
+struct DivisionByZeroFormulas {
+    rng: ChaCha8Rng,
+}
+
+impl DivisionByZeroFormulas {
+    fn int(&mut self, depth: u32) -> String {
+        let r = self.rng.gen_range(0..if depth == 0 { 3 } else { 12 });
+        let d = depth.saturating_sub(1);
+        match r {
+            0 => "x".into(),
+            1 => "y".into(),
+            2 => match self.rng.gen_range(-2..=3) {
+                n if n < 0 => format!("(- {})", -n),
+                n => n.to_string(),
+            },
+            3 | 4 => format!("(div {} 0)", self.int(d)),
+            5 => format!("(mod {} 0)", self.int(d)),
+            6 => format!("(div {} {})", self.int(d), self.int(d)),
+            7 => format!("(+ {} {})", self.int(d), self.int(d)),
+            8 => {
+                let t = self.int(d);
+                format!("(* {t} {t})")
+            }
+            9 => format!("(ite {} {} {})", self.boolean(d), self.int(d), self.int(d)),
+            10 => format!("(to_int (/ {} 0.0))", self.real(d)),
+            _ => format!("(- {} {})", self.int(d), self.int(d)),
+        }
+    }
+
+    fn real(&mut self, depth: u32) -> String {
+        let d = depth.saturating_sub(1);
+        match self.rng.gen_range(0..if depth == 0 { 2 } else { 7 }) {
+            0 => "p".into(),
+            1 => ["0.0", "1.0", "0.5", "(- 2.0)"][self.rng.gen_range(0..4)].into(),
+            2 | 3 => format!("(/ {} 0.0)", self.real(d)),
+            4 => format!("(/ {} {})", self.real(d), self.real(d)),
+            5 => format!("(to_real {})", self.int(d)),
+            _ => format!("(+ {} {})", self.real(d), self.real(d)),
+        }
+    }
+
+    fn boolean(&mut self, depth: u32) -> String {
+        let d = depth.saturating_sub(1);
+        match self.rng.gen_range(0..7) {
+            0 => format!("(< {} {})", self.int(d), self.int(d)),
+            1 | 2 => format!("(= {} {})", self.int(d), self.int(d)),
+            3 => format!("(> {} {})", self.real(d), self.real(d)),
+            4 => format!("(is_int {})", self.real(d)),
+            5 if depth > 0 => format!("(not {})", self.boolean(d)),
+            _ => format!("(distinct {} {})", self.int(d), self.int(d)),
+        }
+    }
+}
+
+#[test]
+fn division_by_zero_is_decided_like_z3() {
+    const FORMULAS: usize = 1_500;
+    let mut z3 = Z3::start();
+    let mut gen = DivisionByZeroFormulas {
+        rng: ChaCha8Rng::seed_from_u64(23),
+    };
+    let (mut agree, mut unknown, mut undetermined, mut trues) = (0, 0, 0, 0);
+    let mut failures = Vec::new();
+    let mut open = Vec::new();
+    for _ in 0..FORMULAS {
+        let assertions: Vec<String> = (0..gen.rng.gen_range(1..=3))
+            .map(|_| gen.boolean(3))
+            .collect();
+        let text = format!(
+            "(declare-const x Int)(declare-const y Int)(declare-const p Real)\n{}\n(check-sat)",
+            assertions
+                .iter()
+                .map(|a| format!("(assert {a})"))
+                .collect::<String>()
+        );
+        let script = Script::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let values = vec![
+            Value::Int(BigInt::from(gen.rng.gen_range(-2..=2))),
+            Value::Int(BigInt::from(gen.rng.gen_range(-2..=2))),
+            Value::Real(BigRational::from_integer(BigInt::from(
+                gen.rng.gen_range(-1..=1),
+            ))),
+        ];
+        let truth = evaluate(
+            &script,
+            &Assignment::of_values(values.clone()),
+            &Limits::default(),
+        )
+        .truth;
+        if let Truth::Undetermined(why) = &truth {
+            undetermined += 1;
+            open.push(format!("{text} under {values:?}: {why}"));
+            continue;
+        }
+        let answer = z3.check(&text, &script, &values);
+        match (answer.as_str(), &truth) {
+            ("sat", Truth::True) => {
+                agree += 1;
+                trues += 1
+            }
+            ("unsat", Truth::False) => agree += 1,
+            ("unknown", _) | ("timeout", _) => unknown += 1,
+            _ => failures.push(format!(
+                "{text} under {values:?}: evaluator {truth}, z3 {answer}"
+            )),
+        }
+    }
+    eprintln!(
+        "division by zero: agree {agree} (true {trues}), z3 unknown {unknown}, undetermined {undetermined}"
+    );
+    for o in open.iter().take(5) {
+        eprintln!("undetermined: {o}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements, e.g.:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+    // Both answers are common, and the search decides nearly everything.
+    assert!(
+        trues > FORMULAS / 10 && agree - trues > FORMULAS / 10,
+        "{trues} of {agree}"
+    );
+    assert!(
+        undetermined <= FORMULAS / 50,
+        "{undetermined} of {FORMULAS} undetermined"
     );
 }

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use et_eval::fp::{Float64, RoundingMode};
 use et_eval::regex::Regex;
 use et_eval::string::{SmtString, MAX_CODE_POINT};
+use et_eval::{evaluate, parse_model, Assignment, Fp, Limits, ModelDialect, Script, Value};
 use num_bigint::BigInt;
+use num_rational::BigRational;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -184,10 +186,120 @@ fn regexes(rng: &mut ChaCha8Rng) {
     );
 }
 
+/// Floating point of other formats (exact rationals, rounded once).
+fn generic_fp(rng: &mut ChaCha8Rng) {
+    let values: Vec<(Fp, Fp)> = (0..OPERANDS)
+        .map(|_| {
+            let mut pick = || {
+                let n: i64 = rng.gen_range(-1000..1000);
+                let d: i64 = rng.gen_range(1..64);
+                BigRational::new(BigInt::from(n), BigInt::from(d))
+            };
+            let (a, b) = (pick(), pick());
+            (
+                Fp::from_rational(8, 24, &a, RoundingMode::Rne),
+                Fp::from_rational(8, 24, &b, RoundingMode::Rne),
+            )
+        })
+        .collect();
+    report(
+        "Float32 fp.add RNE",
+        per_item(&values, |(a, b)| {
+            black_box(a.add(b, RoundingMode::Rne));
+        }),
+    );
+    report(
+        "Float32 fp.mul RTZ",
+        per_item(&values, |(a, b)| {
+            black_box(a.mul(b, RoundingMode::Rtz));
+        }),
+    );
+    report(
+        "Float32 fp.sqrt RNE",
+        per_item(&values, |(a, _)| {
+            black_box(a.abs().sqrt(RoundingMode::Rne));
+        }),
+    );
+    report(
+        "Float32 -> Float16 to_fp RNE",
+        per_item(&values, |(a, _)| {
+            black_box(a.convert(5, 11, RoundingMode::Rne));
+        }),
+    );
+    report(
+        "Float32 fp.to_real",
+        per_item(&values, |(a, _)| {
+            black_box(a.to_rational());
+        }),
+    );
+}
+
+/// Whole evaluations of formulas of the new theories (parse once, evaluate each time).
+fn formulas() {
+    let cases = [
+        (
+            "bv128 bvmul/bvudiv/extract/concat formula",
+            "(declare-const a (_ BitVec 128))(assert (= (concat ((_ extract 63 0) (bvmul a a)) ((_ extract 127 64) (bvudiv a #x00000000000000000000000000000003))) ((_ rotate_left 7) a)))",
+            vec![Value::bv(128, 0x1234_5678_9abc_def0)],
+        ),
+        (
+            "bv8 indexed-operator formula",
+            "(declare-const a (_ BitVec 8))(assert (= ((_ repeat 8) (bvcomp a #x81)) ((_ rotate_left 3) (concat ((_ extract 3 0) a) ((_ extract 7 4) ((_ sign_extend 4) ((_ extract 3 0) a)))))))",
+            vec![Value::bv(8, 0x81)],
+        ),
+        (
+            "Float32 to_fp/fp.to_real formula",
+            "(declare-const x Float32)(assert (< (fp.to_real (fp.add RNE x ((_ to_fp 8 24) RNE 0.1))) (fp.to_real ((_ to_fp 8 24) RTZ ((_ to_fp 11 53) RNE 1.5)))))",
+            vec![Value::Float(Fp::from_rational(8, 24, &BigRational::new(BigInt::from(3), BigInt::from(4)), RoundingMode::Rne))],
+        ),
+        (
+            "nested division by zero (true, 1 unknown)",
+            "(declare-const x Int)(assert (> (div x 0) 0))(assert (= (div (ite (> (div x 0) 0) x 2) 0) 9))",
+            vec![Value::Int(BigInt::from(0))],
+        ),
+        (
+            "division by zero, 3 unknowns (false)",
+            "(declare-const x Int)(assert (and (= (div (div x 0) 0) 5) (= (div (div 2 0) 0) 6) (= (div x 0) (div 2 0))))",
+            vec![Value::Int(BigInt::from(1))],
+        ),
+    ];
+    for (name, text, values) in cases {
+        let script = Script::parse(text).expect("bench formula");
+        let assignment = Assignment::of_values(values);
+        let items: Vec<usize> = (0..1000).collect();
+        report(
+            name,
+            per_item(&items, |_| {
+                black_box(evaluate(&script, &assignment, &Limits::default()));
+            }),
+        );
+    }
+    // z3's −√2: comparisons and the square, exactly.
+    let script = Script::parse(
+        "(declare-const x Real)(assert (and (< x 0.0) (= (* x x) 2.0) (< (- 1.5) x)))",
+    )
+    .expect("bench formula");
+    let model = parse_model(
+        "((define-fun x () Real (root-obj (+ (^ x 2) (- 2)) 1)))",
+        ModelDialect::default(),
+    )
+    .expect("model");
+    let assignment = model.assignment(&script);
+    let items: Vec<usize> = (0..1000).collect();
+    report(
+        "algebraic -sqrt 2: 3 comparisons and a square",
+        per_item(&items, |_| {
+            black_box(evaluate(&script, &assignment, &Limits::default()));
+        }),
+    );
+}
+
 fn main() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     println!("per operation, mean over {OPERANDS} random operands (best of 5 passes)");
     fp(&mut rng);
+    generic_fp(&mut rng);
     strings(&mut rng);
     regexes(&mut rng);
+    formulas();
 }

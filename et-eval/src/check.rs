@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::eval::{evaluate, Limits, Truth};
 use crate::model::{parse_model, ModelDialect};
-use crate::script::Script;
+use crate::script::{Script, ScriptError};
 use crate::witness::{find_witness, Witness, WitnessBound};
 
 /// The result of checking a solver's model.
@@ -27,6 +27,12 @@ pub enum ModelCheck {
         /// Why.
         reason: String,
     },
+    /// et-eval cannot read the formula: it uses an operator, sort or command outside
+    /// what et-eval supports, so no model of it is checked.
+    Unsupported {
+        /// What is not supported, e.g. `operator 'fp.to_ubv'`.
+        feature: String,
+    },
     /// The output holds no model that could be read (no `(get-model)` answer, an error,
     /// malformed text).
     NoModel {
@@ -36,13 +42,22 @@ pub enum ModelCheck {
 }
 
 impl ModelCheck {
-    /// The `model_check` CSV cell: `valid`, `invalid`, `undetermined`, or empty when no
-    /// model was checked.
+    /// The check of a model of a formula et-eval could not read: `Unsupported` when
+    /// the reason is a feature et-eval lacks, `None` when the formula is malformed.
+    pub fn of_unreadable(error: &ScriptError) -> Option<ModelCheck> {
+        error.unsupported().map(|feature| ModelCheck::Unsupported {
+            feature: feature.to_string(),
+        })
+    }
+
+    /// The `model_check` CSV cell: `valid`, `invalid`, `undetermined`, `unsupported`,
+    /// or empty when no model was checked.
     pub fn csv(&self) -> &'static str {
         match self {
             ModelCheck::Valid => "valid",
             ModelCheck::Invalid { .. } => "invalid",
             ModelCheck::Undetermined { .. } => "undetermined",
+            ModelCheck::Unsupported { .. } => "unsupported",
             ModelCheck::NoModel { .. } => "",
         }
     }
@@ -54,6 +69,9 @@ impl fmt::Display for ModelCheck {
             ModelCheck::Valid => f.write_str("valid"),
             ModelCheck::Invalid { explanation } => write!(f, "invalid: false at {explanation}"),
             ModelCheck::Undetermined { reason } => write!(f, "undetermined: {reason}"),
+            ModelCheck::Unsupported { feature } => {
+                write!(f, "unsupported: et's evaluator does not know the {feature}")
+            }
             ModelCheck::NoModel { reason } => write!(f, "no model: {reason}"),
         }
     }
@@ -118,5 +136,15 @@ mod tests {
         let none = check_model(&script, "unsat\n(error \"model is not available\")", z3);
         assert_eq!(none.csv(), "");
         assert!(check_witness(&script, &WitnessBound::default()).is_some());
+        let unknown_op =
+            Script::parse("(declare-const a Int)(assert (> (frobnicate a) 0))").unwrap_err();
+        let unsupported = ModelCheck::of_unreadable(&unknown_op).unwrap();
+        assert_eq!(unsupported.csv(), "unsupported");
+        assert!(
+            unsupported.to_string().contains("'frobnicate'"),
+            "{unsupported}"
+        );
+        let malformed = Script::parse("(declare-const a Int)(assert (> a").unwrap_err();
+        assert_eq!(ModelCheck::of_unreadable(&malformed), None);
     }
 }

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod algebraic;
 pub mod check;
 pub mod eval;
 pub mod fp;
@@ -23,6 +24,13 @@ pub mod witness;
 
 pub use check::{check_model, check_witness, ModelCheck};
 pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
+pub use fp::generic::Fp;
+
+/// Runs a step of a recursive walk over terms with enough stack: deep formulas grow
+/// the stack on the heap instead of overflowing it.
+pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
+}
 pub use model::{parse_model, Model, ModelDialect, ModelError};
 pub use script::{Script, ScriptError};
 pub use sort::Sort;

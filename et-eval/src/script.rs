@@ -13,7 +13,8 @@ use num_rational::BigRational;
 use num_traits::Num;
 use thiserror::Error;
 
-use crate::fp::{Float64, RoundingMode};
+use crate::fp::generic::Fp;
+use crate::fp::RoundingMode;
 use crate::sexp::{self, Pos, Sexp, SexpKind};
 use crate::sort::{Sort, MAX_BV_WIDTH};
 use crate::string::{Dialect, SmtString};
@@ -28,6 +29,15 @@ pub struct ScriptError {
     pub pos: Pos,
     /// What is wrong.
     pub message: String,
+}
+
+impl ScriptError {
+    /// What et-eval does not support, when that is why the script cannot be read
+    /// (e.g. `operator 'fp.to_ubv'`); `None` for malformed text.
+    pub fn unsupported(&self) -> Option<&str> {
+        let rest = self.message.strip_prefix("unsupported ")?;
+        Some(rest.split(" (").next().unwrap_or(rest))
+    }
 }
 
 impl From<sexp::SexpError> for ScriptError {
@@ -77,6 +87,9 @@ impl Script {
     pub fn from_sexps(commands: &[Sexp]) -> Result<Script, ScriptError> {
         let mut checker = Checker::default();
         let mut assertions = Vec::new();
+        // (assertions, declarations, definitions) at each push.
+        let mut levels: Vec<(usize, usize, HashMap<String, Macro>)> = Vec::new();
+        let mut first_check: Option<(Vec<Term>, Vec<Decl>)> = None;
         for command in commands {
             let items = command.as_list().ok_or_else(|| {
                 err(
@@ -93,7 +106,7 @@ impl Script {
                             if params.as_list().is_none_or(|p| !p.is_empty()) {
                                 return Err(err(
                                     params.pos,
-                                    "only constants (declare-fun of arity 0) are supported",
+                                    "unsupported declare-fun of a function (only constants, arity 0)",
                                 ));
                             }
                             (name, sort)
@@ -126,9 +139,111 @@ impl Script {
                     }
                     assertions.push(term);
                 }
+                "define-fun" => {
+                    let [_, name, params, sort, body] = items else {
+                        return Err(err(command.pos, "malformed define-fun"));
+                    };
+                    let name = name
+                        .as_symbol()
+                        .ok_or_else(|| err(name.pos, "expected a symbol"))?;
+                    let params = params
+                        .as_list()
+                        .ok_or_else(|| err(params.pos, "expected a parameter list"))?
+                        .iter()
+                        .map(|p| match p.as_list() {
+                            Some([n, s]) if n.as_symbol().is_some() => Ok((
+                                n.as_symbol().unwrap_or_default().to_string(),
+                                Sort::parse(s).map_err(|m| err(s.pos, m))?,
+                            )),
+                            _ => Err(err(p.pos, "malformed parameter")),
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+                    if checker.vars.contains_key(name) || checker.macros.contains_key(name) {
+                        return Err(err(command.pos, format!("'{name}' is declared twice")));
+                    }
+                    // Checked once now, with placeholder parameters, so errors point
+                    // at the definition.
+                    let placeholder: HashMap<String, Term> = params
+                        .iter()
+                        .map(|(p, s)| (p.clone(), placeholder(s)))
+                        .collect();
+                    checker.scopes.push(placeholder);
+                    let checked = checker.term(body);
+                    checker.scopes.pop();
+                    coerce(checked?, &sort).map_err(|m| err(body.pos, m))?;
+                    checker.macros.insert(
+                        name.to_string(),
+                        Macro {
+                            params,
+                            sort,
+                            body: body.clone(),
+                            scope: Vec::new(),
+                        },
+                    );
+                }
+                "push" | "pop" => {
+                    let n = match items {
+                        [_] => 1,
+                        [_, n] => match &n.kind {
+                            SexpKind::Numeral(k) => k.parse::<usize>().unwrap_or(usize::MAX),
+                            _ => return Err(err(n.pos, format!("malformed {head}"))),
+                        },
+                        _ => return Err(err(command.pos, format!("malformed {head}"))),
+                    };
+                    if head == "push" {
+                        for _ in 0..n.min(1 << 16) {
+                            levels.push((
+                                assertions.len(),
+                                checker.decls.len(),
+                                checker.macros.clone(),
+                            ));
+                        }
+                    } else {
+                        if n > levels.len() {
+                            return Err(err(
+                                command.pos,
+                                format!("pop {n} with {} levels pushed", levels.len()),
+                            ));
+                        }
+                        for _ in 0..n {
+                            if let Some((a, d, m)) = levels.pop() {
+                                assertions.truncate(a);
+                                for decl in checker.decls.drain(d..) {
+                                    checker.vars.remove(&*decl.name);
+                                }
+                                checker.macros = m;
+                            }
+                        }
+                    }
+                }
+                "check-sat" | "check-sat-assuming" => {
+                    if head == "check-sat-assuming" {
+                        let [_, literals] = items else {
+                            return Err(err(command.pos, "malformed check-sat-assuming"));
+                        };
+                        let literals = literals
+                            .as_list()
+                            .ok_or_else(|| err(literals.pos, "expected a list of literals"))?;
+                        for l in literals {
+                            let t = checker.term(l)?;
+                            if t.sort != Sort::Bool {
+                                return Err(err(l.pos, format!("assumption of sort {}", t.sort)));
+                            }
+                            assertions.push(t);
+                        }
+                    }
+                    // The formula is what the first check asks about: a model printed
+                    // after it answers that question.
+                    first_check.get_or_insert_with(|| (assertions.clone(), checker.decls.clone()));
+                    if head == "check-sat-assuming" {
+                        let keep = assertions.len() - items[1].as_list().map_or(0, <[Sexp]>::len);
+                        assertions.truncate(keep);
+                    }
+                }
                 // Commands that do not change what the formula means.
-                "check-sat" | "get-model" | "set-logic" | "set-option" | "set-info" | "exit"
-                | "get-info" | "echo" => {}
+                "get-model" | "set-logic" | "set-option" | "set-info" | "exit" | "get-info"
+                | "echo" | "get-value" | "get-assignment" | "get-unsat-core" => {}
                 _ => {
                     return Err(err(
                         command.pos,
@@ -140,10 +255,8 @@ impl Script {
                 }
             }
         }
-        Ok(Script {
-            decls: checker.decls,
-            assertions,
-        })
+        let (assertions, decls) = first_check.unwrap_or((assertions, checker.decls));
+        Ok(Script { decls, assertions })
     }
 
     /// The index of a declared constant.
@@ -161,6 +274,7 @@ impl Script {
                 .map(|(i, d)| (d.name.to_string(), i))
                 .collect(),
             decls: self.decls.clone(),
+            ..Checker::default()
         };
         checker.term(sexp)
     }
@@ -183,30 +297,23 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
         SexpKind::Decimal(d) => {
             Value::Real(parse_decimal(d).ok_or_else(|| err(sexp.pos, "bad decimal"))?)
         }
-        SexpKind::Hex(h) => {
-            let width = 4 * h.len() as u32;
-            if width > MAX_BV_WIDTH {
+        SexpKind::Hex(h) | SexpKind::Binary(h) => {
+            let (radix, per_digit) = if matches!(sexp.kind, SexpKind::Hex(_)) {
+                (16, 4)
+            } else {
+                (2, 1)
+            };
+            let width = (per_digit * h.len()) as u64;
+            if width == 0 || width > u64::from(MAX_BV_WIDTH) {
                 return Err(err(
                     sexp.pos,
-                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
+                    format!("unsupported bit-vector literal width {width} (1 to {MAX_BV_WIDTH})"),
                 ));
             }
-            Value::bv(
-                width,
-                u64::from_str_radix(h, 16).map_err(|_| err(sexp.pos, "bad hex literal"))?,
-            )
-        }
-        SexpKind::Binary(b) => {
-            let width = b.len() as u32;
-            if width > MAX_BV_WIDTH {
-                return Err(err(
-                    sexp.pos,
-                    format!("bit-vector literal wider than {MAX_BV_WIDTH} bits"),
-                ));
-            }
-            Value::bv(
-                width,
-                u64::from_str_radix(b, 2).map_err(|_| err(sexp.pos, "bad binary literal"))?,
+            Value::bv_big(
+                width as u32,
+                BigUint::from_str_radix(h, radix)
+                    .map_err(|_| err(sexp.pos, "bad bit-vector literal"))?,
             )
         }
         SexpKind::Str(s) => Value::Str(
@@ -221,21 +328,40 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
             let heads: Vec<Option<&str>> = items.iter().map(Sexp::as_symbol).collect();
             match heads.as_slice() {
                 [Some("_"), Some(special), None, None] if is_fp_special(special) => {
-                    if !matches!((&items[2].kind, &items[3].kind), (SexpKind::Numeral(e), SexpKind::Numeral(s)) if e == "11" && s == "53")
-                    {
+                    let format = match (&items[2].kind, &items[3].kind) {
+                        (SexpKind::Numeral(e), SexpKind::Numeral(s)) => {
+                            match (e.parse::<u32>(), s.parse::<u32>()) {
+                                (Ok(e), Ok(s)) => Sort::floating_point(e, s).ok().map(|_| (e, s)),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let Some((eb, sb)) = format else {
                         return Err(err(
                             sexp.pos,
-                            format!("unsupported floating-point format in '{sexp}' (only 11 53)"),
+                            format!("unsupported floating-point format in '{sexp}'"),
                         ));
-                    }
-                    Value::Fp(match *special {
-                        "+zero" => Float64::POS_ZERO,
-                        "-zero" => Float64::NEG_ZERO,
-                        "+oo" => Float64::POS_INFINITY,
-                        "-oo" => Float64::NEG_INFINITY,
-                        _ => Float64::NAN,
+                    };
+                    Value::float(match *special {
+                        "+zero" => Fp::zero(eb, sb, false),
+                        "-zero" => Fp::zero(eb, sb, true),
+                        "+oo" => Fp::infinity(eb, sb, false),
+                        "-oo" => Fp::infinity(eb, sb, true),
+                        _ => Fp::nan(eb, sb),
                     })
                 }
+                [Some("_"), Some("char"), None] => match &items[2].kind {
+                    SexpKind::Hex(h) if h.len() <= 5 => {
+                        let code = u32::from_str_radix(h, 16)
+                            .map_err(|_| err(items[2].pos, "bad character code"))?;
+                        Value::Str(
+                            SmtString::from_code_points([code])
+                                .map_err(|e| err(sexp.pos, e.to_string()))?,
+                        )
+                    }
+                    _ => return Err(err(sexp.pos, format!("bad character literal '{sexp}'"))),
+                },
                 [Some("_"), Some(bv), None]
                     if bv.starts_with("bv")
                         && bv[2..].chars().all(|c| c.is_ascii_digit())
@@ -256,11 +382,7 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                     })?;
                     let n = BigUint::from_str_radix(&bv[2..], 10)
                         .map_err(|_| err(sexp.pos, "bad numeral"))?;
-                    let bits = (n % (BigUint::from(1u8) << width))
-                        .iter_u64_digits()
-                        .next()
-                        .unwrap_or(0);
-                    Value::bv(width, bits)
+                    Value::bv_big(width, n)
                 }
                 [Some("fp"), None, None, None] => {
                     let fields: Vec<Value> = items[1..]
@@ -270,10 +392,17 @@ pub fn literal(sexp: &Sexp) -> Result<Option<Value>, ScriptError> {
                         })
                         .collect::<Result<_, _>>()?;
                     match fields.as_slice() {
-                        [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: 11, bits: e }, Value::BitVec { width: 52, bits: m }] => {
-                            Value::Fp(Float64::from_fields(*s, *e, *m).map_err(|e| err(sexp.pos, e.to_string()))?)
+                        [Value::BitVec { width: 1, bits: s }, Value::BitVec { width: eb, bits: e }, Value::BitVec { width: mb, bits: m }]
+                            if Sort::floating_point(*eb, mb + 1).is_ok() =>
+                        {
+                            Value::float(Fp::from_fields(*eb, mb + 1, s, e, m))
                         }
-                        _ => return Err(err(sexp.pos, format!("unsupported floating-point literal '{sexp}' (only 1, 11 and 52 bit fields)"))),
+                        _ => {
+                            return Err(err(
+                                sexp.pos,
+                                format!("unsupported floating-point literal '{sexp}'"),
+                            ))
+                        }
                     }
                 }
                 _ => return Ok(None),
@@ -301,15 +430,75 @@ pub fn parse_decimal(text: &str) -> Option<BigRational> {
 struct Checker {
     vars: HashMap<String, usize>,
     decls: Vec<Decl>,
+    /// `let` bindings and `define-fun` parameters in scope, innermost last.
+    scopes: Vec<HashMap<String, Term>>,
+    /// `define-fun`s and named terms: parameters, result sort, body.
+    macros: HashMap<String, Macro>,
 }
+
+/// A function the script defines (`define-fun`, or a named term `(! t :named n)` as a
+/// function without parameters): expanded where it is applied.
+#[derive(Clone)]
+struct Macro {
+    params: Vec<(String, Sort)>,
+    sort: Sort,
+    body: Sexp,
+    /// The scope the body sees (a named term's enclosing `let`s).
+    scope: Vec<HashMap<String, Term>>,
+}
+
+/// How deep `define-fun`s may expand into each other (a definition that refers to
+/// itself is refused by the order of definitions, but a long chain still costs).
+const MAX_EXPANSION: usize = 64;
 
 impl Checker {
     fn term(&mut self, sexp: &Sexp) -> Result<Term, ScriptError> {
+        crate::deep(|| self.term_inner(sexp))
+    }
+
+    /// Applies a macro to checked arguments: its body checked with the parameters
+    /// bound to them.
+    fn expand(&mut self, name: &str, args: Vec<Term>, pos: Pos) -> Result<Term, ScriptError> {
+        let Some(m) = self.macros.get(name).cloned() else {
+            return Err(err(pos, format!("unsupported operator '{name}'")));
+        };
+        if args.len() != m.params.len() {
+            return Err(err(
+                pos,
+                format!(
+                    "'{name}' takes {} arguments, not {}",
+                    m.params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        if self.scopes.len() > MAX_EXPANSION * 4 {
+            return Err(err(pos, format!("'{name}' expands too deeply")));
+        }
+        let mut scope = HashMap::new();
+        for ((p, sort), a) in m.params.iter().zip(args) {
+            scope.insert(p.clone(), coerce(a, sort).map_err(|msg| err(pos, msg))?);
+        }
+        let saved = std::mem::replace(&mut self.scopes, m.scope.clone());
+        self.scopes.push(scope);
+        let body = self.term(&m.body);
+        self.scopes = saved;
+        let body = body?;
+        coerce(body, &m.sort).map_err(|msg| err(pos, msg))
+    }
+
+    fn term_inner(&mut self, sexp: &Sexp) -> Result<Term, ScriptError> {
         if let Some(value) = literal(sexp)? {
             return Ok(Term::lit(value));
         }
         match &sexp.kind {
             SexpKind::Symbol(name) => {
+                if let Some(t) = self.scopes.iter().rev().find_map(|s| s.get(name.as_str())) {
+                    return Ok(t.clone());
+                }
+                if self.macros.contains_key(name.as_str()) {
+                    return self.expand(name, Vec::new(), sexp.pos);
+                }
                 if let Some(&i) = self.vars.get(name.as_str()) {
                     let decl = &self.decls[i];
                     return Ok(Term {
@@ -335,6 +524,68 @@ impl Checker {
                     kind: TermKind::ReConst(constant),
                     sort: Sort::RegLan,
                 })
+            }
+            SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("let") => {
+                let [_, bindings, body] = items.as_slice() else {
+                    return Err(err(sexp.pos, "malformed let"));
+                };
+                let bindings = bindings
+                    .as_list()
+                    .ok_or_else(|| err(bindings.pos, "expected let bindings"))?;
+                // Parallel: every bound term is checked in the outer scope.
+                let mut scope = HashMap::new();
+                for b in bindings {
+                    match b.as_list() {
+                        Some([name, t]) if name.as_symbol().is_some() => {
+                            let t = self.term(t)?;
+                            scope.insert(name.as_symbol().unwrap_or_default().to_string(), t);
+                        }
+                        _ => return Err(err(b.pos, "malformed let binding")),
+                    }
+                }
+                self.scopes.push(scope);
+                let body = self.term(body);
+                self.scopes.pop();
+                body
+            }
+            SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("!") => {
+                let Some(body) = items.get(1) else {
+                    return Err(err(sexp.pos, "malformed annotation"));
+                };
+                let term = self.term(body)?;
+                let mut rest = items[2..].iter();
+                while let Some(attr) = rest.next() {
+                    if let SexpKind::Keyword(k) = &attr.kind {
+                        if k == "named" {
+                            let name = rest
+                                .next()
+                                .and_then(Sexp::as_symbol)
+                                .ok_or_else(|| err(attr.pos, ":named needs a symbol"))?;
+                            self.macros.insert(
+                                name.to_string(),
+                                Macro {
+                                    params: Vec::new(),
+                                    sort: term.sort.clone(),
+                                    body: body.clone(),
+                                    scope: self.scopes.clone(),
+                                },
+                            );
+                        }
+                    }
+                }
+                Ok(term)
+            }
+            SexpKind::List(items)
+                if items
+                    .first()
+                    .and_then(Sexp::as_symbol)
+                    .is_some_and(|h| self.macros.contains_key(h)) =>
+            {
+                let args = items[1..]
+                    .iter()
+                    .map(|a| self.term(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.expand(items[0].as_symbol().unwrap_or_default(), args, sexp.pos)
             }
             SexpKind::List(items) if !items.is_empty() => {
                 let (op, array_sort) = self.operator(&items[0])?;
@@ -385,6 +636,7 @@ impl Checker {
                     "str.to.re" => Some(Op::StrToRe),
                     "str.to.int" | "str.to-int" => Some(Op::StrToInt),
                     "int.to.str" | "str.from-int" => Some(Op::StrFromInt),
+                    "bv2int" => Some(Op::Bv2Nat),
                     _ => None,
                 })
                 .map(|op| (op, None))
@@ -406,6 +658,30 @@ impl Checker {
                         Some(n) => Ok((Op::RePower(n), None)),
                         None => Err(err(head.pos, format!("bad index in '{head}'"))),
                     },
+                    [Some("_"), Some(name), None, ..] => {
+                        let indices: Vec<u32> = items[2..].iter().filter_map(numeral).collect();
+                        if indices.len() != items.len() - 2 {
+                            return Err(err(head.pos, format!("bad indices in '{head}'")));
+                        }
+                        let op = match (*name, indices.as_slice()) {
+                            ("extract", &[i, j]) => Op::Extract(i, j),
+                            ("zero_extend", &[k]) => Op::ZeroExtend(k),
+                            ("sign_extend", &[k]) => Op::SignExtend(k),
+                            ("repeat", &[k]) => Op::Repeat(k),
+                            ("rotate_left", &[k]) => Op::RotateLeft(k),
+                            ("rotate_right", &[k]) => Op::RotateRight(k),
+                            ("int2bv", &[k]) => Op::Int2Bv(k),
+                            ("divisible", &[k]) if k > 0 => Op::Divisible(k),
+                            ("to_fp", &[e, s]) => Op::ToFp(e, s),
+                            ("to_fp_unsigned", &[e, s]) => Op::ToFpUnsigned(e, s),
+                            ("fp.to_ubv", &[k]) => Op::FpToUbv(k),
+                            ("fp.to_sbv", &[k]) => Op::FpToSbv(k),
+                            _ => {
+                                return Err(err(head.pos, format!("unsupported operator '{head}'")))
+                            }
+                        };
+                        Ok((op, None))
+                    }
                     [Some("as"), Some("const"), _] => {
                         let sort = Sort::parse(&items[2]).map_err(|m| err(items[2].pos, m))?;
                         if sort.array_parts().is_none() {
@@ -424,14 +700,24 @@ impl Checker {
     }
 }
 
+/// A stand-in of sort `sort` for a parameter while a definition is checked.
+fn placeholder(sort: &Sort) -> Term {
+    Term {
+        kind: TermKind::Var(usize::MAX, "parameter".into()),
+        sort: sort.clone(),
+    }
+}
+
 /// `term` as a term of sort `want`: itself, or an Int term inside `to_real`.
 fn coerce(term: Term, want: &Sort) -> Result<Term, String> {
     if &term.sort == want {
         return Ok(term);
     }
     if term.sort == Sort::Int && *want == Sort::Real {
-        return Ok(match term.kind {
-            TermKind::Lit(Value::Int(n)) => Term::lit(Value::Real(BigRational::from_integer(n))),
+        return Ok(match &term.kind {
+            TermKind::Lit(Value::Int(n)) => {
+                Term::lit(Value::Real(BigRational::from_integer(n.clone())))
+            }
             _ => Term {
                 kind: TermKind::App(Op::ToReal, vec![term]),
                 sort: Sort::Real,
@@ -506,6 +792,32 @@ fn bv_width(args: &[Term]) -> Result<u32, String> {
         ));
     }
     Ok(w)
+}
+
+/// The common floating-point sort of the arguments.
+fn fp_sort(args: &[Term]) -> Result<Sort, String> {
+    let sort = args[0].sort.clone();
+    if sort.fp_format().is_none() {
+        return Err(format!(
+            "expected a floating-point number, found {} '{}'",
+            sort, args[0]
+        ));
+    }
+    if let Some(bad) = args.iter().find(|a| a.sort != sort) {
+        return Err(format!("expected {sort}, found {} '{bad}'", bad.sort));
+    }
+    Ok(sort)
+}
+
+/// The sort of a bit-vector width, if supported.
+fn checked_width(w: u64) -> Result<Sort, String> {
+    if (1..=u64::from(MAX_BV_WIDTH)).contains(&w) {
+        Ok(Sort::BitVec(w as u32))
+    } else {
+        Err(format!(
+            "unsupported bit-vector width {w} (1 to {MAX_BV_WIDTH})"
+        ))
+    }
 }
 
 /// Checks the arguments of `op` (coercing Int to Real where a Real is expected) and
@@ -606,6 +918,56 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             bv_width(args)?;
             Sort::Int
         }
+        BvNand | BvNor | BvXnor => {
+            arity(op, args, 2, 2)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        BvComp => {
+            arity(op, args, 2, 2)?;
+            bv_width(args)?;
+            Sort::BitVec(1)
+        }
+        Concat => {
+            arity(op, args, 2, MANY)?;
+            let mut total: u64 = 0;
+            for a in args.iter() {
+                total += u64::from(bv_width(std::slice::from_ref(a))?);
+            }
+            checked_width(total)?
+        }
+        Extract(i, j) => {
+            arity(op, args, 1, 1)?;
+            let w = bv_width(args)?;
+            if i < j || i >= w {
+                return Err(format!("extract {i} {j} of a {w}-bit vector"));
+            }
+            Sort::BitVec(i - j + 1)
+        }
+        ZeroExtend(k) | SignExtend(k) => {
+            arity(op, args, 1, 1)?;
+            checked_width(u64::from(bv_width(args)?) + u64::from(k))?
+        }
+        Repeat(k) => {
+            arity(op, args, 1, 1)?;
+            if k == 0 {
+                return Err("repeat 0".into());
+            }
+            checked_width(u64::from(bv_width(args)?) * u64::from(k))?
+        }
+        RotateLeft(_) | RotateRight(_) => {
+            arity(op, args, 1, 1)?;
+            Sort::BitVec(bv_width(args)?)
+        }
+        Divisible(_) => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            Sort::Bool
+        }
+        Int2Bv(w) => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            checked_width(u64::from(w))?
+        }
         Select => {
             arity(op, args, 2, 2)?;
             let Some((index, element)) = args[0]
@@ -640,42 +1002,86 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
         ConstArray => unreachable!("handled by the checker"),
         FpAbs | FpNeg => {
             arity(op, args, 1, 1)?;
-            all(args, &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(args)?
         }
         FpAdd | FpSub | FpMul | FpDiv => {
             arity(op, args, 3, 3)?;
             all(&mut args[..1], &Sort::RoundingMode)?;
-            all(&mut args[1..], &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(&args[1..])?
         }
         FpFma => {
             arity(op, args, 4, 4)?;
             all(&mut args[..1], &Sort::RoundingMode)?;
-            all(&mut args[1..], &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(&args[1..])?
         }
         FpSqrt | FpRoundToIntegral => {
             arity(op, args, 2, 2)?;
             all(&mut args[..1], &Sort::RoundingMode)?;
-            all(&mut args[1..], &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(&args[1..])?
         }
         FpRem | FpMin | FpMax => {
             arity(op, args, 2, 2)?;
-            all(args, &Sort::Float64)?;
-            Sort::Float64
+            fp_sort(args)?
         }
         FpLeq | FpLt | FpGeq | FpGt | FpEq => {
             arity(op, args, 2, MANY)?;
-            all(args, &Sort::Float64)?;
+            fp_sort(args)?;
             Sort::Bool
         }
         FpIsNaN | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
         | FpIsPositive => {
             arity(op, args, 1, 1)?;
-            all(args, &Sort::Float64)?;
+            fp_sort(args)?;
             Sort::Bool
+        }
+        FpToReal => {
+            arity(op, args, 1, 1)?;
+            fp_sort(args)?;
+            Sort::Real
+        }
+        FpFromFields => {
+            arity(op, args, 3, 3)?;
+            let widths: Vec<u32> = args
+                .iter()
+                .map(|a| bv_width(std::slice::from_ref(a)))
+                .collect::<Result<_, _>>()?;
+            if widths[0] != 1 {
+                return Err("the sign of (fp ...) has 1 bit".into());
+            }
+            Sort::floating_point(widths[1], widths[2] + 1)?
+        }
+        ToFp(eb, sb) => {
+            let target = Sort::floating_point(eb, sb)?;
+            match args.len() {
+                1 => {
+                    if bv_width(args)? != eb + sb {
+                        return Err(format!("to_fp {eb} {sb} of bits needs {} bits", eb + sb));
+                    }
+                }
+                2 => {
+                    all(&mut args[..1], &Sort::RoundingMode)?;
+                    let from = args[1].sort.clone();
+                    if from.is_numeric() {
+                        all(&mut args[1..], &Sort::Real)?;
+                    } else if from.fp_format().is_none() && !matches!(from, Sort::BitVec(_)) {
+                        return Err(format!("to_fp of {from}"));
+                    }
+                }
+                n => return Err(format!("'to_fp' takes 1 or 2 arguments, not {n}")),
+            }
+            target
+        }
+        ToFpUnsigned(eb, sb) => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            bv_width(&args[1..])?;
+            Sort::floating_point(eb, sb)?
+        }
+        FpToUbv(w) | FpToSbv(w) => {
+            arity(op, args, 2, 2)?;
+            all(&mut args[..1], &Sort::RoundingMode)?;
+            fp_sort(&args[1..])?;
+            checked_width(u64::from(w))?
         }
         StrConcat => {
             arity(op, args, 2, MANY)?;
@@ -728,6 +1134,13 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
         StrReplace | StrReplaceAll => {
             arity(op, args, 3, 3)?;
             all(args, &Sort::String)?;
+            Sort::String
+        }
+        StrReplaceRe | StrReplaceReAll => {
+            arity(op, args, 3, 3)?;
+            all(&mut args[..1], &Sort::String)?;
+            all(&mut args[1..2], &Sort::RegLan)?;
+            all(&mut args[2..], &Sort::String)?;
             Sort::String
         }
         StrInRe => {
@@ -795,7 +1208,8 @@ mod tests {
         assert!(e.message.contains("expected Bool"), "{e}");
         assert!(Script::parse("(declare-const a Int)(assert a)").is_err());
         assert!(Script::parse("(declare-fun f (Int) Int)").is_err());
-        assert!(Script::parse("(push 1)").is_err());
+        assert!(Script::parse("(push 1)(pop 2)").is_err());
+        assert!(Script::parse("(declare-datatypes ((T 0)) (((c))))").is_err());
         assert!(Script::parse("(assert (not))").is_err());
         assert!(Script::parse("(assert (= #x0 #b0))").is_err());
         assert!(Script::parse("(declare-const a Int)(declare-const a Int)").is_err());
@@ -832,9 +1246,9 @@ mod depth_tests {
 
     #[test]
     fn the_deepest_accepted_nesting_reads_and_evaluates() {
-        // A test thread has a 2 MiB stack: reading, checking, evaluating, printing and
-        // dropping the deepest term the reader accepts must fit.
-        let depth = crate::sexp::MAX_DEPTH - 2;
+        // A test thread has a 2 MiB stack: reading, checking, evaluating, printing,
+        // cloning and dropping a term far deeper than 256 levels must not overflow it.
+        let depth = 20_000;
         let text = format!(
             "(declare-const a Bool)(assert {}a{})",
             "(not ".repeat(depth),
@@ -849,10 +1263,14 @@ mod depth_tests {
         let e = evaluate(&script, &values, &Limits::default());
         assert_eq!(e.truth, crate::eval::Truth::False);
         assert!(e.explanation.is_some());
+        let copy = script.clone();
+        drop(script);
+        assert_eq!(copy.assertions.len(), 1);
+        let too_deep = crate::sexp::MAX_DEPTH + 5;
         assert!(Script::parse(&format!(
             "(assert {}true{})",
-            "(not ".repeat(depth + 5),
-            ")".repeat(depth + 5)
+            "(not ".repeat(too_deep),
+            ")".repeat(too_deep)
         ))
         .is_err());
     }

@@ -25,7 +25,7 @@ impl fmt::Display for Pos {
 }
 
 /// One s-expression with the position of its first character.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct Sexp {
     /// What it is.
     pub kind: SexpKind,
@@ -93,8 +93,43 @@ impl Sexp {
     }
 }
 
+impl Clone for Sexp {
+    fn clone(&self) -> Sexp {
+        crate::deep(|| Sexp {
+            kind: self.kind.clone(),
+            pos: self.pos,
+        })
+    }
+}
+
+impl Drop for Sexp {
+    /// Drops deep lists without recursion.
+    fn drop(&mut self) {
+        if let SexpKind::List(items) = &mut self.kind {
+            if items
+                .iter()
+                .all(|i| !matches!(&i.kind, SexpKind::List(l) if !l.is_empty()))
+            {
+                return;
+            }
+            let mut stack = std::mem::take(items);
+            while let Some(mut s) = stack.pop() {
+                if let SexpKind::List(l) = &mut s.kind {
+                    stack.append(l);
+                }
+            }
+        }
+    }
+}
+
 impl fmt::Display for Sexp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::deep(|| self.write(f))
+    }
+}
+
+impl Sexp {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             SexpKind::Symbol(s) => {
                 if s.is_empty()
@@ -320,11 +355,10 @@ struct Builder {
     done: Vec<Sexp>,
 }
 
-/// The deepest nesting accepted: deeper input is refused rather than risking the stack
-/// of the code that walks terms recursively (checking, evaluating, printing), which
-/// must fit a 2 MiB thread stack even in a debug build. Enumerated formulas of any
-/// practical index are far shallower.
-pub const MAX_DEPTH: usize = 256;
+/// The deepest nesting accepted. The recursive walks (checking, evaluating, printing)
+/// grow their stack on the heap as needed and drops are iterative, so the bound only
+/// keeps a malicious input from asking for gigabytes.
+pub const MAX_DEPTH: usize = 100_000;
 
 impl Builder {
     fn push(&mut self, token: Token, pos: Pos) -> Result<(), SexpError> {

@@ -14,12 +14,14 @@ pub enum Sort {
     Int,
     /// `Real`.
     Real,
-    /// `(_ BitVec n)`, 1 ≤ n ≤ 64.
+    /// `(_ BitVec n)`, 1 ≤ n ≤ [`MAX_BV_WIDTH`].
     BitVec(u32),
     /// `(Array index element)`.
     Array(Arc<(Sort, Sort)>),
-    /// `(_ FloatingPoint 11 53)` (binary64, the only format supported).
+    /// `(_ FloatingPoint 11 53)` (binary64, with its own fast arithmetic).
     Float64,
+    /// `(_ FloatingPoint eb sb)` of any other format (Float16, Float32, Float128, ...).
+    Float(u32, u32),
     /// `RoundingMode`.
     RoundingMode,
     /// `String`.
@@ -28,8 +30,9 @@ pub enum Sort {
     RegLan,
 }
 
-/// The widest bit-vector supported (values are held in a `u64`).
-pub const MAX_BV_WIDTH: u32 = 64;
+/// The widest bit-vector supported (values are big integers; the bound keeps a
+/// `repeat` or `concat` chain from asking for gigabytes).
+pub const MAX_BV_WIDTH: u32 = 1 << 16;
 
 impl Sort {
     /// `(Array index element)`.
@@ -48,6 +51,9 @@ impl Sort {
                 "String" => Ok(Sort::String),
                 "RegLan" => Ok(Sort::RegLan),
                 "Float64" => Ok(Sort::Float64),
+                "Float16" => Ok(Sort::Float(5, 11)),
+                "Float32" => Ok(Sort::Float(8, 24)),
+                "Float128" => Ok(Sort::Float(15, 113)),
                 _ => Err(format!("unsupported sort '{s}'")),
             },
             SexpKind::List(items) => {
@@ -65,13 +71,9 @@ impl Sort {
                         Ok(Sort::BitVec(width))
                     }
                     [Some("_"), Some("FloatingPoint"), None, None] => {
-                        if numeral_u32(&items[2]) == Some(11) && numeral_u32(&items[3]) == Some(53)
-                        {
-                            Ok(Sort::Float64)
-                        } else {
-                            Err(format!(
-                                "unsupported floating-point sort '{sexp}' (only 11 53)"
-                            ))
+                        match (numeral_u32(&items[2]), numeral_u32(&items[3])) {
+                            (Some(eb), Some(sb)) => Sort::floating_point(eb, sb),
+                            _ => Err(format!("unsupported floating-point sort '{sexp}'")),
                         }
                     }
                     [Some("Array"), _, _] => Ok(Sort::array(
@@ -82,6 +84,28 @@ impl Sort {
                 }
             }
             _ => Err(format!("not a sort: '{sexp}'")),
+        }
+    }
+
+    /// `(_ FloatingPoint eb sb)`, if the format is supported.
+    pub fn floating_point(eb: u32, sb: u32) -> Result<Sort, String> {
+        if (eb, sb) == (11, 53) {
+            Ok(Sort::Float64)
+        } else if crate::fp::generic::Fp::format_supported(eb, sb) {
+            Ok(Sort::Float(eb, sb))
+        } else {
+            Err(format!(
+                "unsupported floating-point format (_ FloatingPoint {eb} {sb}) (exponent 2 to 30 bits, significand 2 to 65536)"
+            ))
+        }
+    }
+
+    /// The format (eb, sb) of a floating-point sort.
+    pub fn fp_format(&self) -> Option<(u32, u32)> {
+        match self {
+            Sort::Float64 => Some((11, 53)),
+            Sort::Float(eb, sb) => Some((*eb, *sb)),
+            _ => None,
         }
     }
 
@@ -115,6 +139,7 @@ impl fmt::Display for Sort {
             Sort::BitVec(w) => write!(f, "(_ BitVec {w})"),
             Sort::Array(parts) => write!(f, "(Array {} {})", parts.0, parts.1),
             Sort::Float64 => f.write_str("(_ FloatingPoint 11 53)"),
+            Sort::Float(eb, sb) => write!(f, "(_ FloatingPoint {eb} {sb})"),
             Sort::RoundingMode => f.write_str("RoundingMode"),
             Sort::String => f.write_str("String"),
             Sort::RegLan => f.write_str("RegLan"),
@@ -146,9 +171,12 @@ mod tests {
         ] {
             assert_eq!(sort(text).unwrap().to_string(), text);
         }
-        assert!(sort("(_ BitVec 65)").unwrap_err().contains("65"));
+        assert_eq!(sort("(_ BitVec 65)").unwrap(), Sort::BitVec(65));
+        assert!(sort("(_ BitVec 65537)").unwrap_err().contains("65537"));
         assert!(sort("(_ BitVec 0)").is_err());
-        assert!(sort("(_ FloatingPoint 8 24)").is_err());
+        assert_eq!(sort("(_ FloatingPoint 8 24)").unwrap(), Sort::Float(8, 24));
+        assert_eq!(sort("Float16").unwrap(), Sort::Float(5, 11));
+        assert!(sort("(_ FloatingPoint 1 24)").is_err());
         assert!(sort("Foo").is_err());
         assert!(sort("(Array Int)").is_err());
     }

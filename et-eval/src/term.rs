@@ -8,7 +8,7 @@ use crate::sort::Sort;
 use crate::value::Value;
 
 /// A typed term.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Term {
     /// What it is.
     pub kind: TermKind,
@@ -52,6 +52,31 @@ macro_rules! ops {
             RePower(u32),
             /// `(as const (Array I E))`: the array sort is the term's sort.
             ConstArray,
+            /// `(_ extract i j)`.
+            Extract(u32, u32),
+            /// `(_ zero_extend k)`.
+            ZeroExtend(u32),
+            /// `(_ sign_extend k)`.
+            SignExtend(u32),
+            /// `(_ repeat k)`.
+            Repeat(u32),
+            /// `(_ rotate_left k)`.
+            RotateLeft(u32),
+            /// `(_ rotate_right k)`.
+            RotateRight(u32),
+            /// `(_ int2bv w)`.
+            Int2Bv(u32),
+            /// `(_ divisible n)`.
+            Divisible(u32),
+            /// `(_ to_fp eb sb)` (from bits, another format, a real or a signed
+            /// bit-vector: the arguments' sorts tell which).
+            ToFp(u32, u32),
+            /// `(_ to_fp_unsigned eb sb)`.
+            ToFpUnsigned(u32, u32),
+            /// `(_ fp.to_ubv w)`.
+            FpToUbv(u32),
+            /// `(_ fp.to_sbv w)`.
+            FpToSbv(u32),
         }
 
         impl Op {
@@ -70,6 +95,18 @@ macro_rules! ops {
                     Op::ReLoop(..) => "re.loop",
                     Op::RePower(_) => "re.^",
                     Op::ConstArray => "const",
+                    Op::Extract(..) => "extract",
+                    Op::ZeroExtend(_) => "zero_extend",
+                    Op::SignExtend(_) => "sign_extend",
+                    Op::Repeat(_) => "repeat",
+                    Op::RotateLeft(_) => "rotate_left",
+                    Op::RotateRight(_) => "rotate_right",
+                    Op::Int2Bv(_) => "int2bv",
+                    Op::Divisible(_) => "divisible",
+                    Op::ToFp(..) => "to_fp",
+                    Op::ToFpUnsigned(..) => "to_fp_unsigned",
+                    Op::FpToUbv(_) => "fp.to_ubv",
+                    Op::FpToSbv(_) => "fp.to_sbv",
                 }
             }
         }
@@ -179,6 +216,20 @@ ops! {
     BvSge = "bvsge",
     /// `bv2nat`.
     Bv2Nat = "bv2nat",
+    /// `concat`.
+    Concat = "concat",
+    /// `bvcomp`.
+    BvComp = "bvcomp",
+    /// `bvnand`.
+    BvNand = "bvnand",
+    /// `bvnor`.
+    BvNor = "bvnor",
+    /// `bvxnor`.
+    BvXnor = "bvxnor",
+    /// `fp.to_real`.
+    FpToReal = "fp.to_real",
+    /// `fp` (a floating-point number from its three bit fields).
+    FpFromFields = "fp",
     /// `select`.
     Select = "select",
     /// `store`.
@@ -251,6 +302,10 @@ ops! {
     StrReplace = "str.replace",
     /// `str.replace_all`.
     StrReplaceAll = "str.replace_all",
+    /// `str.replace_re`.
+    StrReplaceRe = "str.replace_re",
+    /// `str.replace_re_all`.
+    StrReplaceReAll = "str.replace_re_all",
     /// `str.<`.
     StrLt = "str.<",
     /// `str.<=`.
@@ -308,24 +363,58 @@ impl Term {
 
     /// Calls `f` on every declared constant the term mentions (with repeats).
     pub fn for_each_var(&self, f: &mut impl FnMut(usize)) {
-        match &self.kind {
-            TermKind::Var(i, _) => f(*i),
-            TermKind::App(_, args) => args.iter().for_each(|a| a.for_each_var(f)),
-            _ => {}
-        }
+        self.for_each(&mut |t| {
+            if let TermKind::Var(i, _) = &t.kind {
+                f(*i)
+            }
+        });
     }
 
-    /// Calls `f` on every sub-term, parents before children.
+    /// Calls `f` on every sub-term, parents before children (with an explicit stack:
+    /// terms may be deep).
     pub fn for_each(&self, f: &mut impl FnMut(&Term)) {
-        f(self);
-        for a in self.args() {
-            a.for_each(f);
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            f(t);
+            stack.extend(t.args().iter().rev());
+        }
+    }
+}
+
+impl Clone for Term {
+    fn clone(&self) -> Term {
+        crate::deep(|| Term {
+            kind: self.kind.clone(),
+            sort: self.sort.clone(),
+        })
+    }
+}
+
+impl Drop for Term {
+    /// Drops deep terms without recursion.
+    fn drop(&mut self) {
+        if let TermKind::App(_, args) = &mut self.kind {
+            if args.iter().all(|a| a.args().is_empty()) {
+                return;
+            }
+            let mut stack = std::mem::take(args);
+            while let Some(mut t) = stack.pop() {
+                if let TermKind::App(_, a) = &mut t.kind {
+                    stack.append(a);
+                }
+            }
         }
     }
 }
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::deep(|| self.write(f))
+    }
+}
+
+impl Term {
+    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             TermKind::Lit(v) => write!(f, "{v}"),
             TermKind::ReConst(c) => f.write_str(match c {
@@ -339,6 +428,19 @@ impl fmt::Display for Term {
                     Op::ReLoop(i, j) => write!(f, "((_ re.loop {i} {j})")?,
                     Op::RePower(n) => write!(f, "((_ re.^ {n})")?,
                     Op::ConstArray => write!(f, "((as const {})", self.sort)?,
+                    Op::Extract(i, j) => write!(f, "((_ extract {i} {j})")?,
+                    Op::ZeroExtend(k)
+                    | Op::SignExtend(k)
+                    | Op::Repeat(k)
+                    | Op::RotateLeft(k)
+                    | Op::RotateRight(k)
+                    | Op::Int2Bv(k)
+                    | Op::Divisible(k)
+                    | Op::FpToUbv(k)
+                    | Op::FpToSbv(k) => write!(f, "((_ {} {k})", op.name())?,
+                    Op::ToFp(e, s) | Op::ToFpUnsigned(e, s) => {
+                        write!(f, "((_ {} {e} {s})", op.name())?
+                    }
                     _ => write!(f, "({}", op.name())?,
                 }
                 for a in args {

@@ -4,10 +4,11 @@
 use std::fmt;
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
 use crate::sort::Sort;
 use crate::string::SmtString;
@@ -22,15 +23,17 @@ pub enum Value {
     Int(BigInt),
     /// A real, exactly.
     Real(BigRational),
-    /// A bit-vector of `width` ≤ 64 bits, the unused high bits zero.
+    /// A bit-vector of `width` bits (its value below 2^width).
     BitVec {
         /// Number of bits.
         width: u32,
-        /// The bits.
-        bits: u64,
+        /// The bits, as an unsigned number.
+        bits: BigUint,
     },
     /// A binary64 floating-point number.
     Fp(Float64),
+    /// A floating-point number of another format.
+    Float(Fp),
     /// A rounding mode.
     Rm(RoundingMode),
     /// A Unicode string.
@@ -60,7 +63,21 @@ pub fn bv_mask(width: u32) -> u64 {
     }
 }
 
+/// The mask of a bit-vector width, 2^width − 1.
+pub fn bv_mask_big(width: u32) -> BigUint {
+    (BigUint::one() << width as usize) - BigUint::one()
+}
+
 impl Value {
+    /// A floating-point value: binary64 as [`Value::Fp`], other formats as
+    /// [`Value::Float`].
+    pub fn float(x: Fp) -> Value {
+        match x.to_float64() {
+            Some(f) => Value::Fp(f),
+            None => Value::Float(x),
+        }
+    }
+
     /// The value's sort.
     pub fn sort(&self) -> Sort {
         match self {
@@ -69,6 +86,7 @@ impl Value {
             Value::Real(_) => Sort::Real,
             Value::BitVec { width, .. } => Sort::BitVec(*width),
             Value::Fp(_) => Sort::Float64,
+            Value::Float(x) => Sort::Float(x.eb, x.sb),
             Value::Rm(_) => Sort::RoundingMode,
             Value::Str(_) => Sort::String,
             Value::Array(a) => a.sort.clone(),
@@ -77,9 +95,14 @@ impl Value {
 
     /// A bit-vector value, truncated to `width` bits.
     pub fn bv(width: u32, bits: u64) -> Value {
+        Value::bv_big(width, BigUint::from(bits))
+    }
+
+    /// A bit-vector value, truncated to `width` bits.
+    pub fn bv_big(width: u32, bits: BigUint) -> Value {
         Value::BitVec {
             width,
-            bits: bits & bv_mask(width),
+            bits: bits & bv_mask_big(width),
         }
     }
 
@@ -104,6 +127,7 @@ impl Value {
                 },
             ) => w1 == w2 && b1 == b2,
             (Value::Fp(a), Value::Fp(b)) => a == b,
+            (Value::Float(a), Value::Float(b)) => a == b,
             (Value::Rm(a), Value::Rm(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => a.extensional_eq(b),
@@ -222,12 +246,18 @@ impl fmt::Display for Value {
             Value::Real(q) => fmt_real(q, f),
             Value::BitVec { width, bits } => {
                 if width % 4 == 0 {
-                    write!(f, "#x{:0w$x}", bits, w = (*width / 4) as usize)
+                    write!(
+                        f,
+                        "#x{:0>w$}",
+                        bits.to_str_radix(16),
+                        w = (*width / 4) as usize
+                    )
                 } else {
-                    write!(f, "#b{:0w$b}", bits, w = *width as usize)
+                    write!(f, "#b{:0>w$}", bits.to_str_radix(2), w = *width as usize)
                 }
             }
             Value::Fp(x) => write!(f, "{x}"),
+            Value::Float(x) => write!(f, "{x}"),
             Value::Rm(rm) => write!(f, "{rm}"),
             Value::Str(s) => write!(f, "{s}"),
             Value::Array(a) => {

@@ -9,16 +9,17 @@
 
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 
 use crate::eval::{evaluate, Assignment, Evaluation, Limits, Truth};
+use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
 use crate::script::Script;
 use crate::sort::Sort;
 use crate::string::SmtString;
 use crate::term::TermKind;
-use crate::value::{bv_mask, ArrayValue, Value};
+use crate::value::{bv_mask_big, ArrayValue, Value};
 
 /// How far the search goes.
 #[derive(Debug, Clone, Copy)]
@@ -140,9 +141,10 @@ fn advance(positions: &mut [usize], lists: &[Vec<Value>], r: usize) -> bool {
 struct Literals {
     ints: Vec<BigInt>,
     reals: Vec<BigRational>,
-    bvs: Vec<(u32, u64)>,
+    bvs: Vec<(u32, BigUint)>,
     chars: Vec<u32>,
     floats: Vec<Float64>,
+    generic_floats: Vec<Fp>,
 }
 
 impl Literals {
@@ -154,9 +156,10 @@ impl Literals {
                     match v {
                         Value::Int(n) => l.ints.push(n.clone()),
                         Value::Real(q) => l.reals.push(q.clone()),
-                        Value::BitVec { width, bits } => l.bvs.push((*width, *bits)),
+                        Value::BitVec { width, bits } => l.bvs.push((*width, bits.clone())),
                         Value::Str(s) => l.chars.extend(s.code_points()),
                         Value::Fp(x) => l.floats.push(*x),
+                        Value::Float(x) => l.generic_floats.push(x.clone()),
                         _ => {}
                     }
                 }
@@ -209,15 +212,26 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
             }
         }
         Sort::BitVec(w) => {
-            let mask = bv_mask(*w);
-            let sign = 1u64 << (w - 1);
-            for bits in [0, 1, mask, 2, sign, sign - 1, mask - 1, 3] {
-                push_unique(&mut list, Value::bv(*w, bits));
+            let mask = bv_mask_big(*w);
+            let modulus = &mask + BigUint::from(1u8);
+            let sign = BigUint::from(1u8) << (w - 1) as usize;
+            let small = |n: u8| BigUint::from(n);
+            for bits in [
+                small(0),
+                small(1),
+                mask.clone(),
+                small(2),
+                sign.clone(),
+                &sign + &mask,
+                &mask + &mask,
+                small(3),
+            ] {
+                push_unique(&mut list, Value::bv_big(*w, bits));
             }
             for (lw, bits) in &lits.bvs {
                 if lw == w {
-                    for b in [*bits, bits.wrapping_add(1), bits.wrapping_sub(1), !bits] {
-                        push_unique(&mut list, Value::bv(*w, b));
+                    for b in [bits.clone(), bits + small(1), bits + &mask, &mask ^ bits] {
+                        push_unique(&mut list, Value::bv_big(*w, b % &modulus));
                     }
                 }
             }
@@ -242,6 +256,35 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
             }
             for x in &lits.floats {
                 push_unique(&mut list, Value::Fp(*x));
+            }
+        }
+        Sort::Float(eb, sb) => {
+            let (eb, sb) = (*eb, *sb);
+            let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
+            let number =
+                |v: BigRational| Value::Float(Fp::from_rational(eb, sb, &v, RoundingMode::Rne));
+            let tiny = Fp::from_bits(eb, sb, BigUint::from(1u8));
+            for v in [
+                Value::Float(Fp::zero(eb, sb, false)),
+                Value::Float(Fp::zero(eb, sb, true)),
+                number(q(1, 1)),
+                number(q(-1, 1)),
+                Value::Float(Fp::infinity(eb, sb, false)),
+                Value::Float(Fp::infinity(eb, sb, true)),
+                Value::Float(Fp::nan(eb, sb)),
+                Value::Float(tiny.clone()),
+                Value::Float(Fp::max_finite(eb, sb, false)),
+                number(q(1, 2)),
+                number(q(2, 1)),
+                Value::Float(tiny.neg()),
+                Value::Float(Fp::max_finite(eb, sb, true)),
+            ] {
+                push_unique(&mut list, v);
+            }
+            for x in &lits.generic_floats {
+                if (x.eb, x.sb) == (eb, sb) {
+                    push_unique(&mut list, Value::Float(x.clone()));
+                }
             }
         }
         Sort::RoundingMode => list.extend(RoundingMode::ALL.map(Value::Rm)),
@@ -297,6 +340,19 @@ mod tests {
     fn witness(text: &str) -> Option<String> {
         let script = Script::parse(text).unwrap();
         find_witness(&script, &WitnessBound::default()).map(|w| w.to_smtlib(&script))
+    }
+
+    #[test]
+    fn finds_witnesses_of_every_format_and_width() {
+        for f in [
+            "(declare-const x Float32)(assert (fp.isNaN x))",
+            "(declare-const x (_ FloatingPoint 5 11))(assert (fp.isSubnormal x))",
+            "(declare-const x Float128)(assert (fp.lt x (fp.neg x)))",
+            "(declare-const b (_ BitVec 100))(assert (= ((_ extract 99 98) b) #b10))",
+            "(declare-const a (_ BitVec 8))(assert (= ((_ rotate_left 1) a) #x01))",
+        ] {
+            assert!(witness(f).is_some(), "{f}");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use et_eval::{ModelCheck, Script};
+use et_eval::{ModelCheck, Script, ScriptError};
 
 use crate::grammar::TokenId;
 use crate::judging::{
@@ -138,9 +138,9 @@ struct FormulaCalls<'w, 'a> {
     /// The script in `framed_file` now (a formula behind a prelude or with a model
     /// request), if any.
     framed: Option<String>,
-    /// The formula parsed from its tokens, when first needed; `None` if et-eval does not
-    /// know one of its operators (a `.pest` grammar of its own).
-    script: OnceCell<Option<Script>>,
+    /// The formula parsed from its tokens, when first needed; an error if et-eval does
+    /// not know one of its operators (a `.pest` grammar of its own).
+    script: OnceCell<Result<Script, ScriptError>>,
     /// The formula's witness (from the cache or searched here), when first asked.
     witness: OnceCell<WitnessResult>,
     /// Whether the witness was searched here (so it goes to the cache).
@@ -291,7 +291,7 @@ impl FormulaCalls<'_, '_> {
         }
         self.call_seconds += outcome.wall.as_secs_f64();
         self.rechecks.session_calls += u64::from(mode == CallMode::Session);
-        let mut observation = Observation::new(invocation, outcome, || self.parsed());
+        let mut observation = Observation::new(invocation, outcome, || self.read());
         observation.mode = mode;
         self.known
             .insert(solver.name.clone(), observation.as_reference());
@@ -301,10 +301,15 @@ impl FormulaCalls<'_, '_> {
 
     /// The formula parsed from the job's tokens (once).
     fn parsed(&self) -> Option<&Script> {
+        self.read().ok()
+    }
+
+    /// The formula parsed from the job's tokens (once), or why et-eval cannot read it.
+    fn read(&self) -> Result<&Script, &ScriptError> {
         self.script
             .get_or_init(|| {
                 let tokens = self.job.tokens.iter().map(|&t| &self.worker.tokens[t]);
-                Script::from_tokens(tokens).ok()
+                Script::from_tokens(tokens)
             })
             .as_ref()
     }
@@ -609,7 +614,7 @@ impl FormulaCalls<'_, '_> {
             return Ok(false);
         }
         self.call_seconds += outcome.wall.as_secs_f64();
-        let fresh = Observation::new(invocation, outcome, || self.parsed());
+        let fresh = Observation::new(invocation, outcome, || self.read());
         let session = &self.made[&solver.name];
         let agrees = session.agrees_with(&fresh);
         if !agrees {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use et_eval::{check_model, ModelCheck, Script};
+use et_eval::{check_model, ModelCheck, Script, ScriptError};
 
 use crate::campaign::reference::Answer;
 use crate::oracle::{self, Classification, Status};
@@ -33,20 +33,23 @@ pub struct Observation {
 impl Observation {
     /// Classifies a finished call of `invocation` and, after `sat` with models on,
     /// checks the printed model against `formula` (asked for only then: parsing costs).
+    /// A formula et-eval cannot read for want of an operator gets the check
+    /// `unsupported`, naming it; a malformed one none.
     pub fn new<'s>(
         invocation: Invocation<'_>,
         outcome: CallOutcome,
-        formula: impl FnOnce() -> Option<&'s Script>,
+        formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
     ) -> Observation {
         let class = oracle::classify(&outcome);
         let model_check = match (invocation.models, class.status) {
-            (true, Status::Sat) => formula().map(|formula| {
-                check_model(
+            (true, Status::Sat) => match formula() {
+                Ok(formula) => Some(check_model(
                     formula,
                     &without_error_lines(&outcome.stdout_text()),
                     invocation.solver.model_dialect(),
-                )
-            }),
+                )),
+                Err(e) => ModelCheck::of_unreadable(e),
+            },
             _ => None,
         };
         Observation {
@@ -121,7 +124,7 @@ pub fn observe<'s>(
     invocation: Invocation<'_>,
     script_file: &Path,
     limits: &Limits,
-    formula: impl FnOnce() -> Option<&'s Script>,
+    formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
 ) -> Result<Observation, CallError> {
     let input = match invocation.solver.input {
         InputMode::File => Input::File(script_file),

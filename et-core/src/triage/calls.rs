@@ -252,7 +252,7 @@ impl Caller {
             source,
         })?;
         let script = std::cell::OnceCell::new();
-        let parsed = || script.get_or_init(|| Script::parse(&formula).ok()).as_ref();
+        let parsed = || script.get_or_init(|| Script::parse(&formula)).as_ref();
         let observation = observe(invocation, &path, &limits_of_call, parsed);
         let _ = std::fs::remove_file(&path);
         Ok(Answer::from_observation(observation?))

@@ -5,18 +5,21 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{Euclid, One, Signed, Zero};
 
-use super::domain::{ChoiceKey, Lin, Sym, SymId, SymKind, Tri, V};
+use super::domain::{ChoiceKey, DivOp, Lin, Relaxed, Sym, SymId, SymKind, Tri, V};
+use super::linear::{self, Constraint, Rel};
 use super::strings;
-use super::{Assignment, Binding, Function};
+use super::{Assignment, Binding};
+use crate::algebraic::{Algebraic, Poly};
+use crate::fp::generic::{Fp, GenericExtremum};
 use crate::fp::{Extremum, Float64};
 use crate::interval::{self, Interval};
 use crate::sort::Sort;
 use crate::term::{Op, Term, TermKind};
-use crate::value::{bv_mask, ArrayValue, Value};
+use crate::value::{bv_mask_big, ArrayValue, Value};
 
 /// Key of a symbol, so equal sub-terms get the same symbol.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -25,24 +28,62 @@ enum SymKey {
     Trig(Op, BigRational),
     Opaque(Op, Vec<Lin>),
     Binding(usize),
+    AlgPower(usize, u32),
+}
+
+/// One path of the search over interpretations of unspecified results: the decisions
+/// taken so far (replayed in order on every evaluation of the path) and the linear
+/// constraints they put on the unknowns.
+#[derive(Debug, Default)]
+pub struct Path {
+    /// (option taken, options available), in the order the evaluation met them.
+    pub decisions: Vec<(usize, usize)>,
+    pos: usize,
+    /// What the decisions say of the unknowns.
+    pub constraints: Vec<Constraint>,
+    /// The constraints have no solution: nothing on this path counts.
+    pub dead: bool,
+    /// Something on the path was not followed exactly (the reasons say what): a
+    /// false result here proves nothing.
+    pub open: bool,
+    /// `fp.min`/`fp.max` of two zeros, as chosen on this path.
+    pub fp_zeros: HashMap<ChoiceKey, Value>,
+}
+
+impl Path {
+    /// A path that replays `decisions` and then takes the first option of every new one.
+    pub fn replay(decisions: Vec<(usize, usize)>) -> Path {
+        Path {
+            decisions,
+            ..Path::default()
+        }
+    }
+
+    /// The decisions of the next path in depth-first order, if any is left.
+    pub fn next(mut self) -> Option<Vec<(usize, usize)>> {
+        self.decisions.truncate(self.pos);
+        while let Some((taken, count)) = self.decisions.pop() {
+            if taken + 1 < count {
+                self.decisions.push((taken + 1, count));
+                return Some(self.decisions);
+            }
+        }
+        None
+    }
 }
 
 /// The state of one evaluation.
 pub struct Ctx<'a> {
     assignment: &'a Assignment,
-    /// Values chosen for unspecified results (by the search).
+    /// Values of unspecified results (a certificate being checked).
     chosen: &'a HashMap<ChoiceKey, Value>,
     /// Precision of transcendental enclosures, in bits.
     prec: u64,
     pub syms: Vec<Sym>,
     keys: HashMap<SymKey, SymId>,
-    /// Choice symbols in the order first met.
-    pub choices: Vec<SymId>,
-    /// Choice symbols used other than in a comparison linear in that symbol alone:
-    /// trying their critical points is not exhaustive.
-    pub dirty: Vec<SymId>,
-    /// Critical points of clean choice symbols (where a comparison changes value).
-    pub critical: HashMap<SymId, Vec<BigRational>>,
+    /// The search's path; `None` for a plain evaluation (unspecified results are then
+    /// `chosen`'s, the model's, or unknown).
+    pub path: Option<Path>,
     /// A comparison was undecided only for want of precision.
     pub precision_limited: bool,
     /// Why something was undetermined (first reasons only).
@@ -50,6 +91,10 @@ pub struct Ctx<'a> {
 }
 
 const MAX_REASONS: usize = 4;
+
+/// The widest unspecified bit-vector result (`fp.to_ubv` out of range) whose values
+/// the search tries one by one.
+const MAX_PICKED_BV_WIDTH: u32 = 8;
 
 impl<'a> Ctx<'a> {
     pub fn new(
@@ -63,9 +108,7 @@ impl<'a> Ctx<'a> {
             prec,
             syms: Vec::new(),
             keys: HashMap::new(),
-            choices: Vec::new(),
-            dirty: Vec::new(),
-            critical: HashMap::new(),
+            path: None,
             precision_limited: false,
             reasons: Vec::new(),
         }
@@ -78,23 +121,58 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// Marks the path as not followed exactly, with the reason.
+    fn open(&mut self, why: impl Into<String>) {
+        if let Some(path) = &mut self.path {
+            path.open = true;
+        }
+        self.reason(why);
+    }
+
     fn symbol(&mut self, key: SymKey, make: impl FnOnce(&mut Self) -> Sym) -> SymId {
         if let Some(&id) = self.keys.get(&key) {
             return id;
         }
         let sym = make(self);
-        let id = self.syms.len() as SymId;
-        if matches!(sym.kind, SymKind::Choice(_)) {
-            self.choices.push(id);
-        }
-        self.syms.push(sym);
+        let id = self.push_sym(sym);
         self.keys.insert(key, id);
         id
     }
 
+    fn push_sym(&mut self, sym: Sym) -> SymId {
+        let id = self.syms.len() as SymId;
+        self.syms.push(sym);
+        id
+    }
+
+    fn is_decision(&self, s: SymId) -> bool {
+        self.syms[s as usize].kind.is_decision()
+    }
+
+    /// Whether the search decides the symbol's value and it is an integer.
+    pub fn is_integer_sym(&self, s: SymId) -> bool {
+        self.syms[s as usize].kind.is_integer()
+    }
+
+    /// (mentions a decision symbol, mentions a fixed symbol)
+    fn mentions(&self, lin: &Lin) -> (bool, bool) {
+        let decision = lin.terms.iter().any(|(s, _)| self.is_decision(*s));
+        let fixed = lin.terms.iter().any(|(s, _)| !self.is_decision(*s));
+        (decision, fixed)
+    }
+
+    /// Whether the form's value is an integer whatever the unknowns are.
+    fn integral(&self, lin: &Lin) -> bool {
+        lin.c.is_integer()
+            && lin
+                .terms
+                .iter()
+                .all(|(s, k)| k.is_integer() && self.is_integer_sym(*s))
+    }
+
     fn opaque(&mut self, op: Op, args: &[&Lin], interval: Interval) -> Lin {
         for a in args {
-            self.taint(a);
+            self.taint(a, op.name());
         }
         let key = SymKey::Opaque(op, args.iter().map(|a| (*a).clone()).collect());
         Lin::symbol(self.symbol(key, |_| Sym {
@@ -103,20 +181,19 @@ impl<'a> Ctx<'a> {
         }))
     }
 
-    /// Marks the choice symbols of `lin` as used in a way their critical points do not
-    /// cover.
-    fn taint(&mut self, lin: &Lin) {
-        for (s, _) in &lin.terms {
-            if matches!(self.syms[*s as usize].kind, SymKind::Choice(_)) && !self.dirty.contains(s)
-            {
-                self.dirty.push(*s);
-            }
+    /// A division-by-zero result (a decided unknown) used where the search cannot
+    /// follow it: the path is open.
+    fn taint(&mut self, lin: &Lin, op: &str) {
+        if self.mentions(lin).0 {
+            self.open(format!(
+                "a division-by-zero result flows into '{op}', which the search does not follow"
+            ));
         }
     }
 
-    fn taint_value(&mut self, v: &V) {
+    fn taint_value(&mut self, v: &V, op: &str) {
         if let V::Num(l) = v {
-            self.taint(l);
+            self.taint(l, op);
         }
     }
 
@@ -129,58 +206,330 @@ impl<'a> Ctx<'a> {
         acc
     }
 
-    /// The result of an unspecified application: the search's choice, the model's
-    /// interpretation, or a fresh choice symbol.
-    fn choice(&mut self, key: ChoiceKey) -> V {
+    /// Takes a decision among `options` on the path (replaying a recorded one first).
+    fn decide(&mut self, options: usize) -> usize {
+        let Some(path) = &mut self.path else {
+            return 0;
+        };
+        if path.dead {
+            return 0;
+        }
+        if let Some(&(taken, _)) = path.decisions.get(path.pos) {
+            path.pos += 1;
+            return taken;
+        }
+        path.decisions.push((0, options));
+        path.pos += 1;
+        0
+    }
+
+    /// Adds constraints the path's decisions imply by construction.
+    fn constrain(&mut self, cs: impl IntoIterator<Item = Constraint>) {
+        if let Some(path) = &mut self.path {
+            path.constraints.extend(cs);
+        }
+    }
+
+    /// Decides on the path whether the sign of `d` (a form over decision symbols only)
+    /// is in `want`: the cells of the answer that the path's constraints admit are the
+    /// options.
+    fn sign_query(&mut self, d: &Lin, want: &[Ordering]) -> Tri {
+        let le = |l: &Lin| Constraint {
+            lin: l.clone(),
+            rel: Rel::Le,
+        };
+        let lt = |l: &Lin| Constraint {
+            lin: l.clone(),
+            rel: Rel::Lt,
+        };
+        let neg = d.neg();
+        let cells: Vec<(Constraint, bool)> = match want {
+            [Ordering::Less] => vec![(lt(d), true), (le(&neg), false)],
+            [Ordering::Less, Ordering::Equal] => vec![(le(d), true), (lt(&neg), false)],
+            [Ordering::Greater] => vec![(lt(&neg), true), (le(d), false)],
+            [Ordering::Greater, Ordering::Equal] => vec![(le(&neg), true), (lt(d), false)],
+            _ => vec![
+                (
+                    Constraint {
+                        lin: d.clone(),
+                        rel: Rel::Eq,
+                    },
+                    true,
+                ),
+                (lt(d), false),
+                (lt(&neg), false),
+            ],
+        };
+        let Some(path) = &mut self.path else {
+            return Tri::U;
+        };
+        if path.dead {
+            return Tri::U;
+        }
+        let mut admitted = Vec::new();
+        // Constraints on other unknowns than d's do not restrict d's cells (the path
+        // itself is feasible): every cell of a non-constant form is then possible.
+        let relevant: Vec<Constraint> = path
+            .constraints
+            .iter()
+            .filter(|c| {
+                c.lin
+                    .terms
+                    .iter()
+                    .any(|(s, _)| d.terms.iter().any(|(t, _)| t == s))
+            })
+            .cloned()
+            .collect();
+        for (cell, truth) in cells {
+            if relevant.is_empty() {
+                admitted.push((cell, truth));
+                continue;
+            }
+            // Unknowns linked to d through other constraints matter too: check
+            // against the whole path then.
+            let mut cs = path.constraints.clone();
+            cs.push(cell.clone());
+            // An unknown answer keeps the cell: exploring it is never unsound.
+            if linear::rationally_feasible(&cs) != Some(false) {
+                admitted.push((cell, truth));
+            }
+        }
+        match admitted.len() {
+            0 => {
+                path.dead = true;
+                Tri::U
+            }
+            // The other cells are excluded: the answer follows from the path.
+            1 => Tri::from(admitted[0].1),
+            n => {
+                let i = self.decide(n);
+                let (cell, truth) = admitted.swap_remove(i.min(n - 1));
+                self.constrain([cell]);
+                Tri::from(truth)
+            }
+        }
+    }
+
+    /// The result of a division by zero at `dividend`: a certificate's value, the
+    /// model's interpretation, or (searching) an unknown shared by every application
+    /// whose dividend is equal on the path.
+    fn division_by_zero(&mut self, op: DivOp, dividend: &Lin) -> Lin {
+        let function = match op {
+            DivOp::Int => self.assignment.division_by_zero.int_div.as_ref(),
+            DivOp::Mod => self.assignment.division_by_zero.int_mod.as_ref(),
+            DivOp::Real => self.assignment.division_by_zero.real_div.as_ref(),
+            DivOp::FpToReal(..) => None,
+        };
+        let name = match op {
+            DivOp::Int => "div",
+            DivOp::Mod => "mod",
+            DivOp::Real => "/",
+            DivOp::FpToReal(..) => "fp.to_real",
+        };
+        if let Some(c) = dividend.as_const() {
+            let key = op.key(c);
+            if let Some(v) = self.chosen.get(&key) {
+                if let V::Num(l) = V::from_value(v) {
+                    return l;
+                }
+            }
+            if let Some(function) = function {
+                let (x, zero) = if op == DivOp::Real {
+                    (Value::Real(c.clone()), Value::Real(BigRational::zero()))
+                } else {
+                    (Value::Int(c.to_integer()), Value::Int(BigInt::zero()))
+                };
+                // z3's functions take the dividend and the zero divisor; a one-parameter
+                // definition takes the dividend alone.
+                let args = [x, zero];
+                let args = &args[..function.params.len().min(2)];
+                if let Some(V::Num(l)) = function.apply(args).map(|v| V::from_value(&v)) {
+                    return l;
+                }
+                self.open(format!(
+                    "the model's definition of {} cannot be evaluated",
+                    key.describe()
+                ));
+                return self.fresh_opaque();
+            }
+            if self.path.is_none() {
+                let id = self.symbol(SymKey::Choice(key), |_| Sym {
+                    kind: SymKind::Opaque,
+                    interval: Interval::whole(),
+                });
+                return Lin::symbol(id);
+            }
+        } else if function.is_some() || self.path.is_none() || self.mentions(dividend).1 {
+            self.open(format!(
+                "({name} x 0) where x is not determined by the model"
+            ));
+            return self.fresh_opaque();
+        }
+        let existing: Vec<(SymId, Lin)> = self
+            .syms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match &s.kind {
+                SymKind::Choice(o, d) if *o == op => Some((i as SymId, d.clone())),
+                _ => None,
+            })
+            .collect();
+        for (id, d) in existing {
+            let diff = dividend.sub(&d);
+            let same = match diff.as_const() {
+                Some(k) => k.is_zero(),
+                None => self.sign_query(&diff, &[Ordering::Equal]) == Tri::T,
+            };
+            if same {
+                return Lin::symbol(id);
+            }
+        }
+        Lin::symbol(self.push_sym(Sym {
+            kind: SymKind::Choice(op, dividend.clone()),
+            interval: Interval::whole(),
+        }))
+    }
+
+    /// The algebraic number bound to constant `var`.
+    fn algebraic(&self, var: usize) -> Option<&'a Algebraic> {
+        match self.assignment.values.get(var) {
+            Some(Binding::Algebraic(a)) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// α^k for the algebraic number α of constant `var`, as a form over the symbols
+    /// α, α², …, α^(d−1) (d the degree of α's polynomial p: higher powers reduce
+    /// modulo p, since p(α) = 0).
+    fn alg_power(&mut self, var: usize, k: u32) -> Lin {
+        let Some(alpha) = self.algebraic(var) else {
+            return self.fresh_opaque();
+        };
+        let d = alpha.poly.degree() as u32;
+        if k < d {
+            if k == 0 {
+                return Lin::constant(BigRational::one());
+            }
+            let prec = self.prec;
+            let id = self.symbol(SymKey::AlgPower(var, k), |_| {
+                let mut a = alpha.clone();
+                a.refine(prec);
+                let (lo, hi) = a.bounds();
+                let base = Interval::new(lo, hi);
+                let mut interval = base.clone();
+                for _ in 1..k {
+                    interval = interval.mul(&base);
+                }
+                Sym {
+                    kind: SymKind::AlgPower { var, power: k },
+                    interval,
+                }
+            });
+            return Lin::symbol(id);
+        }
+        let mut x = vec![BigRational::zero(); k as usize + 1];
+        x[k as usize] = BigRational::one();
+        let reduced = Poly(x).rem(&alpha.poly);
+        self.alg_poly_lin(var, &reduced)
+    }
+
+    fn alg_poly_lin(&mut self, var: usize, p: &Poly) -> Lin {
+        let mut acc = Lin::constant(p.0.first().cloned().unwrap_or_default());
+        for (k, c) in p.0.iter().enumerate().skip(1) {
+            if !c.is_zero() {
+                acc = acc.add(&self.alg_power(var, k as u32).scale(c));
+            }
+        }
+        acc
+    }
+
+    /// The form as a polynomial in one algebraic number α, if its symbols are all
+    /// powers of the same α: (α's constant, the polynomial e with the form = e(α)).
+    fn as_alg_poly(&self, lin: &Lin) -> Option<(usize, Poly)> {
+        let mut var = None;
+        let mut coefs = vec![lin.c.clone()];
+        for (s, k) in &lin.terms {
+            let SymKind::AlgPower { var: v, power } = self.syms[*s as usize].kind else {
+                return None;
+            };
+            if var.is_some_and(|w| w != v) {
+                return None;
+            }
+            var = Some(v);
+            let power = power as usize;
+            if coefs.len() <= power {
+                coefs.resize(power + 1, BigRational::zero());
+            }
+            coefs[power] += k;
+        }
+        Some((var?, Poly(coefs).normalized()))
+    }
+
+    /// The sign of a form in one algebraic number, exactly.
+    fn alg_sign(&mut self, lin: &Lin) -> Option<Ordering> {
+        let (var, e) = self.as_alg_poly(lin)?;
+        let alpha = self.algebraic(var)?;
+        let sign = alpha.sign_of(&e);
+        if sign.is_none() {
+            self.reason("an algebraic number needs more bisections than allowed");
+        }
+        sign
+    }
+
+    /// A fixed but unknown number.
+    fn fresh_opaque(&mut self) -> Lin {
+        Lin::symbol(self.push_sym(Sym {
+            kind: SymKind::Opaque,
+            interval: Interval::whole(),
+        }))
+    }
+
+    /// A decided unknown tied to others by `relaxed` (or by constraints the caller
+    /// adds), shared by equal applications.
+    fn aux(&mut self, key: SymKey, integer: bool, relaxed: Option<Relaxed>) -> (SymId, bool) {
+        if let Some(&id) = self.keys.get(&key) {
+            return (id, false);
+        }
+        let id = self.symbol(key, |_| Sym {
+            kind: SymKind::Aux { integer, relaxed },
+            interval: Interval::whole(),
+        });
+        (id, true)
+    }
+
+    /// `fp.min`/`fp.max` of two zeros: a certificate's choice, or a decision.
+    fn fp_zero(&mut self, key: ChoiceKey) -> V {
+        self.pick(key, (11, 53), 2)
+    }
+
+    /// An unspecified result among `count` values (the zeros of a format, or the
+    /// bit-vectors of a width): a certificate's choice, the path's, or a decision.
+    fn pick(&mut self, key: ChoiceKey, format: (u32, u32), count: usize) -> V {
         if let Some(v) = self.chosen.get(&key) {
             return V::from_value(v);
         }
-        let (function, args): (Option<&Function>, Vec<Value>) = match &key {
-            ChoiceKey::IntDiv(n) => (
-                self.assignment.division_by_zero.int_div.as_ref(),
-                vec![Value::Int(n.clone()), Value::Int(BigInt::zero())],
-            ),
-            ChoiceKey::IntMod(n) => (
-                self.assignment.division_by_zero.int_mod.as_ref(),
-                vec![Value::Int(n.clone()), Value::Int(BigInt::zero())],
-            ),
-            ChoiceKey::RealDiv(q) => (
-                self.assignment.division_by_zero.real_div.as_ref(),
-                vec![Value::Real(q.clone()), Value::Real(BigRational::zero())],
-            ),
-            _ => (None, Vec::new()),
-        };
-        if let Some(function) = function {
-            // z3's functions take the dividend and the zero divisor; a one-parameter
-            // definition takes the dividend alone.
-            let args = &args[..function.params.len().min(args.len())];
-            match function.apply(args) {
-                Some(v) => return V::from_value(&v),
-                None => {
-                    self.reason(format!(
-                        "the model's definition of {} cannot be evaluated",
-                        key.describe()
-                    ));
-                    return V::Unknown;
-                }
-            }
+        if let Some(v) = self.path.as_ref().and_then(|p| p.fp_zeros.get(&key)) {
+            return V::from_value(v);
         }
-        if matches!(key, ChoiceKey::FpMin(..) | ChoiceKey::FpMax(..)) {
-            // Not a number: the search tries both zeros.
-            self.symbol(SymKey::Choice(key.clone()), |_| Sym {
-                kind: SymKind::Choice(key.clone()),
-                interval: Interval::whole(),
-            });
+        if self.path.is_none() {
             return V::Unknown;
         }
-        let id = self.symbol(SymKey::Choice(key.clone()), |_| Sym {
-            kind: SymKind::Choice(key.clone()),
-            interval: Interval::whole(),
-        });
-        V::Num(Lin::symbol(id))
+        let taken = self.decide(count);
+        let v = match &key {
+            ChoiceKey::FpToBv(_, w, ..) => Value::bv(*w, taken as u64),
+            _ => Value::float(Fp::zero(format.0, format.1, taken == 1)),
+        };
+        if let Some(path) = &mut self.path {
+            path.fp_zeros.insert(key, v.clone());
+        }
+        V::from_value(&v)
     }
 
     pub fn eval(&mut self, term: &Term) -> V {
+        crate::deep(|| self.eval_inner(term))
+    }
+
+    fn eval_inner(&mut self, term: &Term) -> V {
         match &term.kind {
             TermKind::Lit(v) => V::from_value(v),
             TermKind::ReConst(c) => V::Re(strings::re_const(*c)),
@@ -192,6 +541,7 @@ impl<'a> Ctx<'a> {
                     self.reason(format!("{name}: a value that mentions constants"));
                     unknown_of(&term.sort)
                 }
+                Some(Binding::Algebraic(_)) => V::Num(self.alg_power(*i, 1)),
                 Some(Binding::Undetermined(why)) => {
                     let why = format!("{name}: {why}");
                     self.reason(why);
@@ -307,8 +657,8 @@ impl<'a> Ctx<'a> {
                             V::Num(self.opaque(Ite, &[x, y], hull))
                         }
                         _ => {
-                            self.taint_value(&a);
-                            self.taint_value(&b);
+                            self.taint_value(&a, "ite");
+                            self.taint_value(&b, "ite");
                             V::Unknown
                         }
                     }
@@ -339,19 +689,35 @@ impl<'a> Ctx<'a> {
                 V::Bool(acc)
             }
             Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
-            | Tan | Bv2Nat => self.arith(op, args, sort),
+            | Tan | Bv2Nat | Divisible(_) => self.arith(op, args, sort),
+            Int2Bv(w) => match self.eval(&args[0]) {
+                V::Num(l) => match l.as_const() {
+                    Some(n) => {
+                        let m = BigInt::one() << w as usize;
+                        let r = num_integer::Integer::mod_floor(&n.to_integer(), &m);
+                        V::Bv(r.to_biguint().unwrap_or_default())
+                    }
+                    None => {
+                        self.taint(&l, "int2bv");
+                        V::Unknown
+                    }
+                },
+                _ => V::Unknown,
+            },
             BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
             | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt
-            | BvUge | BvSlt | BvSle | BvSgt | BvSge => {
+            | BvUge | BvSlt | BvSle | BvSgt | BvSge | BvNand | BvNor | BvXnor | BvComp | Concat
+            | Extract(..) | ZeroExtend(_) | SignExtend(_) | Repeat(_) | RotateLeft(_)
+            | RotateRight(_) => {
                 let width = match &args[0].sort {
                     Sort::BitVec(w) => *w,
                     _ => return V::Unknown,
                 };
                 let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
                 let mut bits = Vec::with_capacity(vals.len());
-                for v in &vals {
+                for v in vals {
                     match v {
-                        V::Bv(b) => bits.push(*b),
+                        V::Bv(b) => bits.push(b),
                         _ => {
                             return if *sort == Sort::Bool {
                                 V::Bool(Tri::U)
@@ -361,7 +727,14 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
-                bv_op(op, width, &bits)
+                let widths: Vec<u32> = args
+                    .iter()
+                    .map(|a| match a.sort {
+                        Sort::BitVec(w) => w,
+                        _ => 0,
+                    })
+                    .collect();
+                bv_op(op, width, &widths, &bits)
             }
             Select => {
                 let arr = self.eval(&args[0]);
@@ -369,7 +742,7 @@ impl<'a> Ctx<'a> {
                 match (arr, idx.to_value(&args[1].sort)) {
                     (V::Array(a), Some(i)) => V::from_value(a.select(&i)),
                     (_, _) => {
-                        self.taint_value(&idx);
+                        self.taint_value(&idx, "select");
                         unknown_of(sort)
                     }
                 }
@@ -385,8 +758,8 @@ impl<'a> Ctx<'a> {
                 ) {
                     (V::Array(a), Some(i), Some(v)) => V::Array(Arc::new(a.store(i, v))),
                     _ => {
-                        self.taint_value(&idx);
-                        self.taint_value(&val);
+                        self.taint_value(&idx, "store");
+                        self.taint_value(&val, "store");
                         V::Unknown
                     }
                 }
@@ -396,10 +769,13 @@ impl<'a> Ctx<'a> {
                 match v.to_value(&args[0].sort) {
                     Some(v) => V::Array(Arc::new(ArrayValue::constant(sort.clone(), v))),
                     None => {
-                        self.taint_value(&v);
+                        self.taint_value(&v, "const");
                         V::Unknown
                     }
                 }
+            }
+            FpToReal | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
+                self.float(op, args, sort)
             }
             FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRem
             | FpRoundToIntegral | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN
@@ -411,7 +787,7 @@ impl<'a> Ctx<'a> {
                     Some(v) => v,
                     None => {
                         for v in &vals {
-                            self.taint_value(v);
+                            self.taint_value(v, op.name());
                         }
                         unknown_of(sort)
                     }
@@ -430,12 +806,13 @@ impl<'a> Ctx<'a> {
             (V::Num(x), V::Num(y)) => self.compare(&x.sub(y), &[Ordering::Equal]),
             (V::Bv(x), V::Bv(y)) => Tri::from(x == y),
             (V::Fp(x), V::Fp(y)) => Tri::from(x == y),
+            (V::Float(x), V::Float(y)) => Tri::from(x == y),
             (V::Rm(x), V::Rm(y)) => Tri::from(x == y),
             (V::Str(x), V::Str(y)) => Tri::from(x == y),
             (V::Array(x), V::Array(y)) => Tri::from(x.extensional_eq(y)),
             _ => {
-                self.taint_value(a);
-                self.taint_value(b);
+                self.taint_value(a, "=");
+                self.taint_value(b, "=");
                 Tri::U
             }
         }
@@ -445,6 +822,15 @@ impl<'a> Ctx<'a> {
     fn compare(&mut self, d: &Lin, want: &[Ordering]) -> Tri {
         if let Some(c) = d.as_const() {
             return Tri::from(want.contains(&c.cmp(&BigRational::zero())));
+        }
+        if self.mentions(d).0 && !self.mentions(d).1 {
+            return self.sign_query(d, want);
+        }
+        if self.as_alg_poly(d).is_some() {
+            return match self.alg_sign(d) {
+                Some(sign) => Tri::from(want.contains(&sign)),
+                None => Tri::U,
+            };
         }
         let all_trig = d
             .terms
@@ -466,25 +852,17 @@ impl<'a> Ctx<'a> {
             }
             return Tri::U;
         }
-        let choices: Vec<SymId> = d
-            .terms
-            .iter()
-            .map(|(s, _)| *s)
-            .filter(|s| matches!(self.syms[*s as usize].kind, SymKind::Choice(_)))
-            .collect();
-        if choices.is_empty() {
+        let (decision, fixed) = self.mentions(d);
+        if !decision {
             self.precision_limited = true;
             self.reason("a comparison of values known only by bounds could not be decided");
             return Tri::U;
         }
-        if let [(s, k)] = d.terms.as_slice() {
-            // k·s + c vs 0: the comparison changes at s = −c/k.
-            let point = -&d.c / k;
-            self.critical.entry(*s).or_default().push(point);
-        } else {
-            self.taint(d);
+        if fixed {
+            self.open("a comparison of division-by-zero results with values known only by bounds");
+            return Tri::U;
         }
-        Tri::U
+        self.sign_query(d, want)
     }
 
     fn arith(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
@@ -500,7 +878,7 @@ impl<'a> Ctx<'a> {
             match self.eval(a) {
                 V::Num(l) => vals.push(l),
                 other => {
-                    self.taint_value(&other);
+                    self.taint_value(&other, op.name());
                     return if *sort == Sort::Bool {
                         V::Bool(Tri::U)
                     } else {
@@ -515,8 +893,9 @@ impl<'a> Ctx<'a> {
             Sub => vals[1..].iter().fold(vals[0].clone(), |acc, v| acc.sub(v)),
             Mul => {
                 let mut acc = vals[0].clone();
+                let integer = *sort == Sort::Int;
                 for v in &vals[1..] {
-                    acc = self.mul(&acc, v);
+                    acc = self.mul(&acc, v, integer);
                 }
                 acc
             }
@@ -537,7 +916,14 @@ impl<'a> Ctx<'a> {
             Mod => self.int_div(Mod, &vals[0], &vals[1]),
             Abs => match vals[0].as_const() {
                 Some(c) => Lin::constant(c.abs()),
-                None => match self.interval(&vals[0]).sign() {
+                None if self.mentions(&vals[0]) == (true, false) => {
+                    if self.sign_query(&vals[0], &[Ordering::Less]) == Tri::T {
+                        vals[0].neg()
+                    } else {
+                        vals[0].clone()
+                    }
+                }
+                None => match self.alg_sign(&vals[0]).or(self.interval(&vals[0]).sign()) {
                     Some(Ordering::Less) => vals[0].neg(),
                     Some(_) => vals[0].clone(),
                     None => {
@@ -549,30 +935,82 @@ impl<'a> Ctx<'a> {
             ToReal => vals[0].clone(),
             ToInt => self.floor(&vals[0]),
             IsInt => return V::Bool(self.is_int(&vals[0])),
+            Divisible(n) => {
+                // n divides x iff x mod n = 0 (exact for unknowns too: mod by a
+                // constant is a linear fact).
+                let n = Lin::int(BigInt::from(n));
+                let r = self.int_div(Mod, &vals[0], &n);
+                return V::Bool(self.compare(&r, &[Ordering::Equal]));
+            }
             Sin | Cos | Tan => return self.trig(op, &vals[0]),
             _ => unreachable!("not arithmetic: {op:?}"),
         };
         V::Num(lin)
     }
 
-    fn mul(&mut self, a: &Lin, b: &Lin) -> Lin {
+    fn mul(&mut self, a: &Lin, b: &Lin, integer: bool) -> Lin {
+        if let (None, None, Some((v, pa)), Some((w, pb))) = (
+            a.as_const(),
+            b.as_const(),
+            self.as_alg_poly(a),
+            self.as_alg_poly(b),
+        ) {
+            if v == w {
+                if let Some(alpha) = self.algebraic(v) {
+                    let product = pa.mul(&pb).rem(&alpha.poly);
+                    return self.alg_poly_lin(v, &product);
+                }
+            }
+        }
         match (a.as_const(), b.as_const()) {
             (Some(k), _) => b.scale(k),
             (_, Some(k)) => a.scale(k),
-            _ => {
-                let i = self.interval(a).mul(&self.interval(b));
-                self.opaque(Op::Mul, &[a, b], i)
-            }
+            _ => match (self.mentions(a), self.mentions(b)) {
+                ((true, false), (true, false)) | ((true, false), (false, false)) => {
+                    self.relaxed(Relaxed::Mul(a.clone(), b.clone()), integer)
+                }
+                ((false, false), (true, false)) => {
+                    self.relaxed(Relaxed::Mul(a.clone(), b.clone()), integer)
+                }
+                _ => {
+                    let i = self.interval(a).mul(&self.interval(b));
+                    self.opaque(Op::Mul, &[a, b], i)
+                }
+            },
         }
+    }
+
+    /// A relaxed unknown for a dependency that is not linear (the search checks it
+    /// when it certifies a solution); a product of a form with itself is not negative.
+    fn relaxed(&mut self, relaxed: Relaxed, integer: bool) -> Lin {
+        let square = matches!(&relaxed, Relaxed::Mul(a, b) if a == b);
+        let key = match &relaxed {
+            Relaxed::Mul(a, b) => SymKey::Opaque(Op::Mul, vec![a.clone(), b.clone()]),
+            Relaxed::RealDiv(a, b) => SymKey::Opaque(Op::RealDiv, vec![a.clone(), b.clone()]),
+            Relaxed::IntDiv(a, b) => SymKey::Opaque(Op::IntDiv, vec![a.clone(), b.clone()]),
+            Relaxed::Mod(a, b) => SymKey::Opaque(Op::Mod, vec![a.clone(), b.clone()]),
+        };
+        let (id, new) = self.aux(key, integer, Some(relaxed));
+        if new && square {
+            self.constrain([Constraint {
+                lin: Lin::symbol(id).neg(),
+                rel: Rel::Le,
+            }]);
+        }
+        Lin::symbol(id)
     }
 
     fn real_div(&mut self, a: &Lin, b: &Lin) -> Lin {
         match b.as_const() {
-            Some(k) if k.is_zero() => match a.as_const() {
-                Some(x) => self.num_choice(ChoiceKey::RealDiv(x.clone())),
-                None => self.opaque(Op::RealDiv, &[a, b], Interval::whole()),
-            },
+            Some(k) if k.is_zero() => self.division_by_zero(DivOp::Real, a),
             Some(k) => a.scale(&k.recip()),
+            None if self.mentions(b) == (true, false) && !self.mentions(a).1 => {
+                if self.sign_query(b, &[Ordering::Equal]) == Tri::T {
+                    self.division_by_zero(DivOp::Real, a)
+                } else {
+                    self.relaxed(Relaxed::RealDiv(a.clone(), b.clone()), false)
+                }
+            }
             None => {
                 let i = self.interval(b);
                 match self.interval(a).div(&i) {
@@ -583,41 +1021,50 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn num_choice(&mut self, key: ChoiceKey) -> Lin {
-        match self.choice(key) {
-            V::Num(l) => l,
-            _ => {
-                // The model's definition could not be evaluated: a value known to be
-                // fixed but not which.
-                let id = self.syms.len() as SymId;
-                self.syms.push(Sym {
-                    kind: SymKind::Opaque,
-                    interval: Interval::whole(),
-                });
-                Lin::symbol(id)
-            }
-        }
-    }
-
     fn int_div(&mut self, op: Op, a: &Lin, b: &Lin) -> Lin {
+        let div_op = if op == Op::IntDiv {
+            DivOp::Int
+        } else {
+            DivOp::Mod
+        };
         match (a.as_const(), b.as_const()) {
+            (_, Some(y)) if y.is_zero() => self.division_by_zero(div_op, a),
             (Some(x), Some(y)) => {
                 let (x, y) = (x.to_integer(), y.to_integer());
-                if y.is_zero() {
-                    let key = if op == Op::IntDiv {
-                        ChoiceKey::IntDiv(x)
-                    } else {
-                        ChoiceKey::IntMod(x)
-                    };
-                    return self.num_choice(key);
-                }
                 Lin::int(if op == Op::IntDiv {
                     x.div_euclid(&y)
                 } else {
                     x.rem_euclid(&y)
                 })
             }
-            (None, Some(y)) if !y.is_zero() => {
+            (None, Some(y)) if self.mentions(a) == (true, false) => {
+                // a = y·q + r with 0 ≤ r ≤ |y| − 1: q and r are exact linear facts.
+                let (q, new) = self.aux(
+                    SymKey::Opaque(Op::IntDiv, vec![a.clone(), b.clone()]),
+                    true,
+                    None,
+                );
+                let r = a.sub(&Lin::symbol(q).scale(y));
+                if new {
+                    let top = Lin::constant(y.abs() - BigRational::one());
+                    self.constrain([
+                        Constraint {
+                            lin: r.neg(),
+                            rel: Rel::Le,
+                        },
+                        Constraint {
+                            lin: r.sub(&top),
+                            rel: Rel::Le,
+                        },
+                    ]);
+                }
+                if op == Op::IntDiv {
+                    Lin::symbol(q)
+                } else {
+                    r
+                }
+            }
+            (None, Some(y)) => {
                 let y = y.to_integer();
                 let ia = self.interval(a);
                 if op == Op::Mod {
@@ -633,11 +1080,19 @@ impl<'a> Ctx<'a> {
                 }
                 if let (Some(lo), Some(hi)) = (&q.lo, &q.hi) {
                     if lo == hi {
-                        self.taint(a);
                         return Lin::constant(lo.clone());
                     }
                 }
                 self.opaque(op, &[a, b], q)
+            }
+            _ if self.mentions(b) == (true, false) && !self.mentions(a).1 => {
+                if self.sign_query(b, &[Ordering::Equal]) == Tri::T {
+                    self.division_by_zero(div_op, a)
+                } else if op == Op::IntDiv {
+                    self.relaxed(Relaxed::IntDiv(a.clone(), b.clone()), true)
+                } else {
+                    self.relaxed(Relaxed::Mod(a.clone(), b.clone()), true)
+                }
             }
             _ => self.opaque(op, &[a, b], Interval::whole()),
         }
@@ -647,19 +1102,75 @@ impl<'a> Ctx<'a> {
         if let Some(c) = a.as_const() {
             return Lin::constant(c.floor());
         }
+        if self.integral(a) {
+            return a.clone();
+        }
+        if self.mentions(a) == (true, false) {
+            // q ≤ a < q + 1.
+            let (q, new) = self.aux(SymKey::Opaque(Op::ToInt, vec![a.clone()]), true, None);
+            if new {
+                let d = a.sub(&Lin::symbol(q));
+                self.constrain([
+                    Constraint {
+                        lin: d.neg(),
+                        rel: Rel::Le,
+                    },
+                    Constraint {
+                        lin: d.sub(&Lin::constant(BigRational::one())),
+                        rel: Rel::Lt,
+                    },
+                ]);
+            }
+            return Lin::symbol(q);
+        }
+        if self.as_alg_poly(a).is_some() {
+            if let Some(n) = self.alg_floor(a) {
+                return Lin::constant(n);
+            }
+        }
         let i = self.interval(a).floor();
         if let (Some(lo), Some(hi)) = (&i.lo, &i.hi) {
             if lo == hi {
-                self.taint(a);
                 return Lin::constant(lo.clone());
             }
         }
         self.opaque(Op::ToInt, &[a], i)
     }
 
+    /// ⌊e(α)⌋ exactly: the integer n with e(α) − n ≥ 0 > e(α) − n − 1, searched from
+    /// the enclosure's lower end.
+    fn alg_floor(&mut self, a: &Lin) -> Option<BigRational> {
+        let i = self.interval(a);
+        let (lo, hi) = (i.lo?.floor(), i.hi?.floor());
+        let mut n = lo;
+        while n <= hi {
+            let above = self.alg_sign(&a.sub(&Lin::constant(n.clone())))?;
+            let below = self.alg_sign(&a.sub(&Lin::constant(&n + BigRational::one())))?;
+            if above != Ordering::Less && below == Ordering::Less {
+                return Some(n);
+            }
+            n += BigRational::one();
+        }
+        None
+    }
+
     fn is_int(&mut self, a: &Lin) -> Tri {
         if let Some(c) = a.as_const() {
             return Tri::from(c.is_integer());
+        }
+        if self.integral(a) {
+            return Tri::T;
+        }
+        if self.mentions(a) == (true, false) {
+            let q = self.floor(a);
+            return self.sign_query(&a.sub(&q), &[Ordering::Equal]);
+        }
+        if self.as_alg_poly(a).is_some() {
+            if let Some(n) = self.alg_floor(a) {
+                return Tri::from(
+                    self.alg_sign(&a.sub(&Lin::constant(n))) == Some(Ordering::Equal),
+                );
+            }
         }
         // A non-trivial combination of sin/cos values is transcendental, never an integer.
         if a.terms
@@ -674,7 +1185,7 @@ impl<'a> Ctx<'a> {
                 return Tri::F;
             }
         }
-        self.taint(a);
+        self.taint(a, "is_int");
         Tri::U
     }
 
@@ -728,8 +1239,152 @@ impl<'a> Ctx<'a> {
         V::Num(self.opaque(op, &[x], interval))
     }
 
+    /// Floating-point operators on any format (binary64 values are converted), and
+    /// the conversions `to_fp`, `to_fp_unsigned`, `fp.to_ubv`, `fp.to_sbv`,
+    /// `fp.to_real`, `fp`. Results SMT-LIB leaves unspecified (`fp.to_real` of ±∞ and
+    /// NaN, `fp.to_ubv`/`fp.to_sbv` out of range) are chosen like division by zero.
+    fn float(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
+        use Op::*;
+        let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
+        let mut xs: Vec<Fp> = Vec::new();
+        let mut rm = None;
+        let mut num = None;
+        let mut bvs: Vec<(BigUint, u32)> = Vec::new();
+        for (v, a) in vals.iter().zip(args) {
+            match v {
+                V::Fp(x) => xs.push(Fp::from_float64(*x)),
+                V::Float(x) => xs.push(x.clone()),
+                V::Rm(r) => rm = Some(*r),
+                V::Num(l) => match l.as_const() {
+                    Some(q) => num = Some(q.clone()),
+                    None => {
+                        self.taint(l, op.name());
+                        return unknown_of(sort);
+                    }
+                },
+                V::Bv(b) => match a.sort {
+                    Sort::BitVec(w) => bvs.push((b.clone(), w)),
+                    _ => return unknown_of(sort),
+                },
+                _ => return unknown_of(sort),
+            }
+        }
+        let rm = rm.unwrap_or(crate::fp::RoundingMode::Rne);
+        let format = sort.fp_format();
+        let wrap = |x: Fp| V::from_value(&Value::float(x));
+        let chain =
+            |f: fn(&Fp, &Fp) -> bool| V::Bool(Tri::from(xs.windows(2).all(|w| f(&w[0], &w[1]))));
+        match op {
+            ToFp(eb, sb) | ToFpUnsigned(eb, sb) => {
+                if let Some(q) = num {
+                    return wrap(Fp::from_rational(eb, sb, &q, rm));
+                }
+                if let Some(x) = xs.first() {
+                    return wrap(x.convert(eb, sb, rm));
+                }
+                let Some((b, w)) = bvs.first() else {
+                    return V::Unknown;
+                };
+                if args.len() == 1 {
+                    return wrap(Fp::from_bits(eb, sb, b.clone()));
+                }
+                let mut n = BigInt::from(b.clone());
+                if op != ToFpUnsigned(eb, sb) && b.bit(u64::from(*w) - 1) {
+                    n -= BigInt::one() << *w as usize;
+                }
+                wrap(Fp::from_rational(eb, sb, &BigRational::from_integer(n), rm))
+            }
+            FpFromFields => match bvs.as_slice() {
+                [(s, 1), (e, eb), (m, mb)] => wrap(Fp::from_fields(*eb, mb + 1, s, e, m)),
+                _ => V::Unknown,
+            },
+            FpToReal => {
+                let x = &xs[0];
+                match x.to_rational() {
+                    Some(q) => V::Num(Lin::constant(q)),
+                    None => {
+                        let code = if x.is_nan() {
+                            0
+                        } else if x.is_negative() {
+                            -1
+                        } else {
+                            1
+                        };
+                        let dividend = Lin::constant(BigRational::from_integer(BigInt::from(code)));
+                        V::Num(self.division_by_zero(DivOp::FpToReal(x.eb, x.sb), &dividend))
+                    }
+                }
+            }
+            FpToUbv(w) | FpToSbv(w) => {
+                let signed = matches!(op, FpToSbv(_));
+                let x = &xs[0];
+                if let Some(n) = x.to_integer(rm) {
+                    let (lo, hi) = if signed {
+                        (
+                            -(BigInt::one() << (w - 1) as usize),
+                            BigInt::one() << (w - 1) as usize,
+                        )
+                    } else {
+                        (BigInt::zero(), BigInt::one() << w as usize)
+                    };
+                    if n >= lo && n < hi {
+                        let m = BigInt::one() << w as usize;
+                        let bits = num_integer::Integer::mod_floor(&n, &m);
+                        return V::Bv(bits.to_biguint().unwrap_or_default());
+                    }
+                }
+                // Out of range: unspecified, the same for the same (rm, x).
+                let key = ChoiceKey::FpToBv(signed, w, rm, x.clone());
+                if w <= MAX_PICKED_BV_WIDTH {
+                    self.pick(key, (0, 0), 1usize << w)
+                } else if let Some(v) = self.chosen.get(&key) {
+                    V::from_value(v)
+                } else {
+                    self.open(format!(
+                        "{} is unspecified and wider than {MAX_PICKED_BV_WIDTH} bits, too many values to try",
+                        key.describe()
+                    ));
+                    V::Unknown
+                }
+            }
+            FpAbs => wrap(xs[0].abs()),
+            FpNeg => wrap(xs[0].neg()),
+            FpAdd => wrap(xs[0].add(&xs[1], rm)),
+            FpSub => wrap(xs[0].sub(&xs[1], rm)),
+            FpMul => wrap(xs[0].mul(&xs[1], rm)),
+            FpDiv => wrap(xs[0].div(&xs[1], rm)),
+            FpFma => wrap(xs[0].fma(&xs[1], &xs[2], rm)),
+            FpSqrt => wrap(xs[0].sqrt(rm)),
+            FpRem => wrap(xs[0].rem(&xs[1])),
+            FpRoundToIntegral => wrap(xs[0].round_to_integral(rm)),
+            FpMin | FpMax => match xs[0].extremum(&xs[1], op == FpMax) {
+                GenericExtremum::Value(x) => wrap(x),
+                GenericExtremum::EitherZero => {
+                    let key = ChoiceKey::FloatExtremum(op == FpMax, xs[0].clone(), xs[1].clone());
+                    self.pick(key, format.unwrap_or((11, 53)), 2)
+                }
+            },
+            FpLeq => chain(Fp::leq),
+            FpLt => chain(Fp::lt),
+            FpGeq => chain(|a, b| b.leq(a)),
+            FpGt => chain(|a, b| b.lt(a)),
+            FpEq => chain(Fp::fp_eq),
+            FpIsNaN => V::Bool(Tri::from(xs[0].is_nan())),
+            FpIsZero => V::Bool(Tri::from(xs[0].is_zero())),
+            FpIsInfinite => V::Bool(Tri::from(xs[0].is_infinite())),
+            FpIsNormal => V::Bool(Tri::from(xs[0].is_normal())),
+            FpIsSubnormal => V::Bool(Tri::from(xs[0].is_subnormal())),
+            FpIsNegative => V::Bool(Tri::from(xs[0].is_negative())),
+            FpIsPositive => V::Bool(Tri::from(xs[0].is_positive())),
+            _ => unreachable!("not floating point: {op:?}"),
+        }
+    }
+
     fn fp(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
         use Op::*;
+        if args.iter().any(|a| matches!(a.sort, Sort::Float(..))) {
+            return self.float(op, args, sort);
+        }
         let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
         let mut xs: Vec<Float64> = Vec::new();
         let mut rm = None;
@@ -780,7 +1435,7 @@ impl<'a> Ctx<'a> {
                         } else {
                             ChoiceKey::FpMax(a, b)
                         };
-                        self.choice(key)
+                        self.fp_zero(key)
                     }
                 }
             }
@@ -815,99 +1470,147 @@ fn unknown_of(sort: &Sort) -> V {
     }
 }
 
-/// Sign-extends a `width`-bit value to i64... as i128 for safe arithmetic.
-fn signed(bits: u64, width: u32) -> i128 {
-    let shift = 128 - width;
-    ((bits as i128) << shift) >> shift
+/// The two's-complement value of a `width`-bit vector.
+fn signed(bits: &BigUint, width: u32) -> BigInt {
+    if bits.bit(u64::from(width) - 1) {
+        BigInt::from(bits.clone()) - (BigInt::one() << width as usize)
+    } else {
+        BigInt::from(bits.clone())
+    }
 }
 
-/// The bit-vector operators, SMT-LIB semantics (division by zero included).
-fn bv_op(op: Op, width: u32, b: &[u64]) -> V {
+/// The bit-vector operators, SMT-LIB semantics (division by zero included): `width`
+/// is the first argument's, `widths` every argument's.
+fn bv_op(op: Op, width: u32, widths: &[u32], b: &[BigUint]) -> V {
     use Op::*;
-    let mask = bv_mask(width);
-    let fold = |f: fn(u64, u64) -> u64| V::Bv(b[1..].iter().fold(b[0], |acc, x| f(acc, *x)) & mask);
-    let udiv = |x: u64, y: u64| x.checked_div(y).unwrap_or(mask);
-    let urem = |x: u64, y: u64| if y == 0 { x } else { x % y };
-    let neg = |x: u64| x.wrapping_neg() & mask;
-    let msb = |x: u64| (x >> (width - 1)) & 1 == 1;
+    let mask = bv_mask_big(width);
+    let modulus = &mask + BigUint::one();
+    let fold = |f: fn(&BigUint, &BigUint) -> BigUint| {
+        V::Bv(
+            b[1..]
+                .iter()
+                .fold(b[0].clone(), |acc, x| f(&acc, x) % &modulus),
+        )
+    };
+    let udiv = |x: &BigUint, y: &BigUint| {
+        if y.is_zero() {
+            mask.clone()
+        } else {
+            x / y
+        }
+    };
+    let urem = |x: &BigUint, y: &BigUint| if y.is_zero() { x.clone() } else { x % y };
+    let neg = |x: &BigUint| (&modulus - x) % &modulus;
+    let msb = |x: &BigUint| x.bit(u64::from(width) - 1);
     let cmp = |r: bool| V::Bool(Tri::from(r));
+    let shift = |x: &BigUint| -> Option<usize> {
+        (x < &BigUint::from(width)).then(|| x.iter_u64_digits().next().unwrap_or(0) as usize)
+    };
     match op {
-        BvNot => V::Bv(!b[0] & mask),
-        BvNeg => V::Bv(neg(b[0])),
+        BvNot => V::Bv(&mask ^ &b[0]),
+        BvNeg => V::Bv(neg(&b[0])),
         BvAnd => fold(|x, y| x & y),
         BvOr => fold(|x, y| x | y),
         BvXor => fold(|x, y| x ^ y),
-        BvAdd => fold(u64::wrapping_add),
-        BvSub => V::Bv(b[0].wrapping_sub(b[1]) & mask),
-        BvMul => fold(u64::wrapping_mul),
-        BvUdiv => V::Bv(udiv(b[0], b[1])),
-        BvUrem => V::Bv(urem(b[0], b[1])),
+        BvNand => V::Bv(&mask ^ (&b[0] & &b[1])),
+        BvNor => V::Bv(&mask ^ (&b[0] | &b[1])),
+        BvXnor => V::Bv(&mask ^ (&b[0] ^ &b[1])),
+        BvComp => V::Bv(BigUint::from(u8::from(b[0] == b[1]))),
+        BvAdd => fold(|x, y| x + y),
+        BvSub => V::Bv((&b[0] + &modulus - &b[1]) % &modulus),
+        BvMul => fold(|x, y| x * y),
+        BvUdiv => V::Bv(udiv(&b[0], &b[1])),
+        BvUrem => V::Bv(urem(&b[0], &b[1])),
         BvSdiv => {
-            let (s, t) = (b[0], b[1]);
+            let (s, t) = (&b[0], &b[1]);
             V::Bv(match (msb(s), msb(t)) {
                 (false, false) => udiv(s, t),
-                (true, false) => neg(udiv(neg(s), t)),
-                (false, true) => neg(udiv(s, neg(t))),
-                (true, true) => udiv(neg(s), neg(t)),
+                (true, false) => neg(&udiv(&neg(s), t)),
+                (false, true) => neg(&udiv(s, &neg(t))),
+                (true, true) => udiv(&neg(s), &neg(t)),
             })
         }
         BvSrem => {
-            let (s, t) = (b[0], b[1]);
+            let (s, t) = (&b[0], &b[1]);
             V::Bv(match (msb(s), msb(t)) {
                 (false, false) => urem(s, t),
-                (true, false) => neg(urem(neg(s), t)),
-                (false, true) => urem(s, neg(t)),
-                (true, true) => neg(urem(neg(s), neg(t))),
+                (true, false) => neg(&urem(&neg(s), t)),
+                (false, true) => urem(s, &neg(t)),
+                (true, true) => neg(&urem(&neg(s), &neg(t))),
             })
         }
         BvSmod => {
-            let (s, t) = (b[0], b[1]);
-            let abs_s = if msb(s) { neg(s) } else { s };
-            let abs_t = if msb(t) { neg(t) } else { t };
-            let u = urem(abs_s, abs_t);
-            V::Bv(if u == 0 {
+            let (s, t) = (&b[0], &b[1]);
+            let abs_s = if msb(s) { neg(s) } else { s.clone() };
+            let abs_t = if msb(t) { neg(t) } else { t.clone() };
+            let u = urem(&abs_s, &abs_t);
+            V::Bv(if u.is_zero() {
                 u
             } else {
                 match (msb(s), msb(t)) {
                     (false, false) => u,
-                    (true, false) => (neg(u).wrapping_add(t)) & mask,
-                    (false, true) => (u.wrapping_add(t)) & mask,
-                    (true, true) => neg(u),
+                    (true, false) => (neg(&u) + t) % &modulus,
+                    (false, true) => (u + t) % &modulus,
+                    (true, true) => neg(&u),
                 }
             })
         }
-        BvShl => V::Bv(if b[1] >= width as u64 {
-            0
-        } else {
-            (b[0] << b[1]) & mask
+        BvShl => V::Bv(match shift(&b[1]) {
+            Some(k) => (&b[0] << k) % &modulus,
+            None => BigUint::zero(),
         }),
-        BvLshr => V::Bv(if b[1] >= width as u64 {
-            0
-        } else {
-            b[0] >> b[1]
+        BvLshr => V::Bv(match shift(&b[1]) {
+            Some(k) => &b[0] >> k,
+            None => BigUint::zero(),
         }),
         BvAshr => {
-            let s = signed(b[0], width);
-            let shift = b[1].min(width as u64 - 1) as u32;
-            let r = if b[1] >= width as u64 {
-                if s < 0 {
-                    -1
-                } else {
-                    0
-                }
-            } else {
-                s >> shift
-            };
-            V::Bv((r as u64) & mask)
+            let k = shift(&b[1]).unwrap_or(width as usize);
+            let r = signed(&b[0], width) >> k;
+            V::Bv(
+                num_integer::Integer::mod_floor(&r, &BigInt::from(modulus.clone()))
+                    .to_biguint()
+                    .unwrap_or_default(),
+            )
         }
         BvUlt => cmp(b[0] < b[1]),
         BvUle => cmp(b[0] <= b[1]),
         BvUgt => cmp(b[0] > b[1]),
         BvUge => cmp(b[0] >= b[1]),
-        BvSlt => cmp(signed(b[0], width) < signed(b[1], width)),
-        BvSle => cmp(signed(b[0], width) <= signed(b[1], width)),
-        BvSgt => cmp(signed(b[0], width) > signed(b[1], width)),
-        BvSge => cmp(signed(b[0], width) >= signed(b[1], width)),
+        BvSlt => cmp(signed(&b[0], width) < signed(&b[1], width)),
+        BvSle => cmp(signed(&b[0], width) <= signed(&b[1], width)),
+        BvSgt => cmp(signed(&b[0], width) > signed(&b[1], width)),
+        BvSge => cmp(signed(&b[0], width) >= signed(&b[1], width)),
+        Concat => {
+            let mut acc = BigUint::zero();
+            for (x, w) in b.iter().zip(widths) {
+                acc = (acc << *w as usize) | x;
+            }
+            V::Bv(acc)
+        }
+        Extract(i, j) => V::Bv((&b[0] >> j as usize) & bv_mask_big(i - j + 1)),
+        ZeroExtend(_) => V::Bv(b[0].clone()),
+        SignExtend(k) => V::Bv(if msb(&b[0]) {
+            &b[0] | (bv_mask_big(width + k) ^ &mask)
+        } else {
+            b[0].clone()
+        }),
+        Repeat(k) => {
+            let mut acc = BigUint::zero();
+            for _ in 0..k {
+                acc = (acc << width as usize) | &b[0];
+            }
+            V::Bv(acc)
+        }
+        RotateLeft(k) | RotateRight(k) => {
+            let k = (k % width) as usize;
+            let k = if matches!(op, RotateRight(_)) {
+                (width as usize - k) % width as usize
+            } else {
+                k
+            };
+            let x = &b[0];
+            V::Bv(((x << k) | (x >> (width as usize - k))) & &mask)
+        }
         _ => unreachable!("not a bit-vector operator: {op:?}"),
     }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -161,8 +161,10 @@ pub enum V {
     Bool(Tri),
     /// Int or Real (the term's sort tells which).
     Num(Lin),
-    Bv(u64),
+    Bv(BigUint),
     Fp(Float64),
+    /// A floating-point number of a format other than binary64.
+    Float(crate::fp::generic::Fp),
     Rm(RoundingMode),
     Str(SmtString),
     Re(Regex),
@@ -180,8 +182,9 @@ impl V {
             (V::Bool(Tri::F), _) => Value::Bool(false),
             (V::Num(l), Sort::Int) => Value::Int(l.as_const()?.to_integer()),
             (V::Num(l), _) => Value::Real(l.as_const()?.clone()),
-            (V::Bv(b), Sort::BitVec(w)) => Value::bv(*w, *b),
+            (V::Bv(b), Sort::BitVec(w)) => Value::bv_big(*w, b.clone()),
             (V::Fp(x), _) => Value::Fp(*x),
+            (V::Float(x), _) => Value::Float(x.clone()),
             (V::Rm(r), _) => Value::Rm(*r),
             (V::Str(s), _) => Value::Str(s.clone()),
             (V::Array(a), _) => Value::Array(a.clone()),
@@ -194,8 +197,9 @@ impl V {
             Value::Bool(b) => V::Bool(Tri::from(*b)),
             Value::Int(n) => V::Num(Lin::int(n.clone())),
             Value::Real(q) => V::Num(Lin::constant(q.clone())),
-            Value::BitVec { bits, .. } => V::Bv(*bits),
+            Value::BitVec { bits, .. } => V::Bv(bits.clone()),
             Value::Fp(x) => V::Fp(*x),
+            Value::Float(x) => V::Float(x.clone()),
             Value::Rm(r) => V::Rm(*r),
             Value::Str(s) => V::Str(s.clone()),
             Value::Array(a) => V::Array(a.clone()),
@@ -216,6 +220,13 @@ pub enum ChoiceKey {
     FpMin(u64, u64),
     /// `fp.max` likewise.
     FpMax(u64, u64),
+    /// `fp.min` (false) or `fp.max` (true) of +0 and −0 of another format.
+    FloatExtremum(bool, crate::fp::generic::Fp, crate::fp::generic::Fp),
+    /// `fp.to_real` of NaN (code 0), +∞ (1) or −∞ (−1) of format (eb, sb).
+    FpToReal(u32, u32, i8),
+    /// `fp.to_sbv` (true) / `fp.to_ubv` (false) of width w, under a rounding mode, of a
+    /// value out of range (NaN, ±∞ or too large).
+    FpToBv(bool, u32, RoundingMode, crate::fp::generic::Fp),
 }
 
 impl ChoiceKey {
@@ -253,26 +264,116 @@ impl ChoiceKey {
                 Float64::from_bits(*a),
                 Float64::from_bits(*b)
             ),
+            ChoiceKey::FloatExtremum(max, a, b) => {
+                format!("(fp.{} {a} {b})", if *max { "max" } else { "min" })
+            }
+            ChoiceKey::FpToReal(eb, sb, code) => format!(
+                "(fp.to_real (_ {} {eb} {sb}))",
+                match code {
+                    0 => "NaN",
+                    1 => "+oo",
+                    _ => "-oo",
+                }
+            ),
+            ChoiceKey::FpToBv(signed, w, rm, x) => format!(
+                "((_ fp.to_{}bv {w}) {rm} {x})",
+                if *signed { "s" } else { "u" }
+            ),
         }
     }
+}
+
+/// The division operators whose result at a zero divisor is unspecified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DivOp {
+    /// `div`.
+    Int,
+    /// `mod`.
+    Mod,
+    /// `/`.
+    Real,
+    /// `fp.to_real` of a non-finite value of format (eb, sb): the "dividend" is the
+    /// value's code (0 NaN, 1 +∞, −1 −∞).
+    FpToReal(u32, u32),
+}
+
+impl DivOp {
+    /// The concrete key of the application at a known dividend.
+    pub fn key(self, dividend: &BigRational) -> ChoiceKey {
+        match self {
+            DivOp::Int => ChoiceKey::IntDiv(dividend.to_integer()),
+            DivOp::Mod => ChoiceKey::IntMod(dividend.to_integer()),
+            DivOp::Real => ChoiceKey::RealDiv(dividend.clone()),
+            DivOp::FpToReal(eb, sb) => {
+                ChoiceKey::FpToReal(eb, sb, dividend.to_integer().try_into().unwrap_or(0))
+            }
+        }
+    }
+}
+
+/// How a relaxed unknown depends on others (the search treats it as free and checks
+/// the dependency when it certifies a solution).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Relaxed {
+    /// `a · b`.
+    Mul(Lin, Lin),
+    /// `a / b` (b ≠ 0 on the path).
+    RealDiv(Lin, Lin),
+    /// `div a b` (b ≠ 0 on the path).
+    IntDiv(Lin, Lin),
+    /// `mod a b` (b ≠ 0 on the path).
+    Mod(Lin, Lin),
 }
 
 /// What a symbol stands for.
 #[derive(Debug, Clone)]
 pub enum SymKind {
-    /// An unspecified result the formula may choose (existential).
-    Choice(ChoiceKey),
+    /// An unspecified result (division by zero at this dividend) the search decides.
+    Choice(DivOp, Lin),
+    /// An unknown the search decides, tied to the choices by the path's constraints
+    /// (a floor quotient: exact), or by a dependency it checks at the end (relaxed).
+    Aux {
+        /// Whether its value is an integer.
+        integer: bool,
+        /// The dependency that linear constraints do not express.
+        relaxed: Option<Relaxed>,
+    },
     /// `sin`/`cos` of a positive rational: values that are rationally independent of
     /// each other and of 1 (Lindemann–Weierstrass), which makes linear comparisons exact.
     Trig,
+    /// The k-th power of the algebraic number bound to a constant (the constant's
+    /// number): forms over the powers of one such number are decided exactly.
+    AlgPower {
+        /// The constant.
+        var: usize,
+        /// The power, 1 to the degree of its polynomial − 1.
+        power: u32,
+    },
     /// Any other number known only by an enclosure.
     Opaque,
+}
+
+impl SymKind {
+    /// Whether the search decides the symbol's value (as opposed to a fixed value known
+    /// by an enclosure).
+    pub fn is_decision(&self) -> bool {
+        matches!(self, SymKind::Choice(..) | SymKind::Aux { .. })
+    }
+
+    /// Whether a decision symbol's value is an integer.
+    pub fn is_integer(&self) -> bool {
+        match self {
+            SymKind::Choice(op, _) => matches!(op, DivOp::Int | DivOp::Mod),
+            SymKind::Aux { integer, .. } => *integer,
+            _ => false,
+        }
+    }
 }
 
 /// A symbol of the evaluation.
 #[derive(Debug, Clone)]
 pub struct Sym {
     pub kind: SymKind,
-    /// An enclosure of its value (all reals for a choice).
+    /// An enclosure of its value (all reals for a decision symbol).
     pub interval: Interval,
 }

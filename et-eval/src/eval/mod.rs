@@ -5,10 +5,14 @@
 //! and `fp.max` of +0 and −0) are functions: the same arguments give the same result.
 //! A model that prints their interpretation (z3's `div0`, `mod0`, `/0`) is taken at its
 //! word; otherwise the formula is true when *some* consistent interpretation makes it
-//! true. That is decided exactly by a search over each unspecified result's critical
-//! values (where a comparison linear in it changes value): a success is a certificate,
-//! and trying every cell of the critical values proves falsity; anything else is
-//! undetermined.
+//! true. That is decided by a search over paths: each unknown result is a symbol
+//! (applications whose dividends are equal on the path share one, also when a dividend
+//! itself holds an unknown), every comparison that depends on symbols splits the path
+//! into the cells of linear constraints that are feasible, and a true leaf is
+//! certified by an exact solution of its constraints and a second, concrete evaluation.
+//! False means every path is false or infeasible (a proof); a path the search cannot
+//! follow exactly (a product of unknowns it cannot solve, an unknown flowing into a
+//! string or bit-vector operator) leaves the result undetermined, with the reason.
 //!
 //! Numbers are linear forms over symbols (unspecified results, `sin`/`cos` values,
 //! other values known only by enclosures), so `(= (div a 0) (div a 0))` is true and
@@ -17,6 +21,7 @@
 
 mod ctx;
 mod domain;
+mod linear;
 mod strings;
 
 use std::collections::HashMap;
@@ -24,15 +29,15 @@ use std::fmt;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::One;
+use num_traits::{Signed, Zero};
 
-use crate::fp::Float64;
 use crate::script::Script;
 use crate::sort::Sort;
 use crate::term::{Op, Term, TermKind};
 use crate::value::Value;
-use ctx::Ctx;
-use domain::{ChoiceKey, SymKind, Tri};
+use ctx::{Ctx, Path};
+use domain::{ChoiceKey, Lin, Relaxed, SymKind, Tri};
+use linear::{Constraint, Feasibility, Rel};
 
 /// The truth of a formula.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +68,10 @@ pub enum Binding {
     /// A closed term that is not a value, e.g. cvc5's `(div 0 0)`: it is evaluated with
     /// the formula, so its unspecified results are the formula's own.
     Term(Term),
-    /// A value the evaluator cannot represent exactly (e.g. an algebraic number), with
+    /// An irrational real algebraic number (z3's `root-obj`, cvc5's
+    /// `real_algebraic_number`), exactly.
+    Algebraic(crate::algebraic::Algebraic),
+    /// A value the evaluator cannot represent exactly (e.g. a rounded decimal), with
     /// the reason.
     Undetermined(String),
 }
@@ -90,11 +98,7 @@ impl Function {
         };
         let chosen = HashMap::new();
         let mut ctx = Ctx::new(&assignment, &chosen, PRECISIONS[0]);
-        let v = ctx.eval(&self.body);
-        if !ctx.choices.is_empty() {
-            return None;
-        }
-        v.to_value(&self.body.sort)
+        ctx.eval(&self.body).to_value(&self.body.sort)
     }
 }
 
@@ -133,8 +137,9 @@ impl Assignment {
 /// Bounds on the work of one evaluation.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Evaluations of the formula while searching interpretations of unspecified
-    /// results (per precision level).
+    /// Cases (paths of decisions) the search over interpretations of unspecified
+    /// results may evaluate, per precision level; beyond them the result is
+    /// undetermined and says so.
     pub evaluations: usize,
     /// How many of the precisions of transcendental bounds (64, 256, 1024 bits) may be
     /// tried, 1 to 3.
@@ -147,7 +152,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            evaluations: 256,
+            evaluations: 4096,
             precisions: PRECISIONS.len(),
             explain: true,
         }
@@ -170,9 +175,6 @@ pub struct Evaluation {
 /// is undecided for want of precision.
 const PRECISIONS: [u64; 3] = [64, 256, 1024];
 
-/// Most candidate values tried for one unspecified result.
-const MAX_CANDIDATES: usize = 24;
-
 enum Search {
     True(HashMap<ChoiceKey, Value>),
     False,
@@ -192,9 +194,7 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
         .iter()
         .take(limits.precisions.clamp(1, PRECISIONS.len()))
     {
-        let mut budget = limits.evaluations;
-        let mut chosen = HashMap::new();
-        outcome = search(script, assignment, &mut chosen, prec, &mut budget);
+        outcome = search(script, assignment, prec, limits.evaluations.max(1));
         if !matches!(
             outcome,
             Search::Open {
@@ -250,127 +250,343 @@ fn conjunction(script: &Script, ctx: &mut Ctx<'_>) -> Tri {
     acc
 }
 
-fn search(
-    script: &Script,
-    assignment: &Assignment,
-    chosen: &mut HashMap<ChoiceKey, Value>,
-    prec: u64,
-    budget: &mut usize,
-) -> Search {
-    if *budget == 0 {
-        return Search::Open {
-            reasons: vec!["too many interpretations of division by zero to try".into()],
-            precision_limited: false,
-        };
-    }
-    *budget -= 1;
-    let (key, candidates, exhaustive) = {
-        let mut ctx = Ctx::new(assignment, chosen, prec);
-        match conjunction(script, &mut ctx) {
-            Tri::T => return Search::True(chosen.clone()),
-            Tri::F => return Search::False,
-            Tri::U => {}
+/// Whether some consistent interpretation of the unspecified results makes the
+/// formula true, decided by a depth-first walk over the paths of decisions: every
+/// comparison whose truth depends on an unknown result splits the path into the cells
+/// its linear constraints admit (equal dividends share one result), so the paths
+/// partition every interpretation. A true leaf is certified by solving its constraints
+/// and evaluating the formula again with the values found; false when every path is
+/// false or infeasible.
+fn search(script: &Script, assignment: &Assignment, prec: u64, max_paths: usize) -> Search {
+    let none = HashMap::new();
+    let mut decisions = Vec::new();
+    let mut reasons: Vec<String> = Vec::new();
+    let mut open = false;
+    let mut precision_limited = false;
+    let mut paths = 0;
+    loop {
+        paths += 1;
+        if paths > max_paths {
+            reasons.push(format!(
+                "more than {max_paths} cases of division by zero to tell apart"
+            ));
+            open = true;
+            break;
         }
-        let Some(&sym) = ctx.choices.first() else {
-            return Search::Open {
-                reasons: ctx.reasons,
-                precision_limited: ctx.precision_limited,
+        let mut ctx = Ctx::new(assignment, &none, prec);
+        ctx.path = Some(Path::replay(decisions));
+        let truth = conjunction(script, &mut ctx);
+        let Some(path) = ctx.path.take() else {
+            unreachable!("the path was set above")
+        };
+        if !path.dead {
+            let leaf_open = match truth {
+                Tri::T => match certify(script, assignment, prec, &ctx, &path) {
+                    Certificate::Found(chosen) => return Search::True(chosen),
+                    Certificate::Infeasible => false,
+                    Certificate::Open(why) => {
+                        ctx.reasons.push(why);
+                        true
+                    }
+                },
+                Tri::F => path.open,
+                Tri::U => true,
             };
-        };
-        let SymKind::Choice(key) = &ctx.syms[sym as usize].kind else {
-            unreachable!("choices hold choice symbols")
-        };
-        let dirty = ctx.dirty.contains(&sym);
-        let points = ctx.critical.get(&sym).cloned().unwrap_or_default();
-        let (candidates, exhaustive) = candidates(key, &points, dirty);
-        (key.clone(), candidates, exhaustive)
-    };
-    let mut open = None;
-    for c in candidates {
-        chosen.insert(key.clone(), c);
-        let r = search(script, assignment, chosen, prec, budget);
-        chosen.remove(&key);
-        match r {
-            Search::True(found) => return Search::True(found),
-            Search::False => {}
-            open_result => {
-                if open.is_none() {
-                    open = Some(open_result);
+            if leaf_open {
+                // The search could not follow an unknown (into sin, a string, a
+                // bit-vector, ...): concrete values may still certify the formula.
+                if let Some(chosen) = sample(script, assignment, prec, &ctx, &path) {
+                    return Search::True(chosen);
+                }
+                open = true;
+                precision_limited |= ctx.precision_limited;
+                for r in ctx.reasons {
+                    if !reasons.contains(&r) && reasons.len() < 4 {
+                        reasons.push(r);
+                    }
                 }
             }
         }
+        match path.next() {
+            Some(next) => decisions = next,
+            None => break,
+        }
     }
-    match open {
-        None if exhaustive => Search::False,
-        None => Search::Open {
-            reasons: vec![format!("no value tried for {} makes the formula true, but the values tried do not cover every case", key.describe())],
-            precision_limited: false,
-        },
-        Some(open) => open,
+    if open {
+        Search::Open {
+            reasons,
+            precision_limited,
+        }
+    } else {
+        Search::False
     }
 }
 
-/// Values to try for an unspecified result, and whether they cover every case.
-fn candidates(key: &ChoiceKey, points: &[BigRational], dirty: bool) -> (Vec<Value>, bool) {
-    match key {
-        ChoiceKey::FpMin(..) | ChoiceKey::FpMax(..) => (
-            vec![Value::Fp(Float64::POS_ZERO), Value::Fp(Float64::NEG_ZERO)],
-            true,
-        ),
-        _ => {
-            let is_int = key.is_int();
-            let mut values: Vec<BigRational> = Vec::new();
-            let mut sorted: Vec<BigRational> = points.to_vec();
-            sorted.sort();
-            sorted.dedup();
-            let one = BigRational::one();
-            if is_int {
-                // Every integer cell between critical points has a member next to one.
-                for p in &sorted {
-                    let (f, c) = (p.floor(), p.ceil());
-                    values.extend([f.clone() - &one, f, c.clone(), c + &one]);
-                }
-            } else {
-                for (i, p) in sorted.iter().enumerate() {
-                    values.push(p.clone());
-                    if let Some(next) = sorted.get(i + 1) {
-                        values.push((p + next) / BigRational::from_integer(BigInt::from(2)));
+enum Certificate {
+    Found(HashMap<ChoiceKey, Value>),
+    Infeasible,
+    Open(String),
+}
+
+/// Values of the unknowns of a true leaf that satisfy its constraints, checked by
+/// evaluating the formula again with them; relaxed dependencies (products, quotients)
+/// get their factors fixed to a few candidate values when the first solution breaks
+/// them.
+fn certify(
+    script: &Script,
+    assignment: &Assignment,
+    prec: u64,
+    ctx: &Ctx<'_>,
+    path: &Path,
+) -> Certificate {
+    let integer = |s: u32| ctx.is_integer_sym(s);
+    let solution = match linear::feasible(&path.constraints, &integer) {
+        Feasibility::Feasible(s) => s,
+        Feasibility::Infeasible => return Certificate::Infeasible,
+        Feasibility::Unknown => {
+            return Certificate::Open(
+                "the linear constraints on division-by-zero results are too large to solve".into(),
+            )
+        }
+    };
+    if let Some(chosen) = verify(script, assignment, prec, ctx, path, &solution) {
+        return Certificate::Found(chosen);
+    }
+    // The relaxed unknowns broke their dependency: fix the decision symbols their
+    // operands mention to candidates (the solution's value, square roots of a square's
+    // value, small integers) and solve again.
+    let relaxed: Vec<(u32, Relaxed)> = ctx
+        .syms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match &s.kind {
+            SymKind::Aux {
+                relaxed: Some(r), ..
+            } => Some((i as u32, r.clone())),
+            _ => None,
+        })
+        .collect();
+    if relaxed.is_empty() {
+        return Certificate::Open(
+            "the values found for division by zero do not satisfy the formula".into(),
+        );
+    }
+    let mut operands: Vec<u32> = Vec::new();
+    for (_, r) in &relaxed {
+        let (Relaxed::Mul(a, b)
+        | Relaxed::RealDiv(a, b)
+        | Relaxed::IntDiv(a, b)
+        | Relaxed::Mod(a, b)) = r;
+        for (s, _) in a.terms.iter().chain(&b.terms) {
+            if !operands.contains(s) && !relaxed.iter().any(|(id, _)| id == s) {
+                operands.push(*s);
+            }
+        }
+    }
+    let candidates: Vec<Vec<BigRational>> = operands
+        .iter()
+        .map(|s| {
+            let mut c: Vec<BigRational> = Vec::new();
+            if let Some(v) = solution.get(s) {
+                c.push(v.clone());
+            }
+            for (id, r) in &relaxed {
+                if let Relaxed::Mul(a, b) = r {
+                    if a == b && *a == Lin::symbol(*s) {
+                        if let Some(root) = solution.get(id).and_then(rational_sqrt) {
+                            c.extend([root.clone(), -root]);
+                        }
                     }
                 }
-                if let (Some(first), Some(last)) = (sorted.first(), sorted.last()) {
-                    values.push(first - &one);
-                    values.push(last + &one);
-                }
             }
-            if values.is_empty() || dirty {
-                for n in [0, 1, -1, 2, -2] {
-                    values.push(BigRational::from_integer(BigInt::from(n)));
-                }
-                if !is_int {
-                    values.push(BigRational::new(BigInt::one(), BigInt::from(2)));
-                }
+            for n in [0i64, 1, -1, 2, -2, 3, -3] {
+                c.push(BigRational::from_integer(BigInt::from(n)));
             }
-            let mut unique: Vec<BigRational> = Vec::new();
-            for v in values {
-                if !unique.contains(&v) {
+            let mut unique = Vec::new();
+            for v in c {
+                if !unique.contains(&v) && (!integer(*s) || v.is_integer()) {
                     unique.push(v);
                 }
             }
-            let exhaustive = !dirty && unique.len() <= MAX_CANDIDATES;
-            unique.truncate(MAX_CANDIDATES);
-            let values = unique
-                .into_iter()
-                .map(|q| {
-                    if is_int {
-                        Value::Int(q.to_integer())
-                    } else {
-                        Value::Real(q)
-                    }
-                })
-                .collect();
-            (values, exhaustive)
+            unique
+        })
+        .collect();
+    let mut index = vec![0usize; operands.len()];
+    for _ in 0..256 {
+        let fixed: HashMap<u32, BigRational> = operands
+            .iter()
+            .zip(&index)
+            .zip(&candidates)
+            .map(|((s, &i), c)| (*s, c[i].clone()))
+            .collect();
+        let mut cs = path.constraints.clone();
+        for (s, v) in &fixed {
+            cs.push(Constraint {
+                lin: Lin::symbol(*s).sub(&Lin::constant(v.clone())),
+                rel: Rel::Eq,
+            });
+        }
+        // With the operands fixed, each relaxed value is the operation on numbers
+        // (operands that mention other relaxed values are left to the verification).
+        for (id, r) in &relaxed {
+            let (Relaxed::Mul(a, b)
+            | Relaxed::RealDiv(a, b)
+            | Relaxed::IntDiv(a, b)
+            | Relaxed::Mod(a, b)) = r;
+            let mentions_relaxed = a
+                .terms
+                .iter()
+                .chain(&b.terms)
+                .any(|(s, _)| !fixed.contains_key(s));
+            if mentions_relaxed {
+                continue;
+            }
+            let (x, y) = (linear::value_of(a, &fixed), linear::value_of(b, &fixed));
+            let v = match r {
+                Relaxed::Mul(..) => Some(x * y),
+                _ if y.is_zero() => None,
+                Relaxed::RealDiv(..) => Some(x / y),
+                Relaxed::IntDiv(..) => Some(BigRational::from_integer(
+                    num_traits::Euclid::div_euclid(&x.to_integer(), &y.to_integer()),
+                )),
+                Relaxed::Mod(..) => Some(BigRational::from_integer(
+                    num_traits::Euclid::rem_euclid(&x.to_integer(), &y.to_integer()),
+                )),
+            };
+            if let Some(v) = v {
+                cs.push(Constraint {
+                    lin: Lin::symbol(*id).sub(&Lin::constant(v)),
+                    rel: Rel::Eq,
+                });
+            }
+        }
+        if let Feasibility::Feasible(s) = linear::feasible(&cs, &integer) {
+            if let Some(chosen) = verify(script, assignment, prec, ctx, path, &s) {
+                return Certificate::Found(chosen);
+            }
+        }
+        // Next combination (odometer).
+        let mut k = 0;
+        loop {
+            if k == index.len() {
+                return Certificate::Open(
+                    "a product or quotient of division-by-zero results: no value tried satisfies it (nonlinear integer constraints are undecidable in general)"
+                        .into(),
+                );
+            }
+            index[k] += 1;
+            if index[k] < candidates[k].len() {
+                break;
+            }
+            index[k] = 0;
+            k += 1;
         }
     }
+    Certificate::Open(
+        "a product or quotient of division-by-zero results: no value tried satisfies it (nonlinear integer constraints are undecidable in general)"
+            .into(),
+    )
+}
+
+/// A certificate by trying small values (0, ±1, ±2, ½) for the unknown results of a
+/// path the search could not follow exactly; each try is checked by a concrete
+/// evaluation, so a success proves the formula true.
+fn sample(
+    script: &Script,
+    assignment: &Assignment,
+    prec: u64,
+    ctx: &Ctx<'_>,
+    path: &Path,
+) -> Option<HashMap<ChoiceKey, Value>> {
+    let choices: Vec<(u32, bool)> = ctx
+        .syms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match &s.kind {
+            SymKind::Choice(..) => Some((i as u32, s.kind.is_integer())),
+            _ => None,
+        })
+        .collect();
+    if choices.is_empty() || choices.len() > 4 {
+        return None;
+    }
+    let small: Vec<BigRational> = [(0, 1), (1, 1), (-1, 1), (2, 1), (-2, 1), (1, 2)]
+        .iter()
+        .map(|&(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)))
+        .collect();
+    let integer = |s: u32| ctx.is_integer_sym(s);
+    let mut index = vec![0usize; choices.len()];
+    loop {
+        let mut cs = path.constraints.clone();
+        let mut skip = false;
+        for ((s, is_int), &i) in choices.iter().zip(&index) {
+            let v = &small[i];
+            if *is_int && !v.is_integer() {
+                skip = true;
+            }
+            cs.push(Constraint {
+                lin: Lin::symbol(*s).sub(&Lin::constant(v.clone())),
+                rel: Rel::Eq,
+            });
+        }
+        if !skip {
+            if let Feasibility::Feasible(solution) = linear::feasible(&cs, &integer) {
+                if let Some(chosen) = verify(script, assignment, prec, ctx, path, &solution) {
+                    return Some(chosen);
+                }
+            }
+        }
+        let mut k = 0;
+        loop {
+            if k == index.len() {
+                return None;
+            }
+            index[k] += 1;
+            if index[k] < small.len() {
+                break;
+            }
+            index[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// The interpretation a solution gives (each unknown result at its dividend's value),
+/// if the formula evaluates to true under it.
+fn verify(
+    script: &Script,
+    assignment: &Assignment,
+    prec: u64,
+    ctx: &Ctx<'_>,
+    path: &Path,
+    solution: &HashMap<u32, BigRational>,
+) -> Option<HashMap<ChoiceKey, Value>> {
+    let mut chosen: HashMap<ChoiceKey, Value> = path.fp_zeros.clone();
+    for (i, sym) in ctx.syms.iter().enumerate() {
+        if let SymKind::Choice(op, dividend) = &sym.kind {
+            let key = op.key(&linear::value_of(dividend, solution));
+            let v = solution.get(&(i as u32)).cloned().unwrap_or_default();
+            let value = if key.is_int() {
+                Value::Int(v.to_integer())
+            } else {
+                Value::Real(v)
+            };
+            if chosen.insert(key, value).is_some() {
+                // Two unknowns at one dividend: the path said they differ.
+                return None;
+            }
+        }
+    }
+    let mut check = Ctx::new(assignment, &chosen, prec);
+    (conjunction(script, &mut check) == Tri::T).then_some(chosen)
+}
+
+fn rational_sqrt(q: &BigRational) -> Option<BigRational> {
+    if q.is_negative() {
+        return None;
+    }
+    let (n, d) = (q.numer().sqrt(), q.denom().sqrt());
+    (&n * &n == *q.numer() && &d * &d == *q.denom()).then(|| BigRational::new(n, d))
 }
 
 /// The first sub-formula that is false under the assignment (descending through

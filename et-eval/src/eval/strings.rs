@@ -71,6 +71,8 @@ pub fn apply(op: Op, args: &[V]) -> Option<V> {
         StrIndexof => num(s(0)?.index_of(s(1)?, &n(2)?)),
         StrReplace => V::Str(s(0)?.replace(s(1)?, s(2)?)),
         StrReplaceAll => V::Str(s(0)?.replace_all(s(1)?, s(2)?)),
+        StrReplaceRe => V::Str(s(0)?.replace_re(r(1)?, s(2)?)),
+        StrReplaceReAll => V::Str(s(0)?.replace_re_all(r(1)?, s(2)?)),
         StrLt => chain(SmtString::str_lt)?,
         StrLe => chain(SmtString::str_le)?,
         StrToInt => num(s(0)?.to_int()),

@@ -302,3 +302,321 @@ fn missing_values_and_algebraic_numbers_are_undetermined() {
         Truth::True
     );
 }
+
+#[test]
+fn nested_division_by_zero_is_decided_exactly() {
+    let t = |decls: &str, f: &str, a: Value| truth(decls, f, vec![a.clone(), a]);
+    // A dividend that holds a division by zero: (div 0 0) = 9 satisfies both.
+    let nested = "(and (> (div a 0) 0) (= (div (ite (> (div a 0) 0) a 2) 0) 9))";
+    assert_eq!(t(INTS, nested, int(0)), Truth::True);
+    let literal = "(and (> (div 1 0) 0) (= (div (ite (> (div 1 0) 0) 1 2) 0) 9))";
+    assert_eq!(t(INTS, literal, int(1)), Truth::True);
+    let modulo = "(and (> (mod a 0) 0) (= (mod (ite (> (mod a 0) 0) a 2) 0) 9))";
+    assert_eq!(t(INTS, modulo, int(0)), Truth::True);
+    let reals = "(and (> (/ a 0.0) 0.0) (= (/ (ite (> (/ a 0.0) 0.0) a 2.0) 0.0) 9.0))";
+    assert_eq!(t(REALS, reals, real(0, 1)), Truth::True);
+    // With a = 2 the ite's branches agree and (div 2 0) ≠ (div 0 0) is allowed...
+    assert_eq!(t(INTS, nested, int(2)), Truth::True);
+    // ...but not when both must be the same application with different values.
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (div a 0) 1) (= (div (div a 0) 0) 2))",
+            int(1)
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (div 1 0) 1) (= (div (div 1 0) 0) 2))",
+            int(7)
+        ),
+        Truth::False
+    );
+    // A square is never negative.
+    assert_eq!(
+        t(INTS, "(< (* (div a 0) (div a 0)) 0)", int(5)),
+        Truth::False
+    );
+    assert_eq!(
+        t(REALS, "(< (* (/ a 0.0) (/ a 0.0)) 0.0)", real(1, 2)),
+        Truth::False
+    );
+    // to_int of an unknown real: (/ p 0.0) = 3.7 would do.
+    let e = eval_with(
+        REALS,
+        "(and (= (to_int (/ a 0.0)) 3) (> (/ a 0.0) 3.5))",
+        vec![real(0, 1), real(0, 1)],
+    );
+    assert_eq!(e.truth, Truth::True);
+    assert_eq!(
+        t(
+            REALS,
+            "(and (= (to_int (/ a 0.0)) 3) (> (/ a 0.0) 4.0))",
+            real(0, 1)
+        ),
+        Truth::False
+    );
+    // An unknown the search cannot follow (into sin) is still tried with small values.
+    assert_eq!(t(REALS, "(= 0.0 (sin (/ a 0.0)))", real(1, 1)), Truth::True);
+    assert!(matches!(
+        t(REALS, "(= 0.5 (sin (/ a 0.0)))", real(1, 1)),
+        Truth::Undetermined(_)
+    ));
+    // (_ char #x41) is the one-character string "A".
+    assert_eq!(
+        t(
+            REALS,
+            "(= (str.++ (_ char #x41) (_ char #x62)) \"Ab\")",
+            real(1, 1)
+        ),
+        Truth::True
+    );
+    // (_ divisible n), also of an unknown.
+    assert_eq!(t(INTS, "((_ divisible 3) (+ a 3))", int(6)), Truth::True);
+    assert_eq!(t(INTS, "((_ divisible 4) a)", int(6)), Truth::False);
+    assert_eq!(
+        t(
+            INTS,
+            "(and ((_ divisible 2) (div a 0)) (= (mod (div a 0) 4) 1))",
+            int(6)
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            INTS,
+            "(and ((_ divisible 2) (div a 0)) (= (mod (div a 0) 4) 2))",
+            int(6)
+        ),
+        Truth::True
+    );
+    // Integrality: 2·(div a 0) = 1 has no solution; is_int of a quotient.
+    assert_eq!(t(INTS, "(= (* 2 (div a 0)) 1)", int(3)), Truth::False);
+    assert_eq!(
+        t(INTS, "(= (div (div a 0) 2) (div (div a 0) 3))", int(3)),
+        Truth::True
+    );
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (mod (div a 0) 2) 1) (= (div a 0) (* 2 (div b 0))))",
+            int(3)
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        t(
+            REALS,
+            "(and (is_int (/ a 0.0)) (< 0.0 (/ a 0.0) 1.0))",
+            real(1, 1)
+        ),
+        Truth::False
+    );
+    // A divisor that is itself a division by zero.
+    assert_eq!(
+        t(
+            INTS,
+            "(and (= (div a 0) 0) (not (= (div 7 (div a 0)) (div 7 0))))",
+            int(1)
+        ),
+        Truth::False
+    );
+    // Dividends that are equal on one path and not on another.
+    let two = |f: &str| truth(INTS, f, vec![int(1), int(2)]);
+    assert_eq!(
+        two("(and (= (div (div a 0) 0) 5) (= (div (div b 0) 0) 6))"),
+        Truth::True
+    );
+    assert_eq!(
+        two("(and (= (div (div a 0) 0) 5) (= (div (div b 0) 0) 6) (= (div a 0) (div b 0)))"),
+        Truth::False
+    );
+    assert_eq!(
+        two("(and (= (div (div a 0) 0) 5) (= (div (div b 0) 0) 6) (= (div a 0) (+ (div b 0) 1)))"),
+        Truth::True
+    );
+}
+
+#[test]
+fn every_bit_vector_operator_at_any_width() {
+    let t = |f: &str| truth("(declare-const a Bool)", f, vec![Value::Bool(true)]);
+    for f in [
+        "(= ((_ extract 7 4) #xab) #xa)",
+        "(= ((_ extract 0 0) #xab) #b1)",
+        "(= (concat #xa #b01) #b101001)",
+        "(= ((_ zero_extend 4) #xf) #x0f)",
+        "(= ((_ sign_extend 4) #xf) #xff)",
+        "(= ((_ sign_extend 4) #x7) #x07)",
+        "(= ((_ repeat 3) #b10) #b101010)",
+        "(= ((_ rotate_left 1) #b1000) #b0001)",
+        "(= ((_ rotate_right 1) #b0001) #b1000)",
+        "(= ((_ rotate_left 5) #b1000) #b0001)",
+        "(= ((_ rotate_left 0) #b1000) #b1000)",
+        "(= (bvcomp #x1 #x1) #b1)",
+        "(= (bvcomp #x1 #x2) #b0)",
+        "(= (bvnand #xc #xa) #x7)",
+        "(= (bvnor #xc #xa) #x1)",
+        "(= (bvxnor #xc #xa) #x9)",
+        "(= ((_ int2bv 4) (- 1)) #xf)",
+        "(= (bv2nat ((_ int2bv 8) 300)) 44)",
+        "(= (bvadd #xffffffffffffffffffffffffffffffff #x00000000000000000000000000000001) #x00000000000000000000000000000000)",
+        "(bvslt ((_ sign_extend 64) #x8000000000000000) #x00000000000000000000000000000000)",
+        "(= (bvmul ((_ zero_extend 64) #xffffffffffffffff) ((_ zero_extend 64) #xffffffffffffffff)) #xfffffffffffffffe0000000000000001)",
+        "(= (bvudiv #x00000000000000000000000000000007 #x00000000000000000000000000000000) #xffffffffffffffffffffffffffffffff)",
+        "(= (bvashr #x80000000000000000000000000000000 #x00000000000000000000000000000080) #xffffffffffffffffffffffffffffffff)",
+        "(= (bvsmod (_ bv251 8) (_ bv3 8)) (_ bv1 8))",
+        "(= ((_ extract 129 2) ((_ repeat 65) #b11)) ((_ repeat 64) #b11))",
+    ] {
+        assert_eq!(t(f), Truth::True, "{f}");
+    }
+    assert_eq!(t("(= ((_ extract 7 4) #xab) #xb)"), Truth::False);
+}
+
+#[test]
+fn floating_point_of_every_format_and_the_conversions() {
+    let t = |decls: &str, f: &str, values: Vec<Value>| truth(decls, f, values);
+    let none = |f: &str| t("(declare-const p Bool)", f, vec![Value::Bool(true)]);
+    for f in [
+        // Float32: 0.1 rounds to 0x3dcccccd; back to real exactly.
+        "(= ((_ to_fp 8 24) RNE 0.1) (fp #b0 #x7b #b10011001100110011001101))",
+        "(= (fp.to_real ((_ to_fp 8 24) RNE 0.5)) 0.5)",
+        "(= (fp.to_real ((_ to_fp 8 24) RTZ (/ 1.0 3.0))) (/ 11184810.0 33554432.0))",
+        // Float16 overflow and its largest finite.
+        "(fp.isInfinite ((_ to_fp 5 11) RNE 65520.0))",
+        "(= (fp.to_real ((_ to_fp 5 11) RTZ 65520.0)) 65504.0)",
+        "(fp.isSubnormal ((_ to_fp 5 11) RNE (/ 1.0 16777216.0)))",
+        // Between formats, from bits, from signed and unsigned bit-vectors.
+        "(= ((_ to_fp 11 53) RNE ((_ to_fp 8 24) RNE 0.1)) ((_ to_fp 11 53) RNE 0.100000001490116119384765625))",
+        "(= ((_ to_fp 8 24) #x3f800000) ((_ to_fp 8 24) RNE 1.0))",
+        "(= ((_ to_fp 8 24) RNE #xff) ((_ to_fp 8 24) RNE (- 1.0)))",
+        "(= ((_ to_fp_unsigned 8 24) RNE #xff) ((_ to_fp 8 24) RNE 255.0))",
+        // fp.to_sbv / fp.to_ubv in range.
+        "(= ((_ fp.to_sbv 8) RTZ ((_ to_fp 8 24) RNE (- 3.7))) #xfd)",
+        "(= ((_ fp.to_sbv 8) RNE ((_ to_fp 8 24) RNE (- 3.5))) #xfc)",
+        "(= ((_ fp.to_ubv 4) RTP ((_ to_fp 5 11) RNE 2.25)) #x3)",
+        // Arithmetic in Float16 and Float128.
+        "(= (fp.add RNE ((_ to_fp 5 11) RNE 1.0) ((_ to_fp 5 11) RNE (/ 1.0 4096.0))) ((_ to_fp 5 11) RNE 1.0))",
+        "(fp.lt ((_ to_fp 15 113) RNE 1.0) (fp.add RNE ((_ to_fp 15 113) RNE 1.0) ((_ to_fp 15 113) RNE (/ 1.0 4096.0))))",
+        "(= (fp.sqrt RNE ((_ to_fp 8 24) RNE 4.0)) ((_ to_fp 8 24) RNE 2.0))",
+        "(fp.isNaN (fp.sqrt RNE ((_ to_fp 8 24) RNE (- 4.0))))",
+        "(= (fp.rem ((_ to_fp 8 24) RNE 5.0) ((_ to_fp 8 24) RNE 2.0)) ((_ to_fp 8 24) RNE 1.0))",
+        "(fp.isNegative (fp.roundToIntegral RNE ((_ to_fp 8 24) RNE (- 0.3))))",
+        "(= (_ +zero 8 24) (fp #b0 #x00 #b00000000000000000000000))",
+        "(not (= (_ +zero 8 24) (_ -zero 8 24)))",
+        "(fp.eq (_ +zero 8 24) (_ -zero 8 24))",
+        "(= (_ NaN 5 11) (fp #b1 #b11111 #b0000000001))",
+        // Unspecified: fp.to_real of ∞ is some real, the same each time.
+        "(= (fp.to_real (_ +oo 8 24)) 7.5)",
+        "(= (fp.to_real (_ +oo 8 24)) (fp.to_real (_ +oo 8 24)))",
+        // fp.to_ubv of NaN: some bit-vector, the same each time.
+        "(= ((_ fp.to_ubv 8) RNE (_ NaN 8 24)) #x2a)",
+        "(= ((_ fp.to_sbv 4) RTZ ((_ to_fp 8 24) RNE 100.0)) #x7)",
+        // fp.min of zeros of another format: either.
+        "(fp.isNegative (fp.min (_ +zero 8 24) (_ -zero 8 24)))",
+    ] {
+        assert_eq!(none(f), Truth::True, "{f}");
+    }
+    for f in [
+        "(and (= (fp.to_real (_ +oo 8 24)) 1.0) (= (fp.to_real (_ +oo 8 24)) 2.0))",
+        "(distinct ((_ fp.to_ubv 8) RNE (_ NaN 8 24)) ((_ fp.to_ubv 8) RNE (_ NaN 8 24)))",
+        "(fp.isNegative ((_ to_fp 8 24) RNE 0.0))",
+        "(= ((_ fp.to_sbv 8) RTZ ((_ to_fp 8 24) RNE (- 3.7))) #xfc)",
+    ] {
+        assert_eq!(none(f), Truth::False, "{f}");
+    }
+    // Constants of Float32 from a model.
+    let x = Value::Float(crate::fp::generic::Fp::from_rational(
+        8,
+        24,
+        &BigRational::new(BigInt::from(3), BigInt::from(2)),
+        crate::fp::RoundingMode::Rne,
+    ));
+    assert_eq!(
+        t(
+            "(declare-const x Float32)",
+            "(= (fp.to_real x) 1.5)",
+            vec![x]
+        ),
+        Truth::True
+    );
+}
+
+#[test]
+fn scripts_with_let_names_definitions_and_scopes() {
+    let eval = |text: &str, values: Vec<Value>| {
+        let script = Script::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        evaluate(&script, &Assignment::of_values(values), &Limits::default()).truth
+    };
+    let a = || vec![int(3)];
+    let decl = "(declare-const a Int)";
+    // let: parallel bindings, shadowing, Int→Real coercion inside.
+    assert_eq!(
+        eval(
+            &format!("{decl}(assert (let ((x (+ a 1)) (a 10)) (= (* x a) 40)))"),
+            a()
+        ),
+        Truth::True
+    );
+    assert_eq!(
+        eval(
+            &format!("{decl}(assert (let ((x a)) (let ((x (* x 2))) (= x 6))))"),
+            a()
+        ),
+        Truth::True
+    );
+    // Named terms are usable afterwards.
+    assert_eq!(
+        eval(&format!("{decl}(assert (! (> a 2) :named big))(assert (and big (not (! (> a 5) :named huge))))(assert (not huge))"), a()),
+        Truth::True
+    );
+    // define-fun with and without parameters, calling each other.
+    let defs = "(define-fun sq ((x Int)) Int (* x x))(define-fun ten () Int 10)(define-fun near ((x Int) (y Real)) Bool (< (abs (- x y)) 1.0))";
+    assert_eq!(
+        eval(
+            &format!("{decl}{defs}(assert (= (sq a) (- ten 1)))(assert (near (sq 1) 1.5))"),
+            a()
+        ),
+        Truth::True
+    );
+    assert_eq!(
+        eval(&format!("{decl}{defs}(assert (= (sq (sq a)) ten))"), a()),
+        Truth::False
+    );
+    // push/pop: the formula is what the first check-sat asks about.
+    assert_eq!(
+        eval(&format!("{decl}(push 1)(assert (= a 4))(pop 1)(assert (= a 3))(check-sat)(push)(assert false)(check-sat)"), a()),
+        Truth::True
+    );
+    assert_eq!(
+        eval(
+            &format!("{decl}(push 2)(assert (= a 4))(check-sat)(pop 2)"),
+            a()
+        ),
+        Truth::False
+    );
+    // check-sat-assuming: the assumptions count for that check.
+    assert_eq!(
+        eval(
+            &format!("{decl}(declare-const p Bool)(check-sat-assuming (p (> a 5)))"),
+            vec![int(3), Value::Bool(true)]
+        ),
+        Truth::False
+    );
+    assert_eq!(
+        eval(
+            &format!("{decl}(declare-const p Bool)(check-sat-assuming (p (not (> a 5))))"),
+            vec![int(3), Value::Bool(true)]
+        ),
+        Truth::True
+    );
+    for bad in [
+        "(declare-const a Int)(pop 1)",
+        "(declare-const a Int)(define-fun f ((x Int)) Int (+ x y))",
+        "(declare-const a Int)(define-fun f ((x Int)) Int x)(assert (= (f a a) 1))",
+        "(declare-const a Int)(assert (let ((x)) true))",
+    ] {
+        assert!(Script::parse(bad).is_err(), "{bad}");
+    }
+}

@@ -16,6 +16,7 @@
 //! [`Float64::fp_eq`] is IEEE equality (`fp.eq`: NaN ≠ NaN, +0 = −0).
 
 mod arith;
+pub mod generic;
 mod round;
 #[cfg(test)]
 mod tests;

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use num_rational::BigRational;
 use thiserror::Error;
 
+use crate::algebraic::{self, Poly, Real};
 use crate::eval::{Assignment, Binding, DivisionByZero, Function};
 use crate::script::{Decl, Script};
 use crate::sexp::{self, Pos, Sexp, SexpKind};
@@ -92,6 +93,13 @@ impl Model {
                 Some(Binding::Term(t)) => Binding::Undetermined(format!(
                     "the model gives a {} where {} was declared",
                     t.sort, d.sort
+                )),
+                Some(Binding::Algebraic(a)) if d.sort == Sort::Real => {
+                    Binding::Algebraic(a.clone())
+                }
+                Some(Binding::Algebraic(_)) => Binding::Undetermined(format!(
+                    "the model gives an irrational algebraic number where {} was declared",
+                    d.sort
                 )),
                 Some(b @ Binding::Undetermined(_)) => b.clone(),
                 None => Binding::Undetermined("not in the model".into()),
@@ -204,6 +212,18 @@ impl Reader {
                 }
             }
         }
+        let mut seen: HashMap<&str, Pos> = HashMap::new();
+        for def in &defs {
+            if let Some(first) = seen.insert(def.name, def.body.pos) {
+                return Err(err(
+                    def.body.pos,
+                    format!(
+                        "'{}' is defined twice (first at {first}): the model is ambiguous",
+                        def.name
+                    ),
+                ));
+            }
+        }
         let mut model = Model::default();
         // Functions first: constants may refer to them through `(_ as-array f)`.
         for def in defs.iter().filter(|d| !d.params.is_empty()) {
@@ -298,6 +318,14 @@ impl Reader {
         sort: &Sort,
         functions: &HashMap<String, Function>,
     ) -> Result<Binding, ModelError> {
+        if *sort == Sort::Real {
+            if let Some(real) = algebraic_value(sexp) {
+                return Ok(match real {
+                    Real::Rational(q) => Binding::Value(Value::Real(q)),
+                    Real::Algebraic(a) => Binding::Algebraic(a),
+                });
+            }
+        }
         if let Some(why) = self.inexact(sexp) {
             return Ok(Binding::Undetermined(why));
         }
@@ -502,7 +530,12 @@ impl Reader {
                             }
                         }
                     };
-                    model.values.insert(name.to_string(), binding);
+                    if model.values.insert(name.to_string(), binding).is_some() {
+                        return Err(err(
+                            item.pos,
+                            format!("'{name}' is defined twice: the model is ambiguous"),
+                        ));
+                    }
                 }
                 Some([head, ..]) if head.is_symbol("function") => {}
                 _ => return Err(err(item.pos, format!("unexpected model entry '{item}'"))),
@@ -560,6 +593,43 @@ impl Reader {
     }
 }
 
+/// An algebraic number as z3 (`(root-obj p k)`) or cvc5
+/// (`(_ real_algebraic_number |<p, (lo, hi)>|)`, quoted by [`quote_algebraic_numbers`])
+/// prints it, possibly negated with `(- ...)`.
+fn algebraic_value(sexp: &Sexp) -> Option<Real> {
+    let items = sexp.as_list()?;
+    match items {
+        [head, arg] if head.as_symbol() == Some("-") => match algebraic_value(arg)? {
+            Real::Rational(q) => Some(Real::Rational(-q)),
+            Real::Algebraic(a) => {
+                // −α is the root of p(−x) in (−hi, −lo).
+                let poly = Poly(
+                    a.poly
+                        .0
+                        .iter()
+                        .enumerate()
+                        .map(|(k, c)| if k % 2 == 1 { -c } else { c.clone() })
+                        .collect(),
+                );
+                Real::in_interval(&poly, -a.hi, -a.lo)
+            }
+        },
+        [head, poly, index] if head.as_symbol() == Some("root-obj") => {
+            let SexpKind::Numeral(k) = &index.kind else {
+                return None;
+            };
+            Real::root(&algebraic::poly_from_z3(poly)?, k.parse().ok()?)
+        }
+        [underscore, name, text]
+            if underscore.as_symbol() == Some("_")
+                && name.as_symbol() == Some("real_algebraic_number") =>
+        {
+            algebraic::from_cvc5(text.as_symbol()?)
+        }
+        _ => None,
+    }
+}
+
 /// cvc5 writes `(_ real_algebraic_number <1*x^2 + -2, (-3/2, -1)>)`, which is no
 /// s-expression: the part in angle brackets becomes a quoted symbol.
 fn quote_algebraic_numbers(output: &str) -> std::borrow::Cow<'_, str> {
@@ -592,6 +662,7 @@ fn concrete(binding: Binding) -> Result<Value, String> {
     match binding {
         Binding::Value(v) => Ok(v),
         Binding::Term(t) => Err(format!("the array entry '{t}' is not a value")),
+        Binding::Algebraic(_) => Err("an array entry that is an algebraic number".into()),
         Binding::Undetermined(why) => Err(why),
     }
 }

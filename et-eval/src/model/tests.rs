@@ -13,6 +13,7 @@ fn shown(output: &str, name: &str) -> String {
     match value_of(output, name) {
         Binding::Value(v) => v.to_string(),
         Binding::Term(t) => format!("term: {t}"),
+        Binding::Algebraic(a) => format!("algebraic: {a:?}"),
         Binding::Undetermined(why) => format!("undetermined: {why}"),
     }
 }
@@ -71,11 +72,13 @@ fn reads_arrays_in_every_form() {
 }
 
 #[test]
-fn algebraic_numbers_are_undetermined() {
+fn algebraic_numbers_are_read_and_rounded_decimals_are_undetermined() {
     let z3 = "((define-fun b () Real (root-obj (+ (^ x 2) (- 2)) 1)))";
-    assert!(shown(z3, "b").contains("root-obj"));
+    assert!(shown(z3, "b").starts_with("algebraic"));
     let cvc5 = "((define-fun b () Real (_ real_algebraic_number <1*x^2 + -2, (-3/2, -1)>)))";
-    assert!(shown(cvc5, "b").contains("real_algebraic_number"));
+    assert!(shown(cvc5, "b").starts_with("algebraic"));
+    let cvc4 = "(model (define-fun b () Real (witness ((B Real)) (>= B 1.0))))";
+    assert!(shown(cvc4, "b").contains("witness"));
     let yices = parse_model(
         "sat\n(= b -1.414214)\n(= c (/ 1 3))",
         ModelDialect {
@@ -151,5 +154,82 @@ fn a_value_that_is_a_division_by_zero_is_the_formulas_own() {
     assert_eq!(
         evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
         Truth::False
+    );
+}
+
+#[test]
+fn algebraic_numbers_are_decided() {
+    let z3 = ModelDialect::default();
+    let cvc5 = ModelDialect::default();
+    let z3_model = "sat\n(\n  (define-fun x () Real\n    (root-obj (+ (^ x 2) (- 2)) 1))\n)";
+    let cvc5_model =
+        "sat\n(\n(define-fun x () Real (_ real_algebraic_number <1*x^2 + (-2), (-3/2, -5/4)>))\n)";
+    for (formula, expect) in [
+        ("(< x 0.0)", Truth::True),
+        ("(= (* x x) 2.0)", Truth::True),
+        ("(= (* x x x) (* 2.0 x))", Truth::True),
+        ("(< (* x x x x) 3.9)", Truth::False),
+        ("(is_int x)", Truth::False),
+        ("(is_int (* x x))", Truth::True),
+        ("(= (to_int x) (- 2))", Truth::True),
+        ("(> (+ x 1.5) 0.0)", Truth::True),
+        ("(> (+ x 1.41421) 0.0)", Truth::False),
+        ("(= (abs x) (- x))", Truth::True),
+        ("(= x (- 1.4))", Truth::False),
+    ] {
+        let script = Script::parse(&format!("(declare-const x Real)(assert {formula})")).unwrap();
+        for (model, dialect) in [(z3_model, z3), (cvc5_model, cvc5)] {
+            let model = parse_model(model, dialect).unwrap();
+            assert_eq!(
+                evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
+                expect,
+                "{formula} under {model:?}"
+            );
+        }
+    }
+    // −(root-obj): the positive root.
+    let script = Script::parse("(declare-const x Real)(assert (> x 1.41))").unwrap();
+    let model = parse_model(
+        "((define-fun x () Real (- (root-obj (+ (^ x 2) (- 2)) 1))))",
+        z3,
+    )
+    .unwrap();
+    assert_eq!(
+        evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
+        Truth::True
+    );
+}
+
+#[test]
+fn a_constant_defined_twice_is_refused() {
+    let z3 = ModelDialect::default();
+    let e = parse_model(
+        "sat\n((define-fun a () Int 1)\n (define-fun a () Int 2))",
+        z3,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("'a' is defined twice"), "{e}");
+    assert_eq!(e.pos.line, 3);
+    let yices = ModelDialect {
+        approximate_decimals: true,
+        ..ModelDialect::default()
+    };
+    assert!(parse_model("(= a 1)\n(= a 1)", yices).is_err());
+}
+
+#[test]
+fn values_with_let_are_read() {
+    let script = Script::parse(
+        "(declare-const x Int)(declare-const y (_ BitVec 8))(assert (and (= x 9) (= y #x0f)))",
+    )
+    .unwrap();
+    let model = parse_model(
+        "sat\n((define-fun x () Int (let ((a!1 (+ 1 2))) (* a!1 a!1)))\n (define-fun y () (_ BitVec 8) (let ((b #x0)) (concat b ((_ extract 3 0) #xff)))))",
+        ModelDialect::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        evaluate(&script, &model.assignment(&script), &Limits::default()).truth,
+        Truth::True
     );
 }
