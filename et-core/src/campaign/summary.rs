@@ -33,6 +33,11 @@ pub struct Summary {
     /// Formulas of this run that no solver of the pool decided and no witness proves
     /// sat (listed in `undecided.csv`).
     pub undecided: u64,
+    /// Per solver (pool order): `sat` answers of a solver asked for models whose model
+    /// et did not judge valid or invalid (`model_check` `unsupported`, `undetermined`,
+    /// or empty: no model printed, or a formula et cannot read); `None` for a solver
+    /// not asked for models.
+    pub unchecked_sat: Vec<Option<u64>>,
     /// Calls made in solver sessions.
     pub session_calls: u64,
     /// Session calls with a finding (or a crash, memout), made again fresh.
@@ -53,6 +58,10 @@ impl Summary {
             solvers: solvers.iter().map(|s| s.name.clone()).collect(),
             statuses: vec![[0; Status::COUNT]; solvers.len()],
             verdicts: vec![[0; Verdict::COUNT]; solvers.len()],
+            unchecked_sat: solvers
+                .iter()
+                .map(|s| s.command_with_models().map(|_| 0))
+                .collect(),
             formulas: 0,
             resumed,
             call_seconds: 0.0,
@@ -79,6 +88,11 @@ impl Summary {
             self.statuses[i][row.status as usize] += 1;
             if let Some(v) = row.verdict {
                 self.verdicts[i][v as usize] += 1;
+            }
+            let judged = matches!(row.model_check.as_str(), "valid" | "invalid");
+            if let (Status::Sat, false, Some(n)) = (row.status, judged, &mut self.unchecked_sat[i])
+            {
+                *n += 1;
             }
         }
     }
@@ -176,6 +190,20 @@ impl Summary {
                 "\n{} formulas no solver of the pool decided (nor et's witness search): \
                  undecided.csv",
                 self.undecided
+            );
+        }
+        let unchecked: Vec<String> = self
+            .solvers
+            .iter()
+            .zip(&self.unchecked_sat)
+            .filter_map(|(name, n)| n.filter(|&n| n > 0).map(|n| format!("{name} {n}")))
+            .collect();
+        if !unchecked.is_empty() {
+            let _ = write!(
+                out,
+                "\nsat answers whose model et could not judge (model_check unsupported, \
+                 undetermined or empty): {}",
+                unchecked.join(", ")
             );
         }
         if self.session_calls > 0 {
