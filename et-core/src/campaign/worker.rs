@@ -253,16 +253,6 @@ impl FormulaCalls<'_, '_> {
             return Ok(false);
         }
         let invocation = Invocation::new(solver, &self.job.text, w.logic);
-        let file = if invocation.script == self.text {
-            &w.file
-        } else {
-            if self.framed.as_ref() != Some(&invocation.script) {
-                replace_file(&w.framed_file, &invocation.script)
-                    .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
-                self.framed = Some(invocation.script.clone());
-            }
-            &w.framed_file
-        };
         let mut mode = CallMode::Fresh;
         let outcome = match w.cannot_start.get(&solver.name) {
             Some(why) => CallOutcome::not_started(why.clone()),
@@ -271,19 +261,7 @@ impl FormulaCalls<'_, '_> {
                     mode = CallMode::Session;
                     outcome
                 }
-                None => {
-                    let input = match solver.input {
-                        InputMode::File => Input::File(file),
-                        InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
-                    };
-                    run_call(&invocation.command, input, w.limits).with_context(|| {
-                        format!(
-                            "cannot run solver {} ({})",
-                            solver.name,
-                            invocation.command.join(" ")
-                        )
-                    })?
-                }
+                None => self.fresh_call(solver, &invocation)?,
             },
         };
         if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
@@ -297,6 +275,38 @@ impl FormulaCalls<'_, '_> {
             .insert(solver.name.clone(), observation.as_reference());
         self.made.insert(solver.name.clone(), observation);
         Ok(true)
+    }
+
+    /// Makes `invocation` in a process of its own: the worker's formula file when the
+    /// script is the bare formula, else its framed file (rewritten only when the script
+    /// changed), or standard input.
+    fn fresh_call(
+        &mut self,
+        solver: &SolverConfig,
+        invocation: &Invocation<'_>,
+    ) -> anyhow::Result<CallOutcome> {
+        let w = self.worker;
+        let file = if invocation.script == self.text {
+            &w.file
+        } else {
+            if self.framed.as_ref() != Some(&invocation.script) {
+                replace_file(&w.framed_file, &invocation.script)
+                    .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
+                self.framed = Some(invocation.script.clone());
+            }
+            &w.framed_file
+        };
+        let input = match solver.input {
+            InputMode::File => Input::File(file),
+            InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
+        };
+        run_call(&invocation.command, input, w.limits).with_context(|| {
+            format!(
+                "cannot run solver {} ({})",
+                solver.name,
+                invocation.command.join(" ")
+            )
+        })
     }
 
     /// The formula parsed from the job's tokens (once).
@@ -589,27 +599,7 @@ impl FormulaCalls<'_, '_> {
         }
         let w = self.worker;
         let invocation = Invocation::new(solver, &self.job.text, w.logic);
-        let file = if invocation.script == self.text {
-            &w.file
-        } else {
-            if self.framed.as_ref() != Some(&invocation.script) {
-                replace_file(&w.framed_file, &invocation.script)
-                    .with_context(|| format!("cannot write {}", w.framed_file.display()))?;
-                self.framed = Some(invocation.script.clone());
-            }
-            &w.framed_file
-        };
-        let input = match solver.input {
-            InputMode::File => Input::File(file),
-            InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
-        };
-        let outcome = run_call(&invocation.command, input, w.limits).with_context(|| {
-            format!(
-                "cannot run solver {} ({})",
-                solver.name,
-                invocation.command.join(" ")
-            )
-        })?;
+        let outcome = self.fresh_call(solver, &invocation)?;
         if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
             return Ok(false);
         }
