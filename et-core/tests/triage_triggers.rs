@@ -37,29 +37,17 @@ fn size(s: &Scratch, grammar: &str, file: &Path) -> u32 {
 #[test]
 fn an_invalid_model_trigger_written_with_models_on_is_shrunk() {
     let s = Scratch::new();
-    let pool = s.pool_file("pool.toml", &[solver("z3-4.8.7"), solver("z3-4.16.0")]);
-    let pool = pool.to_str().unwrap();
-    let out = s.join("r");
     // Strings formula 148: z3 4.8.7's model validation fails on it.
-    let o = s.run(&[
-        "run",
-        "-g",
+    let solvers = [solver("z3-4.8.7"), solver("z3-4.16.0")];
+    let out = s.campaign(
         "strings",
-        "--start",
-        "148",
-        "--n",
         "1",
-        "--solvers",
-        "z3-4.8.7,z3-4.16.0",
-        "--timeout",
-        "30",
-        "--pool",
-        pool,
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(o.status.success(), "{}", show(&o));
+        &solvers,
+        "r",
+        &["--start", "148", "--timeout", "30", "-q"],
+    );
+    let pool = s.join("pool.toml");
+    let pool = pool.to_str().unwrap();
     let [trigger] = &triggers(&out, "invalid_model")[..] else {
         panic!("one invalid-model trigger expected");
     };
@@ -110,26 +98,10 @@ fn an_invalid_model_trigger_written_with_models_on_is_shrunk() {
 fn a_witness_unsound_trigger_of_a_pool_of_one_is_shrunk_and_keeps_a_witness() {
     let s = Scratch::new();
     // A liar alone: nothing but et's witnesses can judge it.
-    let pool = s.pool_file("pool.toml", &[fake("liar", "always-unsat.sh", &[])]);
+    let liar = fake("liar", "always-unsat.sh", &[]);
+    let out = s.campaign("ints", "60", &[liar], "r", &["--timeout", "30", "-q"]);
+    let pool = s.join("pool.toml");
     let pool = pool.to_str().unwrap();
-    let out = s.join("r");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "ints",
-        "--n",
-        "60",
-        "--solvers",
-        "liar",
-        "--timeout",
-        "30",
-        "--pool",
-        pool,
-        "--out",
-        out.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(o.status.success(), "{}", show(&o));
     let found = triggers(&out, "unsound");
     let trigger = found
         .iter()
