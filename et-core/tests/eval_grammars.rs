@@ -104,4 +104,29 @@ fn what_the_evaluator_lacks_is_reported_unsupported() {
         assert_eq!(r.status.label(), "sat", "{r:?}");
         assert_eq!(r.model_check, "unsupported", "{r:?}");
     }
+    // The summary and `et report` count them, per solver.
+    assert!(
+        common::stdout(&o).contains(
+            "could not judge (model_check unsupported, undetermined or empty): z3-4.16.0 2"
+        ),
+        "{}",
+        show(&o)
+    );
+    let tables = scratch.join("tables");
+    let o = scratch.run(&[
+        "report",
+        out.to_str().unwrap(),
+        "--csv",
+        tables.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let unchecked = common::csv_maps(&tables.join("unchecked.csv"));
+    assert_eq!(unchecked.len(), 1, "{unchecked:?}");
+    assert_eq!(
+        (
+            unchecked[0]["sat"].as_str(),
+            unchecked[0]["unchecked_sat"].as_str()
+        ),
+        ("2", "2")
+    );
 }

@@ -86,6 +86,11 @@ pub struct SolverGrammar {
     pub joint_formulas: u64,
     /// This solver's time on those formulas, seconds.
     pub joint_seconds: f64,
+    /// `sat` answers whose model et did not judge valid or invalid (`model_check`
+    /// `unsupported`, `undetermined` or empty), counted where the run recorded that it
+    /// asked this solver for models; `None` where no run did (models off, or runs made
+    /// before et checked models).
+    pub unchecked_sat: Option<u64>,
 }
 
 impl SolverGrammar {
@@ -270,6 +275,7 @@ struct Cell {
     run_timeout_s: f64,
     joint_formulas: u64,
     joint_time_us: u64,
+    unchecked_sat: Option<u64>,
 }
 
 impl Cell {
@@ -285,6 +291,7 @@ impl Cell {
             run_timeout_s: f64::INFINITY,
             joint_formulas: 0,
             joint_time_us: 0,
+            unchecked_sat: None,
         }
     }
 
@@ -304,6 +311,10 @@ impl Cell {
             }
         }
         self.run_timeout_s = self.run_timeout_s.min(other.run_timeout_s);
+        self.unchecked_sat = match (self.unchecked_sat, other.unchecked_sat) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
     }
 }
 
@@ -472,6 +483,14 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
         // Split borrows: the sink owns `tallies` mutably, so counters go via a second map.
         let mut counts: HashMap<(u32, u32), Cell> = HashMap::new();
         let (mut dir_rows, mut outside) = (0u64, 0u64);
+        // The solvers this run asked for models (its manifest says so; runs made before
+        // et checked models say nothing).
+        let models_on = |name: &str| {
+            dir.manifest
+                .solvers
+                .iter()
+                .any(|s| s.name == name && s.models == Some(true))
+        };
         let read = dir.for_each_row(|call, _line| {
             dir_rows += 1;
             outside += u64::from(!in_range(&call.index));
@@ -480,6 +499,11 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             let cell = counts.entry((sid, gid)).or_insert_with(|| Cell::new(nt));
             cell.calls += 1;
             cell.statuses[call.status as usize] += 1;
+            if models_on(&call.solver) {
+                let unchecked = call.status == Status::Sat
+                    && !matches!(call.model_check.as_str(), "valid" | "invalid");
+                *cell.unchecked_sat.get_or_insert(0) += u64::from(unchecked);
+            }
             let seconds = options.clock.seconds(call);
             let time_us = to_us(seconds);
             cell.time_us += time_us;
@@ -636,6 +660,7 @@ fn finish(
                 run_timeout_s: c.run_timeout_s,
                 joint_formulas: c.joint_formulas,
                 joint_seconds: c.joint_time_us as f64 / 1e6,
+                unchecked_sat: c.unchecked_sat,
             }
         })
         .collect();

@@ -35,10 +35,46 @@ pub fn tables(report: &Report) -> Vec<Table> {
         time_table(report),
         regression_table(report),
     ];
+    tables.extend(unchecked_table(report));
     tables.extend(undecided_table(report));
     tables.extend(disagreements_table(report));
     tables.push(inputs_table(report));
     tables
+}
+
+/// Per solver and grammar asked for models, the sat answers et could not judge by
+/// their model; no table when no run recorded asking for models.
+fn unchecked_table(report: &Report) -> Option<Table> {
+    let cells: Vec<&SolverGrammar> = report
+        .cells
+        .iter()
+        .filter(|c| c.unchecked_sat.is_some())
+        .collect();
+    if cells.is_empty() {
+        return None;
+    }
+    let mut header = leading_header();
+    header.extend(["sat".to_string(), "unchecked_sat".to_string()]);
+    let rows = cells
+        .iter()
+        .map(|c| {
+            let mut row = leading_cells(report, c);
+            row.push(c.status(Status::Sat).to_string());
+            row.push(c.unchecked_sat.unwrap_or(0).to_string());
+            row
+        })
+        .collect();
+    Some(Table {
+        name: "unchecked",
+        title: "sat answers whose model et could not judge (solvers asked for models)".into(),
+        header,
+        rows,
+        notes: vec![
+            "unchecked: `model_check` unsupported (an operator et's evaluator lacks), \
+             undetermined, or empty (no model printed)"
+                .into(),
+        ],
+    })
 }
 
 /// Per solver and grammar, the calls a session answered unlike a fresh process; no
