@@ -12,7 +12,7 @@ use et_core::builtins::BUILTINS;
 use et_core::oracle::classify;
 use et_core::solvers::call::{run_call, Input, Limits};
 use et_core::solvers::family;
-use et_core::solvers::session::Session;
+use et_core::solvers::session::{Session, SessionStats};
 use et_core::solvers::SolverConfig;
 
 /// Formulas per grammar.
@@ -23,8 +23,9 @@ fn limits() -> Limits {
 }
 
 /// Runs the first formulas of `grammars` on `solver` fresh and in a session (restarted
-/// every `restart` formulas) and asserts the same status for each.
-fn agree(solver: &SolverConfig, grammars: &[&str], restart: usize) {
+/// every `restart` formulas) and asserts the same status for each; returns what the
+/// session's processes did.
+fn agree(solver: &SolverConfig, grammars: &[&str], restart: usize) -> SessionStats {
     let scratch = common::Scratch::new();
     let file = scratch.join("formula.smt2");
     let command = solver
@@ -59,6 +60,21 @@ fn agree(solver: &SolverConfig, grammars: &[&str], restart: usize) {
     let stats = session.stats();
     assert!(stats.started >= 1, "{stats:?}");
     eprintln!("{}: {compared} formulas, {stats:?}", solver.name);
+    stats
+}
+
+/// A session that answered every formula without an error kept its process until a
+/// restart was due: an `unsat` answer with models on does not end it (the model is
+/// asked for only after `sat`; cvc5 ends on the error a model request after `unsat`
+/// gets).
+fn kept_its_process(stats: SessionStats, restart: usize) {
+    assert_eq!(stats.ended_in_formula, 0, "{stats:?}");
+    assert_eq!(stats.out_of_step, 0, "{stats:?}");
+    assert_eq!(
+        stats.started,
+        stats.formulas.div_ceil(restart as u64),
+        "{stats:?}"
+    );
 }
 
 fn et_grammars() -> Vec<&'static str> {
@@ -67,7 +83,8 @@ fn et_grammars() -> Vec<&'static str> {
 
 #[test]
 fn z3_sessions_agree_with_fresh_runs() {
-    agree(&common::solver("z3-4.16.0"), &et_grammars(), 1000);
+    let stats = agree(&common::solver("z3-4.16.0"), &et_grammars(), 1000);
+    kept_its_process(stats, 1000);
 }
 
 #[test]
@@ -94,7 +111,8 @@ fn cvc5_runner_sessions_agree_with_fresh_runs() {
     solver
         .command
         .insert(1, format!("--et-lib-dir={}", lib.display()));
-    agree(&solver, &et_grammars(), 20);
+    let stats = agree(&solver, &et_grammars(), 20);
+    kept_its_process(stats, 20);
 }
 
 #[test]

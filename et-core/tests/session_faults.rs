@@ -22,6 +22,7 @@ const FAKE: SessionProtocol = SessionProtocol {
     reset: "(reset)",
     restore: &[],
     echo: Echo::Bare,
+    ends_on_error: true,
 };
 
 fn command(fault: &str, after: usize, dir: &Path) -> Vec<String> {

@@ -528,8 +528,9 @@ impl<'a> CallCgroup<'a> {
         .unwrap_or(0)
     }
 
-    /// The call's totals; call after [`Self::kill_all`].
-    pub fn totals(&self) -> Totals {
+    /// Peak memory in KiB of the processes in the cgroup (less what it held when
+    /// created); `None` where the kernel has no peak counter.
+    pub fn peak_memory_kb(&self) -> Option<u64> {
         let slot = self.slot();
         let peak = match self.version {
             Version::V1 => read_number(&slot.memory.join("memory.max_usage_in_bytes")),
@@ -537,9 +538,14 @@ impl<'a> CallCgroup<'a> {
             // the rusage of the solver process.
             Version::V2 => read_number(&slot.memory.join("memory.peak")),
         };
+        peak.map(|b| b.saturating_sub(self.baseline.memory_bytes) / 1024)
+    }
+
+    /// The call's totals; call after [`Self::kill_all`].
+    pub fn totals(&self) -> Totals {
         Totals {
             cpu: self.cpu_usage(),
-            peak_memory_kb: peak.map(|b| b.saturating_sub(self.baseline.memory_bytes) / 1024),
+            peak_memory_kb: self.peak_memory_kb(),
             oom_kills: self
                 .oom_kills_so_far()
                 .saturating_sub(self.baseline.oom_kills),

@@ -149,7 +149,7 @@ impl Contained<'_> {
             .reaper
             .cgroup
             .as_ref()
-            .and_then(|cg| cg.totals().peak_memory_kb);
+            .and_then(CallCgroup::peak_memory_kb);
         cgroup_peak.unwrap_or_else(|| {
             std::fs::read_to_string(format!("/proc/{}/status", self.reaper.pid))
                 .ok()

@@ -191,6 +191,14 @@ pub struct Limits {
 /// How often a running call looks at its cancel flag.
 pub const CANCEL_POLL: Duration = Duration::from_millis(20);
 
+/// The CPUs this process may run on, asked once: a call's tree cannot use CPU time
+/// faster than that, so a CPU limit is first checked after `limit / cpus` of wall
+/// time. (Asking costs several file reads under cgroups: too much for every call.)
+pub(crate) fn usable_cpus() -> u32 {
+    static CPUS: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()) as u32)
+}
+
 impl Limits {
     /// Limits with the given timeout, no CPU or memory limit and the default capture cap.
     pub fn with_timeout(timeout: Duration) -> Self {

@@ -125,7 +125,7 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
         };
         let stdout = Capture::new(child.stdout.take().map(OwnedFd::from), limits.capture_bytes);
         let stderr = Capture::new(child.stderr.take().map(OwnedFd::from), limits.capture_bytes);
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+        let cpus = super::usable_cpus();
         let mut watch = Watch {
             deadline: start + limits.timeout,
             next_cpu_check: limits.cpu_timeout.map(|cpu| start + cpu / cpus),

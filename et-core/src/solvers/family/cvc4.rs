@@ -29,6 +29,7 @@ pub const SESSION: SessionProtocol = SessionProtocol {
     reset: "(reset)",
     restore: &[("--produce-models", "(set-option :produce-models true)")],
     echo: Echo::Quoted,
+    ends_on_error: true,
 };
 
 impl Family for Cvc4 {

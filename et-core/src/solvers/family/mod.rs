@@ -37,6 +37,9 @@ pub use cvc5::find_cvc5_runner;
 /// its own (yices, bitwuzla, families et does not know): ET's choice, z3 first.
 pub const OTHER_FAMILY_REFERENCES: &[&str] = &["z3", "cvc5", "cvc4"];
 
+/// SMT-LIB's request for the model after `sat`, which every family et knows uses.
+pub const SMTLIB_MODEL_REQUEST: &str = "(get-model)";
+
 /// What et knows about one solver family. Only [`Family::name`] is required; every
 /// other method has the answer for a family that needs nothing special.
 pub trait Family: Sync {
@@ -90,7 +93,7 @@ pub trait Family: Sync {
 
     /// The command that asks for the model after `(check-sat)`.
     fn model_request(&self) -> &'static str {
-        "(get-model)"
+        SMTLIB_MODEL_REQUEST
     }
 
     /// How release `version` writes values in a model (string escapes, whether
@@ -190,6 +193,10 @@ pub struct SessionProtocol {
     pub restore: &'static [(&'static str, &'static str)],
     /// How the solver prints `(echo "TEXT")`.
     pub echo: Echo,
+    /// Whether an `(error ...)` ends the process. Such a solver is asked for the model
+    /// only after a `sat` answer (a fresh process asked after `unsat` prints an error
+    /// and the session would end); one that goes on gets the script in one piece.
+    pub ends_on_error: bool,
 }
 
 /// How a solver prints the string of an `(echo "TEXT")`.

@@ -51,6 +51,7 @@ impl Family for Yices {
             reset: "(reset)",
             restore: &[],
             echo: Echo::Bare,
+            ends_on_error: true,
         })
     }
 

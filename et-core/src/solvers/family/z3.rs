@@ -78,6 +78,7 @@ impl Family for Z3 {
             reset: "(reset)",
             restore: &[],
             echo: Echo::Bare,
+            ends_on_error: false,
         })
     }
 

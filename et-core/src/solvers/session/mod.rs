@@ -7,7 +7,9 @@
 //! reports the same [`CallOutcome`] facts a fresh process gives for that formula:
 //!
 //! - **stdout** is what the solver printed for this formula: its answer, and the model
-//!   if the script asked with `(get-model)`. The end of an answer is recognised by the
+//!   if the script asked with `(get-model)` (a solver that ends on an error is asked
+//!   only after `sat`, so its session survives `unsat`; its stdout then lacks the
+//!   error a fresh process prints for a model request after `unsat`). The end of an answer is recognised by the
 //!   line of an `(echo "et-session-N")` sent after the formula's commands (N counts
 //!   the session's formulas, so a late echo can never end a later answer), never by a
 //!   pause; the echo's line itself is not part of stdout. **stderr** is what arrived on
@@ -53,8 +55,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::call::{
-    hit_address_space_limit, write_pending, BoundedOutput, CallError, CallOutcome, Contained,
-    Ended, Limits, Supervisor, CANCEL_POLL,
+    hit_address_space_limit, usable_cpus, write_pending, BoundedOutput, CallError, CallOutcome,
+    Contained, Ended, Limits, Supervisor, CANCEL_POLL,
 };
 use super::family::{self, Echo, SessionProtocol};
 use super::SolverConfig;
@@ -95,6 +97,10 @@ pub struct Session<'s> {
     between: String,
     echo: Echo,
     restart_after: usize,
+    /// The family's model request.
+    model_request: &'static str,
+    /// A script ending in the model request is sent in two steps (see [`Session::call`]).
+    model_after_sat: bool,
     live: Option<Live<'s>>,
     /// Numbers the echoes of this session object, across its processes.
     echoes: u64,
@@ -106,6 +112,14 @@ struct Live<'s> {
     process: Contained<'s>,
     memory_mb: Option<u64>,
     formulas: usize,
+}
+
+/// What is sent to a session process: a formula (after a reset), or the model request
+/// for the formula it just answered `sat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    Formula,
+    ModelRequest,
 }
 
 /// What one formula's exchange observed.
@@ -130,6 +144,8 @@ impl<'s> Session<'s> {
             between: protocol.between_formulas(command),
             echo: protocol.echo,
             restart_after: DEFAULT_RESTART_AFTER,
+            model_request: family::SMTLIB_MODEL_REQUEST,
+            model_after_sat: protocol.ends_on_error,
             live: None,
             echoes: 0,
             stats: SessionStats::default(),
@@ -166,9 +182,58 @@ impl<'s> Session<'s> {
     /// Runs `script` (the formula as a fresh call would get it: prelude, formula,
     /// model request) in the session and reports the formula's outcome; see the module
     /// documentation. Blocks until the answer's echo, the process's end or a limit.
+    ///
+    /// For a solver that ends on an error ([`SessionProtocol::ends_on_error`]: cvc4,
+    /// cvc5, yices), a script that ends in the model request is sent in two steps: the
+    /// formula, then the request only if the answer was `sat`. A fresh process asked
+    /// for a model after `unsat` prints an error; in a session that error would cost a
+    /// new process for every `unsat` answer. The two steps share the call's limits (the
+    /// second gets what the first left) and are reported as one outcome.
     pub fn call(&mut self, script: &str, limits: &Limits) -> Result<CallOutcome, CallError> {
         self.stats.formulas += 1;
-        if let Some(live) = &self.live {
+        let Some(formula) = self.without_model_request(script) else {
+            return self.send(script, limits, Step::Formula);
+        };
+        let answer = self.send(formula, limits, Step::Formula)?;
+        if !self.is_live() || last_line(&answer.stdout) != Some(&b"sat"[..]) {
+            return Ok(answer);
+        }
+        let left = Limits {
+            timeout: limits.timeout.saturating_sub(answer.wall),
+            cpu_timeout: limits.cpu_timeout.map(|c| c.saturating_sub(answer.cpu)),
+            ..limits.clone()
+        };
+        let request = format!("{}\n", self.model_request);
+        let model = self.send(&request, &left, Step::ModelRequest)?;
+        Ok(joined(answer, model))
+    }
+
+    /// `script` without its last line when that line is the model request and the
+    /// model is asked for after `sat` only.
+    fn without_model_request<'a>(&self, script: &'a str) -> Option<&'a str> {
+        if !self.model_after_sat {
+            return None;
+        }
+        let body = script.trim_end();
+        let cut = body.rfind('\n').map_or(0, |i| i + 1);
+        (body[cut..].trim() == self.model_request).then(|| &script[..cut])
+    }
+
+    /// Sends `script` to the session process and reads until its echo, the process's
+    /// end or a limit. A formula starts a process if none runs, or replaces it when
+    /// due; the model request goes to the process that answered the formula.
+    fn send(
+        &mut self,
+        script: &str,
+        limits: &Limits,
+        step: Step,
+    ) -> Result<CallOutcome, CallError> {
+        if step == Step::ModelRequest && self.live.is_none() {
+            return Ok(CallOutcome::not_started(
+                "the session ended before the model request".to_string(),
+            ));
+        }
+        if let (Some(live), Step::Formula) = (&self.live, step) {
             if live.memory_mb != limits.memory_mb || live.formulas >= self.restart_after {
                 self.stats.replaced += 1;
                 self.end();
@@ -197,8 +262,9 @@ impl<'s> Session<'s> {
         self.echoes += 1;
         let echo = format!("et-session-{}", self.echoes);
         let lead = format!("{echo}-lead");
+        let between = !first && step == Step::Formula;
         let mut input = String::with_capacity(script.len() + self.between.len() + 80);
-        if !first {
+        if between {
             // Whatever the solver prints before this echo is late output of the last
             // formula (see `sentinel`).
             input.push_str(&format!("(echo \"{lead}\")\n"));
@@ -213,7 +279,7 @@ impl<'s> Session<'s> {
         let exchange = exchange(
             &mut live.process,
             input.as_bytes(),
-            (!first).then(|| self.echo.line(&lead)),
+            between.then(|| self.echo.line(&lead)),
             self.echo.line(&echo),
             limits,
             first,
@@ -224,7 +290,9 @@ impl<'s> Session<'s> {
                 outcome,
                 goes_on: true,
             }) => {
-                live.formulas += 1;
+                if step == Step::Formula {
+                    live.formulas += 1;
+                }
                 Ok(outcome)
             }
             Ok(Exchange { outcome, .. }) => {
@@ -248,7 +316,9 @@ impl<'s> Session<'s> {
     /// run one; `None` runs it fresh.
     pub fn for_solver(solver: &SolverConfig, command: &[String]) -> Option<Session<'static>> {
         let protocol = family::session_protocol(&solver.family, &solver.version)?;
-        Some(Session::new(Supervisor::global(), command, protocol))
+        let mut session = Session::new(Supervisor::global(), command, protocol);
+        session.model_request = solver.family_info().model_request();
+        Some(session)
     }
 }
 
@@ -316,7 +386,7 @@ fn exchange(
         (Instant::now(), process.cpu_used())
     };
     let deadline = start + limits.timeout;
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u32;
+    let cpus = usable_cpus();
     let mut next_cpu_check = limits.cpu_timeout.map(|cpu| start + cpu / cpus);
     let mut pending = input;
     let mut out = BoundedOutput::new(limits.capture_bytes);
@@ -551,4 +621,31 @@ fn exchange(
         goes_on: ended.is_none() && sentinel.unasked() == 0,
         outcome,
     })
+}
+
+/// The last non-empty line of `output`, trimmed.
+fn last_line(output: &[u8]) -> Option<&[u8]> {
+    output
+        .split(|&b| b == b'\n')
+        .map(|l| l.trim_ascii())
+        .rfind(|l| !l.is_empty())
+}
+
+/// One outcome of a formula's answer and its model request's: outputs one after the
+/// other, times added, the larger peak, and how the second ended.
+fn joined(answer: CallOutcome, model: CallOutcome) -> CallOutcome {
+    let mut stdout = answer.stdout;
+    stdout.extend_from_slice(&model.stdout);
+    let mut stderr = answer.stderr;
+    stderr.extend_from_slice(&model.stderr);
+    CallOutcome {
+        stdout,
+        stderr,
+        stdout_truncated: answer.stdout_truncated || model.stdout_truncated,
+        stderr_truncated: answer.stderr_truncated || model.stderr_truncated,
+        wall: answer.wall + model.wall,
+        cpu: answer.cpu + model.cpu,
+        max_rss_kb: answer.max_rss_kb.max(model.max_rss_kb),
+        ..model
+    }
 }
