@@ -13,8 +13,9 @@
 //! 5. [`group`]: one bug per family, kind, version range and operator
 //!    [`signature`] (crash signature for crashes), ranked by [`rank`];
 //! 6. [`report`]: `triage/report.md`, `groups.csv`, `triggers.csv` and the smallest
-//!    trigger of each group, all written into a staging directory that is renamed into
-//!    place when complete.
+//!    trigger of each group, and [`bug_reports`]: one file per confirmed group that
+//!    affects the newest installed release, to paste into the solver's tracker; all
+//!    written into a staging directory that is renamed into place when complete.
 //!
 //! Every call goes through [`calls`], which uses the campaign's supervised call and the
 //! oracle's classification and judgement: triage reads answers exactly as `et run` did.
@@ -23,6 +24,7 @@
 //! anything but its `triage/` folder.
 
 pub mod bisect;
+pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
 pub mod group;
@@ -206,6 +208,9 @@ pub struct Triage {
     /// The formulas nobody decided in the runs (`undecided.csv`), smallest first per
     /// grammar, the smallest tried again at the longer limit.
     pub undecided: Vec<undecided::Undecided>,
+    /// By grammar name: the SMT-LIB logic its `logic:` line declares, if any (what a
+    /// solver that needs a logic is given).
+    pub logics: HashMap<String, Option<String>>,
 }
 
 impl Triage {
@@ -319,6 +324,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),
         read_seconds,
         undecided,
+        logics,
     })
 }
 

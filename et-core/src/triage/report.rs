@@ -6,7 +6,9 @@
 //! - `groups.csv`: the same, one row per group;
 //! - `triggers.csv`: every trigger with its confirmation, version range and group;
 //! - `trigger-<rank>.smt2`: each group's smallest trigger, the file the command line
-//!   in the report runs.
+//!   in the report runs;
+//! - `bugs/`: a report to file for each confirmed group that affects the newest
+//!   installed release ([`super::bug_reports`]).
 //!
 //! The folder is built under a temporary name beside its destination and renamed into
 //! place when complete, so a `triage/` folder is never half-written.
@@ -56,6 +58,9 @@ pub fn write(triage: &Triage, out: &Path) -> Result<Vec<PathBuf>, TriageError> {
             format!("{}\n", smallest.formula).into_bytes(),
         ));
     }
+    files.extend(super::bug_reports::files(triage));
+    std::fs::create_dir_all(staging.path().join(super::bug_reports::FOLDER))
+        .map_err(|e| TriageError::io(staging.path(), e))?;
     for (name, bytes) in &files {
         let path = staging.path().join(name);
         std::fs::write(&path, bytes).map_err(|e| TriageError::io(&path, e))?;
@@ -82,7 +87,7 @@ pub fn write(triage: &Triage, out: &Path) -> Result<Vec<PathBuf>, TriageError> {
 }
 
 /// A code span that survives backticks in `text`.
-fn code(text: &str) -> String {
+pub(super) fn code(text: &str) -> String {
     let longest = longest_backtick_run(text);
     let fence = "`".repeat(longest + 1);
     if longest > 0 || text.starts_with(' ') || text.ends_with(' ') {
@@ -93,7 +98,7 @@ fn code(text: &str) -> String {
 }
 
 /// A fenced code block that survives backtick runs in `text`.
-fn code_block(out: &mut String, info: &str, text: &str) {
+pub(super) fn code_block(out: &mut String, info: &str, text: &str) {
     let fence = "`".repeat((longest_backtick_run(text) + 1).max(3));
     let _ = writeln!(out, "{fence}{info}");
     for line in text.lines() {
@@ -107,7 +112,7 @@ fn longest_backtick_run(text: &str) -> usize {
 }
 
 /// Table cells: a pipe would end the cell.
-fn cell(text: &str) -> String {
+pub(super) fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
@@ -149,7 +154,7 @@ pub fn command_line(solver: &SolverConfig, file: &str) -> String {
     words.join(" ")
 }
 
-fn shell_word(word: &str) -> String {
+pub(super) fn shell_word(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
@@ -161,12 +166,12 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t SolverConfig> {
+pub(super) fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t SolverConfig> {
     triage.dirs[f.trigger.dir].solver(&f.trigger.row().solver)
 }
 
 /// The group's title: `z3 4.8.5–4.8.7: invalid model (`=`, `mod`)`.
-fn title(triage: &Triage, g: &Group) -> String {
+pub(super) fn title(triage: &Triage, g: &Group) -> String {
     let range = triage.findings[g.members[0]]
         .range
         .as_ref()
@@ -215,7 +220,7 @@ fn fixed_in<'t>(triage: &'t Triage, g: &Group) -> Option<&'t str> {
 }
 
 /// The wrong answer in words.
-fn wrong_answer(triage: &Triage, f: &Finding) -> String {
+pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     let a = f.answer();
     match f.kind {
         Kind::RefutationalSoundness | Kind::SolutionSoundness => code(&a.status.to_string()),
@@ -249,7 +254,7 @@ fn trimmed(x: f64) -> String {
 }
 
 /// The expected answer and how it is known.
-fn expected_answer(f: &Finding) -> (String, String) {
+pub(super) fn expected_answer(f: &Finding) -> (String, String) {
     let reference = f.confirmation.reference.as_ref();
     let reference_says = |what: &str| match reference {
         Some(r) => format!(
@@ -324,7 +329,7 @@ fn expected_answer(f: &Finding) -> (String, String) {
     }
 }
 
-fn confirmation_text(triage: &Triage, f: &Finding) -> String {
+pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
     let c = &f.confirmation;
     match (c.outcome, f.trigger.verdict().is_bug()) {
         (Outcome::Confirmed, true) => format!(
@@ -440,6 +445,20 @@ pub fn markdown(triage: &Triage) -> String {
         }
         let _ = writeln!(out);
     }
+    let to_file: Vec<String> = super::bug_reports::reported(triage)
+        .map(|g| g.rank.to_string())
+        .collect();
+    if !to_file.is_empty() {
+        let _ = writeln!(
+            out,
+            "Reports to file (confirmed, and shown by the newest installed release of the \
+             family), one per group in `{}/`, each reproducible with the solver alone: \
+             rank{} {}.\n",
+            super::bug_reports::FOLDER,
+            if to_file.len() == 1 { "" } else { "s" },
+            to_file.join(", ")
+        );
+    }
     if dropped > 0 {
         let _ = writeln!(
             out,
@@ -537,7 +556,7 @@ fn undecided_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
     csv_bytes(UNDECIDED_COLUMNS, rows)
 }
 
-fn plural(n: usize) -> &'static str {
+pub(super) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

@@ -1,0 +1,283 @@
+//! Bug reports to file: `triage/bugs/<rank>-<name>.md`, one per confirmed group that
+//! affects the newest installed release of its family, each with the script it runs
+//! (`<rank>-<name>.smt2`) beside it.
+//!
+//! A report is written for a solver developer who has never heard of et: it must be
+//! reproducible with the solver alone. So the script is the one the solver read when
+//! the verdict showed (the family's prelude, the formula, the model request when et
+//! asked for a model; the report also shows the formula one command per line), the command line names the solver's
+//! program as its developers call it (`z3`, `cvc5`; et's installs drive wheels through
+//! a runner of the same name) with the options et gave it, and the report says what
+//! the finding rests on — plainly so when that is only the solver's own checker or one
+//! other solver's answer.
+//!
+//! *Must not:* run solvers (everything comes from the triage), or decide which groups
+//! are bugs (that is [`super::group`] and [`super::confirm`]).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::judging::{Formula, Invocation};
+use crate::oracle::Evidence;
+use crate::solvers::SolverConfig;
+
+use super::confirm::Outcome;
+use super::group::{Finding, Group};
+use super::rank::Kind;
+use super::report::{
+    code, code_block, confirmation_text, expected_answer, one_command_per_line, shell_word,
+    solver_of, title, wrong_answer,
+};
+use super::Triage;
+
+/// The folder of the reports inside `triage/`.
+pub const FOLDER: &str = "bugs";
+
+/// The groups that get a report: confirmed (some member reproduced in every
+/// attempt) and shown by the newest installed release of the family.
+pub fn reported(triage: &Triage) -> impl Iterator<Item = &Group> {
+    triage
+        .groups
+        .iter()
+        .filter(|g| g.outcome() == Outcome::Confirmed && g.affects_newest)
+}
+
+/// The reports, as (path inside `triage/`, contents): a `.md` and a `.smt2` per
+/// reported group.
+pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for g in reported(triage) {
+        let f = confirmed_smallest(triage, g);
+        let Some(solver) = solver_of(triage, f) else {
+            continue;
+        };
+        let stem = format!("{}-{}", g.rank, short_name(g, f));
+        let script = script(triage, solver, f);
+        let md = report(triage, g, f, solver, &format!("{stem}.smt2"), &script);
+        files.push((format!("{FOLDER}/{stem}.md"), md.into_bytes()));
+        files.push((format!("{FOLDER}/{stem}.smt2"), script.into_bytes()));
+    }
+    files
+}
+
+/// The group's smallest member that reproduced in every attempt (the smallest member
+/// may be a flaky one).
+fn confirmed_smallest<'t>(triage: &'t Triage, g: &Group) -> &'t Finding {
+    g.members
+        .iter()
+        .map(|&i| &triage.findings[i])
+        .find(|f| f.confirmation.outcome == Outcome::Confirmed)
+        .unwrap_or_else(|| g.smallest(&triage.findings))
+}
+
+/// `z3-5.4.1-invalid-model-strings`: the release, the kind, the grammar.
+fn short_name(g: &Group, f: &Finding) -> String {
+    let row = f.trigger.row();
+    let name = format!(
+        "{}-{}-{}",
+        row.solver,
+        g.key.kind.label().replace('_', "-"),
+        row.grammar
+    );
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// The script the solver read: prelude, the formula (on one line, as et prints
+/// formulas: so the file is also a trigger file every et command reads), the model
+/// request when et asked for a model.
+fn script(triage: &Triage, solver: &SolverConfig, f: &Finding) -> String {
+    let logic = triage
+        .logics
+        .get(&f.trigger.row().grammar)
+        .and_then(Option::as_deref);
+    Invocation::new(solver, &f.formula, logic).script
+}
+
+/// The command line with the program's own name instead of where et installed it.
+fn plain_command(solver: &SolverConfig, file: &str) -> String {
+    let program = Path::new(solver.program()).file_name().map_or_else(
+        || solver.program().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let mut words = vec![shell_word(&program)];
+    words.extend(
+        solver
+            .command_with_models()
+            .unwrap_or_else(|| solver.command.clone())
+            .iter()
+            .skip(1)
+            .map(|w| shell_word(w)),
+    );
+    match solver.input {
+        crate::solvers::InputMode::File => words.push(shell_word(file)),
+        crate::solvers::InputMode::Stdin => words.push(format!("< {}", shell_word(file))),
+    }
+    words.join(" ")
+}
+
+/// One report; see the module documentation.
+fn report(
+    triage: &Triage,
+    g: &Group,
+    f: &Finding,
+    solver: &SolverConfig,
+    file: &str,
+    script: &str,
+) -> String {
+    let row = f.trigger.row();
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", title(triage, g));
+    let _ = writeln!(
+        out,
+        "{} {}: {}. Found by enumerating the smallest formulas of the `{}` grammar \
+         (formula {} of size {}); re-run in fresh processes: {}.\n",
+        solver.family,
+        solver.version,
+        g.key.kind.meaning(),
+        row.grammar,
+        row.index,
+        row.size,
+        confirmation_text(triage, f)
+    );
+    let _ = writeln!(out, "## Input (`{file}`)\n");
+    code_block(&mut out, "smt2", script.trim_end());
+    let _ = writeln!(out, "The formula, one command per line:\n");
+    code_block(&mut out, "smt2", &one_command_per_line(&f.formula));
+    let _ = writeln!(out, "## Command\n");
+    code_block(&mut out, "sh", &plain_command(solver, file));
+    let _ = writeln!(
+        out,
+        "(`{}` {}; et ran it as `{}`.)\n",
+        solver.family,
+        solver.version,
+        solver.program()
+    );
+    let (expected, known) = expected_answer(f);
+    let _ = writeln!(out, "## Expected\n\n{expected}.\n");
+    let _ = writeln!(out, "## Actual\n\n{}.\n", wrong_answer(triage, f));
+    if !f.answer().excerpt.is_empty() {
+        code_block(&mut out, "", &f.answer().excerpt);
+    }
+    let _ = writeln!(out, "## Evidence\n\n{}\n", rests_on(triage, f));
+    let _ = writeln!(out, "How the expected answer is known: {known}.\n");
+    if let Some(witness) = witness(triage, f) {
+        let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
+        code_block(&mut out, "smt2", &witness);
+    }
+    if let Some(range) = &f.range {
+        let _ = writeln!(
+            out,
+            "## Affected releases\n\n{} of the installed `{}` releases show it; the first \
+             bad one is {}.\n",
+            range.describe(),
+            g.key.family,
+            range.first().map_or_else(|| "unknown".to_string(), code)
+        );
+        let _ = writeln!(out, "| release | shows it | answer |\n|---|---|---|");
+        for v in &range.versions {
+            let shows = match v.affected {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "could not run",
+            };
+            let _ = writeln!(out, "| {} | {shows} | {} |", v.version, v.answer);
+        }
+        let _ = writeln!(out);
+    }
+    out
+}
+
+/// What the finding rests on, said plainly: how strong the evidence is.
+fn rests_on(triage: &Triage, f: &Finding) -> String {
+    let row = f.trigger.row();
+    let reference = || {
+        if row.reference.is_empty() {
+            "no other solver".to_string()
+        } else {
+            format!(
+                "`{}` (answered `{}`)",
+                row.reference,
+                row.reference_status
+                    .map_or_else(|| "nothing".to_string(), |s| s.to_string())
+            )
+        }
+    };
+    if f.kind == Kind::Crash {
+        return "The crash is the evidence: no other solver is needed.".into();
+    }
+    if f.kind == Kind::Performance {
+        let decider = if row.decided_by.is_empty() {
+            row.reference.clone()
+        } else {
+            row.decided_by.clone()
+        };
+        let time = row
+            .decided_s
+            .map_or_else(String::new, |s| format!(" in {s:.3} s"));
+        let limit = triage.dirs[f.trigger.dir].manifest.timeout_s;
+        return format!(
+            "`{decider}` decided this formula{time}; `{}` took {:.3} s in the run (limit \
+             {limit} s) and {:.3} s when re-run. Times are wall-clock on the machine et ran on.",
+            row.solver,
+            row.time_s,
+            f.answer().time_s
+        );
+    }
+    match row.evidence {
+        Some(Evidence::Model) => {
+            "It does not rest on any other solver: et evaluated the formula under the model \
+             the solver printed (shown above) and found it false."
+                .into()
+        }
+        Some(Evidence::Witness) => {
+            "It does not rest on any other solver: et found an assignment that satisfies the \
+             formula (below), so `unsat` is wrong."
+                .into()
+        }
+        Some(Evidence::SelfCheck) => format!(
+            "This rests only on the solver's own checker (its model validation failed); et \
+             could not judge the model itself{}.",
+            if row.model_check.is_empty() {
+                String::new()
+            } else {
+                format!(" (et's model check: `{}`)", row.model_check)
+            }
+        ),
+        Some(Evidence::Reference) => format!(
+            "This rests on one other solver's answer: {}; et found no witness and no model \
+             that would decide it on its own.",
+            reference()
+        ),
+        Some(Evidence::Pool) => format!(
+            "This rests on the answer of `{}`, another solver of the pool (the reference, {}, \
+             did not decide it).",
+            row.decided_by,
+            reference()
+        ),
+        None => format!("This rests on the reference's answer: {}.", reference()),
+    }
+}
+
+/// For an unsound `unsat` established by a witness: the witness, searched again with
+/// the run's bound.
+fn witness(triage: &Triage, f: &Finding) -> Option<String> {
+    if f.trigger.row().evidence != Some(Evidence::Witness) {
+        return None;
+    }
+    let values = triage.dirs[f.trigger.dir]
+        .manifest
+        .witness_bound
+        .as_deref()
+        .and_then(|b| b.parse::<usize>().ok());
+    Formula::new(&f.formula, values)
+        .witness()
+        .map(|w| w.replace(") (", ")\n("))
+}

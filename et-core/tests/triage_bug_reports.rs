@@ -1,0 +1,155 @@
+//! `et triage` writes a report to file for each confirmed group that the newest
+//! release of its family shows (`triage/bugs/`), reproducible with the solver alone:
+//! the script beside the report, run with the report's command line (the solver's
+//! own program name, found on PATH, as its developer would run it), gives the wrong
+//! answer the report names; the report says what the finding rests on.
+//!
+//! Two lying solvers next to the pinned z3 4.16.0 on `core`: `always-unsat.sh`
+//! (family `liar`: `unsat` on every formula, caught by et's witnesses) and z3 behind
+//! `perturb-model.sh` (family `perturbed`: a flipped value in every model, caught by
+//! et's model check). Each is the only, so the newest, release of its family.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{csv_maps, fake_release, fake_script, show, solver, Scratch};
+
+/// The best-ranked report of `bugs/` whose name contains `part` (a solver's findings
+/// may form several groups, by operators): (markdown, script).
+fn report_of(bugs: &Path, part: &str) -> (String, std::path::PathBuf) {
+    let mut md: Vec<_> = std::fs::read_dir(bugs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "md")
+                && p.file_name().unwrap().to_string_lossy().contains(part)
+        })
+        .collect();
+    assert!(!md.is_empty(), "a report for {part} in {}", bugs.display());
+    md.sort_by_key(|p| {
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        name.split('-').next().unwrap().parse::<usize>().unwrap()
+    });
+    let script = md[0].with_extension("smt2");
+    assert!(script.is_file(), "{} beside its report", script.display());
+    (std::fs::read_to_string(&md[0]).unwrap(), script)
+}
+
+/// The command line of a report's `## Command` section.
+fn command_of(report: &str) -> String {
+    let after = report
+        .split("## Command")
+        .nth(1)
+        .expect("a command section");
+    let block = after.split("```sh\n").nth(1).expect("a shell block");
+    block.lines().next().unwrap().to_string()
+}
+
+/// Runs a report's command line in `dir` with `path` first on PATH: what it prints.
+fn reproduce(command: &str, dir: &Path, path: &[&Path]) -> String {
+    let mut dirs: Vec<String> = path.iter().map(|p| p.display().to_string()).collect();
+    dirs.push(std::env::var("PATH").unwrap_or_default());
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(dir)
+        .env("PATH", dirs.join(":"))
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn confirmed_groups_of_the_newest_release_get_reports_a_solver_alone_reproduces() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let liar = fake_release("liar-1.0", "liar", "1.0", "always-unsat.sh", &[]);
+    let mut perturbed = fake_release(
+        "perturbed-1.0",
+        "perturbed",
+        "1.0",
+        "perturb-model.sh",
+        &[z3.program()],
+    );
+    perturbed.models = true;
+    let run = s.campaign(
+        "core",
+        "40",
+        &[z3.clone(), liar.clone(), perturbed.clone()],
+        "run",
+        &["--timeout", "60"],
+    );
+    let o = s.run(&["triage", run.to_str().unwrap(), "--jobs", "2", "-q"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let triage = run.join("triage");
+    let groups = csv_maps(&triage.join("groups.csv"));
+    let bugs = triage.join("bugs");
+    let reports: Vec<_> = std::fs::read_dir(&bugs)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "md")
+        })
+        .collect();
+    assert_eq!(
+        reports.len(),
+        groups.len(),
+        "every group here is confirmed and of a newest release: {groups:?}"
+    );
+
+    // The liar: a witness makes its `unsat` wrong; the script, run as the report says
+    // (the program by its own name), answers `unsat` again.
+    let (report, script) = report_of(&bugs, "liar-1.0-refutational-soundness-core");
+    assert!(
+        report.contains("et found an assignment that satisfies"),
+        "{report}"
+    );
+    assert!(
+        report.contains("(define-fun "),
+        "the witness is shown:\n{report}"
+    );
+    let command = command_of(&report);
+    assert!(command.starts_with("always-unsat.sh "), "{command}");
+    let scripts = Path::new(&fake_script("always-unsat.sh"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let answer = reproduce(&command, &bugs, &[&scripts]);
+    assert_eq!(answer.trim(), "unsat");
+    // The script is a formula of the grammar: et reads it back.
+    let o = s.run(&["rank", "-g", "core", script.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", show(&o));
+
+    // The perturbed z3: et's model check refutes its model, without any other solver;
+    // the script asks for the model, and running it prints the wrong one again.
+    let (report, script) = report_of(&bugs, "perturbed-1.0-invalid-model-core");
+    assert!(
+        report.contains("does not rest on any other solver"),
+        "{report}"
+    );
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.trim_end().ends_with("(get-model)"), "{text}");
+    let command = command_of(&report);
+    assert!(command.starts_with("perturb-model.sh "), "{command}");
+    let printed = reproduce(&command, &bugs, &[&scripts]);
+    assert!(printed.starts_with("sat"), "{printed}");
+    let model = s.join("model.txt");
+    std::fs::write(&model, &printed).unwrap();
+    let o = s.run(&[
+        "eval",
+        script.to_str().unwrap(),
+        "--model",
+        model.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "the model falsifies it: {}",
+        show(&o)
+    );
+}
