@@ -53,7 +53,7 @@ cargo build --release --bins --manifest-path "$repo/Cargo.toml"
 et="$repo/target/release/et"
 
 # Installs only what is missing (exact versions already installed need no network) and
-# refreshes the cvc5 runners from this build.
+# refreshes the drivers et places in installs (cvc5's, bitwuzla's) from this build.
 "$et" solvers install --test-pool
 $with_debian && "$et" solvers install debian
 "$et" solvers check --pool "$ET_HOME/pool.toml"

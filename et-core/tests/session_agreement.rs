@@ -116,6 +116,19 @@ fn cvc5_runner_sessions_agree_with_fresh_runs() {
 }
 
 #[test]
+fn bitwuzla_sessions_agree_with_fresh_runs() {
+    // et's driver over the pinned wheel: standard input executed as it arrives,
+    // `(reset)` served by a new parser. Its grammars answer without an error, so the
+    // process lives until a restart is due; the others (Int, Real, strings) are
+    // rejections that end the session, fresh and in a session alike.
+    let bitwuzla = common::solver("bitwuzla-0.9.1");
+    let stats = agree(&bitwuzla, &["core", "bitvectors", "arrays", "fp"], 1000);
+    kept_its_process(stats, 1000);
+    let stats = agree(&bitwuzla, &["ints", "strings"], 1000);
+    assert_eq!(stats.ended_in_formula, stats.formulas, "{stats:?}");
+}
+
+#[test]
 fn yices_sessions_agree_with_fresh_runs() {
     // yices has no strings, floating point or arrays of the grammars' kind: it
     // rejects them, fresh and in a session alike (rejections are errors that end the

@@ -84,7 +84,7 @@ impl Campaign {
     /// Whether `solver` runs in sessions in this campaign: `--mode session` and its
     /// family can run one (else it runs fresh).
     pub fn runs_in_session(&self, solver: &SolverConfig) -> bool {
-        self.mode == CallMode::Session && solver.family_info().session(&solver.version).is_some()
+        self.mode == CallMode::Session && crate::solvers::family::session_of(solver).is_some()
     }
 
     /// The judges of each solver under test (see [`reference::assign`]).

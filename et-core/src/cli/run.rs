@@ -626,6 +626,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (campaign, enumeration) = prepare(&args)?;
     let out = campaign.out.clone();
     super::solvers::note_supervision();
+    if campaign.mode == CallMode::Session {
+        // Said, not dropped silently: run.toml records `session = false` for them.
+        let judges = campaign.judges()?;
+        let mut called: Vec<&et_core::solvers::SolverConfig> = campaign
+            .under_test
+            .iter()
+            .chain(judges.values().flatten())
+            .collect();
+        called.sort_by(|a, b| a.name.cmp(&b.name));
+        called.dedup_by(|a, b| a.name == b.name);
+        for s in called
+            .into_iter()
+            .filter(|s| et_core::solvers::family::stale_driver(s))
+        {
+            eprintln!(
+                "et: warning: {} runs fresh: its program {} is et's driver from an older et, \
+                 which cannot run a session; `et solvers install {}@{}` refreshes it",
+                s.name,
+                s.program(),
+                s.family,
+                s.version
+            );
+        }
+    }
     let cancel = install_signal_handlers();
     let mut progress = super::progress::Progress::for_stderr(args.quiet);
     let summary = campaign.run(enumeration, cancel, &mut progress)?;

@@ -30,6 +30,7 @@ use std::path::Path;
 use et_eval::ModelDialect;
 
 use super::install::{InstallError, Installer, WheelFiles};
+use super::SolverConfig;
 
 pub use cvc5::find_cvc5_runner;
 
@@ -165,6 +166,15 @@ pub trait Family: Sync {
         wheel.place(&found, &wheel.bin().join(self.program()))
     }
 
+    /// Whether the program of an install is the driver this build of et would place
+    /// there (true for a program that is not one of et's drivers). A copy from an older
+    /// et may lack what a session needs (reading standard input as it arrives): such a
+    /// solver runs fresh until `et solvers install` refreshes it ([`Family::refresh`]).
+    fn driver_is_current(&self, program: &Path) -> bool {
+        let _ = program;
+        true
+    }
+
     /// Brings the install whose program is `program` up to date with this build of et
     /// (cvc5's runner is et's own program, copied into the install); nothing by default.
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
@@ -246,6 +256,22 @@ impl SessionProtocol {
 /// does not know or one that cannot run a session.
 pub fn session_protocol(name: &str, version: &str) -> Option<SessionProtocol> {
     find(name).and_then(|f| f.session(version))
+}
+
+/// How `solver` runs as a session: its family's protocol for its release, if its
+/// program is not an outdated copy of et's driver ([`stale_driver`]); `None` runs it
+/// fresh. The one place that decides, for the campaign and its `run.toml` alike.
+pub fn session_of(solver: &SolverConfig) -> Option<SessionProtocol> {
+    let protocol = session_protocol(&solver.family, &solver.version)?;
+    (!stale_driver(solver)).then_some(protocol)
+}
+
+/// Whether `solver`'s release could run a session but its program is a copy of et's
+/// driver older than this build (it runs fresh; `et solvers install` refreshes it).
+pub fn stale_driver(solver: &SolverConfig) -> bool {
+    find(&solver.family).is_some_and(|f| {
+        f.session(&solver.version).is_some() && !f.driver_is_current(Path::new(solver.program()))
+    })
 }
 
 impl fmt::Debug for dyn Family {
@@ -471,7 +497,9 @@ mod tests {
             yices.options.is_empty(),
             "--incremental changes yices' answers"
         );
-        for none in ["bitwuzla", "boolector", "mathsat"] {
+        let bitwuzla = session_protocol("bitwuzla", "0.9.1").unwrap();
+        assert!(bitwuzla.ends_on_error && bitwuzla.echo == Echo::Quoted);
+        for none in ["boolector", "mathsat"] {
             assert!(session_protocol(none, "1.0").is_none(), "{none}");
         }
     }

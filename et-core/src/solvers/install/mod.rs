@@ -48,7 +48,18 @@ use fs::TempDir;
 pub(crate) use command::run;
 pub(crate) use error::io;
 pub(crate) use fs::unique_suffix;
-pub(crate) use pypi::refresh_python_runner;
+pub(crate) use pypi::{python_runner_is, refresh_python_runner};
+
+/// The file et writes into every install it makes from a wheel (the wheel's name).
+const SOURCE_FILE: &str = "SOURCE";
+
+/// The directory of the install `program` belongs to (`<dir>/bin/<program>`), if et
+/// made it from a wheel: only those installs run a driver of et's (cvc5's runner,
+/// bitwuzla's), never a program of the user's or of the system (`/usr/bin/cvc5`).
+pub(crate) fn wheel_install_dir(program: &Path) -> Option<&Path> {
+    let dir = program.parent()?.parent()?;
+    dir.join(SOURCE_FILE).is_file().then_some(dir)
+}
 
 pub use super::family::find_cvc5_runner;
 pub use error::InstallError;
@@ -318,7 +329,7 @@ impl Installer {
             .map_err(io("cannot make executable", &program_staged))?;
         let wheel_name = wheel.file_name().unwrap_or_default().to_string_lossy();
         std::fs::write(
-            stage.join("SOURCE"),
+            stage.join(SOURCE_FILE),
             format!("{wheel_name}\ninstalled by et solvers install\n"),
         )
         .map_err(io("cannot write", &stage))?;

@@ -193,6 +193,15 @@ fn extract(python: &str, wheel: &Path, dest: &Path, patterns: &[&str]) -> Result
 /// [`WheelFiles::place_python_runner`]) by `script` when they differ, keeping its
 /// interpreter line, so fixes to a runner reach existing installs. Write-then-rename:
 /// a solver call running meanwhile reads the old or the new runner, never half of one.
+/// Whether the Python runner installed at `installed` is `script` (after its
+/// interpreter line); false when it cannot be read.
+pub(crate) fn python_runner_is(installed: &Path, script: &str) -> bool {
+    std::fs::read_to_string(installed)
+        .ok()
+        .and_then(|text| text.split_once('\n').map(|(_, body)| body == script))
+        .unwrap_or(false)
+}
+
 pub(crate) fn refresh_python_runner(installed: &Path, script: &str) -> Result<(), InstallError> {
     let text = std::fs::read_to_string(installed).map_err(io("cannot read", installed))?;
     let Some((shebang, body)) = text.split_once('\n') else {

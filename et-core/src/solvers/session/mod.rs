@@ -315,7 +315,7 @@ impl<'s> Session<'s> {
     /// if the scripts ask for models) under et's supervisor, if the solver's family can
     /// run one; `None` runs it fresh.
     pub fn for_solver(solver: &SolverConfig, command: &[String]) -> Option<Session<'static>> {
-        let protocol = family::session_protocol(&solver.family, &solver.version)?;
+        let protocol = family::session_of(solver)?;
         let mut session = Session::new(Supervisor::global(), command, protocol);
         session.model_request = solver.family_info().model_request();
         Some(session)

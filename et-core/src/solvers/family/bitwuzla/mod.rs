@@ -9,8 +9,10 @@
 
 use std::path::Path;
 
-use super::Family;
-use crate::solvers::install::{refresh_python_runner, InstallError, Installer, WheelFiles};
+use super::{Echo, Family, SessionProtocol};
+use crate::solvers::install::{
+    python_runner_is, refresh_python_runner, wheel_install_dir, InstallError, Installer, WheelFiles,
+};
 
 /// The driver installed as `bin/bitwuzla`.
 const PYTHON_RUNNER: &str = include_str!("python_runner.py");
@@ -27,6 +29,22 @@ impl Family for Bitwuzla {
     fn model_options(&self) -> Option<&'static [&'static str]> {
         // Without it, `(get-model)` is an error ("model generation is not enabled").
         Some(&["--produce-models"])
+    }
+
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        // et's driver executes standard input as it arrives and serves `(reset)` with a
+        // new parser (bitwuzla 0.9.1's own reset leaves `(get-model)` to crash): one
+        // process per session instead of a Python start-up per formula (measured on
+        // bitvectors: 0.3 ms a formula against 26 ms fresh). Echoes come back quoted;
+        // an error ends the driver, as it ends the program.
+        let _ = version;
+        Some(SessionProtocol {
+            options: &[],
+            reset: "(reset)",
+            restore: &[],
+            echo: Echo::Quoted,
+            ends_on_error: true,
+        })
     }
 
     fn pypi_package(&self) -> Option<&'static str> {
@@ -49,16 +67,53 @@ impl Family for Bitwuzla {
         wheel.place_python_runner(self.program(), PYTHON_RUNNER)
     }
 
+    fn driver_is_current(&self, program: &Path) -> bool {
+        !wheel_install(program) || python_runner_is(program, PYTHON_RUNNER)
+    }
+
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
         let _ = installer;
-        // Only et's installs (the wheel's module beside `bin/`) run et's driver.
-        let wheel_install = program
-            .parent()
-            .and_then(Path::parent)
-            .is_some_and(|dir| dir.join("python").is_dir());
-        if wheel_install {
+        if wheel_install(program) {
             refresh_python_runner(program, PYTHON_RUNNER)?;
         }
         Ok(())
+    }
+}
+
+/// Whether `program` is et's driver in an install from a wheel (the wheel's module
+/// in `python/`), not a bitwuzla program of the user's.
+fn wheel_install(program: &Path) -> bool {
+    wheel_install_dir(program).is_some_and(|dir| dir.join("python").is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solvers::family::{session_of, stale_driver};
+    use crate::solvers::SolverConfig;
+
+    #[test]
+    fn an_older_driver_runs_fresh_until_refreshed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("python")).unwrap();
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::write(dir.path().join("SOURCE"), "bitwuzla-0.9.1.whl\n").unwrap();
+        let program = dir.path().join("bin/bitwuzla");
+        std::fs::write(
+            &program,
+            "#!/usr/bin/python3 -SE\nprint('an older driver')\n",
+        )
+        .unwrap();
+        let solver = SolverConfig::new(
+            "bitwuzla-0.9.1",
+            "bitwuzla",
+            "0.9.1",
+            vec![program.display().to_string()],
+        );
+        assert!(stale_driver(&solver));
+        assert!(session_of(&solver).is_none());
+        std::fs::write(&program, format!("#!/usr/bin/python3 -SE\n{PYTHON_RUNNER}")).unwrap();
+        assert!(!stale_driver(&solver));
+        assert!(session_of(&solver).is_some());
     }
 }

@@ -7,7 +7,8 @@ like the program where a campaign can see it: `bitwuzla [OPTIONS] [FILE]` (stdin
 without FILE), options in bitwuzla's own syntax (`-m`/`--produce-models`,
 `--time-limit-per=MS`, `--seed=N`, ...: handed to `Options.set_args`), `-V`/`--version`,
 and on any error an `(error "...")` line on stdout and exit 1, stopping there as the
-program does. Costs one Python start-up per call.
+program does. A file costs one Python start-up per call; standard input is executed
+as it arrives, so one process serves a whole et session (see `session`).
 
 The script is given to the parser one top-level command at a time, and the C++ output
 is flushed after each: an answer printed before a later command crashes the process
@@ -131,8 +132,7 @@ def main(argv):
         except OSError as e:
             return error("cannot open %s: %s" % (source, e.strerror))
     else:
-        source = "<stdin>"
-        text = sys.stdin.read()
+        return session(bitwuzla, options)
     parser = bitwuzla.Parser(bitwuzla.TermManager(), options)
     for command, line, col in commands(text):
         try:
@@ -142,6 +142,65 @@ def main(argv):
         flush()
         if command[1:].lstrip().startswith("exit"):
             break
+    return 0
+
+
+def complete(text):
+    """Whether `text` ends outside any command, string, quoted symbol or comment."""
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == ";":
+            stop = text.find("\n", i)
+            if stop == -1:
+                return False
+            i = stop
+        elif c in "\"|":
+            end = text.find(c, i + 1)
+            while c == '"' and end != -1 and text[end + 1:end + 2] == '"':
+                end = text.find(c, end + 2)
+            if end == -1:
+                return False
+            i = end
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        i += 1
+    return depth <= 0
+
+
+def session(bitwuzla, options):
+    """Standard input, executed as it arrives: each line once the commands it completes
+    are whole, so that et's sessions (formula after formula, `(reset)` in between, an
+    `(echo ...)` after each) get every answer before they send the next formula.
+    `(reset)` starts a new parser and term manager with the command line's options (in
+    bitwuzla 0.9.1 the parser's own reset leaves `(get-model)` to crash)."""
+    parser = bitwuzla.Parser(bitwuzla.TermManager(), options)
+    pending, first_line, lines = "", 1, 0
+    for text in sys.stdin:
+        lines += 1
+        pending += text
+        if not complete(pending):
+            continue
+        for command, line, col in commands(pending):
+            if command[1:].lstrip().startswith("reset") and command.rstrip().endswith(")"):
+                parser = bitwuzla.Parser(bitwuzla.TermManager(), options)
+                continue
+            try:
+                parser.parse(command, False, False)
+            except Exception as e:
+                return error(located(str(e), "<stdin>", first_line + line - 1, col))
+            flush()
+            if command[1:].lstrip().startswith("exit"):
+                return 0
+        pending, first_line = "", lines + 1
+    for command, line, col in commands(pending):
+        # What is left at the end is not a complete command: the parser says why.
+        try:
+            parser.parse(command, False, False)
+        except Exception as e:
+            return error(located(str(e), "<stdin>", first_line + line - 1, col))
     return 0
 
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::cvc4::{SELF_CHECKS, SESSION};
 use super::{Family, SessionProtocol};
-use crate::solvers::install::{InstallError, Installer, WheelFiles};
+use crate::solvers::install::{wheel_install_dir, InstallError, Installer, WheelFiles};
 use crate::version::{at_least, leading_numbers};
 
 pub use runner::find_cvc5_runner;
@@ -78,13 +78,12 @@ impl Family for Cvc5 {
         runner::place_c_api_runner(wheel.installer().cvc5_runner.as_deref(), &wheel.bin())
     }
 
+    fn driver_is_current(&self, program: &Path) -> bool {
+        !c_api_install(program) || runner::is_current(program)
+    }
+
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
-        // Only installs with the C-API runner have `lib/` (and a copy of et's program).
-        let c_api = program
-            .parent()
-            .and_then(Path::parent)
-            .is_some_and(|dir| dir.join("lib").is_dir());
-        if c_api {
+        if c_api_install(program) {
             runner::refresh(installer.cvc5_runner.as_deref(), program)?;
         }
         Ok(())
@@ -95,9 +94,34 @@ impl Family for Cvc5 {
     }
 }
 
+/// Whether `program` is a copy of et's C-API runner: an install et made from a wheel
+/// with the libraries in `lib/` (the Python driver's installs have `python/`).
+fn c_api_install(program: &Path) -> bool {
+    wheel_install_dir(program).is_some_and(|dir| dir.join("lib").is_dir())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_runner_copy_without_the_session_mark_runs_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::write(dir.path().join("SOURCE"), "cvc5-1.4.2.whl\n").unwrap();
+        let program = dir.path().join("bin/cvc5");
+        std::fs::write(&program, b"\x7fELF an older et-cvc5").unwrap();
+        assert!(!Cvc5.driver_is_current(&program));
+        let mark = include_str!("session-mark.txt");
+        std::fs::write(&program, format!("\x7fELF ... {mark} ...")).unwrap();
+        assert!(Cvc5.driver_is_current(&program));
+        // A cvc5 of the user's or the system's (not an install et made: `/usr/bin/cvc5`
+        // has a `lib/` beside its `bin/` too) is not et's driver.
+        std::fs::remove_file(dir.path().join("SOURCE")).unwrap();
+        std::fs::write(&program, b"\x7fELF cvc5").unwrap();
+        assert!(Cvc5.driver_is_current(&program));
+    }
 
     #[test]
     fn releases_before_1_0_9_are_unusable() {

@@ -72,6 +72,25 @@ pub(super) fn place_python_runner(python: &str, bin: &Path) -> Result<(), Instal
     std::fs::write(bin.join(Cvc5.program()), script).map_err(io("cannot write", bin))
 }
 
+/// The text the `et-cvc5` runner carries from the build on that executes standard
+/// input as it arrives (what sessions need).
+const SESSION_MARK: &str = include_str!("session-mark.txt");
+
+/// Whether the runner copy `installed` can run et's sessions: it carries the session
+/// mark of this build (any build of the same protocol does, debug or release; an
+/// older copy read all of standard input before answering).
+pub(super) fn is_current(installed: &Path) -> bool {
+    std::fs::read(installed)
+        .is_ok_and(|bytes| memchr::memmem::find(&bytes, SESSION_MARK.as_bytes()).is_some())
+}
+
+fn same_file_contents(a: &Path, b: &Path) -> bool {
+    match (std::fs::read(a), std::fs::read(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Replaces the runner copy `installed` if it differs from the current build (see
 /// [`locate`]), so fixes to the runner reach existing installs. Does nothing if no
 /// runner is found.
@@ -79,11 +98,7 @@ pub(super) fn refresh(configured: Option<&Path>, installed: &Path) -> Result<(),
     let Ok(runner) = locate(configured) else {
         return Ok(());
     };
-    let same = match (std::fs::read(&runner), std::fs::read(installed)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if !same {
+    if !same_file_contents(&runner, installed) {
         let tmp = installed.with_extension(format!("new.{}", unique_suffix()));
         std::fs::copy(&runner, &tmp).map_err(io("cannot copy", &runner))?;
         std::fs::rename(&tmp, installed).map_err(io("cannot replace", installed))?;
