@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# The bug hunt of results/hunt/: the newest releases (z3, cvc5, yices, bitwuzla on the
+# grammars it takes) and the previous z3 minor release as a regression witness, on the
+# smallest formulas of ET's eight grammars, far beyond the evolution study: 10^5
+# formulas per grammar (3*10^4 for reals, realints, bitvectors and fp, where timeouts
+# cost most). Sessions (et's default mode), every finding confirmed in a fresh process.
+#
+# It goes in steps that each finish: every grammar is split into SHARDS interleaved
+# shards (`et run --shard k/K`), one run directory each under shards/<grammar>/. A
+# finished shard has runs.csv.gz and can be committed; an interrupted one is resumed
+# (`--resume`) by the next invocation, on this machine or another. When all shards of
+# a grammar are done they are merged into runs/<grammar>/ (`et merge`), and the shards
+# are removed. Run it again and again until it says the hunt is complete.
+#
+#   scripts/hunt.sh                      # go on with the hunt
+#   STEPS=3 scripts/hunt.sh              # at most three shards, then stop
+#   ONLY=core scripts/hunt.sh            # one grammar
+#   ET=path/to/et OUT=dir scripts/hunt.sh
+#
+# Times: each call is limited to CPU_TIMEOUT seconds of CPU time (2, as the study) and
+# TIMEOUT seconds of wall-clock time (a safety net well above it).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+et=${ET:-$repo/target/release/et}
+out=${OUT:-$repo/results/hunt}
+declare -A size=([core]=100000 [ints]=100000 [arrays]=100000 [strings]=100000
+                 [reals]=30000 [realints]=30000 [bitvectors]=30000 [fp]=30000)
+shards=${SHARDS:-10}
+cpu=${CPU_TIMEOUT:-2}
+wall=${TIMEOUT:-10}
+jobs=${JOBS:-2}
+steps=${STEPS:-1000000}
+grammars=(core ints reals realints bitvectors arrays strings fp)
+[[ -n ${ONLY:-} ]] && grammars=("$ONLY")
+
+z3_newest=z3-5.4.1
+z3_previous=z3-5.3.3   # the newest release of the previous minor: a regression witness
+cvc5=cvc5-1.4.2
+yices=yices-2.6.5
+bitwuzla=bitwuzla-0.9.1
+# The solvers of each grammar: yices has no strings and no floating point; bitwuzla
+# takes bit-vectors, arrays, floating point and the core (it rejects Int and Real).
+solvers_of() {
+  local list="$z3_newest,$z3_previous,$cvc5"
+  case $1 in strings|fp) ;; *) list+=",$yices" ;; esac
+  case $1 in core|bitvectors|arrays|fp) list+=",$bitwuzla" ;; esac
+  echo "$list"
+}
+
+export ET_HOME="${ET_HOME:-$HOME/.local/share/et}"
+mkdir -p "$out"
+# Idempotent: only what is missing is downloaded. The pool is copied into the hunt, so
+# the hunt names exactly the solvers (and options) it ran.
+"$et" solvers install "${z3_newest/-/@}" "${z3_previous/-/@}" "${cvc5/-/@}" \
+  "${yices/-/@}" "${bitwuzla/-/@}" >&2
+[[ -f $out/pool.toml ]] || cp "$ET_HOME/pool.toml" "$out/pool.toml"
+
+# progress.md: per grammar, what is done so far, from the committed rows and shard times
+# (made by this script on every invocation; never edited by hand).
+progress() {
+  {
+    echo "# Hunt progress"
+    echo
+    echo "Made by \`scripts/hunt.sh\` from the finished shards' rows and times, $(date -u +%Y-%m-%d)."
+    echo
+    echo "| grammar | shards done | formulas | calls | wall time | calls/s | verdicts (solver: count) |"
+    echo "|---|---|---|---|---|---|---|"
+    local g
+    for g in core ints reals realints bitvectors arrays strings fp; do
+      local files=() times=()
+      if [[ -f $out/runs/$g/runs.csv.gz ]]; then
+        files=("$out/runs/$g/runs.csv.gz"); times=("$out/runs/$g/shard-times.txt")
+      elif [[ -d $out/shards/$g ]]; then
+        files=("$out/shards/$g"/*/runs.csv.gz); times=("$out/shards/$g/times.txt")
+      fi
+      [[ -e ${files[0]:-} ]] || continue
+      local done seconds
+      done=$(grep -c . "${times[0]}" 2> /dev/null || echo 0)
+      seconds=$(awk '{ s += $4 } END { print s + 0 }' "${times[0]}" 2> /dev/null || echo 0)
+      zcat "${files[@]}" | awk -F, -v g="$g" -v done="$done" -v k="$shards" -v s="$seconds" '
+        $1 == "grammar" { next }
+        { calls++; formula[$2] = 1; if ($8 != "") verdicts[$4 ": " $8]++ }
+        END {
+          n = 0; for (f in formula) n++
+          v = ""; for (x in verdicts) v = v (v == "" ? "" : ", ") x " " verdicts[x]
+          printf "| %s | %s of %s | %d | %d | %d s | %.0f | %s |\n", g, done, k, n, calls, s,
+            (s > 0 ? calls / s : 0), (v == "" ? "none" : v)
+        }'
+    done
+  } > "$out/progress.md"
+}
+trap progress EXIT
+
+done_steps=0
+for g in "${grammars[@]}"; do
+  merged="$out/runs/$g"
+  [[ -f $merged/runs.csv.gz ]] && continue
+  for ((k = 1; k <= shards; k++)); do
+    dir="$out/shards/$g/$k-of-$shards"
+    [[ -f $dir/runs.csv.gz ]] && continue
+    if ((done_steps >= steps)); then
+      echo "hunt: stopped after $steps shard(s); run it again to go on" >&2
+      exit 0
+    fi
+    resume=(); [[ -f $dir/run.toml ]] && resume=(--resume)
+    mkdir -p "$(dirname "$dir")"
+    start=$(date +%s)
+    "$et" run --grammar "$g" --n "${size[$g]}" --shard "$k/$shards" \
+      --timeout "$wall" --cpu-timeout "$cpu" --jobs "$jobs" \
+      --pool "$out/pool.toml" --solvers "$(solvers_of "$g")" \
+      --out "$dir" "${resume[@]}" > "$dir.summary.txt" 2> /dev/null
+    gzip -9 "$dir/runs.csv" "$dir/reference.csv"
+    mv "$dir.summary.txt" "$dir/summary.txt"
+    echo "$g shard $k/$shards: $(($(date +%s) - start)) s, et at $(git -C "$repo" rev-parse --short HEAD)" |
+      tee -a "$out/shards/$g/times.txt" >&2
+    done_steps=$((done_steps + 1))
+  done
+  all=("$out/shards/$g"/*-of-"$shards")
+  "$et" merge "${all[@]}" --out "$merged" --gzip
+  cp "$out/shards/$g/times.txt" "$merged/shard-times.txt"
+  for d in "${all[@]}"; do cat "$d/summary.txt"; done > "$merged/shard-summaries.txt"
+  rm -rf "$out/shards/$g"
+done
+rmdir "$out/shards" 2> /dev/null || true
+for g in core ints reals realints bitvectors arrays strings fp; do
+  if [[ ! -f $out/runs/$g/runs.csv.gz ]]; then
+    echo "hunt: the grammars asked for are complete; run it again without ONLY for the rest" >&2
+    exit 0
+  fi
+done
+
+# Every grammar is done: tables, then the triage. Triage confirms each trigger in fresh
+# processes, runs performance triggers again at 4x the limit, shrinks nothing (the
+# triggers are the smallest of their grammar by construction: enumeration order), and
+# bisects each across every installable release of its family, so those are installed.
+cd "$out"
+runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
+"$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
+"$et" solvers install z3@all cvc5@all >&2
+[[ -f triage/groups.csv ]] ||
+  "$et" triage "${runs[@]}" --pool "$ET_HOME/pool.toml" --jobs "$jobs" --out triage
+# The reports to file, where the hunt's readers look for them.
+rm -rf bugs
+cp -r triage/bugs bugs
+echo "hunt: complete; see $out/report.txt, $out/triage/report.md and $out/bugs/" >&2
