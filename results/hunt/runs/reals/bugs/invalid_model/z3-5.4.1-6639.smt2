@@ -1,0 +1,2 @@
+(declare-const a Real) (declare-const b Real) (assert (not (<= (tan b) b))) (check-sat)
+(get-model)
