@@ -191,6 +191,34 @@ pub struct Limits {
 /// How often a running call looks at its cancel flag.
 pub const CANCEL_POLL: Duration = Duration::from_millis(20);
 
+/// Waits up to `wait` for an event on `fds` (`ppoll`); `Ok(false)` when a signal
+/// interrupted the wait (the caller looks at its state again).
+pub(crate) fn poll_for(fds: &mut [libc::pollfd], wait: Duration) -> std::io::Result<bool> {
+    let ts = libc::timespec {
+        tv_sec: wait.as_secs() as libc::time_t,
+        tv_nsec: wait.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: `fds` is a live slice of initialised pollfd records, `ts` a valid
+    // timespec, and a null signal mask means "keep the current one".
+    let n = unsafe {
+        libc::ppoll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            &ts,
+            std::ptr::null(),
+        )
+    };
+    if n >= 0 {
+        return Ok(true);
+    }
+    let e = std::io::Error::last_os_error();
+    if e.kind() == std::io::ErrorKind::Interrupted {
+        Ok(false)
+    } else {
+        Err(e)
+    }
+}
+
 /// The CPUs this process may run on, asked once: a call's tree cannot use CPU time
 /// faster than that, so a CPU limit is first checked after `limit / cpus` of wall
 /// time. (Asking costs several file reads under cgroups: too much for every call.)

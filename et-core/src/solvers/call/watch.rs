@@ -304,26 +304,8 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
         if self.running() && self.limits.cancel.is_some() {
             wait = wait.min(CANCEL_POLL);
         }
-        let ts = libc::timespec {
-            tv_sec: wait.as_secs() as libc::time_t,
-            tv_nsec: wait.subsec_nanos() as libc::c_long,
-        };
-        // SAFETY: `fds[..nfds]` are initialised pollfd records in a live array, `ts` is
-        // a valid timespec, and a null signal mask means "keep the current one".
-        let n = unsafe {
-            libc::ppoll(
-                fds.as_mut_ptr(),
-                nfds as libc::nfds_t,
-                &ts,
-                std::ptr::null(),
-            )
-        };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                return Ok(None);
-            }
-            return Err(e).during("ppoll");
+        if !super::poll_for(&mut fds[..nfds], wait).during("ppoll")? {
+            return Ok(None);
         }
         let ready = |slot: usize| slots[slot] != usize::MAX && fds[slots[slot]].revents != 0;
         Ok(Some(Ready {

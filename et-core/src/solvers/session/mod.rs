@@ -55,8 +55,8 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::call::{
-    hit_address_space_limit, usable_cpus, write_pending, BoundedOutput, CallError, CallOutcome,
-    Contained, Ended, Limits, Supervisor, CANCEL_POLL,
+    hit_address_space_limit, poll_for, usable_cpus, write_pending, BoundedOutput, CallError,
+    CallOutcome, Contained, Ended, Limits, Supervisor, CANCEL_POLL,
 };
 use super::family::{self, Echo, SessionProtocol};
 use super::SolverConfig;
@@ -500,25 +500,8 @@ fn exchange(
         if ended.is_none() && limits.cancel.is_some() {
             wait = wait.min(CANCEL_POLL);
         }
-        let ts = libc::timespec {
-            tv_sec: wait.as_secs() as libc::time_t,
-            tv_nsec: wait.subsec_nanos() as libc::c_long,
-        };
-        // SAFETY: `fds[..nfds]` are initialised pollfd records.
-        let n = unsafe {
-            libc::ppoll(
-                fds.as_mut_ptr(),
-                nfds as libc::nfds_t,
-                &ts,
-                std::ptr::null(),
-            )
-        };
-        if n < 0 {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(sup("ppoll")(e));
+        if !poll_for(&mut fds[..nfds], wait).map_err(sup("ppoll"))? {
+            continue;
         }
         let ready = |slot: usize| slots[slot] != usize::MAX && fds[slots[slot]].revents != 0;
 
