@@ -163,3 +163,47 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
     let report = std::fs::read_to_string(triaged.join("report.md")).unwrap();
     assert!(report.contains("## Formulas nobody decided"), "{report}");
 }
+
+/// A call that reaches the wall-clock limit before its CPU limit was starved, not
+/// slow (the machine gave it no CPU): it is made again, and only a repeat keeps the
+/// timeout. Without a CPU limit the wall clock is the limit, and the same stall is a
+/// timeout.
+#[test]
+fn a_call_starved_of_cpu_is_made_again_not_judged_a_timeout() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    // 20 core formulas, z3 and z3 behind starved-once.sh (its first call stalls) with
+    // the time limits given; the rows of the starved solver.
+    let run = |name: &str, limits: &[&str]| {
+        let stalls = s.join(&format!("{name}-stalls"));
+        std::fs::create_dir(&stalls).unwrap();
+        let mut extra = vec![stalls.to_str().unwrap()];
+        extra.extend(z3.command.iter().map(String::as_str));
+        let mut starved = fake("starved", "starved-once.sh", &extra);
+        starved.reference = vec![z3.name.clone()];
+        let mut options = vec!["--jobs", "2", "-q"];
+        options.extend_from_slice(limits);
+        let out = s.campaign("core", "20", &[z3.clone(), starved.clone()], name, &options);
+        assert!(stalls.join("starved").is_dir(), "the first call stalled");
+        let mine: Vec<_> = rows(&out)
+            .into_iter()
+            .filter(|r| r.solver == starved.name)
+            .collect();
+        assert_eq!(mine.len(), 20);
+        mine
+    };
+    let timeouts = |rows: &[et_core::campaign::row::RunRow]| {
+        rows.iter()
+            .filter(|r| r.status.label() == "timeout")
+            .count()
+    };
+
+    let wall_only = run("wall-only", &["--timeout", "3"]);
+    assert_eq!(timeouts(&wall_only), 1, "{wall_only:?}");
+    let with_cpu_limit = run("cpu-limit", &["--timeout", "3", "--cpu-timeout", "2"]);
+    assert_eq!(timeouts(&with_cpu_limit), 0, "{with_cpu_limit:?}");
+    assert!(
+        with_cpu_limit.iter().all(|r| r.verdict.is_none()),
+        "{with_cpu_limit:?}"
+    );
+}

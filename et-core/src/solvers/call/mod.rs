@@ -331,12 +331,34 @@ pub enum CallError {
 }
 
 /// Runs a call under [`Supervisor::global`]; see [`Supervisor::run`].
+///
+/// A call stopped by the wall-clock limit before it used its CPU-time limit (when that
+/// is the smaller one) is made once more, and the second outcome is the call's: the
+/// wall-clock limit is a safety net above the CPU limit, and reaching it first means
+/// the solver was waiting rather than computing — on a machine loaded by other work,
+/// waiting for a CPU, which says nothing about the solver and must not become a
+/// `timeout` finding. A solver that stops the same way again keeps its timeout (it
+/// hangs without computing, or the machine is still that loaded).
 pub fn run_call(
     command: &[String],
     input: Input<'_>,
     limits: &Limits,
 ) -> Result<CallOutcome, CallError> {
-    Supervisor::global().run(command, input, limits)
+    let supervisor = Supervisor::global();
+    let outcome = supervisor.run(command, input, limits)?;
+    if starved(&outcome, limits) {
+        return supervisor.run(command, input, limits);
+    }
+    Ok(outcome)
+}
+
+/// Whether `outcome` ended at the wall-clock limit with CPU time to spare under a
+/// smaller CPU-time limit ([`run_call`]).
+fn starved(outcome: &CallOutcome, limits: &Limits) -> bool {
+    let Some(cpu_limit) = limits.cpu_timeout else {
+        return false;
+    };
+    outcome.timed_out && cpu_limit < limits.timeout && outcome.cpu < cpu_limit
 }
 
 impl Supervisor {
