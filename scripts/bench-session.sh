@@ -9,23 +9,37 @@
 #     prints (wall ÷ (solver time ÷ jobs)).
 # Usage: bench-session.sh [N]   (N formulas per grammar, default 300 for the driver and
 # 1000 for et run)
+#   DRIVER=no   skip part 1
+#   CHECKS=off  part 2 without the solvers' self-check options (z3's model_validate=true,
+#               cvc5's --check-models and --check-unsat-cores): what the solvers cost
+#               when nobody asks them to check their own answers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ET_HOME="${ET_HOME:-$PWD/.cache/et-home}"
 cargo build --release --quiet --bins
-cargo bench -p et-core --bench session --quiet -- "${1:-300}"
+if [[ ${DRIVER:-yes} != no ]]; then
+  cargo bench -p et-core --bench session --quiet -- "${1:-300}"
+fi
 
 n=${1:-1000}
 et=target/release/et
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+pool=$ET_HOME/pool.toml
+checks="with self-checks"
+if [[ ${CHECKS:-on} == off ]]; then
+  sed -e 's/"model_validate=true", *//g; s/, *"model_validate=true"//g' \
+    -e 's/"--check-models", *//g; s/"--check-unsat-cores", *//g' "$pool" > "$tmp/pool.toml"
+  pool=$tmp/pool.toml
+  checks="without self-checks"
+fi
 echo
-echo "et run, $n formulas, z3-4.16.0 + cvc5-1.4.2, 2 jobs (load $(cut -d' ' -f1 /proc/loadavg))"
+echo "et run, $n formulas, z3-4.16.0 + cvc5-1.4.2 $checks, 2 jobs (load $(cut -d' ' -f1 /proc/loadavg))"
 printf '%-8s %-8s %10s %10s %9s\n' grammar mode wall_s calls/s overhead
 for g in core ints strings; do
   for mode in fresh session; do
     start=$(date +%s.%N)
-    "$et" run -g "$g" --n "$n" --solvers z3-4.16.0,cvc5-1.4.2 --timeout 10 -j 2 \
+    "$et" run -g "$g" --n "$n" --pool "$pool" --solvers z3-4.16.0,cvc5-1.4.2 --timeout 10 -j 2 \
       --mode "$mode" --audit 0 --out "$tmp/$g-$mode" > "$tmp/$g-$mode.txt" 2> /dev/null
     end=$(date +%s.%N)
     overhead=$(grep -o 'driver overhead [0-9.]*' "$tmp/$g-$mode.txt" | cut -d' ' -f3)

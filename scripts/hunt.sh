@@ -15,13 +15,18 @@
 #   scripts/hunt.sh                      # go on with the hunt
 #   STEPS=3 scripts/hunt.sh              # at most three shards, then stop
 #   ONLY=core scripts/hunt.sh            # one grammar
-#   ET=path/to/et OUT=dir scripts/hunt.sh
+#   ET=path/to/et ET_BUILD=1a2b3c4 OUT=dir scripts/hunt.sh
+#
+# ET_BUILD names the commit the et binary was built from, for shards/<grammar>/times.txt
+# (default: the repository's HEAD, which is right when ET is not set: the repository's
+# own build).
 #
 # Times: each call is limited to CPU_TIMEOUT seconds of CPU time (2, as the study) and
 # TIMEOUT seconds of wall-clock time (a safety net well above it).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 et=${ET:-$repo/target/release/et}
+build=${ET_BUILD:-$(git -C "$repo" rev-parse --short HEAD)}
 out=${OUT:-$repo/results/hunt}
 declare -A size=([core]=100000 [ints]=100000 [arrays]=100000 [strings]=100000
                  [reals]=30000 [realints]=30000 [bitvectors]=30000 [fp]=30000)
@@ -111,7 +116,7 @@ for g in "${grammars[@]}"; do
       --out "$dir" "${resume[@]}" > "$dir.summary.txt" 2> /dev/null
     gzip -9 "$dir/runs.csv" "$dir/reference.csv"
     mv "$dir.summary.txt" "$dir/summary.txt"
-    echo "$g shard $k/$shards: $(($(date +%s) - start)) s, et at $(git -C "$repo" rev-parse --short HEAD)" |
+    echo "$g shard $k/$shards: $(($(date +%s) - start)) s, et built at $build" |
       tee -a "$out/shards/$g/times.txt" >&2
     done_steps=$((done_steps + 1))
   done
