@@ -136,6 +136,46 @@ fn old_z3_invalid_models_are_a_few_groups_ending_at_4_8_7() {
     }
     let report = std::fs::read_to_string(dir.join("triage/report.md")).unwrap();
     assert!(report.contains("| 4.8.8 | no |"), "4.8.8 was checked");
+
+    // By default the version range is measured on the smallest three formulas of each
+    // candidate group; ranging every trigger (`--ranged all`) makes more calls and
+    // finds the same range for the triggers measured both times.
+    let o = et()
+        .arg("triage")
+        .arg(&dir)
+        .arg("--pool")
+        .arg(&pool)
+        .args(["-j", "2", "--ranged", "all", "--out"])
+        .arg(dir.join("triage-all"))
+        .env("ET_HOME", scratch.path().join("home"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let calls = |report: &str| -> u64 {
+        let text = report.split(" solver calls in all").next().unwrap();
+        text.rsplit(' ').next().unwrap().parse().unwrap()
+    };
+    let report_all = std::fs::read_to_string(dir.join("triage-all/report.md")).unwrap();
+    assert!(
+        calls(&report) < calls(&report_all),
+        "{report}\n{report_all}"
+    );
+    let range = |t: &std::collections::BTreeMap<String, String>| {
+        (t["first_version"].clone(), t["last_version"].clone())
+    };
+    let all: std::collections::BTreeMap<_, _> = csv_maps(&dir.join("triage-all/triggers.csv"))
+        .into_iter()
+        .map(|t| ((t["solver"].clone(), t["index"].clone()), t))
+        .collect();
+    let sampled = csv_maps(&dir.join("triage/triggers.csv"));
+    assert!(sampled.iter().any(|t| t["range_measured"] == "no"));
+    for t in &sampled {
+        let every = &all[&(t["solver"].clone(), t["index"].clone())];
+        assert_eq!(every["range_measured"], "yes", "{every:?}");
+        if t["range_measured"] == "yes" {
+            assert_eq!(range(t), range(every), "{t:?}");
+        }
+    }
 }
 
 const MOD_BY_ZERO: &str =

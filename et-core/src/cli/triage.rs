@@ -27,11 +27,14 @@ use super::run::{seconds, MAX_JOBS};
 /// --performance-factor × the run's timeout and kept only while the reference still
 /// decides the formula within the run's timeout.
 ///
-/// Each trigger is also run on every installed version of its family, in release
-/// order, to find the first and last affected release. Installed versions are the
-/// solvers of the run (run.toml) and of the pool file: --pool FILE, else
-/// $ET_HOME/pool.toml when it exists (a solver of the run wins over a pool entry of the
-/// same version). The same formula on the same solver runs once per triage.
+/// Triggers are also run on every installed version of their family, in release
+/// order, to find the first and last affected release: of each candidate group
+/// (triggers of one solver, kind, verdict and operator signature, or crash signature)
+/// those of the --ranged smallest formulas; the others take the range of the group's
+/// smallest. Installed versions are the solvers of the run (run.toml) and of the pool
+/// file: --pool FILE, else $ET_HOME/pool.toml when it exists (a solver of the run wins
+/// over a pool entry of the same version). The same formula on the same solver runs
+/// once per triage.
 ///
 /// Triggers of one solver family, kind, version range and operator signature (the set
 /// of operators the formula applies; crashes: the crash signature) form one group.
@@ -44,6 +47,7 @@ use super::run::{seconds, MAX_JOBS};
   et triage results/ints
   et triage results/ints results/strings --out results/triage
   et triage results/core --attempts 3 --jobs 8
+  et triage results/ints --ranged all
   et triage results/mine --grammar grammars/mine.pest --pool pool.toml
 
 Several directories (several grammars, or the shards of one study) give one report;
@@ -72,12 +76,33 @@ pub struct Args {
     /// 1000).
     #[arg(long, default_value = "4", value_name = "X", value_parser = factor)]
     performance_factor: f64,
+    /// Version ranges are measured on the triggers of the N smallest formulas of each
+    /// candidate group (1 to 1000000), or of every formula (`all`).
+    #[arg(long, default_value = "3", value_name = "N|all", value_parser = ranged)]
+    ranged: Ranged,
     /// Solver calls at a time, 1 to 1024 (default: number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
     jobs: Option<u64>,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     quiet: bool,
+}
+
+/// `--ranged`: a number of formulas per candidate group, or `None` for all.
+#[derive(Clone, Copy)]
+struct Ranged(Option<usize>);
+
+/// A clap value parser for `--ranged`: `all`, or a number from 1 to 1000000.
+fn ranged(text: &str) -> Result<Ranged, String> {
+    match text.trim() {
+        "all" => Ok(Ranged(None)),
+        t => match t.parse::<usize>() {
+            Ok(n) if (1..=1_000_000).contains(&n) => Ok(Ranged(Some(n))),
+            _ => Err(format!(
+                "`{text}` is not `all` or a number from 1 to 1000000"
+            )),
+        },
+    }
 }
 
 /// A clap value parser for `--performance-factor`: a number from 1 to 1000 (NaN,
@@ -241,6 +266,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             attempts: args.attempts,
             performance_factor: args.performance_factor,
         },
+        ranged: args.ranged.0,
         jobs,
     };
     let quiet = args.quiet;

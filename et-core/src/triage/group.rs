@@ -33,6 +33,9 @@ pub struct Finding {
     pub crash_signature: Option<String>,
     /// Installed versions of the family that show it; `None` when dropped.
     pub range: Option<VersionRange>,
+    /// The range was measured on this trigger; false when it is the range of the
+    /// smallest trigger of its candidate group ([`range_samples`]).
+    pub range_measured: bool,
 }
 
 impl Finding {
@@ -71,13 +74,28 @@ impl GroupKey {
     /// The key of a finding that was not dropped.
     pub fn of(finding: &Finding) -> Option<GroupKey> {
         let range = finding.range.as_ref()?;
+        Some(GroupKey::with_range(
+            finding,
+            range.first().unwrap_or_default(),
+            range.last().unwrap_or_default(),
+        ))
+    }
+
+    /// The key a finding that was not dropped will have, its version range left out:
+    /// findings with one candidate key are one bug unless their ranges differ.
+    pub fn candidate(finding: &Finding) -> Option<GroupKey> {
+        (finding.confirmation.outcome != Outcome::Dropped)
+            .then(|| GroupKey::with_range(finding, "", ""))
+    }
+
+    fn with_range(finding: &Finding, first: &str, last: &str) -> GroupKey {
         let crash = finding.kind == Kind::Crash;
-        Some(GroupKey {
+        GroupKey {
             kind: finding.kind,
             verdict: finding.trigger.verdict(),
             family: finding.trigger.row().family.to_ascii_lowercase(),
-            first: range.first().unwrap_or_default().to_string(),
-            last: range.last().unwrap_or_default().to_string(),
+            first: first.to_string(),
+            last: last.to_string(),
             operators: if crash {
                 Signature::default()
             } else {
@@ -93,7 +111,7 @@ impl GroupKey {
             } else {
                 None
             },
-        })
+        }
     }
 
     /// Operators, or the crash signature: what tells the group from its neighbours.
@@ -150,6 +168,38 @@ fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
         .then_with(|| compare_indices(&a.trigger.row().index, &b.trigger.row().index))
         .then_with(|| a.trigger.row().grammar.cmp(&b.trigger.row().grammar))
         .then_with(|| a.trigger.row().solver.cmp(&b.trigger.row().solver))
+}
+
+/// Which findings have their version range measured: for each finding that was not
+/// dropped, the finding whose range it takes — itself when the triggers of its
+/// candidate group ([`GroupKey::candidate`], and the same solver under test, so that
+/// a range taken over always holds the trigger's own release) with the `formulas`
+/// smallest formulas (all, for `None`) include it, else the group's smallest trigger.
+///
+/// Ranging runs a trigger on every installed release of its family, at 4× the limit
+/// for a performance trigger: on a hunt's hundreds of timeouts of one operator
+/// signature that is days of calls that say what the smallest few already say.
+pub fn range_samples(findings: &[Finding], formulas: Option<usize>) -> Vec<Option<usize>> {
+    let mut by_key: BTreeMap<(GroupKey, &str), Vec<usize>> = BTreeMap::new();
+    for (i, f) in findings.iter().enumerate() {
+        if let Some(key) = GroupKey::candidate(f) {
+            let solver = f.trigger.row().solver.as_str();
+            by_key.entry((key, solver)).or_default().push(i);
+        }
+    }
+    let mut ranged_by = vec![None; findings.len()];
+    for members in by_key.values_mut() {
+        members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
+        let mut sampled: HashSet<(&str, &str)> = HashSet::new();
+        for &i in members.iter() {
+            let row = findings[i].trigger.row();
+            let formula = (row.grammar.as_str(), row.index.as_str());
+            let measured = sampled.contains(&formula)
+                || formulas.is_none_or(|n| sampled.len() < n) && sampled.insert(formula);
+            ranged_by[i] = Some(if measured { i } else { members[0] });
+        }
+    }
+    ranged_by
 }
 
 /// Groups the findings that were not dropped and ranks the groups worst first.

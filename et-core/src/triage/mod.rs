@@ -9,7 +9,9 @@
 //! 2. the formula of each trigger, from its grammar and index (the enumeration is the
 //!    source of truth: performance findings have no saved file);
 //! 3. [`confirm`]: re-run every trigger, fresh processes, the run's limits;
-//! 4. [`range`]: run it on every installed version of its family;
+//! 4. [`range`]: run it on every installed version of its family — the triggers of the
+//!    few smallest formulas of each candidate group ([`group::range_samples`]); the
+//!    others take the range of their candidate group's smallest;
 //! 5. [`group`]: one bug per family, kind, version range and operator
 //!    [`signature`] (crash signature for crashes), ranked by [`rank`];
 //! 6. [`report`]: `triage/report.md`, `groups.csv`, `triggers.csv` and the smallest
@@ -51,7 +53,7 @@ use crate::solvers::{Pool, SolverConfig};
 use crate::judging::Formula;
 use crate::oracle::Evidence;
 use calls::{CallSettings, Caller};
-use confirm::{Confirmation, Outcome, Settings};
+use confirm::{Confirmation, Settings};
 use group::{Finding, Group};
 use rank::Kind;
 use signature::Signature;
@@ -182,6 +184,10 @@ pub struct Options {
     pub pool: Option<Pool>,
     /// How triggers are confirmed.
     pub settings: Settings,
+    /// Version ranges are measured on the triggers of this many smallest formulas of
+    /// each candidate group; the others take the group's smallest's (`None`: every
+    /// trigger is ranged). See [`group::range_samples`].
+    pub ranged: Option<usize>,
     /// Solver calls at a time.
     pub jobs: usize,
 }
@@ -201,6 +207,8 @@ pub struct Triage {
     pub calls: u64,
     /// How triggers were confirmed.
     pub settings: Settings,
+    /// Formulas per candidate group whose triggers were ranged (`None`: all).
+    pub ranged: Option<usize>,
     /// The pool file that added installed versions, if any.
     pub pool_file: Option<PathBuf>,
     /// Seconds spent reading the call logs (everything but the re-runs is cheap).
@@ -268,22 +276,35 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
     ));
     let confirmations = work.confirm_all(&resolved, options.settings)?;
     let crash_signatures = work.crash_signatures(&confirmations);
-    let installed = installed_solvers(&dirs, options.pool.as_ref());
-    let families = work.run_ranges(&installed, &confirmations, progress);
-
-    let mut findings = Vec::with_capacity(trigger_rows.len());
-    for (i, (t, c)) in trigger_rows.iter().zip(confirmations).enumerate() {
-        let range = (c.outcome != Outcome::Dropped)
-            .then(|| work.range_of(i, &c, &families[&t.row().family.to_ascii_lowercase()]));
-        findings.push(Finding {
+    let mut findings: Vec<Finding> = trigger_rows
+        .iter()
+        .zip(confirmations)
+        .enumerate()
+        .map(|(i, (t, c))| Finding {
             kind: Kind::of(t.verdict(), t.row().status),
             operators: Signature::of(&formulas[i]),
             formula: formulas[i].clone(),
             crash_signature: crash_signatures[i].clone(),
             trigger: t.clone(),
             confirmation: c,
-            range,
-        });
+            range: None,
+            range_measured: false,
+        })
+        .collect();
+    let ranged_by = group::range_samples(&findings, options.ranged);
+    let installed = installed_solvers(&dirs, options.pool.as_ref());
+    let families = work.run_ranges(&installed, &ranged_by, progress);
+    for i in 0..findings.len() {
+        if ranged_by[i] == Some(i) {
+            let family = &families[&trigger_rows[i].row().family.to_ascii_lowercase()];
+            findings[i].range = Some(work.range_of(i, &findings[i].confirmation, family));
+            findings[i].range_measured = true;
+        }
+    }
+    for i in 0..findings.len() {
+        if let Some(j) = ranged_by[i].filter(|&j| j != i) {
+            findings[i].range = findings[j].range.clone();
+        }
     }
     let groups = group::group(&findings);
     let mut undecided =
@@ -321,6 +342,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         rows,
         calls: caller.calls(),
         settings: options.settings,
+        ranged: options.ranged,
         pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),
         read_seconds,
         undecided,
@@ -417,12 +439,14 @@ impl Work<'_> {
             .collect()
     }
 
-    /// Runs every kept trigger's formula on the other installed versions of its family,
-    /// each (formula, solver) once; returns the versions of each family (lower case).
+    /// Runs the formula of every trigger whose range is measured (`ranged_by[i] ==
+    /// Some(i)`, [`group::range_samples`]) on the other installed versions of its
+    /// family, each (formula, solver) once; returns the versions of each family of a
+    /// trigger that was not dropped (lower case).
     fn run_ranges(
         &self,
         installed: &[SolverConfig],
-        confirmations: &[Confirmation],
+        ranged_by: &[Option<usize>],
         progress: &mut dyn FnMut(&str),
     ) -> HashMap<String, Vec<SolverConfig>> {
         let mut families: HashMap<String, Vec<SolverConfig>> = HashMap::new();
@@ -430,8 +454,8 @@ impl Work<'_> {
         // A formula is known by the first trigger that has it.
         let mut first_with: HashMap<&str, usize> = HashMap::new();
         let mut planned: HashSet<(usize, String)> = HashSet::new();
-        for (i, (t, c)) in self.rows.iter().zip(confirmations).enumerate() {
-            if c.outcome == Outcome::Dropped {
+        for (i, t) in self.rows.iter().enumerate() {
+            if ranged_by[i] != Some(i) {
                 continue;
             }
             let versions = families

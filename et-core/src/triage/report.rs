@@ -395,11 +395,21 @@ pub fn markdown(triage: &Triage) -> String {
         "Every correctness trigger was re-run {} times (solver and reference, fresh \
          processes, the run's limits); performance triggers once at {}× the run's \
          timeout, kept only while the reference still decides the formula within the \
-         run's timeout. Version ranges: every trigger was run on each installed release \
-         of its family (the runs' solvers{}). Groups share family, kind, version range \
-         and operators (crashes: the crash signature); {} solver calls in all.\n",
+         run's timeout. Version ranges: {} run on each installed release of its family \
+         (the runs' solvers{}). Groups share family, kind, version range and operators \
+         (crashes: the crash signature); {} solver calls in all.\n",
         triage.settings.attempts,
         trimmed(triage.settings.performance_factor),
+        match triage.ranged {
+            None => "every trigger was".to_string(),
+            Some(n) => format!(
+                "the triggers of the {n} smallest formula{} of each candidate group (one \
+                 solver, kind, verdict and operator or crash signature) were; the \
+                 others share the range of their candidate group's smallest, and \
+                 `triggers.csv` says which (`range_measured`)",
+                plural(n)
+            ),
+        },
         triage
             .pool_file
             .as_ref()
@@ -832,6 +842,7 @@ pub const TRIGGER_COLUMNS: &[&str] = &[
     "crash_signature",
     "first_version",
     "last_version",
+    "range_measured",
     "answer",
     "reference",
     "reference_answer",
@@ -866,6 +877,12 @@ fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
                 .unwrap_or_default()
                 .to_string(),
             range.and_then(|r| r.last()).unwrap_or_default().to_string(),
+            match (range, f.range_measured) {
+                (None, _) => "",
+                (Some(_), true) => "yes",
+                (Some(_), false) => "no",
+            }
+            .to_string(),
             f.answer().describe(),
             t.row().reference.clone(),
             c.reference
