@@ -176,9 +176,10 @@ fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
 /// a range taken over always holds the trigger's own release) with the `formulas`
 /// smallest formulas (all, for `None`) include it, else the group's smallest trigger.
 ///
-/// Ranging runs a trigger on every installed release of its family, at 4× the limit
-/// for a performance trigger: on a hunt's hundreds of timeouts of one operator
-/// signature that is days of calls that say what the smallest few already say.
+/// Ranging runs a trigger on every installed release of its family, a performance
+/// trigger up to the run's time limit on each: for a hunt's hundreds of timeouts that
+/// is many hours of calls, most of which say what the smallest few of their candidate
+/// group already say.
 pub fn range_samples(findings: &[Finding], formulas: Option<usize>) -> Vec<Option<usize>> {
     let mut by_key: BTreeMap<(GroupKey, &str), Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
