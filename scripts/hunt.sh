@@ -13,7 +13,7 @@
 # are removed. Run it again and again until it says the hunt is complete.
 #
 #   scripts/hunt.sh                      # go on with the hunt
-#   STEPS=3 scripts/hunt.sh              # at most three shards, then stop
+#   STEPS=3 scripts/hunt.sh              # at most three steps (a shard, a grammar's triage), then stop
 #   ONLY=core scripts/hunt.sh            # one grammar
 #   ET=path/to/et ET_BUILD=1a2b3c4 OUT=dir scripts/hunt.sh
 #
@@ -134,17 +134,40 @@ for g in core ints reals realints bitvectors arrays strings fp; do
   fi
 done
 
-# Every grammar is done: tables, then the triage. Triage confirms each trigger in fresh
-# processes, runs performance triggers again at 4x the limit, shrinks nothing (the
-# triggers are the smallest of their grammar by construction: enumeration order), and
-# bisects each across every installable release of its family, so those are installed.
+# Every grammar is done: tables, then the triage, a grammar at a time (each finishes
+# and can be committed; an interrupted one starts again). Triage confirms each trigger
+# in fresh processes, runs performance triggers again at 4x the limit, and ranges the
+# smallest formulas of each candidate group across every installable release of its
+# family, so those are installed. It shrinks nothing: the hunt ran every formula
+# smaller than a trigger (enumeration order), so a group's smallest trigger is the
+# smallest formula of its grammar that shows the bug.
 cd "$out"
 runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
 "$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
 "$et" solvers install z3@all cvc5@all >&2
-[[ -f triage/groups.csv ]] ||
-  "$et" triage "${runs[@]}" --pool "$ET_HOME/pool.toml" --jobs "$jobs" --out triage
-# The reports to file, where the hunt's readers look for them.
+mkdir -p triage
+for g in core ints reals realints bitvectors arrays strings fp; do
+  [[ -f triage/$g/groups.csv ]] && continue
+  if ((done_steps >= steps)); then
+    echo "hunt: stopped after $steps step(s); run it again to go on" >&2
+    exit 0
+  fi
+  start=$(date +%s)
+  "$et" triage "runs/$g" --pool "$ET_HOME/pool.toml" --jobs "$jobs" --out "triage/$g"
+  echo "$g triage: $(($(date +%s) - start)) s, et built at $build" | tee -a triage/times.txt >&2
+  done_steps=$((done_steps + 1))
+done
+# The groups of every grammar in one table (ranked within their grammar; the grammar
+# column names it), and the reports to file where the hunt's readers look for them.
+{
+  head -n 1 triage/core/groups.csv
+  for g in core ints reals realints bitvectors arrays strings fp; do
+    tail -n +2 "triage/$g/groups.csv"
+  done
+} > triage/groups.csv
 rm -rf bugs
-cp -r triage/bugs bugs
-echo "hunt: complete; see $out/report.txt, $out/triage/report.md and $out/bugs/" >&2
+mkdir bugs
+for g in core ints reals realints bitvectors arrays strings fp; do
+  if [[ -d triage/$g/bugs ]]; then cp triage/$g/bugs/* bugs/ 2> /dev/null || true; fi
+done
+echo "hunt: complete; see $out/report.txt, $out/triage/<grammar>/report.md and $out/bugs/" >&2
