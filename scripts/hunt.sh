@@ -144,7 +144,7 @@ done
 cd "$out"
 runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
 "$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
-"$et" solvers install z3@all cvc5@all >&2
+"$et" solvers install z3@all cvc5@all yices@all bitwuzla@all >&2
 mkdir -p triage
 for g in core ints reals realints bitvectors arrays strings fp; do
   [[ -f triage/$g/groups.csv ]] && continue
@@ -167,7 +167,9 @@ done
 } > triage/groups.csv
 rm -rf bugs
 mkdir bugs
+shopt -s nullglob
 for g in core ints reals realints bitvectors arrays strings fp; do
-  if [[ -d triage/$g/bugs ]]; then cp triage/$g/bugs/* bugs/ 2> /dev/null || true; fi
+  reports=(triage/"$g"/bugs/*)
+  ((${#reports[@]} == 0)) || cp "${reports[@]}" bugs/
 done
 echo "hunt: complete; see $out/report.txt, $out/triage/<grammar>/report.md and $out/bugs/" >&2
