@@ -298,9 +298,18 @@ fn a_fault_injecting_study_triages_into_the_expected_groups() {
         .arg(&pool)
         .arg("--grammar")
         .arg(&grammar)
-        // Every trigger ranged: the groups and call counts below are exact
-        // (`triage_real.rs` checks the default, the smallest formulas of each).
-        .args(["--performance-factor", "1.5", "--ranged", "all", "-j", "2"]);
+        // Every trigger re-run and ranged: the groups and call counts below are exact
+        // (`triage_real.rs` and the test below check the defaults, the smallest
+        // formulas of each candidate group).
+        .args([
+            "--performance-factor",
+            "1.5",
+            "--confirm",
+            "all",
+            "--ranged",
+            "all",
+        ])
+        .args(["-j", "2"]);
     let o = triage.output().unwrap();
     assert!(o.status.success(), "{}", show(&o));
     let out = run_dir.join("triage");
@@ -666,4 +675,115 @@ fn a_run_without_triggers_gives_an_empty_report() {
     assert_eq!(s.h1, ["et triage: 0 bug groups from 0 triggers"]);
     assert!(s.h2.is_empty());
     assert_eq!(csv_maps(&dir.join("triage/groups.csv")).len(), 0);
+}
+
+#[test]
+fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
+    let z3 = test_pool().newest("z3").unwrap().clone();
+    let scratch = tempfile::tempdir().unwrap();
+    let home = scratch.path().join("home");
+    // Gives up on every formula that applies abs: many `unknown` triggers, several of
+    // one operator signature.
+    let giveup = fake_release(
+        "giveup-1.0",
+        "giveup",
+        "1.0",
+        "fault-on.sh",
+        &[z3.program(), "abs", "unknown"],
+    );
+    let pool = write_pool(&scratch.path().join("pool.toml"), &[z3.clone(), giveup]);
+    let grammar = study_grammar();
+    let dir = scratch.path().join("run");
+    let o = et()
+        .args(["run", "--grammar"])
+        .arg(&grammar)
+        .args(["--n", "88", "--pool"])
+        .arg(&pool)
+        .args(["--solvers", "giveup-1.0", "--reference", &z3.name])
+        .args(["--timeout", "10", "-j", "2", "-q", "--out"])
+        .arg(&dir)
+        .env("ET_HOME", &home)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let unknowns = csv_maps(&dir.join("runs.csv"))
+        .iter()
+        .filter(|r| r["verdict"] == "unknown")
+        .count();
+    assert!(unknowns >= 10, "giveup's unknowns: {unknowns}");
+
+    let triage = |confirm: &str, out: &str| {
+        let o = et()
+            .arg("triage")
+            .arg(&dir)
+            .arg("--pool")
+            .arg(&pool)
+            .arg("--grammar")
+            .arg(&grammar)
+            .args(["--confirm", confirm, "-j", "2", "--out"])
+            .arg(dir.join(out))
+            .env("ET_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", show(&o));
+        (
+            csv_maps(&dir.join(out).join("groups.csv")),
+            csv_maps(&dir.join(out).join("triggers.csv")),
+            std::fs::read_to_string(dir.join(out).join("report.md")).unwrap(),
+        )
+    };
+    let (groups_one, triggers_one, report_one) = triage("1", "one");
+    let (groups_all, triggers_all, report_all) = triage("all", "all");
+
+    // The same groups either way; re-running the smallest of each is enough to form them.
+    let shape =
+        |groups: &[std::collections::BTreeMap<String, String>]| -> Vec<(String, String, String)> {
+            groups
+                .iter()
+                .map(|g| {
+                    (
+                        g["operators"].clone(),
+                        g["triggers"].clone(),
+                        g["status"].clone(),
+                    )
+                })
+                .collect()
+        };
+    assert_eq!(shape(&groups_one), shape(&groups_all));
+    assert!(
+        groups_one.iter().any(|g| g["triggers"] != "1"),
+        "some candidate group has several triggers: {groups_one:?}"
+    );
+    // With --confirm 1 exactly one trigger of each group is re-run (the reference
+    // decides every formula, so none is dropped), its smallest; the others are
+    // listed, in their group, as not re-run.
+    for g in &groups_one {
+        let triggers: usize = g["triggers"].parse().unwrap();
+        assert_eq!(g["confirmed"], "1", "{g:?}");
+        assert_eq!(g["not_rerun"], (triggers - 1).to_string(), "{g:?}");
+    }
+    for g in &groups_all {
+        assert_eq!(g["confirmed"], g["triggers"], "{g:?}");
+        assert_eq!(g["not_rerun"], "0", "{g:?}");
+    }
+    assert_eq!(triggers_one.len(), unknowns);
+    for t in &triggers_one {
+        assert!(!t["group"].is_empty(), "{t:?}");
+        let smallest = groups_one.iter().find(|g| g["rank"] == t["group"]).unwrap();
+        let expected = if t["index"] == smallest["index"] {
+            "confirmed"
+        } else {
+            "not_rerun"
+        };
+        assert_eq!(t["outcome"], expected, "{t:?}");
+    }
+    assert!(triggers_all.iter().all(|t| t["outcome"] == "confirmed"));
+    // Each re-run is the reference's call and the solver's (giveup has one release,
+    // so nothing is ranged).
+    for (report, rerun) in [(&report_one, groups_one.len()), (&report_all, unknowns)] {
+        assert!(
+            report.contains(&format!("{} solver calls in all", 2 * rerun)),
+            "{report}"
+        );
+    }
 }

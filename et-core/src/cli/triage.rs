@@ -25,7 +25,9 @@ use super::run::{seconds, MAX_JOBS};
 /// processes, the run's timeout and memory limit); one that does not always reproduce
 /// is marked flaky, not dropped. Performance triggers are re-run once at
 /// --performance-factor × the run's timeout and kept only while the reference still
-/// decides the formula within the run's timeout.
+/// decides the formula within the run's timeout: of each candidate group (see below)
+/// the --confirm smallest that survive; the others keep the run's own observation,
+/// which was made in a fresh process (outcome `not_rerun`).
 ///
 /// Triggers are also run on every installed version of their family, in release
 /// order, to find the first and last affected release: of each candidate group
@@ -48,6 +50,7 @@ use super::run::{seconds, MAX_JOBS};
   et triage results/ints results/strings --out results/triage
   et triage results/core --attempts 3 --jobs 8
   et triage results/ints --ranged all
+  et triage results/fp --confirm all --performance-factor 2
   et triage results/mine --grammar grammars/mine.pest --pool pool.toml
 
 Several directories (several grammars, or the shards of one study) give one report;
@@ -76,10 +79,16 @@ pub struct Args {
     /// 1000).
     #[arg(long, default_value = "4", value_name = "X", value_parser = factor)]
     performance_factor: f64,
+    /// Performance triggers (timeouts, unknowns) re-run per candidate group (one
+    /// solver, verdict and operators): the N smallest that the reference still decides
+    /// (1 to 1000000), or every one (`all`); the others keep the run's own fresh
+    /// observation. Correctness triggers are always re-run.
+    #[arg(long, default_value = "3", value_name = "N|all", value_parser = how_many)]
+    confirm: HowMany,
     /// Version ranges are measured on the triggers of the N smallest formulas of each
     /// candidate group (1 to 1000000), or of every formula (`all`).
-    #[arg(long, default_value = "3", value_name = "N|all", value_parser = ranged)]
-    ranged: Ranged,
+    #[arg(long, default_value = "3", value_name = "N|all", value_parser = how_many)]
+    ranged: HowMany,
     /// Solver calls at a time, 1 to 1024 (default: number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
     jobs: Option<u64>,
@@ -88,16 +97,17 @@ pub struct Args {
     quiet: bool,
 }
 
-/// `--ranged`: a number of formulas per candidate group, or `None` for all.
+/// `--confirm`, `--ranged`: a number of formulas per candidate group, or `None` for all.
 #[derive(Clone, Copy)]
-struct Ranged(Option<usize>);
+struct HowMany(Option<usize>);
 
-/// A clap value parser for `--ranged`: `all`, or a number from 1 to 1000000.
-fn ranged(text: &str) -> Result<Ranged, String> {
+/// A clap value parser for `--confirm` and `--ranged`: `all`, or a number from 1 to
+/// 1000000.
+fn how_many(text: &str) -> Result<HowMany, String> {
     match text.trim() {
-        "all" => Ok(Ranged(None)),
+        "all" => Ok(HowMany(None)),
         t => match t.parse::<usize>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => Ok(Ranged(Some(n))),
+            Ok(n) if (1..=1_000_000).contains(&n) => Ok(HowMany(Some(n))),
             _ => Err(format!(
                 "`{text}` is not `all` or a number from 1 to 1000000"
             )),
@@ -265,6 +275,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         settings: Settings {
             attempts: args.attempts,
             performance_factor: args.performance_factor,
+            performance_formulas: args.confirm.0,
         },
         ranged: args.ranged.0,
         jobs,

@@ -10,6 +10,10 @@
 //!   at the run's timeout: the finding is kept only while the reference still decides
 //!   the formula within the run's timeout (dropped otherwise); the solver still failing
 //!   at the longer limit confirms it, deciding there marks it flaky (slow, not stuck).
+//!   With [`Settings::performance_formulas`] only the smallest few of each candidate
+//!   group are re-run ([`super::group::next_to_confirm`]); the others are
+//!   [`Outcome::NotRerun`]: their row, which `et run` already observed in a fresh
+//!   process, stands as recorded.
 
 use std::time::Duration;
 
@@ -30,6 +34,10 @@ pub struct Settings {
     pub attempts: u32,
     /// Performance triggers are re-run at this multiple of the run's timeout.
     pub performance_factor: f64,
+    /// Performance triggers re-run per candidate group (one solver under test, verdict
+    /// and operators): the smallest, as many as it takes for this many to survive
+    /// (not be dropped); `None`: every one. Correctness triggers are always re-run.
+    pub performance_formulas: Option<usize>,
 }
 
 impl Default for Settings {
@@ -37,6 +45,7 @@ impl Default for Settings {
         Settings {
             attempts: 2,
             performance_factor: 4.0,
+            performance_formulas: Some(3),
         }
     }
 }
@@ -50,6 +59,9 @@ pub enum Outcome {
     Flaky,
     /// A performance finding whose reference no longer decides the formula in time.
     Dropped,
+    /// A performance finding that was not re-run: smaller ones of its candidate group
+    /// were ([`Settings::performance_formulas`]); the run's own fresh observation stands.
+    NotRerun,
 }
 
 impl Outcome {
@@ -59,6 +71,7 @@ impl Outcome {
             Outcome::Confirmed => "confirmed",
             Outcome::Flaky => "flaky",
             Outcome::Dropped => "dropped",
+            Outcome::NotRerun => "not_rerun",
         }
     }
 }
@@ -220,17 +233,7 @@ fn confirm_performance(
             outcome: Outcome::Dropped,
             reproduced: 0,
             attempts: 0,
-            answer: Answer {
-                status: trigger.row().status,
-                invalid_model: false,
-                self_check_failed: false,
-                model_check: None,
-                crash_signature: None,
-                time_s: trigger.row().time_s,
-                exit_code: None,
-                signal: None,
-                excerpt: String::new(),
-            },
+            answer: recorded_answer(trigger),
             reference: reference_answer,
             timeout: longer.timeout,
             note: Some(note),
@@ -264,6 +267,39 @@ fn confirm_performance(
         timeout: longer.timeout,
         note,
     })
+}
+
+/// A performance trigger left as the run recorded it ([`Outcome::NotRerun`]); `limits`
+/// are the run's.
+pub fn not_rerun(trigger: &TriggerRow, limits: CallSettings<'_>) -> Confirmation {
+    Confirmation {
+        outcome: Outcome::NotRerun,
+        reproduced: 0,
+        attempts: 0,
+        answer: recorded_answer(trigger),
+        reference: None,
+        timeout: limits.timeout,
+        note: Some(
+            "not re-run: smaller formulas of its candidate group were; the run's fresh \
+             observation stands"
+                .to_string(),
+        ),
+    }
+}
+
+/// What the run recorded of a trigger's call, for a trigger that is not re-run.
+fn recorded_answer(trigger: &TriggerRow) -> Answer {
+    Answer {
+        status: trigger.row().status,
+        invalid_model: false,
+        self_check_failed: false,
+        model_check: None,
+        crash_signature: None,
+        time_s: trigger.row().time_s,
+        exit_code: None,
+        signal: None,
+        excerpt: String::new(),
+    }
 }
 
 /// Seconds for messages: `8`, `0.25`, `0.015625`.
@@ -423,8 +459,8 @@ mod tests {
         // Generous: the reference must answer within it on a loaded machine.
         let limits = CallSettings::with_timeout(Duration::from_secs(2));
         let settings = Settings {
-            attempts: 2,
             performance_factor: 1.5,
+            ..Settings::default()
         };
         let c = confirm(&caller, &t, &opaque(), &slow, Some(&fast), limits, settings).unwrap();
         assert_eq!(c.outcome, Outcome::Confirmed);

@@ -88,29 +88,43 @@ impl GroupKey {
             .then(|| GroupKey::with_range(finding, "", ""))
     }
 
+    /// The candidate key of a performance trigger, known before it is re-run (it has
+    /// no crash signature): what [`next_to_confirm`] samples by.
+    pub fn performance_candidate(trigger: &TriggerRow, operators: &Signature) -> GroupKey {
+        GroupKey::from_parts(trigger, operators, None, "", "")
+    }
+
     fn with_range(finding: &Finding, first: &str, last: &str) -> GroupKey {
-        let crash = finding.kind == Kind::Crash;
+        GroupKey::from_parts(
+            &finding.trigger,
+            &finding.operators,
+            finding.crash_signature.as_deref(),
+            first,
+            last,
+        )
+    }
+
+    fn from_parts(
+        trigger: &TriggerRow,
+        operators: &Signature,
+        crash_signature: Option<&str>,
+        first: &str,
+        last: &str,
+    ) -> GroupKey {
+        let kind = Kind::of(trigger.verdict(), trigger.row().status);
+        let crash = kind == Kind::Crash;
         GroupKey {
-            kind: finding.kind,
-            verdict: finding.trigger.verdict(),
-            family: finding.trigger.row().family.to_ascii_lowercase(),
+            kind,
+            verdict: trigger.verdict(),
+            family: trigger.row().family.to_ascii_lowercase(),
             first: first.to_string(),
             last: last.to_string(),
             operators: if crash {
                 Signature::default()
             } else {
-                finding.operators.clone()
+                operators.clone()
             },
-            crash_signature: if crash {
-                Some(
-                    finding
-                        .crash_signature
-                        .clone()
-                        .unwrap_or_else(|| "(unknown)".into()),
-                )
-            } else {
-                None
-            },
+            crash_signature: crash.then(|| crash_signature.unwrap_or("(unknown)").to_string()),
         }
     }
 
@@ -138,6 +152,9 @@ pub struct Group {
     pub confirmed: usize,
     /// Members that did not always reproduce.
     pub flaky: usize,
+    /// Performance members that were not re-run (smaller ones of their candidate group
+    /// were; [`super::confirm::Settings::performance_formulas`]).
+    pub not_rerun: usize,
     /// Some member's model was refuted by et's own model check.
     pub model_checked: bool,
     /// The newest installed release shows the verdict.
@@ -161,20 +178,75 @@ impl Group {
 }
 
 fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
-    a.trigger
-        .row()
+    smallest_first(&a.trigger, &b.trigger)
+}
+
+/// Triggers by formula size, then index, grammar and solver: "smallest" everywhere in
+/// triage.
+fn smallest_first(a: &TriggerRow, b: &TriggerRow) -> std::cmp::Ordering {
+    a.row()
         .size
-        .cmp(&b.trigger.row().size)
-        .then_with(|| compare_indices(&a.trigger.row().index, &b.trigger.row().index))
-        .then_with(|| a.trigger.row().grammar.cmp(&b.trigger.row().grammar))
-        .then_with(|| a.trigger.row().solver.cmp(&b.trigger.row().solver))
+        .cmp(&b.row().size)
+        .then_with(|| compare_indices(&a.row().index, &b.row().index))
+        .then_with(|| a.row().grammar.cmp(&b.row().grammar))
+        .then_with(|| a.row().solver.cmp(&b.row().solver))
+}
+
+/// The performance triggers by candidate group ([`GroupKey::performance_candidate`]
+/// and the solver under test), smallest first: the groups [`next_to_confirm`] samples.
+/// `operators[i]` are trigger `i`'s.
+pub fn performance_candidates(triggers: &[TriggerRow], operators: &[Signature]) -> Vec<Vec<usize>> {
+    let mut by_key: BTreeMap<(GroupKey, &str), Vec<usize>> = BTreeMap::new();
+    for (i, t) in triggers.iter().enumerate() {
+        if !t.verdict().is_bug() {
+            let key = GroupKey::performance_candidate(t, &operators[i]);
+            by_key
+                .entry((key, t.row().solver.as_str()))
+                .or_default()
+                .push(i);
+        }
+    }
+    by_key
+        .into_values()
+        .map(|mut members| {
+            members.sort_by(|&a, &b| smallest_first(&triggers[a], &triggers[b]));
+            members
+        })
+        .collect()
+}
+
+/// The triggers of one performance candidate group (`members`, smallest first) to
+/// re-run next, given what is re-run so far (`outcomes[i]`, `None` for not yet): the
+/// smallest not yet re-run, as many as it still takes for `wanted` members to have
+/// survived (not been dropped). Empty when enough survived or none are left.
+///
+/// Re-running every timeout of a hunt at four times its limit takes hours and says,
+/// for most of them, what the smallest few of their group already say; a member
+/// dropped (its reference no longer decides it in time) is replaced by the next.
+pub fn next_to_confirm(
+    members: &[usize],
+    outcomes: &[Option<Outcome>],
+    wanted: usize,
+) -> Vec<usize> {
+    let survived = members
+        .iter()
+        .filter(|&&i| outcomes[i].is_some_and(|o| o != Outcome::Dropped))
+        .count();
+    members
+        .iter()
+        .copied()
+        .filter(|&i| outcomes[i].is_none())
+        .take(wanted.saturating_sub(survived))
+        .collect()
 }
 
 /// Which findings have their version range measured: for each finding that was not
-/// dropped, the finding whose range it takes — itself when the triggers of its
+/// dropped, the finding whose range it takes — itself when the re-run triggers of its
 /// candidate group ([`GroupKey::candidate`], and the same solver under test, so that
 /// a range taken over always holds the trigger's own release) with the `formulas`
-/// smallest formulas (all, for `None`) include it, else the group's smallest trigger.
+/// smallest formulas (all, for `None`) include it, else the group's smallest measured
+/// trigger. A trigger that was not re-run ([`Outcome::NotRerun`]) is never measured:
+/// its group's re-run triggers are smaller ([`next_to_confirm`]).
 ///
 /// Ranging runs a trigger on every installed release of its family, a performance
 /// trigger up to the run's time limit on each: for a hunt's hundreds of timeouts that
@@ -192,12 +264,17 @@ pub fn range_samples(findings: &[Finding], formulas: Option<usize>) -> Vec<Optio
     for members in by_key.values_mut() {
         members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
         let mut sampled: HashSet<(&str, &str)> = HashSet::new();
+        let mut smallest_measured = None;
         for &i in members.iter() {
             let row = findings[i].trigger.row();
             let formula = (row.grammar.as_str(), row.index.as_str());
-            let measured = sampled.contains(&formula)
-                || formulas.is_none_or(|n| sampled.len() < n) && sampled.insert(formula);
-            ranged_by[i] = Some(if measured { i } else { members[0] });
+            let measured = findings[i].confirmation.outcome != Outcome::NotRerun
+                && (sampled.contains(&formula)
+                    || formulas.is_none_or(|n| sampled.len() < n) && sampled.insert(formula));
+            if measured {
+                smallest_measured.get_or_insert(i);
+            }
+            ranged_by[i] = if measured { Some(i) } else { smallest_measured };
         }
     }
     ranged_by
@@ -225,10 +302,12 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                     (t.row().grammar.as_str(), t.row().index.as_str())
                 })
                 .collect();
-            let confirmed = members
-                .iter()
-                .filter(|&&i| findings[i].confirmation.outcome == Outcome::Confirmed)
-                .count();
+            let count = |outcome: Outcome| {
+                members
+                    .iter()
+                    .filter(|&&i| findings[i].confirmation.outcome == outcome)
+                    .count()
+            };
             let affects_newest = members.iter().any(|&i| {
                 findings[i]
                     .range
@@ -238,8 +317,9 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             Group {
                 rank: 0,
                 formulas: formulas.len(),
-                confirmed,
-                flaky: members.len() - confirmed,
+                confirmed: count(Outcome::Confirmed),
+                flaky: count(Outcome::Flaky),
+                not_rerun: count(Outcome::NotRerun),
                 model_checked: members.iter().any(|&i| findings[i].model_checked()),
                 affects_newest,
                 key,
@@ -266,4 +346,26 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
         g.rank = i + 1;
     }
     groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dropped_sample_is_replaced_by_the_next_smallest() {
+        let members = [4, 0, 2, 1, 3];
+        let nothing = [None; 5];
+        assert_eq!(next_to_confirm(&members, &nothing, 2), [4, 0]);
+        // 4 was dropped, 0 survived: one more, the next smallest.
+        let mut outcomes = nothing;
+        outcomes[4] = Some(Outcome::Dropped);
+        outcomes[0] = Some(Outcome::Flaky);
+        assert_eq!(next_to_confirm(&members, &outcomes, 2), [2]);
+        outcomes[2] = Some(Outcome::Confirmed);
+        assert!(next_to_confirm(&members, &outcomes, 2).is_empty());
+        // Every one dropped: all are tried, then nothing is left.
+        let all_dropped = [Some(Outcome::Dropped); 5];
+        assert!(next_to_confirm(&members, &all_dropped, 2).is_empty());
+    }
 }

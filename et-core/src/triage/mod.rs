@@ -8,7 +8,9 @@
 //!    the rows with a verdict;
 //! 2. the formula of each trigger, from its grammar and index (the enumeration is the
 //!    source of truth: performance findings have no saved file);
-//! 3. [`confirm`]: re-run every trigger, fresh processes, the run's limits;
+//! 3. [`confirm`]: re-run every correctness trigger, fresh processes, the run's limits,
+//!    and the smallest performance triggers of each candidate group at a longer limit
+//!    ([`group::next_to_confirm`]; all with `--confirm all`);
 //! 4. [`range`]: run it on every installed version of its family — the triggers of the
 //!    few smallest formulas of each candidate group ([`group::range_samples`]); the
 //!    others take the range of their candidate group's smallest;
@@ -268,13 +270,28 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         logics: &logics,
         caller: &caller,
     };
+    let operators: Vec<Signature> = formulas.iter().map(|f| Signature::of(f)).collect();
+    let settings = options.settings;
     progress(&format!(
-        "confirming {} triggers ({} attempts each for correctness, performance once at {}× the timeout)",
+        "confirming {} triggers ({} attempts each for correctness; performance once at {}× the timeout, {})",
         trigger_rows.len(),
-        options.settings.attempts,
-        options.settings.performance_factor
+        settings.attempts,
+        settings.performance_factor,
+        match settings.performance_formulas {
+            None => "every one".to_string(),
+            Some(n) => format!("the {n} smallest surviving of each candidate group"),
+        }
     ));
-    let confirmations = work.confirm_all(&resolved, options.settings)?;
+    let confirmations = work.confirm_all(&resolved, settings, &operators)?;
+    let not_rerun = confirmations
+        .iter()
+        .filter(|c| c.outcome == confirm::Outcome::NotRerun)
+        .count();
+    if not_rerun > 0 {
+        progress(&format!(
+            "{not_rerun} performance triggers not re-run (their rows stand as the run observed them)"
+        ));
+    }
     let crash_signatures = work.crash_signatures(&confirmations);
     let mut findings: Vec<Finding> = trigger_rows
         .iter()
@@ -282,7 +299,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         .enumerate()
         .map(|(i, (t, c))| Finding {
             kind: Kind::of(t.verdict(), t.row().status),
-            operators: Signature::of(&formulas[i]),
+            operators: operators[i].clone(),
             formula: formulas[i].clone(),
             crash_signature: crash_signatures[i].clone(),
             trigger: t.clone(),
@@ -385,20 +402,39 @@ impl Work<'_> {
         Formula::new(&self.formulas[i], values)
     }
 
-    /// Confirms every trigger, `jobs` calls at a time.
+    /// Confirms the triggers, `jobs` calls at a time: every correctness trigger, and
+    /// the performance triggers [`group::next_to_confirm`] picks, in rounds until each
+    /// candidate group has its survivors (every one, for `performance_formulas: None`);
+    /// the rest are [`confirm::not_rerun`]. `operators[i]` are trigger `i`'s.
     fn confirm_all(
         &self,
         resolved: &[(SolverConfig, Option<SolverConfig>)],
         settings: Settings,
+        operators: &[Signature],
     ) -> Result<Vec<Confirmation>, TriageError> {
-        let order: Vec<usize> = (0..self.rows.len()).collect();
-        self.caller
-            .map(&order, |&i| {
-                let t = &self.rows[i];
+        let mut done: Vec<Option<Confirmation>> = vec![None; self.rows.len()];
+        let mut next: Vec<usize> = (0..self.rows.len())
+            .filter(|&i| self.rows[i].verdict().is_bug() || settings.performance_formulas.is_none())
+            .collect();
+        let candidates = match settings.performance_formulas {
+            Some(_) => group::performance_candidates(self.rows, operators),
+            None => Vec::new(),
+        };
+        loop {
+            if let Some(wanted) = settings.performance_formulas {
+                let outcomes: Vec<_> = done.iter().map(|c| c.as_ref().map(|c| c.outcome)).collect();
+                for members in &candidates {
+                    next.extend(group::next_to_confirm(members, &outcomes, wanted));
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            let results = self.caller.map(&next, |&i| {
                 let (solver, reference) = &resolved[i];
                 confirm::confirm(
                     self.caller,
-                    t,
+                    &self.rows[i],
                     &self.formula(i),
                     solver,
                     reference.as_ref(),
@@ -409,9 +445,16 @@ impl Work<'_> {
                     solver: solver.name.clone(),
                     error,
                 })
-            })
+            });
+            for (i, result) in next.drain(..).zip(results) {
+                done[i] = Some(result?);
+            }
+        }
+        Ok(done
             .into_iter()
-            .collect()
+            .enumerate()
+            .map(|(i, c)| c.unwrap_or_else(|| confirm::not_rerun(&self.rows[i], self.limits(i))))
+            .collect())
     }
 
     /// Each crash trigger's signature: from the re-run, else from the run's own log

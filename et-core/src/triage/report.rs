@@ -329,6 +329,27 @@ pub(super) fn expected_answer(f: &Finding) -> (String, String) {
     }
 }
 
+/// How a group's members fared when re-run, in words.
+fn confirmation_counts(g: &Group) -> String {
+    let mut text = if g.flaky == 0 {
+        "all confirmed".to_string()
+    } else if g.confirmed == 0 {
+        "**flaky**: none reproduced in every re-run".to_string()
+    } else {
+        format!("{} confirmed, {} flaky", g.confirmed, g.flaky)
+    };
+    if g.not_rerun > 0 {
+        if g.flaky == 0 {
+            text = format!("{} confirmed", g.confirmed);
+        }
+        text.push_str(&format!(
+            ", {} not re-run (as the run observed them)",
+            g.not_rerun
+        ));
+    }
+    text
+}
+
 pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
     let c = &f.confirmation;
     match (c.outcome, f.trigger.verdict().is_bug()) {
@@ -341,6 +362,12 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
             f.answer().status,
             seconds(c.timeout),
             trimmed(triage.dirs[f.trigger.dir].manifest.timeout_s)
+        ),
+        (Outcome::NotRerun, _) => format!(
+            "not re-run (smaller formulas of its candidate group were): the run's call, \
+             in a fresh process, answered {} in {:.2} s",
+            f.trigger.row().status,
+            f.trigger.row().time_s
         ),
         (_, _) => format!(
             "**flaky**: {}",
@@ -393,12 +420,25 @@ pub fn markdown(triage: &Triage) -> String {
     let _ = writeln!(
         out,
         "Every correctness trigger was re-run {} times (solver and reference, fresh \
-         processes, the run's limits); performance triggers once at {}× the run's \
+         processes, the run's limits); {} once at {}× the run's \
          timeout, kept only while the reference still decides the formula within the \
          run's timeout. Version ranges: {} run on each installed release of its family \
          (the runs' solvers{}). Groups share family, kind, version range and operators \
          (crashes: the crash signature); {} solver calls in all.\n",
         triage.settings.attempts,
+        match triage.settings.performance_formulas {
+            None => "every performance trigger".to_string(),
+            Some(n) => format!(
+                "performance triggers — the {n} smallest of each candidate group (one \
+                 solver, verdict and operators) that the reference still decides, the \
+                 others ({not_rerun}) standing as the run observed them, in a fresh \
+                 process (`not_rerun` in `triggers.csv`) —",
+                not_rerun = findings
+                    .iter()
+                    .filter(|f| f.confirmation.outcome == Outcome::NotRerun)
+                    .count()
+            ),
+        },
         trimmed(triage.settings.performance_factor),
         match triage.ranged {
             None => "every trigger was".to_string(),
@@ -589,13 +629,7 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         plural(g.members.len()),
         g.formulas,
         plural(g.formulas),
-        if g.flaky == 0 {
-            "all confirmed".to_string()
-        } else if g.confirmed == 0 {
-            "**flaky**: none reproduced in every re-run".to_string()
-        } else {
-            format!("{} confirmed, {} flaky", g.confirmed, g.flaky)
-        }
+        confirmation_counts(g)
     );
     let _ = writeln!(
         out,
@@ -734,6 +768,7 @@ pub const GROUP_COLUMNS: &[&str] = &[
     "formulas",
     "confirmed",
     "flaky",
+    "not_rerun",
     "status",
     "grammar",
     "index",
@@ -807,6 +842,7 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             g.formulas.to_string(),
             g.confirmed.to_string(),
             g.flaky.to_string(),
+            g.not_rerun.to_string(),
             g.outcome().label().to_string(),
             f.trigger.row().grammar.clone(),
             f.trigger.row().index.clone(),
