@@ -165,6 +165,25 @@ done
     tail -n +2 "triage/$g/groups.csv"
   done
 } > triage/groups.csv
+# The same as a Markdown table, for the hunt's README to point at.
+python3 - triage/groups.csv > triage/groups.md << 'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+print("# Bug groups of the hunt\n")
+print("Made by `scripts/hunt.sh` from `triage/groups.csv` (ranks are per grammar; "
+      "`triage/<grammar>/report.md` has each group's section).\n")
+print("| grammar | rank | kind | verdict | family | versions | newest | operators or crash "
+      "| triggers | formulas | confirmed / flaky / not re-run | smallest (index, size, solver) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+for r in rows:
+    versions = r["first_version"] if r["first_version"] == r["last_version"] \
+        else f"{r['first_version']}–{r['last_version']}"
+    what = r["crash_signature"] or r["operators"]
+    print(f"| {r['grammar']} | {r['rank']} | {r['kind']} | {r['verdict']} | {r['family']} "
+          f"| {versions} | {'yes' if r['affects_newest'] == 'true' else 'no'} | `{what}` "
+          f"| {r['triggers']} | {r['formulas']} | {r['confirmed']} / {r['flaky']} / "
+          f"{r['not_rerun']} | {r['index']}, {r['size']}, {r['solver']} |")
+PY
 rm -rf bugs
 mkdir bugs
 shopt -s nullglob
