@@ -223,9 +223,20 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             .decided_s
             .map_or_else(String::new, |s| format!(" in {s:.3} s"));
         let limit = triage.dirs[f.trigger.dir].manifest.timeout_s;
+        let decided = if row.evidence == Some(Evidence::Witness) {
+            let reference_decided = row.reference_status.is_some_and(|s| s.is_decided());
+            let by = if !row.decided_by.is_empty() || reference_decided {
+                format!("; `{decider}` decided it too{time}")
+            } else {
+                "; no solver of the run decided it".to_string()
+            };
+            format!("et found an assignment that satisfies this formula (below){by}")
+        } else {
+            format!("`{decider}` decided this formula{time}")
+        };
         return format!(
-            "`{decider}` decided this formula{time}; `{}` took {:.3} s in the run (limit \
-             {limit} s) and {:.3} s when re-run. Times are wall-clock on the machine et ran on.",
+            "{decided}; `{}` took {:.3} s in the run (limit {limit} s) and {:.3} s when \
+             re-run. Times are wall-clock on the machine et ran on.",
             row.solver,
             row.time_s,
             f.answer().time_s

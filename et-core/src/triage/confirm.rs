@@ -216,11 +216,15 @@ fn confirm_performance(
         Some(r) => Some(caller.fresh(r, formula.text(), limits)?),
         None => None,
     };
-    let decided_fast = reference_answer
-        .as_ref()
-        .is_some_and(|a| a.judging_status().is_some());
+    // A witness settles the formula (satisfiable) on its own, as in `et run`: then the
+    // finding needs no reference, whatever the reference does now.
+    let decided_fast = formula.exists()
+        || reference_answer
+            .as_ref()
+            .is_some_and(|a| a.judging_status().is_some());
     if !decided_fast {
-        // The solver is not run: without a fast reference there is no finding.
+        // The solver is not run: without a fast reference or a witness there is no
+        // finding.
         let note = match &reference_answer {
             Some(a) => format!(
                 "the reference now answers {} within {} s",
@@ -479,6 +483,47 @@ mod tests {
         .unwrap();
         assert_eq!(c.outcome, Outcome::Dropped);
         assert!(c.note.unwrap().contains("now answers unknown"));
+    }
+
+    #[test]
+    fn a_witness_keeps_a_performance_finding_the_reference_no_longer_decides() {
+        let caller = Caller::new(1).unwrap();
+        let giveup = shell("giveup", "echo unknown");
+        let undecided = shell("ref", "echo unknown");
+        let by_witness = RunRow {
+            evidence: Some(crate::oracle::Evidence::Witness),
+            ..row(Status::Unknown, Verdict::Unknown)
+        };
+        let t = TriggerRow::new(0, 2, by_witness).unwrap();
+        // a = 1 satisfies it: the formula is decided without any solver.
+        let sat = Formula::new(
+            "(declare-const a Int) (assert (> a 0)) (check-sat)",
+            Some(9),
+        );
+        let c = confirm(
+            &caller,
+            &t,
+            &sat,
+            &giveup,
+            Some(&undecided),
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(c.outcome, Outcome::Confirmed, "{c:?}");
+        assert_eq!(c.answer.status, Status::Unknown);
+        // Without the witness, the reference's `unknown` drops it.
+        let c = confirm(
+            &caller,
+            &t,
+            &opaque(),
+            &giveup,
+            Some(&undecided),
+            LIMITS,
+            Settings::default(),
+        )
+        .unwrap();
+        assert_eq!(c.outcome, Outcome::Dropped, "{c:?}");
     }
 
     #[test]

@@ -324,7 +324,7 @@ pub(super) fn expected_answer(f: &Finding) -> (String, String) {
                 "an answer within the run's timeout; {}",
                 reference_says("no reference")
             ),
-            "the reference solver decided it within the run's timeout".to_string(),
+            known_by("the reference solver decided it within the run's timeout"),
         ),
     }
 }
@@ -358,10 +358,17 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
             c.reproduced, c.attempts
         ),
         (Outcome::Confirmed, false) => format!(
-            "confirmed: still {} at {} s, while the reference decides it within the run's {} s",
+            "confirmed: still {} at {} s, while {}",
             f.answer().status,
             seconds(c.timeout),
-            trimmed(triage.dirs[f.trigger.dir].manifest.timeout_s)
+            if f.trigger.row().evidence == Some(Evidence::Witness) {
+                "et's witness shows the formula satisfiable".to_string()
+            } else {
+                format!(
+                    "the reference decides it within the run's {} s",
+                    trimmed(triage.dirs[f.trigger.dir].manifest.timeout_s)
+                )
+            }
         ),
         (Outcome::NotRerun, _) => format!(
             "not re-run (smaller formulas of its candidate group were): the run's call, \
