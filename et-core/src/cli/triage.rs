@@ -25,7 +25,8 @@ use super::run::{seconds, MAX_JOBS};
 /// processes, the run's timeout and memory limit); one that does not always reproduce
 /// is marked flaky, not dropped. Performance triggers are re-run once at
 /// --performance-factor × the run's timeout and kept only while the reference still
-/// decides the formula within the run's timeout: of each candidate group (see below)
+/// decides the formula within the run's timeout or et's witness shows it satisfiable:
+/// of each candidate group (see below)
 /// the --confirm smallest that survive; the others keep the run's own observation,
 /// which was made in a fresh process (outcome `not_rerun`).
 ///
@@ -80,8 +81,8 @@ pub struct Args {
     #[arg(long, default_value = "4", value_name = "X", value_parser = factor)]
     performance_factor: f64,
     /// Performance triggers (timeouts, unknowns) re-run per candidate group (one
-    /// solver, verdict and operators): the N smallest that the reference still decides
-    /// (1 to 1000000), or every one (`all`); the others keep the run's own fresh
+    /// solver, verdict and operators): the N smallest that are not dropped (1 to
+    /// 1000000), or every one (`all`); the others keep the run's own fresh
     /// observation. Correctness triggers are always re-run.
     #[arg(long, default_value = "3", value_name = "N|all", value_parser = how_many)]
     confirm: HowMany,
