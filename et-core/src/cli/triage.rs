@@ -86,8 +86,9 @@ pub struct Args {
     /// observation. Correctness triggers are always re-run.
     #[arg(long, default_value = "3", value_name = "N|all", value_parser = how_many)]
     confirm: HowMany,
-    /// Version ranges are measured on the triggers of the N smallest formulas of each
-    /// candidate group (1 to 1000000), or of every formula (`all`).
+    /// Version ranges are measured on the re-run triggers of the N smallest formulas of
+    /// each candidate group (1 to 1000000), or of every formula (`all`; with `--confirm
+    /// all`, every trigger).
     #[arg(long, default_value = "3", value_name = "N|all", value_parser = how_many)]
     ranged: HowMany,
     /// Solver calls at a time, 1 to 1024 (default: number of cores).
