@@ -152,4 +152,20 @@ fn confirmed_groups_of_the_newest_release_get_reports_a_solver_alone_reproduces(
         "the model falsifies it: {}",
         show(&o)
     );
+    // The report holds the evidence itself: the whole model the solver printed, and
+    // where et's evaluation found the formula false.
+    for line in printed.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(
+            report.contains(line.trim_end()),
+            "the model's line {line:?} in the report:\n{report}"
+        );
+    }
+    let evidence = report
+        .split("## Evidence")
+        .nth(1)
+        .expect("an evidence section");
+    assert!(
+        evidence.contains("found it false at `"),
+        "the false sub-formula named:\n{report}"
+    );
 }

@@ -25,8 +25,8 @@ use super::confirm::Outcome;
 use super::group::{Finding, Group};
 use super::rank::Kind;
 use super::report::{
-    code, code_block, confirmation_text, expected_answer, one_command_per_line, shell_word,
-    solver_of, title, wrong_answer,
+    code, code_block, confirmation_text, expected_answer, model_false_at, one_command_per_line,
+    shell_word, solver_of, title, wrong_answer,
 };
 use super::Triage;
 
@@ -243,11 +243,11 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
         );
     }
     match row.evidence {
-        Some(Evidence::Model) => {
+        Some(Evidence::Model) => format!(
             "It does not rest on any other solver: et evaluated the formula under the model \
-             the solver printed (shown above) and found it false."
-                .into()
-        }
+             the solver printed (shown above) and found it false{}.",
+            model_false_at(f).map_or_else(String::new, |at| format!(" at {}", code(at)))
+        ),
         Some(Evidence::Witness) => {
             "It does not rest on any other solver: et found an assignment that satisfies the \
              formula (below), so `unsat` is wrong."

@@ -30,6 +30,9 @@ use crate::solvers::SolverConfig;
 
 /// Lines of output kept in an [`Answer`] for reports.
 const EXCERPT_LINES: usize = 6;
+/// Lines kept of a `sat` answer's output: its model is the evidence of an invalid-model
+/// report, and the models of et's small formulas fit (a longer one is cut, and says so).
+const MODEL_EXCERPT_LINES: usize = 80;
 /// Characters kept of one output line in an excerpt.
 const EXCERPT_LINE_CHARS: usize = 200;
 
@@ -70,7 +73,14 @@ impl Answer {
             time_s: outcome.wall.as_secs_f64(),
             exit_code: outcome.exit_code,
             signal: outcome.signal,
-            excerpt: excerpt(outcome),
+            excerpt: excerpt(
+                outcome,
+                if observation.class.status == Status::Sat {
+                    MODEL_EXCERPT_LINES
+                } else {
+                    EXCERPT_LINES
+                },
+            ),
             crash_signature: observation.class.crash_signature,
             model_check: observation.model_check,
         }
@@ -126,18 +136,26 @@ impl Answer {
     }
 }
 
-fn excerpt(outcome: &CallOutcome) -> String {
+/// The first `lines` non-empty lines of stdout then stderr, each cut at
+/// [`EXCERPT_LINE_CHARS`]; a last line says how many more there were.
+fn excerpt(outcome: &CallOutcome, lines: usize) -> String {
     let stdout = outcome.stdout_text();
     let stderr = outcome.stderr_text();
-    stdout
+    let all: Vec<&str> = stdout
         .lines()
         .chain(stderr.lines())
         .map(str::trim_end)
         .filter(|l| !l.is_empty())
-        .take(EXCERPT_LINES)
+        .collect();
+    let mut kept: Vec<String> = all
+        .iter()
+        .take(lines)
         .map(|l| l.chars().take(EXCERPT_LINE_CHARS).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect();
+    if all.len() > lines {
+        kept.push(format!("... ({} more lines)", all.len() - lines));
+    }
+    kept.join("\n")
 }
 
 /// How the calls of one formula are made: the run's limits, and the SMT-LIB logic

@@ -220,6 +220,15 @@ fn fixed_in<'t>(triage: &'t Triage, g: &Group) -> Option<&'t str> {
 }
 
 /// The wrong answer in words.
+/// Where et's evaluation of the re-run's model found the formula false (the first
+/// false sub-formula, with values), when it did.
+pub(super) fn model_false_at(f: &Finding) -> Option<&str> {
+    match &f.answer().model_check {
+        Some(et_eval::ModelCheck::Invalid { explanation }) => Some(explanation),
+        _ => None,
+    }
+}
+
 pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     let a = f.answer();
     match f.kind {
@@ -430,7 +439,7 @@ pub fn markdown(triage: &Triage) -> String {
          processes, the run's limits); {} once at {}× the run's \
          timeout, kept only while the reference still decides the formula within the \
          run's timeout. Version ranges: {} run on each installed release of its family \
-         (the runs' solvers{}). Groups share family, kind, version range and operators \
+         (the runs' solvers{}){}. Groups share family, kind, version range and operators \
          (crashes: the crash signature); {} solver calls in all.\n",
         triage.settings.attempts,
         match triage.settings.performance_formulas {
@@ -449,12 +458,12 @@ pub fn markdown(triage: &Triage) -> String {
         trimmed(triage.settings.performance_factor),
         match triage.ranged {
             None => "every trigger was".to_string(),
+            Some(1) => "the triggers of the smallest formula of each candidate group (one \
+                        solver, kind, verdict and operator or crash signature) were"
+                .to_string(),
             Some(n) => format!(
-                "the triggers of the {n} smallest formula{} of each candidate group (one \
-                 solver, kind, verdict and operator or crash signature) were; the \
-                 others share the range of their candidate group's smallest, and \
-                 `triggers.csv` says which (`range_measured`)",
-                plural(n)
+                "the triggers of the {n} smallest formulas of each candidate group (one \
+                 solver, kind, verdict and operator or crash signature) were"
             ),
         },
         triage
@@ -464,6 +473,12 @@ pub fn markdown(triage: &Triage) -> String {
                 " and the pool {}",
                 code(&p.display().to_string())
             )),
+        if triage.ranged.is_some() {
+            "; the others share the range of their candidate group's smallest, and \
+             `triggers.csv` says which (`range_measured`)"
+        } else {
+            ""
+        },
         triage.calls
     );
     if triage.groups.is_empty() {
@@ -660,6 +675,13 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     if !f.answer().excerpt.is_empty() {
         let _ = writeln!(out, "Output of the re-run:\n");
         code_block(out, "", &f.answer().excerpt);
+    }
+    if let Some(false_at) = model_false_at(f) {
+        let _ = writeln!(
+            out,
+            "**et's model check:** the formula is false under this model at {}.\n",
+            code(false_at)
+        );
     }
     let (expected, known) = expected_answer(f);
     let _ = writeln!(out, "**Expected answer:** {expected}.\n");
