@@ -396,6 +396,51 @@ struct Slot {
     oom: Option<OwnedFd>,
     /// Kept open while the v1 eventfd is registered on it.
     _oom_control: Option<fs::File>,
+    /// The counters a session reads on every formula, kept open: opening a cgroup
+    /// file costs more than reading it, and an exchange of a few milliseconds reads
+    /// three or four. `None` only while the slot is being made.
+    counters: Option<Counters>,
+}
+
+/// Open counter files of a slot, read and written at offset 0 (a cgroup file gives
+/// its current value from offset 0 on every read).
+struct Counters {
+    /// `cpuacct.usage` (v1) or `cpu.stat` (v2).
+    cpu: fs::File,
+    /// `memory.max_usage_in_bytes` (v1, writable: "0" restarts it) or `memory.peak`
+    /// (v2, from Linux 5.19 on; `None` before).
+    peak: Option<fs::File>,
+}
+
+impl Counters {
+    fn open(version: Version, memory: &Path, cpuacct: &Path) -> io::Result<Counters> {
+        let (cpu, peak) = match version {
+            Version::V1 => ("cpuacct.usage", "memory.max_usage_in_bytes"),
+            Version::V2 => ("cpu.stat", "memory.peak"),
+        };
+        let rw = |path: PathBuf| {
+            fs::OpenOptions::new()
+                .read(true)
+                .write(version == Version::V1)
+                .open(path)
+        };
+        Ok(Counters {
+            cpu: fs::File::open(cpuacct.join(cpu))?,
+            peak: match rw(memory.join(peak)) {
+                Ok(f) => Some(f),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => return Err(e),
+            },
+        })
+    }
+}
+
+/// The text of an open cgroup file, read from offset 0.
+fn read_open(file: &fs::File) -> Option<String> {
+    use std::os::unix::fs::FileExt;
+    let mut buf = [0u8; 4096];
+    let n = file.read_at(&mut buf, 0).ok()?;
+    String::from_utf8(buf[..n].to_vec()).ok()
 }
 
 /// Counters of a reused slot as they stood when the call began: v1 cannot reset
@@ -449,7 +494,10 @@ impl<'a> CallCgroup<'a> {
                     unsafe { libc::read(fd.as_raw_fd(), (&mut count as *mut u64).cast(), 8) };
                 }
                 fs::write(slot.cpuacct.join("cpuacct.usage"), "0")?;
-                fs::write(slot.memory.join("memory.max_usage_in_bytes"), "0")?;
+                if let Some(peak) = slot.counters().and_then(|c| c.peak.as_ref()) {
+                    use std::os::unix::fs::FileExt;
+                    peak.write_at(b"0", 0)?;
+                }
                 let memory_bytes =
                     read_number(&slot.memory.join("memory.usage_in_bytes")).unwrap_or(0);
                 cg.slot = Some(slot);
@@ -492,12 +540,16 @@ impl<'a> CallCgroup<'a> {
 
     /// CPU time used so far by every process that ran in the cgroup during this call.
     pub fn cpu_usage(&self) -> Duration {
-        let slot = self.slot();
+        let text = self
+            .slot()
+            .counters()
+            .and_then(|c| read_open(&c.cpu))
+            .unwrap_or_default();
         match self.version {
-            Version::V1 => read_number(&slot.cpuacct.join("cpuacct.usage"))
+            Version::V1 => parse_number(&text)
                 .map(Duration::from_nanos)
                 .unwrap_or_default(),
-            Version::V2 => read_key(&slot.cpuacct.join("cpu.stat"), "usage_usec")
+            Version::V2 => parse_key(&text, "usage_usec")
                 .map(Duration::from_micros)
                 .unwrap_or_default(),
         }
@@ -513,7 +565,13 @@ impl<'a> CallCgroup<'a> {
     /// reset before Linux 6.12: there the peak stays the cgroup's since its creation.
     pub fn restart_peak(&self) -> io::Result<()> {
         match self.version {
-            Version::V1 => fs::write(self.slot().memory.join("memory.max_usage_in_bytes"), "0"),
+            Version::V1 => match self.slot().counters().and_then(|c| c.peak.as_ref()) {
+                Some(file) => {
+                    use std::os::unix::fs::FileExt;
+                    file.write_at(b"0", 0).map(drop)
+                }
+                None => Ok(()),
+            },
             Version::V2 => Ok(()),
         }
     }
@@ -531,13 +589,14 @@ impl<'a> CallCgroup<'a> {
     /// Peak memory in KiB of the processes in the cgroup (less what it held when
     /// created); `None` where the kernel has no peak counter.
     pub fn peak_memory_kb(&self) -> Option<u64> {
-        let slot = self.slot();
-        let peak = match self.version {
-            Version::V1 => read_number(&slot.memory.join("memory.max_usage_in_bytes")),
-            // memory.peak exists from Linux 5.19 on; before, the caller falls back to
-            // the rusage of the solver process.
-            Version::V2 => read_number(&slot.memory.join("memory.peak")),
-        };
+        // memory.peak exists from Linux 5.19 on; before, the caller falls back to the
+        // rusage of the solver process.
+        let peak = self
+            .slot()
+            .counters()
+            .and_then(|c| c.peak.as_ref())
+            .and_then(read_open)
+            .and_then(|t| parse_number(&t));
         peak.map(|b| b.saturating_sub(self.baseline.memory_bytes) / 1024)
     }
 
@@ -569,6 +628,11 @@ impl Drop for CallCgroup<'_> {
 }
 
 impl Slot {
+    /// The slot's open counter files (always there once it is made).
+    fn counters(&self) -> Option<&Counters> {
+        self.counters.as_ref()
+    }
+
     /// Creates `call-<n>` in each hierarchy with the given memory limit.
     fn create(cgroups: &Cgroups, memory_mb: Option<u64>) -> io::Result<Slot> {
         let name = format!("call-{}", cgroups.next.fetch_add(1, Ordering::Relaxed));
@@ -583,12 +647,18 @@ impl Slot {
             procs: Vec::new(),
             oom: None,
             _oom_control: None,
+            counters: None,
         };
         // From here on, dropping `slot` (on an error) removes what was made.
         for dir in dirs {
             fs::create_dir(&dir)?;
             slot.dirs.push(dir);
         }
+        slot.counters = Some(Counters::open(
+            cgroups.version,
+            &slot.memory,
+            &slot.cpuacct,
+        )?);
         if let Some(mb) = memory_mb {
             let bytes = mb.saturating_mul(1 << 20).to_string();
             match cgroups.version {
@@ -646,6 +716,7 @@ impl Drop for Slot {
         raw::kill_cgroup(&self.kill_dir, self.version.kill_via());
         self.oom = None;
         self._oom_control = None;
+        self.counters = None;
         self.procs.clear();
         for dir in &self.dirs {
             raw::remove_dir(&c_path(dir));
@@ -669,12 +740,21 @@ fn join_file(version: Version) -> &'static str {
 }
 
 fn read_number(path: &Path) -> Option<u64> {
-    fs::read_to_string(path).ok()?.trim().parse().ok()
+    parse_number(&fs::read_to_string(path).ok()?)
+}
+
+fn parse_number(text: &str) -> Option<u64> {
+    text.trim().parse().ok()
 }
 
 /// The value of `key value` lines (cpu.stat, memory.events, memory.oom_control).
 fn read_key(path: &Path, key: &str) -> Option<u64> {
-    fs::read_to_string(path).ok()?.lines().find_map(|l| {
+    parse_key(&fs::read_to_string(path).ok()?, key)
+}
+
+/// The value of `key` in `key value` lines.
+fn parse_key(text: &str, key: &str) -> Option<u64> {
+    text.lines().find_map(|l| {
         let (k, v) = l.split_once(' ')?;
         (k == key).then(|| v.trim().parse().ok()).flatten()
     })
