@@ -169,3 +169,43 @@ fn confirmed_groups_of_the_newest_release_get_reports_a_solver_alone_reproduces(
         "the false sub-formula named:\n{report}"
     );
 }
+
+/// Two releases of one family show the same bug on the same formulas: the report is
+/// made for the newest one, the release its developers fix, not for whichever release
+/// the triage met first.
+#[test]
+fn the_report_of_a_bug_two_releases_share_names_the_newest() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let release = |version: &str| {
+        let mut r = fake_release(
+            &format!("perturbed-{version}"),
+            "perturbed",
+            version,
+            "perturb-model.sh",
+            &[z3.program()],
+        );
+        r.models = true;
+        r
+    };
+    let (old, new) = (release("1.0"), release("2.0"));
+    let run = s.campaign(
+        "core",
+        "12",
+        &[z3.clone(), old, new],
+        "run",
+        &["--timeout", "60"],
+    );
+    let o = s.run(&["triage", run.to_str().unwrap(), "--jobs", "2", "-q"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let bugs = run.join("triage").join("bugs");
+    let names: Vec<String> = std::fs::read_dir(&bugs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".md"))
+        .collect();
+    assert!(!names.is_empty(), "reports in {}", bugs.display());
+    for name in &names {
+        assert!(name.contains("perturbed-2.0-"), "{name} among {names:?}");
+    }
+}

@@ -61,13 +61,28 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The group's smallest member that reproduced in every attempt (the smallest member
-/// may be a flaky one).
+/// may be a flaky one); of the triggers of that formula, the one found on the newest
+/// installed release of the family, when it was found there too: the release a
+/// developer fixes.
 fn confirmed_smallest<'t>(triage: &'t Triage, g: &Group) -> &'t Finding {
-    g.members
-        .iter()
-        .map(|&i| &triage.findings[i])
-        .find(|f| f.confirmation.outcome == Outcome::Confirmed)
-        .unwrap_or_else(|| g.smallest(&triage.findings))
+    let confirmed = || {
+        g.members
+            .iter()
+            .map(|&i| &triage.findings[i])
+            .filter(|f| f.confirmation.outcome == Outcome::Confirmed)
+    };
+    let Some(smallest) = confirmed().next() else {
+        return g.smallest(&triage.findings);
+    };
+    let newest = smallest.range.as_ref().and_then(|r| r.newest());
+    let same_formula = |f: &&Finding| {
+        let (a, b) = (f.trigger.row(), smallest.trigger.row());
+        a.grammar == b.grammar && a.index == b.index
+    };
+    confirmed()
+        .filter(same_formula)
+        .find(|f| Some(f.trigger.row().version.as_str()) == newest)
+        .unwrap_or(smallest)
 }
 
 /// `z3-5.4.1-invalid-model-strings`: the release, the kind, the grammar.
