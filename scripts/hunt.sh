@@ -151,34 +151,34 @@ cd "$out"
 runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
 "$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
 "$et" solvers install z3@all cvc5@all yices@all bitwuzla@all >&2
-mkdir -p triage
-for g in core arrays ints bitvectors realints reals strings fp; do
-  [[ -f triage/$g/groups.csv ]] && continue
-  if ((done_steps >= steps)); then
-    echo "hunt: stopped after $steps step(s); run it again to go on" >&2
-    exit 0
-  fi
-  start=$(date +%s)
-  "$et" triage "runs/$g" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
-    --confirm 3 --ranged 1 --out "triage/$g"
-  echo "$g triage: $(($(date +%s) - start)) s, et built at $build" | tee -a triage/times.txt >&2
-  done_steps=$((done_steps + 1))
-done
-# The groups of every grammar in one table (ranked within their grammar; the grammar
-# column names it), and the reports to file where the hunt's readers look for them.
-{
-  head -n 1 triage/core/groups.csv
+# The groups of every grammar triaged so far in one table (ranked within their grammar;
+# the grammar column names it), and the reports to file where the hunt's readers look
+# for them: made again after every triage step, so that what a session leaves is
+# usable before the last grammar is triaged.
+join_triage() {
+  local triaged=() g
   for g in core ints reals realints bitvectors arrays strings fp; do
-    tail -n +2 "triage/$g/groups.csv"
+    [[ -f triage/$g/groups.csv ]] && triaged+=("$g")
   done
-} > triage/groups.csv
-# The same as a Markdown table, for the hunt's README to point at.
-python3 - triage/groups.csv > triage/groups.md << 'PY'
+  ((${#triaged[@]} > 0)) || return 0
+  {
+    head -n 1 "triage/${triaged[0]}/groups.csv"
+    for g in "${triaged[@]}"; do
+      tail -n +2 "triage/$g/groups.csv"
+    done
+  } > triage/groups.csv
+  # The same as a Markdown table, for the hunt's README to point at.
+  python3 - triage/groups.csv "${triaged[*]}" > triage/groups.md << 'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+triaged = sys.argv[2].split()
+untriaged = [g for g in "core ints reals realints bitvectors arrays strings fp".split()
+             if g not in triaged]
 print("# Bug groups of the hunt\n")
 print("Made by `scripts/hunt.sh` from `triage/groups.csv` (ranks are per grammar; "
-      "`triage/<grammar>/report.md` has each group's section).\n")
+      "`triage/<grammar>/report.md` has each group's section). Grammars triaged: "
+      + ", ".join(triaged) + (("; not yet: " + ", ".join(untriaged)) if untriaged else "")
+      + ".\n")
 print("| grammar | rank | kind | verdict | family | versions | newest | operators or crash "
       "| triggers | formulas | confirmed / flaky / not re-run | smallest (index, size, solver) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -191,11 +191,28 @@ for r in rows:
           f"| {r['triggers']} | {r['formulas']} | {r['confirmed']} / {r['flaky']} / "
           f"{r['not_rerun']} | {r['index']}, {r['size']}, {r['solver']} |")
 PY
-rm -rf bugs
-mkdir bugs
-shopt -s nullglob
-for g in core ints reals realints bitvectors arrays strings fp; do
-  reports=(triage/"$g"/bugs/*)
-  ((${#reports[@]} == 0)) || cp "${reports[@]}" bugs/
+  rm -rf bugs
+  mkdir bugs
+  local reports
+  for g in "${triaged[@]}"; do
+    reports=(triage/"$g"/bugs/*)
+    [[ -e ${reports[0]} ]] && cp "${reports[@]}" bugs/
+  done
+  return 0
+}
+mkdir -p triage
+for g in core arrays ints bitvectors realints reals strings fp; do
+  [[ -f triage/$g/groups.csv ]] && continue
+  if ((done_steps >= steps)); then
+    echo "hunt: stopped after $steps step(s); run it again to go on" >&2
+    exit 0
+  fi
+  start=$(date +%s)
+  "$et" triage "runs/$g" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
+    --confirm 3 --ranged 1 --out "triage/$g"
+  echo "$g triage: $(($(date +%s) - start)) s, et built at $build" | tee -a triage/times.txt >&2
+  join_triage
+  done_steps=$((done_steps + 1))
 done
+join_triage
 echo "hunt: complete; see $out/report.txt, $out/triage/<grammar>/report.md and $out/bugs/" >&2
