@@ -25,8 +25,8 @@ use super::confirm::Outcome;
 use super::group::{Finding, Group};
 use super::rank::Kind;
 use super::report::{
-    code, code_block, confirmation_text, expected_answer, model_false_at, one_command_per_line,
-    shell_word, solver_of, title, wrong_answer,
+    code, code_block, confirmation_text, expected_answer, limits_text, model_false_at,
+    one_command_per_line, shell_word, solver_of, title, wrong_answer,
 };
 use super::Triage;
 
@@ -188,13 +188,23 @@ fn report(
         code_block(&mut out, "smt2", &witness);
     }
     if let Some(range) = &f.range {
+        let since = match range.newest_since() {
+            Some((first, Some(good))) => format!(
+                "; the newest release shows it since {} ({}, the release before, does not)",
+                code(first),
+                code(good)
+            ),
+            Some((first, None)) => format!(
+                "; every installed release that ran shows it, from the oldest, {}, on",
+                code(first)
+            ),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "## Affected releases\n\n{} of the installed `{}` releases show it; the first \
-             bad one is {}.\n",
+            "## Affected releases\n\n{} of the installed `{}` releases show it{since}.\n",
             range.describe(),
             g.key.family,
-            range.first().map_or_else(|| "unknown".to_string(), code)
         );
         let _ = writeln!(out, "| release | shows it | answer |\n|---|---|---|");
         for v in &range.versions {
@@ -237,7 +247,7 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
         let time = row
             .decided_s
             .map_or_else(String::new, |s| format!(" in {s:.3} s"));
-        let limit = triage.dirs[f.trigger.dir].manifest.timeout_s;
+        let limit = limits_text(triage, f, 1.0);
         let decided = if row.evidence == Some(Evidence::Witness) {
             let reference_decided = row.reference_status.is_some_and(|s| s.is_decided());
             let by = if !row.decided_by.is_empty() || reference_decided {
@@ -250,10 +260,12 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             format!("`{decider}` decided this formula{time}")
         };
         return format!(
-            "{decided}; `{}` took {:.3} s in the run (limit {limit} s) and {:.3} s when \
-             re-run. Times are wall-clock on the machine et ran on.",
+            "{decided}; `{}` took {:.3} s ({:.3} s of CPU time) in the run (limit: {limit}) \
+             and {:.3} s when re-run. Times are wall-clock on the machine et ran on unless \
+             they say CPU.",
             row.solver,
             row.time_s,
+            row.cpu_s,
             f.answer().time_s
         );
     }

@@ -81,13 +81,88 @@ impl VersionRange {
             .is_some_and(|v| v.affected == Some(true))
     }
 
-    /// `4.8.5–4.8.7`, or one version alone.
-    pub fn describe(&self) -> String {
-        match (self.first(), self.last()) {
-            (Some(a), Some(b)) if a == b => a.to_string(),
-            (Some(a), Some(b)) => format!("{a}–{b}"),
-            _ => "(none)".to_string(),
+    /// The affected releases as runs of consecutive installed releases, oldest first:
+    /// (first, last) of each. A release that could not run neither breaks a run nor
+    /// starts one. Performance findings near the limit come and go between releases;
+    /// a bug that was fixed and came back is two runs.
+    pub fn runs(&self) -> Vec<(&str, &str)> {
+        let mut runs: Vec<(&str, &str)> = Vec::new();
+        let mut open = false;
+        for v in &self.versions {
+            match v.affected {
+                Some(true) if open => runs.last_mut().expect("an open run").1 = &v.version,
+                Some(true) => {
+                    runs.push((&v.version, &v.version));
+                    open = true;
+                }
+                Some(false) => open = false,
+                None => {}
+            }
         }
+        runs
+    }
+
+    /// `4.8.5–4.8.7`, one version alone, or several runs (`4.8.9–4.8.10, 5.3.0–5.4.1`).
+    pub fn describe(&self) -> String {
+        let runs = self.runs();
+        if runs.is_empty() {
+            return "(none)".to_string();
+        }
+        runs.iter()
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}–{b}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// For a title: the newest run, and how many affected releases came before it
+    /// (`5.3.0–5.4.1 and 9 earlier releases`).
+    pub fn describe_short(&self) -> String {
+        let runs = self.runs();
+        let Some(&(a, b)) = runs.last() else {
+            return "(none)".to_string();
+        };
+        let newest = if a == b {
+            a.to_string()
+        } else {
+            format!("{a}–{b}")
+        };
+        let first_of_newest = self
+            .versions
+            .iter()
+            .position(|v| v.version == a)
+            .unwrap_or(0);
+        let earlier = self.versions[..first_of_newest]
+            .iter()
+            .filter(|v| v.affected == Some(true))
+            .count();
+        match earlier {
+            0 => newest,
+            1 => format!("{newest} and 1 earlier release"),
+            n => format!("{newest} and {n} earlier releases"),
+        }
+    }
+
+    /// When the newest installed release shows it: where that started — the first
+    /// release of the newest run, and the release before it that did not show it (none
+    /// when the run starts at the oldest installed release).
+    pub fn newest_since(&self) -> Option<(&str, Option<&str>)> {
+        if !self.affects_newest() {
+            return None;
+        }
+        let (start, _) = *self.runs().last()?;
+        let at = self.versions.iter().position(|v| v.version == start)?;
+        let before = self.versions[..at]
+            .iter()
+            .rev()
+            .find(|v| v.affected == Some(false))
+            .map(|v| v.version.as_str());
+        Some((start, before))
     }
 }
 
@@ -184,5 +259,45 @@ mod tests {
         assert_eq!(range.describe(), "4.8.5–4.8.7");
         assert!(!range.affects_newest());
         assert_eq!(range.newest(), Some("4.16.0"));
+        assert_eq!(range.newest_since(), None);
+    }
+
+    #[test]
+    fn a_bug_that_came_back_is_two_runs() {
+        let v = |version: &str, affected| VersionResult {
+            version: version.into(),
+            solver: version.into(),
+            affected,
+            answer: String::new(),
+        };
+        let range = VersionRange {
+            versions: vec![
+                v("4.8.9", Some(true)),
+                v("4.8.10", Some(true)),
+                v("4.8.11", Some(false)),
+                v("4.15.3", Some(true)),
+                v("5.1.0", Some(false)),
+                v("5.2.0", None),
+                v("5.3.0", Some(true)),
+                v("5.3.1", None),
+                v("5.4.1", Some(true)),
+            ],
+        };
+        assert_eq!(
+            range.runs(),
+            [
+                ("4.8.9", "4.8.10"),
+                ("4.15.3", "4.15.3"),
+                ("5.3.0", "5.4.1")
+            ]
+        );
+        assert_eq!(range.describe(), "4.8.9–4.8.10, 4.15.3, 5.3.0–5.4.1");
+        assert_eq!(range.describe_short(), "5.3.0–5.4.1 and 3 earlier releases");
+        assert_eq!(range.newest_since(), Some(("5.3.0", Some("5.1.0"))));
+        let from_the_oldest = VersionRange {
+            versions: vec![v("1.0", Some(true)), v("2.0", Some(true))],
+        };
+        assert_eq!(from_the_oldest.describe_short(), "1.0–2.0");
+        assert_eq!(from_the_oldest.newest_since(), Some(("1.0", None)));
     }
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use crate::oracle::{Evidence, Verdict};
 use crate::solvers::{InputMode, SolverConfig};
 
-use super::confirm::{seconds, Outcome};
+use super::confirm::Outcome;
 use super::group::{Finding, Group};
 use super::rank::Kind;
 use super::triggers::RunDirectory;
@@ -175,7 +175,7 @@ pub(super) fn title(triage: &Triage, g: &Group) -> String {
     let range = triage.findings[g.members[0]]
         .range
         .as_ref()
-        .map_or_else(String::new, |r| r.describe());
+        .map_or_else(String::new, |r| r.describe_short());
     let what = match &g.key.crash_signature {
         Some(signature) => code(signature),
         None => g
@@ -229,6 +229,20 @@ pub(super) fn model_false_at(f: &Finding) -> Option<&str> {
     }
 }
 
+/// The run's limits for `f`, times `factor`: `2 s of CPU time (10 s wall-clock)`, or
+/// `10 s` for a run without a CPU limit (the wall clock is then the limit).
+pub(super) fn limits_text(triage: &Triage, f: &Finding, factor: f64) -> String {
+    let m = &triage.dirs[f.trigger.dir].manifest;
+    let wall = trimmed(m.timeout_s * factor);
+    match m.cpu_timeout_s {
+        Some(cpu) => format!(
+            "{} s of CPU time ({wall} s wall-clock)",
+            trimmed(cpu * factor)
+        ),
+        None => format!("{wall} s"),
+    }
+}
+
 pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     let a = f.answer();
     match f.kind {
@@ -245,9 +259,9 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
             let status = a.status.to_string();
             if f.confirmation.outcome == Outcome::Confirmed {
                 format!(
-                    "{}, also when re-run with a {} s limit ({}× the run's timeout)",
+                    "{}, also when re-run with {} ({}× the run's limits)",
                     code(&status),
-                    seconds(f.confirmation.timeout),
+                    limits_text(triage, f, triage.settings.performance_factor),
                     trimmed(triage.settings.performance_factor)
                 )
             } else {
@@ -257,7 +271,7 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     }
 }
 
-fn trimmed(x: f64) -> String {
+pub(super) fn trimmed(x: f64) -> String {
     let s = format!("{x:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
@@ -367,15 +381,15 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
             c.reproduced, c.attempts
         ),
         (Outcome::Confirmed, false) => format!(
-            "confirmed: still {} at {} s, while {}",
+            "confirmed: still {} with {}, while {}",
             f.answer().status,
-            seconds(c.timeout),
+            limits_text(triage, f, triage.settings.performance_factor),
             if f.trigger.row().evidence == Some(Evidence::Witness) {
                 "et's witness shows the formula satisfiable".to_string()
             } else {
                 format!(
-                    "the reference decides it within the run's {} s",
-                    trimmed(triage.dirs[f.trigger.dir].manifest.timeout_s)
+                    "the reference decides it within the run's {}",
+                    limits_text(triage, f, 1.0)
                 )
             }
         ),
