@@ -37,15 +37,18 @@ if [[ ${CHECKS:-on} == off ]]; then
 fi
 echo
 echo "et run, $n formulas, z3-4.16.0 + cvc5-1.4.2 $checks, 2 jobs (load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-8s %-8s %10s %10s %9s\n' grammar mode wall_s calls/s overhead
+printf '%-8s %-8s %10s %10s %9s %9s\n' grammar mode wall_s calls/s overhead speed-up
 for g in core ints strings; do
+  fresh_wall=
   for mode in fresh session; do
     start=$(date +%s.%N)
     "$et" run -g "$g" --n "$n" --pool "$pool" --solvers z3-4.16.0,cvc5-1.4.2 --timeout 10 -j 2 \
       --mode "$mode" --audit 0 --out "$tmp/$g-$mode" > "$tmp/$g-$mode.txt" 2> /dev/null
     end=$(date +%s.%N)
     overhead=$(grep -o 'driver overhead [0-9.]*' "$tmp/$g-$mode.txt" | cut -d' ' -f3)
-    awk -v g="$g" -v m="$mode" -v s="$start" -v e="$end" -v n="$n" -v o="$overhead" \
-      'BEGIN { w = e - s; printf "%-8s %-8s %10.2f %10.1f %9s\n", g, m, w, 2 * n / w, o }'
+    wall=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }')
+    [[ $mode == fresh ]] && fresh_wall=$wall
+    awk -v g="$g" -v m="$mode" -v w="$wall" -v f="$fresh_wall" -v n="$n" -v o="$overhead" \
+      'BEGIN { printf "%-8s %-8s %10.2f %10.1f %9s %8.1fx\n", g, m, w, 2 * n / w, o, f / w }'
   done
 done
