@@ -179,7 +179,7 @@ print("Made by `scripts/hunt.sh` from `triage/groups.csv` (ranks are per grammar
       "`triage/<grammar>/report.md` has each group's section). Grammars triaged: "
       + ", ".join(triaged) + (("; not yet: " + ", ".join(untriaged)) if untriaged else "")
       + ".\n")
-print("| grammar | rank | kind | verdict | family | versions | newest | operators or crash "
+print("| grammar | rank | kind | verdict | family | first–last affected | newest | operators or crash "
       "| triggers | formulas | confirmed / flaky / not re-run | smallest (index, size, solver) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
