@@ -204,6 +204,7 @@ mkdir -p triage
 for g in core arrays ints bitvectors realints reals strings fp; do
   [[ -f triage/$g/groups.csv ]] && continue
   if ((done_steps >= steps)); then
+    join_triage
     echo "hunt: stopped after $steps step(s); run it again to go on" >&2
     exit 0
   fi
