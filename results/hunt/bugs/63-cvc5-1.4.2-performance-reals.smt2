@@ -1,0 +1,2 @@
+(declare-const a Real) (declare-const b Real) (assert (<= 1.0 (tan a))) (check-sat)
+(get-model)

@@ -1,0 +1,2 @@
+(declare-const a Real) (declare-const b Real) (assert (not (<= a (sin a)))) (check-sat)
+(get-model)
