@@ -1,0 +1,2 @@
+(declare-const a String) (declare-const b String) (assert (not (= "" (str.replace_all "" a "a")))) (check-sat)
+(get-model)
