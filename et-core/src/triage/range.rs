@@ -109,13 +109,7 @@ impl VersionRange {
             return "(none)".to_string();
         }
         runs.iter()
-            .map(|&(a, b)| {
-                if a == b {
-                    a.to_string()
-                } else {
-                    format!("{a}–{b}")
-                }
-            })
+            .map(|&run| run_text(run))
             .collect::<Vec<_>>()
             .join(", ")
     }
@@ -127,11 +121,7 @@ impl VersionRange {
         let Some(&(a, b)) = runs.last() else {
             return "(none)".to_string();
         };
-        let newest = if a == b {
-            a.to_string()
-        } else {
-            format!("{a}–{b}")
-        };
+        let newest = run_text((a, b));
         let first_of_newest = self
             .versions
             .iter()
@@ -163,6 +153,15 @@ impl VersionRange {
             .find(|v| v.affected == Some(false))
             .map(|v| v.version.as_str());
         Some((start, before))
+    }
+}
+
+/// `4.8.5–4.8.7`, or one version alone.
+fn run_text((first, last): (&str, &str)) -> String {
+    if first == last {
+        first.to_string()
+    } else {
+        format!("{first}–{last}")
     }
 }
 
@@ -236,14 +235,18 @@ mod tests {
         assert_eq!(names, ["z3-4.8.9", "run-z3-4.8.10", "z3-4.16.0"]);
     }
 
-    #[test]
-    fn first_last_and_newest() {
-        let v = |version: &str, affected| VersionResult {
+    /// A version's result, with nothing answered.
+    fn v(version: &str, affected: Option<bool>) -> VersionResult {
+        VersionResult {
             version: version.into(),
             solver: version.into(),
             affected,
             answer: String::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn first_last_and_newest() {
         let range = VersionRange {
             versions: vec![
                 v("4.8.5", Some(true)),
@@ -264,12 +267,6 @@ mod tests {
 
     #[test]
     fn a_bug_that_came_back_is_two_runs() {
-        let v = |version: &str, affected| VersionResult {
-            version: version.into(),
-            solver: version.into(),
-            affected,
-            answer: String::new(),
-        };
         let range = VersionRange {
             versions: vec![
                 v("4.8.9", Some(true)),

@@ -435,6 +435,17 @@ impl Counters {
     }
 }
 
+impl Counters {
+    /// v1: starts the peak counter afresh ("0" into `memory.max_usage_in_bytes`).
+    fn restart_peak(&self) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        match &self.peak {
+            Some(file) => file.write_at(b"0", 0).map(drop),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The text of an open cgroup file, read from offset 0.
 fn read_open(file: &fs::File) -> Option<String> {
     use std::os::unix::fs::FileExt;
@@ -494,9 +505,8 @@ impl<'a> CallCgroup<'a> {
                     unsafe { libc::read(fd.as_raw_fd(), (&mut count as *mut u64).cast(), 8) };
                 }
                 fs::write(slot.cpuacct.join("cpuacct.usage"), "0")?;
-                if let Some(peak) = slot.counters().and_then(|c| c.peak.as_ref()) {
-                    use std::os::unix::fs::FileExt;
-                    peak.write_at(b"0", 0)?;
+                if let Some(counters) = slot.counters() {
+                    counters.restart_peak()?;
                 }
                 let memory_bytes =
                     read_number(&slot.memory.join("memory.usage_in_bytes")).unwrap_or(0);
@@ -565,13 +575,10 @@ impl<'a> CallCgroup<'a> {
     /// reset before Linux 6.12: there the peak stays the cgroup's since its creation.
     pub fn restart_peak(&self) -> io::Result<()> {
         match self.version {
-            Version::V1 => match self.slot().counters().and_then(|c| c.peak.as_ref()) {
-                Some(file) => {
-                    use std::os::unix::fs::FileExt;
-                    file.write_at(b"0", 0).map(drop)
-                }
-                None => Ok(()),
-            },
+            Version::V1 => self
+                .slot()
+                .counters()
+                .map_or(Ok(()), Counters::restart_peak),
             Version::V2 => Ok(()),
         }
     }
