@@ -394,8 +394,10 @@ struct Slot {
     /// Readable (v1: eventfd) or priority-readable (v2: memory.events) when the cgroup
     /// ran out of memory.
     oom: Option<OwnedFd>,
-    /// Kept open while the v1 eventfd is registered on it.
-    _oom_control: Option<fs::File>,
+    /// The file with the `oom_kill` count (v1 `memory.oom_control`, which must stay
+    /// open while the eventfd is registered on it; v2 `memory.events`), kept open: a
+    /// session reads it after every formula.
+    oom_counter: Option<fs::File>,
     /// The counters a session reads on every formula, kept open: opening a cgroup
     /// file costs more than reading it, and an exchange of a few milliseconds reads
     /// three or four. `None` only while the slot is being made.
@@ -585,12 +587,12 @@ impl<'a> CallCgroup<'a> {
 
     /// The slot's OOM kills since it was created.
     fn oom_kills_so_far(&self) -> u64 {
-        let slot = self.slot();
-        match self.version {
-            Version::V1 => read_key(&slot.memory.join("memory.oom_control"), "oom_kill"),
-            Version::V2 => read_key(&slot.memory.join("memory.events"), "oom_kill"),
-        }
-        .unwrap_or(0)
+        self.slot()
+            .oom_counter
+            .as_ref()
+            .and_then(read_open)
+            .and_then(|text| parse_key(&text, "oom_kill"))
+            .unwrap_or(0)
     }
 
     /// Peak memory in KiB of the processes in the cgroup (less what it held when
@@ -653,7 +655,7 @@ impl Slot {
             dirs: Vec::new(),
             procs: Vec::new(),
             oom: None,
-            _oom_control: None,
+            oom_counter: None,
             counters: None,
         };
         // From here on, dropping `slot` (on an error) removes what was made.
@@ -708,10 +710,12 @@ impl Slot {
                     format!("{} {}", efd.as_raw_fd(), control.as_raw_fd()),
                 )?;
                 slot.oom = Some(efd);
-                slot._oom_control = Some(control);
+                slot.oom_counter = Some(control);
             }
             Version::V2 => {
-                slot.oom = Some(fs::File::open(slot.memory.join("memory.events"))?.into());
+                let events = fs::File::open(slot.memory.join("memory.events"))?;
+                slot.oom = Some(events.try_clone()?.into());
+                slot.oom_counter = Some(events);
             }
         }
         Ok(slot)
@@ -722,7 +726,7 @@ impl Drop for Slot {
     fn drop(&mut self) {
         raw::kill_cgroup(&self.kill_dir, self.version.kill_via());
         self.oom = None;
-        self._oom_control = None;
+        self.oom_counter = None;
         self.counters = None;
         self.procs.clear();
         for dir in &self.dirs {
@@ -754,12 +758,8 @@ fn parse_number(text: &str) -> Option<u64> {
     text.trim().parse().ok()
 }
 
-/// The value of `key value` lines (cpu.stat, memory.events, memory.oom_control).
-fn read_key(path: &Path, key: &str) -> Option<u64> {
-    parse_key(&fs::read_to_string(path).ok()?, key)
-}
-
-/// The value of `key` in `key value` lines.
+/// The value of `key` in `key value` lines (cpu.stat, memory.events,
+/// memory.oom_control).
 fn parse_key(text: &str, key: &str) -> Option<u64> {
     text.lines().find_map(|l| {
         let (k, v) = l.split_once(' ')?;
