@@ -778,6 +778,10 @@ fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
         assert_eq!(t["outcome"], expected, "{t:?}");
     }
     assert!(triggers_all.iter().all(|t| t["outcome"] == "confirmed"));
+    // giveup's family has no answer checks: nothing to re-run without them.
+    assert!(triggers_all
+        .iter()
+        .all(|t| t["unchecked_answer"].is_empty()));
     // Each re-run is the reference's call and the solver's (giveup has one release,
     // so nothing is ranged).
     for (report, rerun) in [(&report_one, groups_one.len()), (&report_all, unknowns)] {
@@ -786,4 +790,113 @@ fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
             "{report}"
         );
     }
+}
+
+#[test]
+fn a_performance_finding_is_re_run_without_the_solvers_answer_checks() {
+    let pool = test_pool();
+    let z3 = pool.newest("z3").unwrap().clone();
+    let cvc5 = pool.newest("cvc5").unwrap().clone();
+    let scratch = tempfile::tempdir().unwrap();
+    let home = scratch.path().join("home");
+    // A z3 that never answers a formula applying abs while it validates its models,
+    // and is the real z3 otherwise: slow only while it checks its answer.
+    let slow = fake_release(
+        "slowcheck-1.0",
+        "z3",
+        "1.0",
+        "slow-check.sh",
+        &[z3.program(), "abs", "model_validate=true"],
+    );
+    let pool = write_pool(&scratch.path().join("pool.toml"), &[cvc5.clone(), slow]);
+    let grammar = study_grammar();
+    let dir = scratch.path().join("run");
+    let o = et()
+        .args(["run", "--grammar"])
+        .arg(&grammar)
+        .args(["--n", "40", "--pool"])
+        .arg(&pool)
+        .args(["--solvers", "slowcheck-1.0", "--reference", &cvc5.name])
+        .args([
+            "--mode",
+            "fresh",
+            "--timeout",
+            "3",
+            "-j",
+            "2",
+            "-q",
+            "--out",
+        ])
+        .arg(&dir)
+        .env("ET_HOME", &home)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let timeouts = csv_maps(&dir.join("runs.csv"))
+        .iter()
+        .filter(|r| r["verdict"] == "timeout")
+        .count();
+    assert!(timeouts >= 1, "no timeout verdict: {}", show(&o));
+
+    let out = dir.join("triage");
+    let o = et()
+        .arg("triage")
+        .arg(&dir)
+        .arg("--pool")
+        .arg(&pool)
+        .arg("--grammar")
+        .arg(&grammar)
+        .args([
+            "--confirm",
+            "1",
+            "--performance-factor",
+            "1.5",
+            "-j",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .env("ET_HOME", &home)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    // The smallest trigger was confirmed (still no answer at 1.5x the timeout), then
+    // answered at once without model_validate=true.
+    let triggers = csv_maps(&out.join("triggers.csv"));
+    let confirmed: Vec<_> = triggers
+        .iter()
+        .filter(|t| t["outcome"] == "confirmed")
+        .collect();
+    assert_eq!(confirmed.len(), 1, "{triggers:?}");
+    let unchecked = &confirmed[0]["unchecked_answer"];
+    assert!(
+        unchecked.starts_with("sat in ") || unchecked.starts_with("unsat in "),
+        "{confirmed:?}"
+    );
+    assert!(triggers
+        .iter()
+        .filter(|t| t["outcome"] != "confirmed")
+        .all(|t| t["unchecked_answer"].is_empty()));
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("Slow only while checking: the solver of performance group 1 "),
+        "{report}"
+    );
+    assert!(
+        report.contains("without its answer checks (`model_validate=true`) it answers"),
+        "{report}"
+    );
+    // The report to file says it too.
+    let bugs: Vec<_> = std::fs::read_dir(out.join("bugs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    assert_eq!(bugs.len(), 1);
+    assert!(
+        bugs[0].contains("it is slow only while it checks its answer"),
+        "{}",
+        bugs[0]
+    );
 }

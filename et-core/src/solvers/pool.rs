@@ -130,6 +130,28 @@ impl SolverConfig {
         Some(command)
     }
 
+    /// This solver without its family's answer checks ([`Family::answer_checks`]), the
+    /// rest of its command as it is; `None` when its command holds none of them.
+    pub fn without_answer_checks(&self) -> Option<SolverConfig> {
+        let checks = self.family_info().answer_checks();
+        if !self.options().iter().any(|o| checks.contains(&o.as_str())) {
+            return None;
+        }
+        let command = std::iter::once(self.program())
+            .chain(
+                self.options()
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|o| !checks.contains(o)),
+            )
+            .map(str::to_string)
+            .collect();
+        Some(SolverConfig {
+            command,
+            ..self.clone()
+        })
+    }
+
     /// How this solver writes values in a model, for et's model check: its family's
     /// dialect for its release, standard SMT-LIB for a family et does not know.
     pub fn model_dialect(&self) -> et_eval::ModelDialect {
@@ -664,6 +686,25 @@ fn guess_version(program: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answer_checks_come_off_and_nothing_else() {
+        let cvc5 = SolverConfig::installed(
+            family::find("cvc5").unwrap(),
+            "cvc5-1.4.2",
+            "1.4.2",
+            "/opt/cvc5",
+        );
+        let unchecked = cvc5.without_answer_checks().unwrap();
+        assert_eq!(unchecked.command, ["/opt/cvc5", "--strings-exp", "-q"]);
+        assert_eq!(unchecked.name, cvc5.name);
+        let z3 = SolverConfig::installed(family::find("z3").unwrap(), "z3", "4.16.0", "/opt/z3");
+        assert_eq!(z3.without_answer_checks().unwrap().command, ["/opt/z3"]);
+        // Nothing to take off: a solver without them, a family that names none.
+        assert!(unchecked.without_answer_checks().is_none());
+        let yices = SolverConfig::installed(family::find("yices").unwrap(), "y", "2.6.5", "/y");
+        assert!(yices.without_answer_checks().is_none());
+    }
 
     #[test]
     fn models_work_for_a_family_et_does_not_know() {

@@ -10,10 +10,16 @@
 //!   at the run's timeout: the finding is kept only while the reference still decides
 //!   the formula within the run's timeout (dropped otherwise); the solver still failing
 //!   at the longer limit confirms it, deciding there marks it flaky (slow, not stuck).
+//!   A confirmed one of a solver that runs with answer checks (cvc5's
+//!   `--check-models`, z3's `model_validate=true`: [`Family::answer_checks`]) is
+//!   re-run once more without them at the run's limits: a solver that then decides
+//!   in time is slow only while it checks its answer, which its report must say.
 //!   With [`Settings::performance_formulas`] only the smallest few of each candidate
 //!   group are re-run ([`super::group::next_to_confirm`]); the others are
 //!   [`Outcome::NotRerun`]: their row, which `et run` already observed in a fresh
 //!   process, stands as recorded.
+//!
+//! [`Family::answer_checks`]: crate::solvers::family::Family::answer_checks
 
 use std::time::Duration;
 
@@ -94,6 +100,19 @@ pub struct Confirmation {
     pub timeout: Duration,
     /// Why a finding is flaky or dropped, in words.
     pub note: Option<String>,
+    /// A confirmed performance finding of a solver with answer checks: its answer
+    /// without them, at the run's limits.
+    pub unchecked: Option<Answer>,
+}
+
+impl Confirmation {
+    /// A confirmed performance finding whose solver decides the formula within the
+    /// run's limits once its answer checks are off: the checks are what is slow.
+    pub fn slow_only_with_checks(&self) -> bool {
+        self.unchecked
+            .as_ref()
+            .is_some_and(|a| a.status.is_decided())
+    }
 }
 
 /// Whether `answer` shows the trigger's verdict, judged as `et run` judges
@@ -199,6 +218,7 @@ fn confirm_correctness(
         reference,
         timeout: limits.timeout,
         note,
+        unchecked: None,
     })
 }
 
@@ -241,6 +261,7 @@ fn confirm_performance(
             reference: reference_answer,
             timeout: longer.timeout,
             note: Some(note),
+            unchecked: None,
         });
     }
     let answer = caller.fresh(solver, formula.text(), longer)?;
@@ -258,6 +279,10 @@ fn confirm_performance(
             answer.time_s
         )
     });
+    let unchecked = match solver.without_answer_checks() {
+        Some(unchecked) if showed => Some(caller.fresh(&unchecked, formula.text(), limits)?),
+        _ => None,
+    };
     Ok(Confirmation {
         outcome: if showed {
             Outcome::Confirmed
@@ -270,6 +295,7 @@ fn confirm_performance(
         reference: reference_answer,
         timeout: longer.timeout,
         note,
+        unchecked,
     })
 }
 
@@ -288,6 +314,7 @@ pub fn not_rerun(trigger: &TriggerRow, limits: CallSettings<'_>) -> Confirmation
              observation stands"
                 .to_string(),
         ),
+        unchecked: None,
     }
 }
 

@@ -159,6 +159,9 @@ pub struct Group {
     pub model_checked: bool,
     /// The newest installed release shows the verdict.
     pub affects_newest: bool,
+    /// A performance group whose members re-run without the solver's answer checks
+    /// all decided in time ([`Confirmation::slow_only_with_checks`]).
+    pub slow_only_with_checks: bool,
 }
 
 impl Group {
@@ -314,6 +317,13 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                     .as_ref()
                     .is_some_and(VersionRange::affects_newest)
             });
+            let unchecked: Vec<&Confirmation> = members
+                .iter()
+                .map(|&i| &findings[i].confirmation)
+                .filter(|c| c.unchecked.is_some())
+                .collect();
+            let slow_only_with_checks =
+                !unchecked.is_empty() && unchecked.iter().all(|c| c.slow_only_with_checks());
             Group {
                 rank: 0,
                 formulas: formulas.len(),
@@ -322,6 +332,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 not_rerun: count(Outcome::NotRerun),
                 model_checked: members.iter().any(|&i| findings[i].model_checked()),
                 affects_newest,
+                slow_only_with_checks,
                 key,
                 members,
             }
@@ -332,6 +343,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
         RankKey {
             kind: g.key.kind,
             model_checked: g.model_checked,
+            slow_only_with_checks: g.slow_only_with_checks,
             affects_newest: g.affects_newest,
             last: g.key.last.clone(),
             confirmed: g.confirmed > 0,

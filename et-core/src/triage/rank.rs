@@ -3,9 +3,10 @@
 //! (`unsat` on a satisfiable formula), solution soundness (`sat` on an unsatisfiable
 //! one), invalid models, crashes, then performance. Within a kind: for invalid models,
 //! those et's own model check refuted before those only the solver's self-check
-//! reported; then groups that affect the newest installed release; confirmed before
-//! flaky; more formulas first; then the smallest trigger, so the order is total and
-//! does not depend on the order of the input.
+//! reported, for performance those slow also without the solver's answer checks
+//! before those slow only while it checks; then groups that affect the newest
+//! installed release; confirmed before flaky; more formulas first; then the smallest
+//! trigger, so the order is total and does not depend on the order of the input.
 
 use std::cmp::{Ordering, Reverse};
 use std::fmt;
@@ -100,6 +101,8 @@ pub struct RankKey {
     pub kind: Kind,
     /// et's own model check refuted a model of the group (invalid models only).
     pub model_checked: bool,
+    /// The solver decides in time without its answer checks (performance only).
+    pub slow_only_with_checks: bool,
     /// The newest installed release of the family shows the verdict.
     pub affects_newest: bool,
     /// The newest affected release.
@@ -128,6 +131,7 @@ pub fn compare(a: &RankKey, b: &RankKey) -> Ordering {
     a.kind
         .cmp(&b.kind)
         .then_with(|| checked(a).cmp(&checked(b)))
+        .then_with(|| a.slow_only_with_checks.cmp(&b.slow_only_with_checks))
         .then_with(|| Reverse(a.affects_newest).cmp(&Reverse(b.affects_newest)))
         .then_with(|| compare_versions(&b.last, &a.last))
         .then_with(|| Reverse(a.confirmed).cmp(&Reverse(b.confirmed)))
@@ -145,6 +149,7 @@ mod tests {
         RankKey {
             kind,
             model_checked: false,
+            slow_only_with_checks: false,
             affects_newest: false,
             last: "4.8.5".into(),
             confirmed: true,
@@ -209,6 +214,16 @@ mod tests {
             ..key(Kind::InvalidModel)
         };
         assert_eq!(compare(&checked, &self_check_newest), Ordering::Less);
+        // A solver slow only while it checks its answers comes after one slow without.
+        let checks_only_newest = RankKey {
+            slow_only_with_checks: true,
+            affects_newest: true,
+            ..key(Kind::Performance)
+        };
+        assert_eq!(
+            compare(&key(Kind::Performance), &checks_only_newest),
+            Ordering::Less
+        );
         assert_eq!(compare_indices("99", "100"), Ordering::Less);
         assert_eq!(compare_indices("100", "100"), Ordering::Equal);
     }

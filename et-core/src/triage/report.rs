@@ -17,9 +17,10 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::oracle::{Evidence, Verdict};
+use crate::oracle::{Evidence, Status, Verdict};
 use crate::solvers::{InputMode, SolverConfig};
 
+use super::calls::Answer;
 use super::confirm::Outcome;
 use super::group::{Finding, Group};
 use super::rank::Kind;
@@ -381,7 +382,7 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
             c.reproduced, c.attempts
         ),
         (Outcome::Confirmed, false) => format!(
-            "confirmed: still {} with {}, while {}",
+            "confirmed: still {} with {}, while {}{}",
             f.answer().status,
             limits_text(triage, f, triage.settings.performance_factor),
             if f.trigger.row().evidence == Some(Evidence::Witness) {
@@ -391,7 +392,8 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
                     "the reference decides it within the run's {}",
                     limits_text(triage, f, 1.0)
                 )
-            }
+            },
+            unchecked_text(triage, f).map_or_else(String::new, |t| format!("; {t}"))
         ),
         (Outcome::NotRerun, _) => format!(
             "not re-run (smaller formulas of its candidate group were): the run's call, \
@@ -404,6 +406,49 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
             c.note.as_deref().unwrap_or("did not reproduce")
         ),
     }
+}
+
+/// What the re-run of a confirmed performance finding without the solver's answer
+/// checks showed, in words; `None` when there was none.
+fn unchecked_text(triage: &Triage, f: &Finding) -> Option<String> {
+    let answer = f.confirmation.unchecked.as_ref()?;
+    let checks: Vec<String> = solver_of(triage, f)
+        .map(|s| {
+            let checks = s.family_info().answer_checks();
+            s.options()
+                .iter()
+                .filter(|o| checks.contains(&o.as_str()))
+                .map(|o| code(o))
+                .collect()
+        })
+        .unwrap_or_default();
+    let without = format!("without its answer checks ({})", checks.join(" "));
+    let limits = limits_text(triage, f, 1.0);
+    Some(if answer.status.is_decided() {
+        format!(
+            "{without} it answers {} in {:.2} s, within the run's {limits}: it is slow only \
+             while it checks its answer",
+            code(&answer.describe()),
+            answer.time_s
+        )
+    } else if answer.status == Status::Timeout {
+        format!(
+            "{without} it still times out at the run's {limits}: the checks are not what is slow"
+        )
+    } else {
+        format!(
+            "{without} it still answers {} ({:.2} s): the checks are not the cause",
+            code(&answer.describe()),
+            answer.time_s
+        )
+    })
+}
+
+/// `unsat in 1.23 s`: a re-run's answer and time for the CSV, empty when there was none.
+fn answer_in(answer: Option<&Answer>) -> String {
+    answer.map_or_else(String::new, |a| {
+        format!("{} in {:.2} s", a.describe(), a.time_s)
+    })
 }
 
 fn describe_dir(out: &mut String, d: &RunDirectory) {
@@ -551,6 +596,22 @@ pub fn markdown(triage: &Triage) -> String {
             "Dropped: {dropped} performance trigger{} whose reference no longer decides the \
              formula within the run's timeout (listed in `triggers.csv`).\n",
             plural(dropped)
+        );
+    }
+    let checks_only: Vec<String> = triage
+        .groups
+        .iter()
+        .filter(|g| g.slow_only_with_checks)
+        .map(|g| g.rank.to_string())
+        .collect();
+    if !checks_only.is_empty() {
+        let _ = writeln!(
+            out,
+            "Slow only while checking: the solver of performance group{} {} decides the \
+             formula within the run's limits once its answer checks (model and unsat-core \
+             validation) are off; such groups rank after the other performance groups.\n",
+            plural(checks_only.len()),
+            checks_only.join(", ")
         );
     }
     for g in &triage.groups {
@@ -926,6 +987,7 @@ pub const TRIGGER_COLUMNS: &[&str] = &[
     "reference",
     "reference_answer",
     "note",
+    "unchecked_answer",
 ];
 
 fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
@@ -968,6 +1030,7 @@ fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
                 .as_ref()
                 .map_or_else(String::new, |r| r.describe()),
             c.note.clone().unwrap_or_default(),
+            answer_in(c.unchecked.as_ref()),
         ]
     });
     csv_bytes(TRIGGER_COLUMNS, rows)

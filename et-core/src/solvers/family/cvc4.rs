@@ -16,6 +16,10 @@ pub const SELF_CHECKS: &[&str] = &[
     "-q",
 ];
 
+/// The options of [`SELF_CHECKS`] that check answers (`--strings-exp` changes what
+/// the solver does, `-q` what it prints).
+pub const ANSWER_CHECKS: &[&str] = &["--check-models", "--check-unsat-cores"];
+
 /// The sessions of cvc4 and cvc5 binaries (and of et's cvc5 C-API runner):
 /// `--incremental` makes them read standard input command by command and allows
 /// `(reset)`; `--interactive` is not it (after a reset it refuses declarations until a
@@ -39,6 +43,10 @@ impl Family for Cvc4 {
 
     fn self_check_options(&self) -> &'static [&'static str] {
         SELF_CHECKS
+    }
+
+    fn answer_checks(&self) -> &'static [&'static str] {
+        ANSWER_CHECKS
     }
 
     fn reference_families(&self) -> &'static [&'static str] {

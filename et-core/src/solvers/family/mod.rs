@@ -65,6 +65,14 @@ pub trait Family: Sync {
         &[]
     }
 
+    /// Those of [`Family::self_check_options`] that only check the solver's own answer
+    /// (its model, its unsat core): without them the answer is the same, only found
+    /// faster and unchecked. Triage re-runs a performance finding without them, to
+    /// tell a slow solver from a slow check.
+    fn answer_checks(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The families, in order of preference, whose newest release in the pool judges
     /// this family's solvers when nothing else is configured (ET's rule: the other
     /// family).

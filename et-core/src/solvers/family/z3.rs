@@ -30,6 +30,10 @@ impl Family for Z3 {
         &["model_validate=true"]
     }
 
+    fn answer_checks(&self) -> &'static [&'static str] {
+        self.self_check_options()
+    }
+
     fn reference_families(&self) -> &'static [&'static str] {
         &["cvc5", "cvc4"]
     }

@@ -7,7 +7,7 @@ mod runner;
 
 use std::path::Path;
 
-use super::cvc4::{SELF_CHECKS, SESSION};
+use super::cvc4::{ANSWER_CHECKS, SELF_CHECKS, SESSION};
 use super::{Family, SessionProtocol};
 use crate::solvers::install::{wheel_install_dir, InstallError, Installer, WheelFiles};
 use crate::version::{at_least, leading_numbers};
@@ -28,6 +28,10 @@ impl Family for Cvc5 {
 
     fn self_check_options(&self) -> &'static [&'static str] {
         SELF_CHECKS
+    }
+
+    fn answer_checks(&self) -> &'static [&'static str] {
+        ANSWER_CHECKS
     }
 
     fn reference_families(&self) -> &'static [&'static str] {
