@@ -162,6 +162,14 @@ fn report(
         row.size,
         confirmation_text(triage, f)
     );
+    if g.gives_up_always {
+        let _ = writeln!(
+            out,
+            "Every installed {} release that ran this formula gives up on it: a limitation \
+             the solver has always had (perhaps by design), not a regression.\n",
+            solver.family
+        );
+    }
     let _ = writeln!(out, "## Input (`{file}`)\n");
     code_block(&mut out, "smt2", script.trim_end());
     let _ = writeln!(out, "The formula, one command per line:\n");

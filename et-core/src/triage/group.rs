@@ -162,6 +162,10 @@ pub struct Group {
     /// A performance group whose members re-run without the solver's answer checks
     /// all decided in time ([`Confirmation::slow_only_with_checks`]).
     pub slow_only_with_checks: bool,
+    /// An `unknown` group whose smallest formula every installed release that ran it
+    /// gives up on ([`VersionRange::always_shown`]): a limitation the family has
+    /// always had, not a regression.
+    pub gives_up_always: bool,
 }
 
 impl Group {
@@ -324,6 +328,11 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 .collect();
             let slow_only_with_checks =
                 !unchecked.is_empty() && unchecked.iter().all(|c| c.slow_only_with_checks());
+            let gives_up_always = key.verdict == Verdict::Unknown
+                && findings[members[0]]
+                    .range
+                    .as_ref()
+                    .is_some_and(VersionRange::always_shown);
             Group {
                 rank: 0,
                 formulas: formulas.len(),
@@ -333,6 +342,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 model_checked: members.iter().any(|&i| findings[i].model_checked()),
                 affects_newest,
                 slow_only_with_checks,
+                gives_up_always,
                 key,
                 members,
             }
@@ -344,6 +354,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             kind: g.key.kind,
             model_checked: g.model_checked,
             slow_only_with_checks: g.slow_only_with_checks,
+            gives_up_always: g.gives_up_always,
             affects_newest: g.affects_newest,
             last: g.key.last.clone(),
             confirmed: g.confirmed > 0,

@@ -138,6 +138,12 @@ impl VersionRange {
         }
     }
 
+    /// Every installed release that ran shows it, the newest included: nothing to
+    /// bisect, a trait of the family rather than a regression.
+    pub fn always_shown(&self) -> bool {
+        matches!(self.newest_since(), Some((_, None)))
+    }
+
     /// When the newest installed release shows it: where that started — the first
     /// release of the newest run, and the release before it that did not show it (none
     /// when the run starts at the oldest installed release).

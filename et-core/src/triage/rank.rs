@@ -4,7 +4,8 @@
 //! one), invalid models, crashes, then performance. Within a kind: for invalid models,
 //! those et's own model check refuted before those only the solver's self-check
 //! reported, for performance those slow also without the solver's answer checks
-//! before those slow only while it checks; then groups that affect the newest
+//! before those slow only while it checks, and `unknown` that some release answers
+//! before `unknown` in every release (a limitation, not a regression); then groups that affect the newest
 //! installed release; confirmed before flaky; more formulas first; then the smallest
 //! trigger, so the order is total and does not depend on the order of the input.
 
@@ -103,6 +104,8 @@ pub struct RankKey {
     pub model_checked: bool,
     /// The solver decides in time without its answer checks (performance only).
     pub slow_only_with_checks: bool,
+    /// Every installed release gives up (`unknown` only).
+    pub gives_up_always: bool,
     /// The newest installed release of the family shows the verdict.
     pub affects_newest: bool,
     /// The newest affected release.
@@ -132,6 +135,7 @@ pub fn compare(a: &RankKey, b: &RankKey) -> Ordering {
         .cmp(&b.kind)
         .then_with(|| checked(a).cmp(&checked(b)))
         .then_with(|| a.slow_only_with_checks.cmp(&b.slow_only_with_checks))
+        .then_with(|| a.gives_up_always.cmp(&b.gives_up_always))
         .then_with(|| Reverse(a.affects_newest).cmp(&Reverse(b.affects_newest)))
         .then_with(|| compare_versions(&b.last, &a.last))
         .then_with(|| Reverse(a.confirmed).cmp(&Reverse(b.confirmed)))
@@ -150,6 +154,7 @@ mod tests {
             kind,
             model_checked: false,
             slow_only_with_checks: false,
+            gives_up_always: false,
             affects_newest: false,
             last: "4.8.5".into(),
             confirmed: true,
@@ -224,6 +229,13 @@ mod tests {
             compare(&key(Kind::Performance), &checks_only_newest),
             Ordering::Less
         );
+        // So does a solver that has always given up on it.
+        let always = RankKey {
+            gives_up_always: true,
+            affects_newest: true,
+            ..key(Kind::Performance)
+        };
+        assert_eq!(compare(&key(Kind::Performance), &always), Ordering::Less);
         assert_eq!(compare_indices("99", "100"), Ordering::Less);
         assert_eq!(compare_indices("100", "100"), Ordering::Equal);
     }

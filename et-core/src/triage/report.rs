@@ -598,20 +598,31 @@ pub fn markdown(triage: &Triage) -> String {
             plural(dropped)
         );
     }
-    let checks_only: Vec<String> = triage
-        .groups
-        .iter()
-        .filter(|g| g.slow_only_with_checks)
-        .map(|g| g.rank.to_string())
-        .collect();
-    if !checks_only.is_empty() {
+    let ranks = |pick: fn(&Group) -> bool| -> Option<(&str, String)> {
+        let ranks: Vec<String> = triage
+            .groups
+            .iter()
+            .filter(|g| pick(g))
+            .map(|g| g.rank.to_string())
+            .collect();
+        (!ranks.is_empty()).then(|| (plural(ranks.len()), ranks.join(", ")))
+    };
+    if let Some((s, ranks)) = ranks(|g| g.slow_only_with_checks) {
         let _ = writeln!(
             out,
-            "Slow only while checking: the solver of performance group{} {} decides the \
-             formula within the run's limits once its answer checks (model and unsat-core \
-             validation) are off; such groups rank after the other performance groups.\n",
-            plural(checks_only.len()),
-            checks_only.join(", ")
+            "Slow only while checking: the solver of performance group{s} {ranks} decides \
+             the formula within the run's limits once its answer checks (model and \
+             unsat-core validation) are off; such groups rank after the other performance \
+             groups.\n"
+        );
+    }
+    if let Some((s, ranks)) = ranks(|g| g.gives_up_always) {
+        let _ = writeln!(
+            out,
+            "Given up in every release: every installed release that ran the smallest \
+             formula of group{s} {ranks} answers `unknown` on it — a limitation the family \
+             has always had rather than a regression; such groups rank after the other \
+             performance groups.\n"
         );
     }
     for g in &triage.groups {
