@@ -16,6 +16,7 @@ use std::process::Command;
 use et_core::enumeration::{Enumeration, FormulaParser};
 use et_core::grammar::Grammar;
 use et_core::solvers::testing::test_pool;
+use et_core::solvers::SolverConfig;
 
 use common::{csv_maps, fake_release, show, write_pool};
 use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
@@ -680,8 +681,6 @@ fn a_run_without_triggers_gives_an_empty_report() {
 #[test]
 fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
     let z3 = test_pool().newest("z3").unwrap().clone();
-    let scratch = tempfile::tempdir().unwrap();
-    let home = scratch.path().join("home");
     // Gives up on every formula that applies abs: many `unknown` triggers, several of
     // one operator signature.
     let giveup = fake_release(
@@ -691,47 +690,11 @@ fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
         "fault-on.sh",
         &[z3.program(), "abs", "unknown"],
     );
-    let pool = write_pool(&scratch.path().join("pool.toml"), &[z3.clone(), giveup]);
-    let grammar = study_grammar();
-    let dir = scratch.path().join("run");
-    let o = et()
-        .args(["run", "--grammar"])
-        .arg(&grammar)
-        .args(["--n", "88", "--pool"])
-        .arg(&pool)
-        .args(["--solvers", "giveup-1.0", "--reference", &z3.name])
-        .args(["--timeout", "10", "-j", "2", "-q", "--out"])
-        .arg(&dir)
-        .env("ET_HOME", &home)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", show(&o));
-    let unknowns = csv_maps(&dir.join("runs.csv"))
-        .iter()
-        .filter(|r| r["verdict"] == "unknown")
-        .count();
+    let study = PerformanceStudy::run(&[z3.clone(), giveup], &z3.name, 88, &["--timeout", "10"]);
+    let unknowns = study.verdicts("unknown");
     assert!(unknowns >= 10, "giveup's unknowns: {unknowns}");
 
-    let triage = |confirm: &str, out: &str| {
-        let o = et()
-            .arg("triage")
-            .arg(&dir)
-            .arg("--pool")
-            .arg(&pool)
-            .arg("--grammar")
-            .arg(&grammar)
-            .args(["--confirm", confirm, "-j", "2", "--out"])
-            .arg(dir.join(out))
-            .env("ET_HOME", &home)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", show(&o));
-        (
-            csv_maps(&dir.join(out).join("groups.csv")),
-            csv_maps(&dir.join(out).join("triggers.csv")),
-            std::fs::read_to_string(dir.join(out).join("report.md")).unwrap(),
-        )
-    };
+    let triage = |confirm: &str, out: &str| study.triage(out, &["--confirm", confirm]);
     let (groups_one, triggers_one, report_one) = triage("1", "one");
     let (groups_all, triggers_all, report_all) = triage("all", "all");
 
@@ -807,8 +770,6 @@ fn a_performance_finding_is_re_run_without_the_solvers_answer_checks() {
     let pool = test_pool();
     let z3 = pool.newest("z3").unwrap().clone();
     let cvc5 = pool.newest("cvc5").unwrap().clone();
-    let scratch = tempfile::tempdir().unwrap();
-    let home = scratch.path().join("home");
     // A z3 that never answers a formula applying abs while it validates its models,
     // and is the real z3 otherwise: slow only while it checks its answer.
     let slow = fake_release(
@@ -818,61 +779,18 @@ fn a_performance_finding_is_re_run_without_the_solvers_answer_checks() {
         "slow-check.sh",
         &[z3.program(), "abs", "model_validate=true"],
     );
-    let pool = write_pool(&scratch.path().join("pool.toml"), &[cvc5.clone(), slow]);
-    let grammar = study_grammar();
-    let dir = scratch.path().join("run");
-    let o = et()
-        .args(["run", "--grammar"])
-        .arg(&grammar)
-        .args(["--n", "40", "--pool"])
-        .arg(&pool)
-        .args(["--solvers", "slowcheck-1.0", "--reference", &cvc5.name])
-        .args([
-            "--mode",
-            "fresh",
-            "--timeout",
-            "3",
-            "-j",
-            "2",
-            "-q",
-            "--out",
-        ])
-        .arg(&dir)
-        .env("ET_HOME", &home)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", show(&o));
-    let timeouts = csv_maps(&dir.join("runs.csv"))
-        .iter()
-        .filter(|r| r["verdict"] == "timeout")
-        .count();
-    assert!(timeouts >= 1, "no timeout verdict: {}", show(&o));
-
-    let out = dir.join("triage");
-    let o = et()
-        .arg("triage")
-        .arg(&dir)
-        .arg("--pool")
-        .arg(&pool)
-        .arg("--grammar")
-        .arg(&grammar)
-        .args([
-            "--confirm",
-            "1",
-            "--performance-factor",
-            "1.5",
-            "-j",
-            "2",
-            "--out",
-        ])
-        .arg(&out)
-        .env("ET_HOME", &home)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", show(&o));
+    let study = PerformanceStudy::run(
+        &[cvc5.clone(), slow],
+        &cvc5.name,
+        40,
+        &["--mode", "fresh", "--timeout", "3"],
+    );
+    assert!(study.verdicts("timeout") >= 1, "no timeout verdict");
+    let (_, triggers, report) =
+        study.triage("triage", &["--confirm", "1", "--performance-factor", "1.5"]);
+    let out = study.dir.join("triage");
     // The smallest trigger was confirmed (still no answer at 1.5x the timeout), then
     // answered at once without model_validate=true.
-    let triggers = csv_maps(&out.join("triggers.csv"));
     let confirmed: Vec<_> = triggers
         .iter()
         .filter(|t| t["outcome"] == "confirmed")
@@ -887,7 +805,6 @@ fn a_performance_finding_is_re_run_without_the_solvers_answer_checks() {
         .iter()
         .filter(|t| t["outcome"] != "confirmed")
         .all(|t| t["unchecked_answer"].is_empty()));
-    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         report.contains("Slow only while checking: the solver of performance group 1 "),
         "{report}"
@@ -909,4 +826,82 @@ fn a_performance_finding_is_re_run_without_the_solvers_answer_checks() {
         "{}",
         bugs[0]
     );
+}
+
+/// A run of the study grammar whose first solver of the pool is the reference and the
+/// second the solver under test (a fault solver whose findings are performance ones),
+/// in a scratch directory of its own.
+struct PerformanceStudy {
+    _scratch: tempfile::TempDir,
+    home: PathBuf,
+    pool: PathBuf,
+    dir: PathBuf,
+}
+
+/// What a triage wrote: groups.csv, triggers.csv, report.md.
+type Triaged = (
+    Vec<std::collections::BTreeMap<String, String>>,
+    Vec<std::collections::BTreeMap<String, String>>,
+    String,
+);
+
+impl PerformanceStudy {
+    /// `et run` of the first `n` formulas with `args` (limits, mode) added.
+    fn run(solvers: &[SolverConfig], reference: &str, n: usize, args: &[&str]) -> Self {
+        let scratch = tempfile::tempdir().unwrap();
+        let home = scratch.path().join("home");
+        let pool = write_pool(&scratch.path().join("pool.toml"), solvers);
+        let dir = scratch.path().join("run");
+        let o = et()
+            .args(["run", "--grammar"])
+            .arg(study_grammar())
+            .args(["--n", &n.to_string(), "--pool"])
+            .arg(&pool)
+            .args(["--solvers", &solvers[1].name, "--reference", reference])
+            .args(args)
+            .args(["-j", "2", "-q", "--out"])
+            .arg(&dir)
+            .env("ET_HOME", &home)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", show(&o));
+        PerformanceStudy {
+            _scratch: scratch,
+            home,
+            pool,
+            dir,
+        }
+    }
+
+    /// Rows of runs.csv with this verdict.
+    fn verdicts(&self, verdict: &str) -> usize {
+        csv_maps(&self.dir.join("runs.csv"))
+            .iter()
+            .filter(|r| r["verdict"] == verdict)
+            .count()
+    }
+
+    /// `et triage` of the run into `out` (inside the run directory) with `args` added.
+    fn triage(&self, out: &str, args: &[&str]) -> Triaged {
+        let out = self.dir.join(out);
+        let o = et()
+            .arg("triage")
+            .arg(&self.dir)
+            .arg("--pool")
+            .arg(&self.pool)
+            .arg("--grammar")
+            .arg(study_grammar())
+            .args(args)
+            .args(["-j", "2", "--out"])
+            .arg(&out)
+            .env("ET_HOME", &self.home)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", show(&o));
+        (
+            csv_maps(&out.join("groups.csv")),
+            csv_maps(&out.join("triggers.csv")),
+            std::fs::read_to_string(out.join("report.md")).unwrap(),
+        )
+    }
 }
