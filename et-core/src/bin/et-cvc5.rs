@@ -332,8 +332,11 @@ enum Next {
     Stop(ExitCode),
 }
 
-/// Executes the commands the parser has, printing and flushing each output as it is
-/// produced, until the parser has none left.
+/// Executes the commands the parser has, writing each output to `out` as it is
+/// produced, until the parser has none left. When the output leaves the process is
+/// `out`'s business: a file's commands write through a line-buffered stdout (each
+/// output as it is produced, so a crash loses none); standard input's are flushed
+/// before the driver waits for more input ([`stream_stdin`]).
 ///
 /// # Safety
 /// `parser`, `solver` and `sm` come from `api` and are alive.
@@ -369,7 +372,6 @@ unsafe fn execute(
             return Next::Stop(ExitCode::FAILURE);
         }
         let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
         if text.starts_with("(error") {
             return Next::Stop(ExitCode::FAILURE);
         }
@@ -417,9 +419,40 @@ unsafe fn set_options(
 /// for the end of the input). What is left at the end of the input, complete or not,
 /// goes to the parser last.
 ///
+/// The outputs of the commands that arrived together leave in one write, when the
+/// driver has executed them all and would wait for more: a session sends a formula's
+/// commands and its echoes at once, and one write wakes et once where a write per
+/// output (the lead echo, the answer, the closing echo) woke it three times.
+///
 /// # Safety
 /// As [`execute`].
 unsafe fn stream_stdin(
+    api: &Api,
+    parser: Ptr,
+    solver: Ptr,
+    sm: Ptr,
+    inv: &Invocation,
+    out: &mut impl Write,
+) -> ExitCode {
+    // `--tlimit` aborts the process from another thread, which would lose what the
+    // buffer holds: with it, each output goes out as it is produced (a buffer of no
+    // capacity passes every write through).
+    let capacity = if inv.tlimit_ms.is_some_and(|ms| ms > 0) {
+        0
+    } else {
+        64 * 1024
+    };
+    let mut out = std::io::BufWriter::with_capacity(capacity, out);
+    let code = stream_commands(api, parser, solver, sm, inv, &mut out);
+    let _ = out.flush();
+    code
+}
+
+/// [`stream_stdin`]'s loop, writing to a buffer it flushes before each read.
+///
+/// # Safety
+/// As [`execute`].
+unsafe fn stream_commands(
     api: &Api,
     parser: Ptr,
     solver: Ptr,
@@ -435,6 +468,7 @@ unsafe fn stream_stdin(
     let mut commands = Commands::default();
     let mut buf = vec![0u8; 64 * 1024];
     loop {
+        let _ = out.flush();
         let n = match stdin.read(&mut buf) {
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
