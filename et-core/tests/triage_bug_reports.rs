@@ -101,6 +101,19 @@ fn confirmed_groups_of_the_newest_release_get_reports_a_solver_alone_reproduces(
         groups.len(),
         "every group here is confirmed and of a newest release: {groups:?}"
     );
+    // Each report holds its group's formula (groups.csv's, the smallest trigger) and
+    // lists the group's other formulas.
+    for g in &groups {
+        let (report, _) = report_of(&bugs, &format!("{}-", g["rank"]));
+        let assertion = g["formula"]
+            .split_once("(assert")
+            .map(|(_, rest)| rest.trim_end().trim_end_matches("(check-sat)").trim())
+            .unwrap();
+        assert!(report.contains(assertion), "{assertion} in\n{report}");
+        if g["formulas"] != "1" {
+            assert!(report.contains("## Other formulas"), "{report}");
+        }
+    }
 
     // The liar: a witness makes its `unsat` wrong; the script, run as the report says
     // (the program by its own name), answers `unsat` again.

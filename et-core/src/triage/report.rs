@@ -797,44 +797,61 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         }
         let _ = writeln!(out);
     }
-    let others = other_formulas(findings, g);
-    if !others.is_empty() {
+    if let Some((count, list)) = other_triggers(findings, g, f) {
         let _ = writeln!(
             out,
-            "**Other triggers** ({} more formula{}; every trigger is in `triggers.csv`):\n",
-            others.len(),
-            plural(others.len())
+            "**Other triggers** ({count} more formula{}; every trigger is in `triggers.csv`):\n\n{list}",
+            plural(count),
         );
-        for (o, solvers) in others.iter().take(OTHER_TRIGGERS_SHOWN) {
-            let assertion = o
-                .formula
-                .find("(assert")
-                .map_or(o.formula.as_str(), |i| &o.formula[i..]);
-            let assertion = assertion
-                .strip_suffix("(check-sat)")
-                .unwrap_or(assertion)
-                .trim();
-            let solvers: Vec<String> = solvers.iter().map(|s| code(s)).collect();
-            let _ = writeln!(
-                out,
-                "- {} index {} on {}: {}",
-                code(&o.trigger.row().grammar),
-                o.trigger.row().index,
-                solvers.join(", "),
-                code(assertion)
-            );
-        }
-        if others.len() > OTHER_TRIGGERS_SHOWN {
-            let _ = writeln!(out, "- and {} more", others.len() - OTHER_TRIGGERS_SHOWN);
-        }
-        let _ = writeln!(out);
     }
 }
 
-/// The group's formulas other than the smallest trigger's, smallest first, each with
-/// the solvers it triggered (flaky ones marked).
-fn other_formulas<'f>(findings: &'f [Finding], g: &Group) -> Vec<(&'f Finding, Vec<String>)> {
-    let smallest = &g.smallest(findings).trigger;
+/// The group's formulas other than `shown`'s, smallest first, as a Markdown list: the
+/// first [`OTHER_TRIGGERS_SHOWN`] with the solvers each triggered (flaky ones marked),
+/// then how many more; with their count, or `None` when there is no other.
+pub(super) fn other_triggers(
+    findings: &[Finding],
+    g: &Group,
+    shown: &Finding,
+) -> Option<(usize, String)> {
+    let others = other_formulas(findings, g, shown);
+    if others.is_empty() {
+        return None;
+    }
+    let mut list = String::new();
+    for (o, solvers) in others.iter().take(OTHER_TRIGGERS_SHOWN) {
+        let assertion = o
+            .formula
+            .find("(assert")
+            .map_or(o.formula.as_str(), |i| &o.formula[i..]);
+        let assertion = assertion
+            .strip_suffix("(check-sat)")
+            .unwrap_or(assertion)
+            .trim();
+        let solvers: Vec<String> = solvers.iter().map(|s| code(s)).collect();
+        let _ = writeln!(
+            list,
+            "- {} index {} on {}: {}",
+            code(&o.trigger.row().grammar),
+            o.trigger.row().index,
+            solvers.join(", "),
+            code(assertion)
+        );
+    }
+    if others.len() > OTHER_TRIGGERS_SHOWN {
+        let _ = writeln!(list, "- and {} more", others.len() - OTHER_TRIGGERS_SHOWN);
+    }
+    Some((others.len(), list))
+}
+
+/// The group's formulas other than `shown`'s, smallest first, each with the solvers it
+/// triggered (flaky ones marked).
+fn other_formulas<'f>(
+    findings: &'f [Finding],
+    g: &Group,
+    shown: &Finding,
+) -> Vec<(&'f Finding, Vec<String>)> {
+    let smallest = &shown.trigger;
     let mut out: Vec<(&Finding, Vec<String>)> = Vec::new();
     let mut position: HashMap<(&str, &str), usize> = HashMap::new();
     for &i in &g.members {
@@ -936,7 +953,7 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
         let f = g.smallest(findings);
         let range = f.range.as_ref();
         let affected: Vec<&str> = range.map_or_else(Vec::new, |r| r.affected().collect());
-        let others: Vec<String> = other_formulas(findings, g)
+        let others: Vec<String> = other_formulas(findings, g, f)
             .iter()
             .take(OTHER_TRIGGERS_SHOWN)
             .map(|(o, _)| o.trigger.row().index.clone())
