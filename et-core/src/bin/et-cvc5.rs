@@ -442,24 +442,8 @@ unsafe fn stream_stdin(
     } else {
         64 * 1024
     };
-    let mut out = std::io::BufWriter::with_capacity(capacity, out);
-    let code = stream_commands(api, parser, solver, sm, inv, &mut out);
-    let _ = out.flush();
-    code
-}
-
-/// [`stream_stdin`]'s loop, writing to a buffer it flushes before each read.
-///
-/// # Safety
-/// As [`execute`].
-unsafe fn stream_commands(
-    api: &Api,
-    parser: Ptr,
-    solver: Ptr,
-    sm: Ptr,
-    inv: &Invocation,
-    out: &mut impl Write,
-) -> ExitCode {
+    // Flushed before each read, and when dropped on the way out.
+    let out = &mut std::io::BufWriter::with_capacity(capacity, out);
     let mut stdin = std::io::stdin().lock();
     let name = c("<stdin>");
     // The batch the parser reads; kept alive until the next one replaces it.
