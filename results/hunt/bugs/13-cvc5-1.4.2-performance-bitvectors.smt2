@@ -1,0 +1,2 @@
+(declare-const a (_ BitVec 64)) (declare-const b (_ BitVec 64)) (assert (not (distinct 1 (bv2nat a)))) (check-sat)
+(get-model)
