@@ -130,11 +130,22 @@ impl SolverConfig {
         Some(command)
     }
 
+    /// The options of this solver's command that are its family's answer checks
+    /// ([`Family::answer_checks`]), in command order.
+    pub fn answer_checks(&self) -> Vec<&str> {
+        let checks = self.family_info().answer_checks();
+        self.options()
+            .iter()
+            .map(String::as_str)
+            .filter(|o| checks.contains(o))
+            .collect()
+    }
+
     /// This solver without its family's answer checks ([`Family::answer_checks`]), the
     /// rest of its command as it is; `None` when its command holds none of them.
     pub fn without_answer_checks(&self) -> Option<SolverConfig> {
-        let checks = self.family_info().answer_checks();
-        if !self.options().iter().any(|o| checks.contains(&o.as_str())) {
+        let checks = self.answer_checks();
+        if checks.is_empty() {
             return None;
         }
         let command = std::iter::once(self.program())

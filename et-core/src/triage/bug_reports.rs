@@ -228,17 +228,16 @@ fn report(
     if let Some((count, list)) = super::report::other_triggers(&triage.findings, g, f) {
         let smallest = g.smallest(&triage.findings);
         let note = if std::ptr::eq(smallest, f) {
-            String::new()
+            ""
         } else {
             " The group's smallest formula, first below, did not show it on every re-run: \
              this report is about the smallest that did."
-                .to_string()
         };
         let _ = writeln!(
             out,
             "## Other formulas\n\n{count} more formula{} of the same operators and releases \
              show it (the solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
-            if count == 1 { "" } else { "s" }
+            super::report::plural(count)
         );
     }
     out

@@ -413,14 +413,7 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
 fn unchecked_text(triage: &Triage, f: &Finding) -> Option<String> {
     let answer = f.confirmation.unchecked.as_ref()?;
     let checks: Vec<String> = solver_of(triage, f)
-        .map(|s| {
-            let checks = s.family_info().answer_checks();
-            s.options()
-                .iter()
-                .filter(|o| checks.contains(&o.as_str()))
-                .map(|o| code(o))
-                .collect()
-        })
+        .map(|s| s.answer_checks().into_iter().map(code).collect())
         .unwrap_or_default();
     let without = format!("without its answer checks ({})", checks.join(" "));
     let limits = limits_text(triage, f, 1.0);
