@@ -28,7 +28,10 @@ use super::run::{seconds, MAX_JOBS};
 /// decides the formula within the run's timeout or et's witness shows it satisfiable:
 /// of each candidate group (see below)
 /// the --confirm smallest that survive; the others keep the run's own observation,
-/// which was made in a fresh process (outcome `not_rerun`).
+/// which was made in a fresh process (outcome `not_rerun`). A confirmed one is run once
+/// more without the solver's answer checks (--check-models, --check-unsat-cores,
+/// model_validate=true): triggers.csv's unchecked_answer says whether it then decides
+/// in time, and groups slow only while checking rank after the others.
 ///
 /// Triggers are also run on every installed version of their family, in release
 /// order, to find the first and last affected release: of each candidate group
@@ -56,7 +59,9 @@ use super::run::{seconds, MAX_JOBS};
 
 Several directories (several grammars, or the shards of one study) give one report;
 the default --out is the first directory's triage/. The folder is replaced as a whole
-when the new one is complete.")]
+when the new one is complete. A confirmed timeout or unknown is run once more without
+the solver's answer checks (--check-models, --check-unsat-cores, model_validate=true):
+triggers.csv's unchecked_answer says what it answered then.")]
 pub struct Args {
     /// Run directories written by `et run` (run.toml and runs.csv or runs.csv.gz).
     #[arg(required = true, value_name = "DIR")]
