@@ -198,7 +198,8 @@ type Batch = (Vec<String>, String);
 /// The session command of `solver` (models asked for) and the input a session would
 /// send it for the formulas `picked`, without et's echo lines: the family's reset
 /// between formulas, and for a solver that ends on an error the model request only
-/// where `seen` (its answers in the session pass) says `sat`.
+/// where `seen` (its answers in the session pass) says `sat` — none at all where the
+/// solver prints each model by itself.
 fn batch(
     solver: &SolverConfig,
     texts: &[String],
@@ -219,7 +220,8 @@ fn batch(
         let s = script(solver, &texts[i], logic);
         let body = s.trim_end();
         let last = body.rsplit('\n').next().unwrap_or_default().trim();
-        if protocol.ends_on_error && last == request && seen[i] != Status::Sat {
+        let asked_apart = protocol.ends_on_error && seen[i] != Status::Sat;
+        if last == request && (protocol.dumps_models(&command) || asked_apart) {
             input.push_str(&body[..body.len() - last.len()]);
         } else {
             input.push_str(body);

@@ -64,9 +64,9 @@ fn agree(solver: &SolverConfig, grammars: &[&str], restart: usize) -> SessionSta
 }
 
 /// A session that answered every formula without an error kept its process until a
-/// restart was due: an `unsat` answer with models on does not end it (the model is
-/// asked for only after `sat`; cvc5 ends on the error a model request after `unsat`
-/// gets).
+/// restart was due: an `unsat` answer with models on does not end it (cvc4 and cvc5
+/// print each model by themselves, `--dump-models`; bitwuzla and yices are asked only
+/// after `sat`: a model request after `unsat` is an error that ends them).
 fn kept_its_process(stats: SessionStats, restart: usize) {
     assert_eq!(stats.ended_in_formula, 0, "{stats:?}");
     assert_eq!(stats.out_of_step, 0, "{stats:?}");

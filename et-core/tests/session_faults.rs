@@ -23,6 +23,7 @@ const FAKE: SessionProtocol = SessionProtocol {
     restore: &[],
     echo: Echo::Bare,
     ends_on_error: true,
+    model_dump: None,
 };
 
 fn command(fault: &str, after: usize, dir: &Path) -> Vec<String> {

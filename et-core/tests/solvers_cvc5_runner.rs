@@ -108,6 +108,55 @@ fn options_are_passed_to_cvc5() {
 }
 
 #[test]
+fn dump_models_prints_what_get_model_prints_as_the_binary_does() {
+    // Two formulas with one model each (a session's shape: a reset in between), the
+    // second asked again after it turned unsat; then an incomplete `unknown`.
+    let checks = [
+        "(set-logic QF_LIA) (declare-fun a () Int) (assert (= a 4)) (check-sat)",
+        "(reset) (set-logic QF_LIA) (declare-fun b () Int) (assert (< 1 b 3)) (check-sat)",
+        "(assert (> b 3)) (check-sat)",
+    ];
+    let asked = checks.join(" (get-model)\n");
+    let options = ["--incremental", "--lang=smt2", "--produce-models", "-q"];
+    let with_get_model = run(&options, &asked);
+    let dump = [&options[..], &["--dump-models"]].concat();
+    let dumped = run(&dump, &checks.join("\n"));
+    assert_eq!(stdout(&dumped), stdout(&with_get_model));
+    assert!(dumped.status.success());
+    let expected =
+        "sat\n(\n(define-fun a () Int 4)\n)\nsat\n(\n(define-fun b () Int 2)\n)\nunsat\n";
+    assert_eq!(stdout(&dumped), expected);
+    // cvc5's own driver (Debian's binary, installed by the setup) prints the same.
+    let mut binary = Command::new("cvc5");
+    let file = formula_file(&checks.join("\n"));
+    let out = binary.args(&dump).arg(file.path()).output().unwrap();
+    assert_eq!(stdout(&out), expected);
+    // Without a complete answer the model is printed too (the binary's rule).
+    let incomplete =
+        "(set-logic QF_NRA) (declare-fun x () Real) (assert (> (* x x x) 2.0)) (check-sat)";
+    let no_nl = ["--nl-ext=none", "--nl-cov=false"];
+    let dumped = run(&[&dump[..], &no_nl].concat(), incomplete);
+    let asked = run(
+        &[&options[..], &no_nl].concat(),
+        &format!("{incomplete} (get-model)"),
+    );
+    assert!(
+        stdout(&dumped).starts_with("unknown"),
+        "{}",
+        stdout(&dumped)
+    );
+    assert!(
+        stdout(&dumped).contains("(define-fun x () Real"),
+        "{}",
+        stdout(&dumped)
+    );
+    assert_eq!(stdout(&dumped), stdout(&asked));
+    let out = run(&["--dump-models=maybe"], incomplete);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stdout(&out).contains("maybe"), "{}", stdout(&out));
+}
+
+#[test]
 fn tlimit_interrupts_like_the_binary() {
     let hard = "(set-logic ALL) (declare-const x Int) (declare-const y Int) (declare-const z Int) \
         (assert (and (> x 0) (> y 0) (> z 0) (= (+ (* x x x) (* y y y)) (* z z z)))) (check-sat)";

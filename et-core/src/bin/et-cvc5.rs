@@ -41,6 +41,10 @@ struct Api {
     parser_next_command: unsafe extern "C" fn(Ptr, *mut *const c_char) -> Ptr,
     cmd_invoke: unsafe extern "C" fn(Ptr, Ptr, Ptr) -> *const c_char,
     cmd_get_name: unsafe extern "C" fn(Ptr) -> *const c_char,
+    get_info: unsafe extern "C" fn(Ptr, *const c_char) -> *const c_char,
+    get_model: unsafe extern "C" fn(Ptr, usize, *const Ptr, usize, *const Ptr) -> *const c_char,
+    sm_get_declared_sorts: unsafe extern "C" fn(Ptr, *mut usize) -> *const Ptr,
+    sm_get_declared_terms: unsafe extern "C" fn(Ptr, *mut usize) -> *const Ptr,
     /// Present from cvc5 1.4 on: earlier versions print the error and exit themselves.
     has_error: Option<unsafe extern "C" fn() -> bool>,
     get_error_message: Option<unsafe extern "C" fn() -> *const c_char>,
@@ -99,6 +103,10 @@ impl Api {
                 parser_next_command: need!("cvc5_parser_next_command"),
                 cmd_invoke: need!("cvc5_cmd_invoke"),
                 cmd_get_name: need!("cvc5_cmd_get_name"),
+                get_info: need!("cvc5_get_info"),
+                get_model: need!("cvc5_get_model"),
+                sm_get_declared_sorts: need!("cvc5_sm_get_declared_sorts"),
+                sm_get_declared_terms: need!("cvc5_sm_get_declared_terms"),
                 has_error: symbol(handle, "cvc5_has_error"),
                 get_error_message: symbol(handle, "cvc5_get_error_message"),
             })
@@ -158,12 +166,16 @@ struct Invocation {
     input: Option<String>,
     lib_dir: Option<PathBuf>,
     show_version: bool,
+    /// `--dump-models`: print the model after every `sat` (and `unknown` for
+    /// incompleteness) answer, as the cvc5 binary's driver does.
+    dump_models: bool,
 }
 
 const USAGE: &str = "usage: cvc5 [OPTIONS] [FILE]   (et-cvc5: cvc5 driver over the wheel's C API)
   --name=value | --name | --no-name   set a cvc5 option (see cvc5 --help)
   --tlimit=MS                         wall-clock limit; prints `cvc5 interrupted by timeout.`, aborts
   -q / -v                             quieter / more verbose
+  --dump-models                       print the model after every sat (or incomplete unknown) answer
   --et-lib-dir=DIR                    directory holding libcvc5parser*.so (default: ../lib)
   FILE                                SMT-LIB 2.6 input (default: standard input)";
 
@@ -174,6 +186,7 @@ fn parse_args(args: &[String]) -> Result<Invocation, String> {
         input: None,
         lib_dir: None,
         show_version: false,
+        dump_models: false,
     };
     for arg in args {
         if arg == "-q" || arg == "--quiet" {
@@ -196,6 +209,14 @@ fn parse_args(args: &[String]) -> Result<Invocation, String> {
             };
             match name.as_str() {
                 "et-lib-dir" => inv.lib_dir = Some(PathBuf::from(value)),
+                // The binary's driver, not the library, prints the model: so does this one.
+                "dump-models" => inv.dump_models = match value.as_str() {
+                    "true" | "yes" | "1" => true,
+                    "false" | "no" | "0" => false,
+                    _ => return Err(format!(
+                        "Error in option parsing: --dump-models expects a Boolean, got `{value}'"
+                    )),
+                },
                 "tlimit" => {
                     inv.tlimit_ms = Some(value.parse().map_err(|_| {
                         format!(
@@ -375,6 +396,14 @@ unsafe fn execute(
         if text.starts_with("(error") {
             return Next::Stop(ExitCode::FAILURE);
         }
+        if inv.dump_models && name.starts_with("check-sat") && model_follows(api, solver, &text) {
+            let model = model(api, solver, sm);
+            if let Some(err) = api.last_error() {
+                print_error(out, &err);
+                return Next::Stop(ExitCode::FAILURE);
+            }
+            let _ = out.write_all(model.as_bytes());
+        }
         if name == "exit" {
             return Next::Stop(ExitCode::SUCCESS);
         }
@@ -387,6 +416,49 @@ unsafe fn execute(
             }
         }
     }
+}
+
+/// Whether `--dump-models` prints a model after a check's output `answer`: after `sat`,
+/// and after `unknown` when the reason is incompleteness (the cvc5 binary's rule).
+///
+/// # Safety
+/// `solver` comes from `api` and is alive.
+unsafe fn model_follows(api: &Api, solver: Ptr, answer: &str) -> bool {
+    match answer.trim_end() {
+        "sat" => true,
+        // cvc5 1.4 prints the reason along: `unknown (INCOMPLETE)`.
+        a if a == "unknown" || a.starts_with("unknown (") => {
+            let flag = c("reason-unknown");
+            cstr((api.get_info)(solver, flag.as_ptr())).contains("incomplete")
+        }
+        _ => false,
+    }
+}
+
+/// The model as `(get-model)` prints it: the values of the declared sorts and
+/// constants the symbol manager knows.
+///
+/// # Safety
+/// `solver` and `sm` come from `api` and are alive.
+unsafe fn model(api: &Api, solver: Ptr, sm: Ptr) -> String {
+    let (mut nsorts, mut nterms) = (0usize, 0usize);
+    let sorts = (api.sm_get_declared_sorts)(sm, &mut nsorts);
+    let terms = (api.sm_get_declared_terms)(sm, &mut nterms);
+    // The C API refuses a null array even when it is empty.
+    let nonnull = |p: *const Ptr| {
+        if p.is_null() {
+            std::ptr::NonNull::dangling().as_ptr()
+        } else {
+            p
+        }
+    };
+    cstr((api.get_model)(
+        solver,
+        nsorts,
+        nonnull(sorts),
+        nterms,
+        nonnull(terms),
+    ))
 }
 
 /// Sets the command line's options on `solver`; an option cvc5 refuses ends the run.

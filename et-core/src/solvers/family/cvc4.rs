@@ -28,12 +28,16 @@ pub const ANSWER_CHECKS: &[&str] = &["--check-models", "--check-unsat-cores"];
 /// comes back quoted; an error ends the process. `--produce-models` is given again
 /// after each reset: a reset that clears options (et-cvc5 copies older than its
 /// `(reset)` fix did) would otherwise turn `(get-model)` into an error.
+/// `--dump-models` prints the model after each `sat` (and incomplete `unknown`) answer,
+/// exactly as `(get-model)` prints it (cvc4 1.8, cvc5 1.0.3, et-cvc5); it survives
+/// `(reset)`: a session asking for models gets its answer and model in one exchange.
 pub const SESSION: SessionProtocol = SessionProtocol {
     options: &["--incremental", "--lang=smt2"],
     reset: "(reset)",
     restore: &[("--produce-models", "(set-option :produce-models true)")],
     echo: Echo::Quoted,
     ends_on_error: true,
+    model_dump: Some(("--produce-models", "--dump-models")),
 };
 
 impl Family for Cvc4 {

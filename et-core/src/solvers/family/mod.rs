@@ -215,6 +215,12 @@ pub struct SessionProtocol {
     /// only after a `sat` answer (a fresh process asked after `unsat` prints an error
     /// and the session would end); one that goes on gets the script in one piece.
     pub ends_on_error: bool,
+    /// A model option and the option that, with it, makes the solver print the model
+    /// after each `sat` answer by itself (cvc4 and cvc5: `--produce-models`,
+    /// `--dump-models`). A session whose command line holds the first runs with the
+    /// second and is not sent the model request: one exchange per formula instead of
+    /// two, and nothing to refuse after `unsat`.
+    pub model_dump: Option<(&'static str, &'static str)>,
 }
 
 /// How a solver prints the string of an `(echo "TEXT")`.
@@ -251,12 +257,23 @@ impl SessionProtocol {
         text
     }
 
-    /// `command` with the session options after the program.
+    /// `command` with the session options after the program, and the model-dump option
+    /// when `command` asks for models ([`SessionProtocol::dumps_models`]).
     pub fn command(&self, command: &[String]) -> Vec<String> {
         let mut with = command[..command.len().min(1)].to_vec();
         with.extend(self.options.iter().map(|o| o.to_string()));
+        if let (true, Some((_, dump))) = (self.dumps_models(command), self.model_dump) {
+            with.push(dump.to_string());
+        }
         with.extend(command.iter().skip(1).cloned());
         with
+    }
+
+    /// Whether a session of `command` has the solver print each model by itself
+    /// (see [`SessionProtocol::model_dump`]).
+    pub fn dumps_models(&self, command: &[String]) -> bool {
+        self.model_dump
+            .is_some_and(|(models, _)| command.iter().any(|c| c == models))
     }
 }
 
@@ -495,6 +512,21 @@ mod tests {
                 "(reset)\n(set-option :produce-models true)\n"
             );
             assert_eq!(p.between_formulas(&models[..1]), "(reset)\n");
+            // Asked for models, the session has the solver print each one by itself.
+            assert_eq!(
+                p.command(&models),
+                [
+                    cvc,
+                    "--incremental",
+                    "--lang=smt2",
+                    "--dump-models",
+                    "--produce-models"
+                ]
+            );
+            assert_eq!(
+                p.command(&models[..1]),
+                [cvc, "--incremental", "--lang=smt2"]
+            );
         }
         // cvc5 1.0.9-1.1.x from wheels run et's Python driver, which reads its whole
         // input first; et's C-API runner (1.2 on) streams.

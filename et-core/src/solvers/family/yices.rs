@@ -52,6 +52,7 @@ impl Family for Yices {
             restore: &[],
             echo: Echo::Bare,
             ends_on_error: true,
+            model_dump: None,
         })
     }
 

@@ -83,6 +83,7 @@ impl Family for Z3 {
             restore: &[],
             echo: Echo::Bare,
             ends_on_error: false,
+            model_dump: None,
         })
     }
 

@@ -8,8 +8,10 @@
 //!
 //! - **stdout** is what the solver printed for this formula: its answer, and the model
 //!   if the script asked with `(get-model)` (a solver that ends on an error is asked
-//!   only after `sat`, so its session survives `unsat`; its stdout then lacks the
-//!   error a fresh process prints for a model request after `unsat`). The end of an answer is recognised by the
+//!   only after `sat`, or prints each model by itself where its family can — cvc4 and
+//!   cvc5's `--dump-models` —, so its session survives `unsat`; its stdout then lacks
+//!   the error a fresh process prints for a model request after `unsat`). A session's
+//!   scripts ask for models exactly when its command line does. The end of an answer is recognised by the
 //!   line of an `(echo "et-session-N")` sent after the formula's commands (N counts
 //!   the session's formulas, so a late echo can never end a later answer), never by a
 //!   pause; the echo's line itself is not part of stdout. **stderr** is what arrived on
@@ -101,6 +103,9 @@ pub struct Session<'s> {
     model_request: &'static str,
     /// A script ending in the model request is sent in two steps (see [`Session::call`]).
     model_after_sat: bool,
+    /// The solver prints each model by itself ([`SessionProtocol::model_dump`]): a
+    /// script's model request is not sent.
+    models_dumped: bool,
     live: Option<Live<'s>>,
     /// Numbers the echoes of this session object, across its processes.
     echoes: u64,
@@ -145,7 +150,8 @@ impl<'s> Session<'s> {
             echo: protocol.echo,
             restart_after: DEFAULT_RESTART_AFTER,
             model_request: family::SMTLIB_MODEL_REQUEST,
-            model_after_sat: protocol.ends_on_error,
+            model_after_sat: protocol.ends_on_error && !protocol.dumps_models(command),
+            models_dumped: protocol.dumps_models(command),
             live: None,
             echoes: 0,
             stats: SessionStats::default(),
@@ -189,8 +195,18 @@ impl<'s> Session<'s> {
     /// for a model after `unsat` prints an error; in a session that error would cost a
     /// new process for every `unsat` answer. The two steps share the call's limits (the
     /// second gets what the first left) and are reported as one outcome.
+    ///
+    /// A solver that prints each model by itself (cvc4, cvc5 with `--dump-models`) gets
+    /// the script without its model request, in one step.
     pub fn call(&mut self, script: &str, limits: &Limits) -> Result<CallOutcome, CallError> {
         self.stats.formulas += 1;
+        if self.models_dumped {
+            let formula = self.without_model_request(script).unwrap_or(script);
+            return self.send(formula, limits, Step::Formula);
+        }
+        if !self.model_after_sat {
+            return self.send(script, limits, Step::Formula);
+        }
         let Some(formula) = self.without_model_request(script) else {
             return self.send(script, limits, Step::Formula);
         };
@@ -208,12 +224,8 @@ impl<'s> Session<'s> {
         Ok(joined(answer, model))
     }
 
-    /// `script` without its last line when that line is the model request and the
-    /// model is asked for after `sat` only.
+    /// `script` without its last line when that line is the model request.
     fn without_model_request<'a>(&self, script: &'a str) -> Option<&'a str> {
-        if !self.model_after_sat {
-            return None;
-        }
         let body = script.trim_end();
         let cut = body.rfind('\n').map_or(0, |i| i + 1);
         (body[cut..].trim() == self.model_request).then(|| &script[..cut])

@@ -44,6 +44,7 @@ impl Family for Bitwuzla {
             restore: &[],
             echo: Echo::Quoted,
             ends_on_error: true,
+            model_dump: None,
         })
     }
 
