@@ -210,13 +210,17 @@ fn parse_args(args: &[String]) -> Result<Invocation, String> {
             match name.as_str() {
                 "et-lib-dir" => inv.lib_dir = Some(PathBuf::from(value)),
                 // The binary's driver, not the library, prints the model: so does this one.
-                "dump-models" => inv.dump_models = match value.as_str() {
-                    "true" | "yes" | "1" => true,
-                    "false" | "no" | "0" => false,
-                    _ => return Err(format!(
+                "dump-models" => {
+                    inv.dump_models = match value.as_str() {
+                        "true" | "yes" | "1" => true,
+                        "false" | "no" | "0" => false,
+                        _ => {
+                            return Err(format!(
                         "Error in option parsing: --dump-models expects a Boolean, got `{value}'"
-                    )),
-                },
+                    ))
+                        }
+                    }
+                }
                 "tlimit" => {
                     inv.tlimit_ms = Some(value.parse().map_err(|_| {
                         format!(
