@@ -189,8 +189,8 @@ impl<'s> Session<'s> {
     /// model request) in the session and reports the formula's outcome; see the module
     /// documentation. Blocks until the answer's echo, the process's end or a limit.
     ///
-    /// For a solver that ends on an error ([`SessionProtocol::ends_on_error`]: cvc4,
-    /// cvc5, yices), a script that ends in the model request is sent in two steps: the
+    /// For a solver that ends on an error ([`SessionProtocol::ends_on_error`]: yices,
+    /// bitwuzla), a script that ends in the model request is sent in two steps: the
     /// formula, then the request only if the answer was `sat`. A fresh process asked
     /// for a model after `unsat` prints an error; in a session that error would cost a
     /// new process for every `unsat` answer. The two steps share the call's limits (the
