@@ -213,7 +213,8 @@ pub struct SessionProtocol {
     pub echo: Echo,
     /// Whether an `(error ...)` ends the process. Such a solver is asked for the model
     /// only after a `sat` answer (a fresh process asked after `unsat` prints an error
-    /// and the session would end); one that goes on gets the script in one piece.
+    /// and the session would end), unless it prints models by itself
+    /// ([`SessionProtocol::model_dump`]); one that goes on gets the script in one piece.
     pub ends_on_error: bool,
     /// A model option and the option that, with it, makes the solver print the model
     /// after each `sat` answer by itself (cvc4 and cvc5: `--produce-models`,
