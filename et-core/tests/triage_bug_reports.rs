@@ -220,5 +220,13 @@ fn the_report_of_a_bug_two_releases_share_names_the_newest() {
     assert!(!names.is_empty(), "reports in {}", bugs.display());
     for name in &names {
         assert!(name.contains("perturbed-2.0-"), "{name} among {names:?}");
+        // The newest release's finding is on the group's smallest formula (the older
+        // release's finding of it sorts first): nothing smaller was passed over.
+        let report = std::fs::read_to_string(bugs.join(name)).unwrap();
+        assert!(report.contains("## Other formulas"), "{report}");
+        assert!(
+            !report.contains("did not show it on every re-run"),
+            "{report}"
+        );
     }
 }

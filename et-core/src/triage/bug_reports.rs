@@ -226,8 +226,10 @@ fn report(
         let _ = writeln!(out);
     }
     if let Some((count, list)) = super::report::other_triggers(&triage.findings, g, f) {
+        // Another solver's finding on the same formula may sort first: what matters
+        // is whether the formula shown is the group's smallest.
         let smallest = g.smallest(&triage.findings);
-        let note = if std::ptr::eq(smallest, f) {
+        let note = if super::report::same_formula(smallest, f) {
             ""
         } else {
             " The group's smallest formula, first below, did not show it on every re-run: \

@@ -837,6 +837,13 @@ pub(super) fn other_triggers(
     Some((others.len(), list))
 }
 
+/// Whether two findings are on the same formula (grammar and index), whichever solvers
+/// they were found on.
+pub(super) fn same_formula(a: &Finding, b: &Finding) -> bool {
+    let (a, b) = (a.trigger.row(), b.trigger.row());
+    (&a.grammar, &a.index) == (&b.grammar, &b.index)
+}
+
 /// The group's formulas other than `shown`'s, smallest first, each with the solvers it
 /// triggered (flaky ones marked).
 fn other_formulas<'f>(
@@ -844,18 +851,12 @@ fn other_formulas<'f>(
     g: &Group,
     shown: &Finding,
 ) -> Vec<(&'f Finding, Vec<String>)> {
-    let smallest = &shown.trigger;
     let mut out: Vec<(&Finding, Vec<String>)> = Vec::new();
     let mut position: HashMap<(&str, &str), usize> = HashMap::new();
     for &i in &g.members {
         let f = &findings[i];
         let t = &f.trigger;
-        if (t.row().grammar.as_str(), t.row().index.as_str())
-            == (
-                smallest.row().grammar.as_str(),
-                smallest.row().index.as_str(),
-            )
-        {
+        if same_formula(f, shown) {
             continue;
         }
         let name = if f.confirmation.outcome == Outcome::Flaky {
