@@ -263,7 +263,7 @@ impl SessionProtocol {
     pub fn command(&self, command: &[String]) -> Vec<String> {
         let mut with = command[..command.len().min(1)].to_vec();
         with.extend(self.options.iter().map(|o| o.to_string()));
-        if let (true, Some((_, dump))) = (self.dumps_models(command), self.model_dump) {
+        if let Some((_, dump)) = self.model_dump.filter(|_| self.dumps_models(command)) {
             with.push(dump.to_string());
         }
         with.extend(command.iter().skip(1).cloned());

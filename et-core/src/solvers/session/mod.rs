@@ -101,11 +101,8 @@ pub struct Session<'s> {
     restart_after: usize,
     /// The family's model request.
     model_request: &'static str,
-    /// A script ending in the model request is sent in two steps (see [`Session::call`]).
-    model_after_sat: bool,
-    /// The solver prints each model by itself ([`SessionProtocol::model_dump`]): a
-    /// script's model request is not sent.
-    models_dumped: bool,
+    /// How a script's model request reaches the solver (see [`Session::call`]).
+    models: Models,
     live: Option<Live<'s>>,
     /// Numbers the echoes of this session object, across its processes.
     echoes: u64,
@@ -117,6 +114,18 @@ struct Live<'s> {
     process: Contained<'s>,
     memory_mb: Option<u64>,
     formulas: usize,
+}
+
+/// How a session passes on a script's model request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Models {
+    /// With the formula, in one piece (a solver that goes on after an error).
+    InScript,
+    /// In a second step, only after `sat` (a solver that ends on an error).
+    AfterSat,
+    /// Not at all: the solver prints each model by itself
+    /// ([`SessionProtocol::model_dump`]).
+    Dumped,
 }
 
 /// What is sent to a session process: a formula (after a reset), or the model request
@@ -150,8 +159,13 @@ impl<'s> Session<'s> {
             echo: protocol.echo,
             restart_after: DEFAULT_RESTART_AFTER,
             model_request: family::SMTLIB_MODEL_REQUEST,
-            model_after_sat: protocol.ends_on_error && !protocol.dumps_models(command),
-            models_dumped: protocol.dumps_models(command),
+            models: if protocol.dumps_models(command) {
+                Models::Dumped
+            } else if protocol.ends_on_error {
+                Models::AfterSat
+            } else {
+                Models::InScript
+            },
             live: None,
             echoes: 0,
             stats: SessionStats::default(),
@@ -200,16 +214,16 @@ impl<'s> Session<'s> {
     /// the script without its model request, in one step.
     pub fn call(&mut self, script: &str, limits: &Limits) -> Result<CallOutcome, CallError> {
         self.stats.formulas += 1;
-        if self.models_dumped {
-            let formula = self.without_model_request(script).unwrap_or(script);
-            return self.send(formula, limits, Step::Formula);
-        }
-        if !self.model_after_sat {
-            return self.send(script, limits, Step::Formula);
-        }
-        let Some(formula) = self.without_model_request(script) else {
+        let formula = match self.models {
+            Models::InScript => None,
+            Models::Dumped | Models::AfterSat => self.without_model_request(script),
+        };
+        let Some(formula) = formula else {
             return self.send(script, limits, Step::Formula);
         };
+        if self.models == Models::Dumped {
+            return self.send(formula, limits, Step::Formula);
+        }
         let answer = self.send(formula, limits, Step::Formula)?;
         if !self.is_live() || last_line(&answer.stdout) != Some(&b"sat"[..]) {
             return Ok(answer);
