@@ -68,7 +68,7 @@ fn segfault_is_a_crash() {
     assert_eq!(c.status, Status::Crash);
     assert_eq!(c.crash_signature.as_deref(), Some("SIGSEGV"));
     assert_eq!(
-        judge(c.status, c.invalid_model, Some(Status::Sat)),
+        judge(c.status, c.self_check_failed, Some(Status::Sat)),
         Some(Verdict::Crash)
     );
 }
@@ -138,7 +138,7 @@ fn error_then_sat_is_rejected() {
     assert_eq!(o.exit_code, Some(1));
     let c = classify(&o);
     assert_eq!(c.status, Status::Rejected);
-    assert_eq!(judge(c.status, c.invalid_model, Some(Status::Unsat)), None);
+    assert_eq!(judge(c.status, c.self_check_failed, Some(Status::Unsat)), None);
 }
 
 #[test]
@@ -146,9 +146,9 @@ fn sat_then_invalid_model_error_is_an_invalid_model() {
     let o = run(&[fake_script("invalid-model.sh")], Duration::from_secs(10));
     assert_eq!(o.exit_code, Some(1));
     let c = classify(&o);
-    assert_eq!((c.status, c.invalid_model), (Status::Sat, true));
+    assert_eq!((c.status, c.self_check_failed), (Status::Sat, true));
     assert_eq!(
-        judge(c.status, c.invalid_model, Some(Status::Sat)),
+        judge(c.status, c.self_check_failed, Some(Status::Sat)),
         Some(Verdict::InvalidModel)
     );
 }

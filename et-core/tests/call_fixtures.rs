@@ -81,7 +81,7 @@ fn every_fixture_classifies_as_expected() {
         let (meta, outcome) = load(name);
         let c = classify(&outcome);
         assert_eq!(
-            (c.status, c.invalid_model),
+            (c.status, c.self_check_failed),
             (*status, *invalid),
             "{name} ({})",
             meta.solver
@@ -136,7 +136,7 @@ fn order_matters_on_real_outputs() {
     assert_eq!(cm.signal, Some(6));
     let c = classify(&cm);
     assert_eq!(
-        (c.status, c.invalid_model, c.crash_signature),
+        (c.status, c.self_check_failed, c.crash_signature),
         (Status::Sat, true, None)
     );
 }
@@ -200,11 +200,11 @@ fn live_solvers_agree_with_fixtures() {
         .unwrap();
         let Classification {
             status: got,
-            invalid_model,
+            self_check_failed,
             ..
         } = classify(&outcome);
         assert_eq!(
-            (got, invalid_model),
+            (got, self_check_failed),
             (*status, *invalid),
             "live {name}: {outcome:?}"
         );

@@ -126,9 +126,9 @@ impl Ledger {
                 .checked_sub(start)
                 .and_then(|o| u64::try_from(o).ok())
                 .ok_or_else(|| bad(format!("index {index} is outside this study")))?;
-            // As a judge, a model is invalid unless et found it valid (a false alarm of
-            // the solver's own check; see `Made::answer` in the worker).
-            let invalid_model = row.verdict == Some(Verdict::InvalidModel) && !row.model_valid();
+            // As a judge, an invalid model decided nothing; a validator false alarm (a
+            // valid model the solver's own check rejected) is a clean `sat`.
+            let invalid_model = row.verdict == Some(Verdict::InvalidModel);
             if ledger.is_complete(offset) {
                 continue;
             }

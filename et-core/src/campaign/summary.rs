@@ -150,8 +150,14 @@ impl Summary {
         for s in Status::ALL {
             let _ = write!(out, " {:>w$}", s.label(), w = status_width(s));
         }
+        let verdict_width = |v: &Verdict| (v.label().len() + 1).max(13);
         for v in Verdict::ALL {
-            let _ = write!(out, " {:>13}", format!("!{}", v.label()));
+            let _ = write!(
+                out,
+                " {:>w$}",
+                format!("!{}", v.label()),
+                w = verdict_width(v)
+            );
         }
         out.push('\n');
         for (i, name) in self.solvers.iter().enumerate() {
@@ -165,7 +171,12 @@ impl Summary {
                 );
             }
             for v in Verdict::ALL {
-                let _ = write!(out, " {:>13}", self.verdicts[i][*v as usize]);
+                let _ = write!(
+                    out,
+                    " {:>w$}",
+                    self.verdicts[i][*v as usize],
+                    w = verdict_width(v)
+                );
             }
             out.push('\n');
         }

@@ -146,7 +146,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     reference_cache: Option<PathBuf>,
     /// Exit with 3 when the completed run holds a call with one of these verdicts
-    /// (comma-separated: unsound, invalid_model, crash, timeout, unknown); for CI.
+    /// (comma-separated: unsound, invalid_model, crash, timeout, unknown,
+    /// validator_false_alarm); for CI.
     #[arg(long, value_name = "VERDICTS", value_delimiter = ',', value_parser = parse_verdict)]
     pub(super) fail_on: Vec<Verdict>,
     /// et's witness search: values tried per declared constant (every combination of

@@ -71,7 +71,7 @@ impl Observation {
         }
         let check = |o: &Observation| o.checked_model().map(|c| c.csv().to_string());
         self.class.status == other.class.status
-            && self.class.invalid_model == other.class.invalid_model
+            && self.class.self_check_failed == other.class.self_check_failed
             && check(self) == check(other)
             && self.class.crash_signature == other.class.crash_signature
     }
@@ -80,7 +80,7 @@ impl Observation {
     /// invalid)`, `crash (SIGSEGV)`.
     pub fn describe(&self) -> String {
         let mut text = self.class.status.label().to_string();
-        if self.class.invalid_model {
+        if self.class.self_check_failed {
             text.push_str(" (self-check failed)");
         }
         if let Some(check) = self.checked_model() {
@@ -96,7 +96,7 @@ impl Observation {
     pub fn judged(&self) -> Judged<'_> {
         Judged {
             status: self.class.status,
-            self_check_failed: self.class.invalid_model,
+            self_check_failed: self.class.self_check_failed,
             model_check: self.checked_model(),
         }
     }
@@ -111,7 +111,7 @@ impl Observation {
     pub fn as_reference(&self) -> Answer {
         as_reference(
             self.class.status,
-            self.class.invalid_model,
+            self.class.self_check_failed,
             self.model_check.as_ref(),
         )
     }

@@ -12,7 +12,7 @@ pub struct Classification {
     /// The status written to the CSV.
     pub status: Status,
     /// The solver's own model check failed (status is then `sat`).
-    pub invalid_model: bool,
+    pub self_check_failed: bool,
     /// For crashes: the assertion location, or signal and first error line.
     pub crash_signature: Option<String>,
 }
@@ -21,7 +21,7 @@ impl Classification {
     fn plain(status: Status) -> Self {
         Classification {
             status,
-            invalid_model: false,
+            self_check_failed: false,
             crash_signature: None,
         }
     }
@@ -44,7 +44,7 @@ const EXIT_CANNOT_START: i32 = 127;
 /// 2. killed by our wall-clock or CPU limit → `timeout`;
 /// 3. the memory limit was reached ([`CallOutcome::memory_limit_hit`]) or an
 ///    allocation-failure pattern → `memout`;
-/// 4. a self-check failure pattern → `sat` with `invalid_model`;
+/// 4. a self-check failure pattern → `sat` with `self_check_failed`;
 /// 5. an unsupported-feature pattern → `rejected`, even if the process aborted;
 /// 6. a signal or a crash pattern → `crash`;
 /// 7. any other `(error` → `rejected`, whatever answer follows; lines that answer et's own
@@ -84,7 +84,7 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
     if has(Meaning::InvalidModel) {
         return Classification {
             status: Status::Sat,
-            invalid_model: true,
+            self_check_failed: true,
             crash_signature: None,
         };
     }
@@ -129,7 +129,7 @@ fn answer(stdout: &str) -> Option<Status> {
 fn crash(outcome: &CallOutcome) -> Classification {
     Classification {
         status: Status::Crash,
-        invalid_model: false,
+        self_check_failed: false,
         crash_signature: Some(crash_signature(outcome)),
     }
 }
@@ -391,7 +391,7 @@ mod tests {
         ];
         for (stderr, want, invalid) in cases {
             let c = classify(&out("sat\n", stderr, Some(1), None));
-            assert_eq!((c.status, c.invalid_model), (*want, *invalid), "{stderr}");
+            assert_eq!((c.status, c.self_check_failed), (*want, *invalid), "{stderr}");
         }
         let snippets = cases
             .iter()

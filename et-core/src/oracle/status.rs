@@ -96,7 +96,9 @@ labelled_enum!(
     Verdict, "verdict", {
         /// sat/unsat contradicts the reference answer.
         Unsound => "unsound",
-        /// The solver's own model check (or ours) found a bad model.
+        /// The model the solver printed does not satisfy the formula: et's evaluation
+        /// falsifies it, or (where et's evaluation cannot decide it) the solver's own
+        /// model check rejected it.
         InvalidModel => "invalid_model",
         /// The solver crashed.
         Crash => "crash",
@@ -104,6 +106,9 @@ labelled_enum!(
         Timeout => "timeout",
         /// Answered unknown where the reference decided the formula.
         Unknown => "unknown",
+        /// The solver's own model check rejected a model that et's evaluation finds
+        /// satisfies the formula: a bug of the solver's checker, not of its answer.
+        ValidatorFalseAlarm => "validator_false_alarm",
     }
 );
 
@@ -114,7 +119,9 @@ labelled_enum!(
         Reference => "reference",
         /// et found a satisfying assignment, so `unsat` is wrong.
         Witness => "witness",
-        /// et evaluated the solver's model and it falsifies the formula.
+        /// et evaluated the solver's model: it falsifies the formula (an invalid model),
+        /// or it satisfies the formula the solver's own check rejected it on (a
+        /// validator false alarm).
         Model => "model",
         /// The solver's own model check failed.
         SelfCheck => "self-check",
@@ -134,11 +141,13 @@ impl Evidence {
 
     /// What established a correctness verdict in a `runs.csv` written before the
     /// `evidence` column existed: a reference for `unsound`, the solver's own check for
-    /// `invalid_model`; a crash needs no evidence beyond the failed process.
+    /// `invalid_model`; a crash needs no evidence beyond the failed process. (No such
+    /// file has a `validator_false_alarm`: the verdict came after the column.)
     pub fn implied_by(verdict: Verdict) -> Option<Evidence> {
         match verdict {
             Verdict::Unsound => Some(Evidence::Reference),
             Verdict::InvalidModel => Some(Evidence::SelfCheck),
+            Verdict::ValidatorFalseAlarm => Some(Evidence::Model),
             _ => None,
         }
     }
@@ -152,12 +161,33 @@ impl Status {
 }
 
 impl Verdict {
-    /// Correctness verdicts are bugs; the others are performance findings.
+    /// Correctness findings: a wrong answer or model, a crash, or a false alarm of the
+    /// solver's own checker. The others (timeout, unknown) are performance findings.
+    /// Correctness findings save a bug trigger and are re-run as they are in triage.
     pub fn is_bug(self) -> bool {
         matches!(
             self,
-            Verdict::Unsound | Verdict::InvalidModel | Verdict::Crash
+            Verdict::Unsound | Verdict::InvalidModel | Verdict::Crash | Verdict::ValidatorFalseAlarm
         )
+    }
+
+    /// Whether the call's answer itself is wrong or missing (unsound, invalid model,
+    /// crash): such a call did not solve its formula. A validator false alarm came with
+    /// a right `sat` and a model et found valid, so its call solved the formula.
+    pub fn spoils_answer(self) -> bool {
+        self.is_bug() && self != Verdict::ValidatorFalseAlarm
+    }
+
+    /// The verdict of a row written before `validator_false_alarm` existed: such a
+    /// file called a self-check failure on a model et found valid `invalid_model` with
+    /// evidence `self-check`, which is a validator false alarm.
+    pub fn upgraded(self, evidence: Option<Evidence>, model_valid: bool) -> (Verdict, Option<Evidence>) {
+        match (self, evidence) {
+            (Verdict::InvalidModel, Some(Evidence::SelfCheck)) if model_valid => {
+                (Verdict::ValidatorFalseAlarm, Some(Evidence::Model))
+            }
+            _ => (self, evidence),
+        }
     }
 }
 

@@ -109,11 +109,12 @@ impl SolverGrammar {
         self.evidence[e as usize]
     }
 
-    /// Calls with a correctness verdict (unsound, invalid model, crash).
+    /// Calls with a correctness verdict on the answer (unsound, invalid model, crash);
+    /// validator false alarms are counted apart.
     pub fn bugs(&self) -> u64 {
         Verdict::ALL
             .iter()
-            .filter(|v| v.is_bug())
+            .filter(|v| v.spoils_answer())
             .map(|v| self.verdict(*v))
             .sum()
     }
@@ -517,14 +518,14 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             }
             if let Some(v) = call.verdict {
                 cell.verdicts[v as usize] += 1;
-                if let (true, Some(e)) = (v.is_bug(), call.evidence) {
+                if let (true, Some(e)) = (v.spoils_answer(), call.evidence) {
                     cell.evidence[e as usize] += 1;
                 }
             }
             let outcome = Outcome {
                 solver: sid,
                 solved,
-                bug: call.verdict.is_some_and(Verdict::is_bug),
+                bug: call.verdict.is_some_and(Verdict::spoils_answer),
                 ran: call.status != Status::SetupError,
                 time_us,
             };

@@ -163,7 +163,7 @@ fn bugs_table(report: &Report) -> Table {
     let verdicts: Vec<Verdict> = Verdict::ALL
         .iter()
         .copied()
-        .filter(|v| v.is_bug())
+        .filter(|v| v.spoils_answer())
         .collect();
     let mut header = leading_header();
     header.extend(verdicts.iter().map(|v| v.label().to_string()));
@@ -174,6 +174,8 @@ fn bugs_table(report: &Report) -> Table {
         .filter(|e| e.judges_correctness())
         .collect();
     header.extend(evidence.iter().map(|e| format!("by_{}", e.label())));
+    let false_alarm = Verdict::ValidatorFalseAlarm;
+    header.push(false_alarm.label().into());
     let rows = report
         .cells
         .iter()
@@ -182,6 +184,7 @@ fn bugs_table(report: &Report) -> Table {
             row.extend(verdicts.iter().map(|v| c.verdict(*v).to_string()));
             row.push(c.bugs().to_string());
             row.extend(evidence.iter().map(|e| c.by_evidence(*e).to_string()));
+            row.push(c.verdict(false_alarm).to_string());
             row
         })
         .collect();
@@ -194,7 +197,8 @@ fn bugs_table(report: &Report) -> Table {
         notes: vec![
             "by_reference: the reference solver's answer contradicts; by_witness: et found a satisfying assignment;".into(),
             "by_model: et's check of the solver's model failed; by_self-check: the solver's own model check failed;".into(),
-            "a crash needs no evidence; runs without an evidence column: unsound = reference, invalid_model = self-check".into(),
+            "a crash needs no evidence; runs without an evidence column: unsound = reference, invalid_model = self-check;".into(),
+            "validator_false_alarm: the solver's own model check rejected a model et found valid (its answer is right; not in total)".into(),
         ],
     }
 }

@@ -134,7 +134,7 @@ pub fn probe_model(
         }
     };
     let class = classify(&outcome);
-    let problem = if class.invalid_model {
+    let problem = if class.self_check_failed {
         Some(format!("invalid model: {}", first_line(&outcome)))
     } else if class.status != Status::Sat {
         let detail = describe(
@@ -223,7 +223,7 @@ pub fn probe(
         }
     };
     let class = classify(&outcome);
-    let problem = if class.invalid_model {
+    let problem = if class.self_check_failed {
         Some(format!("invalid model: {}", first_line(&outcome)))
     } else if class.status == expected {
         None

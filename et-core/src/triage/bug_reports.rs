@@ -295,6 +295,12 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
         );
     }
     match row.evidence {
+        Some(Evidence::Model) if f.kind == Kind::ValidatorFalseAlarm => {
+            "It does not rest on any other solver: et evaluated the formula under the model \
+             the solver printed (shown above) and found it true, so the model is right and the \
+             solver's own model validation is what fails."
+                .into()
+        }
         Some(Evidence::Model) => format!(
             "It does not rest on any other solver: et evaluated the formula under the model \
              the solver printed (shown above) and found it false{}.",

@@ -41,8 +41,10 @@ const EXCERPT_LINE_CHARS: usize = 200;
 pub struct Answer {
     /// The classified status.
     pub status: Status,
-    /// The model is wrong: the solver's own check failed, or et's check of the model
-    /// it printed found the formula false.
+    /// The model is wrong: et's check of the model it printed found the formula false,
+    /// or the solver's own check failed where et's check decided nothing (the rule of
+    /// [`judging::as_reference`]). A self-check failure on a model et found valid is a
+    /// validator false alarm, not an invalid model.
     pub invalid_model: bool,
     /// The solver's own model check failed.
     pub self_check_failed: bool,
@@ -65,11 +67,16 @@ impl Answer {
     /// The answer of an observed call.
     pub fn from_observation(observation: Observation) -> Answer {
         let outcome = &observation.outcome;
+        let invalid_model = judging::as_reference(
+            observation.class.status,
+            observation.class.self_check_failed,
+            judging::read_model(observation.model_check.as_ref()),
+        )
+        .invalid_model;
         Answer {
             status: observation.class.status,
-            invalid_model: observation.class.invalid_model
-                || matches!(observation.model_check, Some(ModelCheck::Invalid { .. })),
-            self_check_failed: observation.class.invalid_model,
+            invalid_model,
+            self_check_failed: observation.class.self_check_failed,
             time_s: outcome.wall.as_secs_f64(),
             exit_code: outcome.exit_code,
             signal: outcome.signal,
@@ -128,6 +135,9 @@ impl Answer {
     pub fn describe(&self) -> String {
         if self.invalid_model {
             return format!("{} (invalid model)", self.status);
+        }
+        if self.self_check_failed {
+            return format!("{} (a valid model its own check rejected)", self.status);
         }
         match &self.crash_signature {
             Some(signature) => format!("{} ({signature})", self.status),

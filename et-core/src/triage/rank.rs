@@ -1,7 +1,8 @@
 //! The order in which bug groups are reported, worst first, as solver developers ask
 //! for them (the cvc5 project's order for fuzzing reports): refutational soundness
 //! (`unsat` on a satisfiable formula), solution soundness (`sat` on an unsatisfiable
-//! one), invalid models, crashes, then performance. Within a kind: for invalid models,
+//! one), invalid models, crashes, performance, then false alarms of the solver's own
+//! model validation (a right answer its checker rejected). Within a kind: for invalid models,
 //! those et's own model check refuted before those only the solver's self-check
 //! reported, for performance those slow also without the solver's answer checks
 //! before those slow only while it checks, and `unknown` that some release answers
@@ -28,16 +29,19 @@ pub enum Kind {
     Crash,
     /// A timeout or `unknown` where the reference decided the formula.
     Performance,
+    /// The solver's own model check rejected a model that satisfies the formula.
+    ValidatorFalseAlarm,
 }
 
 impl Kind {
     /// Every kind, worst first.
-    pub const ALL: [Kind; 5] = [
+    pub const ALL: [Kind; 6] = [
         Kind::RefutationalSoundness,
         Kind::SolutionSoundness,
         Kind::InvalidModel,
         Kind::Crash,
         Kind::Performance,
+        Kind::ValidatorFalseAlarm,
     ];
 
     /// The kind of a verdict given the solver's answer.
@@ -48,6 +52,7 @@ impl Kind {
             Verdict::InvalidModel => Kind::InvalidModel,
             Verdict::Crash => Kind::Crash,
             Verdict::Timeout | Verdict::Unknown => Kind::Performance,
+            Verdict::ValidatorFalseAlarm => Kind::ValidatorFalseAlarm,
         }
     }
 
@@ -59,6 +64,7 @@ impl Kind {
             Kind::InvalidModel => "invalid_model",
             Kind::Crash => "crash",
             Kind::Performance => "performance",
+            Kind::ValidatorFalseAlarm => "validator_false_alarm",
         }
     }
 
@@ -70,6 +76,7 @@ impl Kind {
             Kind::InvalidModel => "invalid model",
             Kind::Crash => "crash",
             Kind::Performance => "performance",
+            Kind::ValidatorFalseAlarm => "validator false alarm",
         }
     }
 
@@ -84,6 +91,9 @@ impl Kind {
             Kind::Crash => "the solver crashes",
             Kind::Performance => {
                 "the solver times out or gives up where the reference decides the formula quickly"
+            }
+            Kind::ValidatorFalseAlarm => {
+                "the solver's validator rejects a model that satisfies the formula"
             }
         }
     }

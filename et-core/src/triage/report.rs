@@ -256,6 +256,10 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
             "a crash: {}",
             code(f.crash_signature.as_deref().unwrap_or("(no signature)"))
         ),
+        Kind::ValidatorFalseAlarm => format!(
+            "{} with a model that satisfies the formula, which its own model validation rejects",
+            code("sat")
+        ),
         Kind::Performance => {
             let status = a.status.to_string();
             if f.confirmation.outcome == Outcome::Confirmed {
@@ -342,6 +346,10 @@ pub(super) fn expected_answer(f: &Finding) -> (String, String) {
         Kind::Crash => (
             format!("an answer; {}", reference_says("no reference was run")),
             "the crash itself".to_string(),
+        ),
+        Kind::ValidatorFalseAlarm => (
+            "the solver's validator accepts the model: it satisfies the formula".to_string(),
+            "et's own model check: it evaluated the formula under the model the solver printed, and the formula is true".into(),
         ),
         Kind::Performance => (
             format!(
@@ -937,6 +945,7 @@ pub fn evidence(f: &Finding) -> String {
             "reference".into()
         }
         Kind::InvalidModel => "self-check".into(),
+        Kind::ValidatorFalseAlarm => "model".into(),
         Kind::Crash => String::new(),
     }
 }

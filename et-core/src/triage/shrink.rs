@@ -109,6 +109,7 @@ impl Goal<'_> {
                     }
             }
             Verdict::InvalidModel => answer.invalid_model,
+            Verdict::ValidatorFalseAlarm => answer.self_check_failed && !answer.invalid_model,
             Verdict::Crash => {
                 answer.status == Status::Crash
                     && (self.crash_signature.is_none()

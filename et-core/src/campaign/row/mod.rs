@@ -78,10 +78,12 @@ pub struct RunRow {
 }
 
 impl RunRow {
-    /// sat or unsat without a correctness verdict: a correct-looking answer. An
-    /// invalid model or an unsound answer is decided but not solved.
+    /// sat or unsat without a verdict that spoils the answer: a correct-looking answer.
+    /// An invalid model or an unsound answer is decided but not solved; a validator
+    /// false alarm (a right `sat` whose valid model the solver's checker rejected) is
+    /// solved.
     pub fn solved(&self) -> bool {
-        self.status.is_decided() && !self.verdict.is_some_and(Verdict::is_bug)
+        self.status.is_decided() && !self.verdict.is_some_and(Verdict::spoils_answer)
     }
 
     /// The `model_check` cell that says et found the model valid.
@@ -204,8 +206,8 @@ mod tests {
             exit_code: Some(0),
             signal: None,
             reference_usable: Some(false),
-            evidence: Some(Evidence::SelfCheck),
-            model_check: MODEL_VALID.into(),
+            evidence: Some(Evidence::Model),
+            model_check: "invalid".into(),
             decided_by: String::new(),
             decided_s: None,
             mode: None,
@@ -256,9 +258,9 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,no,self-check,valid,,,",
+                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,no,model,invalid,,,",
                 "core,7,5,z3-4.8.7,z3,4.8.7,setup_error,,,,0.01,0.25,1000,,9,,,,,,",
-                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,yes,self-check,valid,z3-4.16.0,0.5,session",
+                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,yes,model,invalid,z3-4.16.0,0.5,session",
             ]
         );
     }

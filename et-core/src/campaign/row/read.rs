@@ -4,7 +4,9 @@
 //! - Columns are found by name, so files written before a column existed still read:
 //!   `reference_usable`, `evidence` and `model_check` are optional (a file without
 //!   `evidence` gets what its verdict implies, [`Evidence::implied_by`]); columns et
-//!   does not know are ignored.
+//!   does not know are ignored. A row written before `validator_false_alarm` existed
+//!   (`invalid_model` by the self-check on a model et found valid) reads as one
+//!   ([`crate::oracle::Verdict::upgraded`]).
 //! - A plain file that does not end with a newline has a torn last line (a run killed
 //!   while writing it, or one still being written): it is left out and reported in
 //!   [`ReadStats`]. A compressed file was written whole, so it has none.
@@ -426,6 +428,11 @@ fn fill(row: &mut RunRow, record: &csv::StringRecord, c: &Columns) -> Result<(),
         text => Some(seconds("decided_s", text)?),
     };
     row.mode = optional("mode", c.mode.map_or("", field))?;
+    if let Some(verdict) = row.verdict {
+        let (verdict, evidence) = verdict.upgraded(row.evidence, row.model_valid());
+        row.verdict = Some(verdict);
+        row.evidence = evidence;
+    }
     Ok(())
 }
 
@@ -581,6 +588,33 @@ mod tests {
         let (read, _) = read_all(&path).unwrap();
         assert_eq!(read[0].1.evidence, None);
         assert_eq!(read[0].1.verdict, Some(Verdict::Unsound));
+    }
+
+    /// A file written before `validator_false_alarm` existed called a self-check failure
+    /// on a model et found valid an invalid model; it reads as the false alarm it was.
+    /// A self-check failure et could not evaluate stays an invalid model.
+    #[test]
+    fn an_old_self_check_failure_on_a_valid_model_reads_as_a_false_alarm() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = COLUMNS.join(",");
+        let text = format!(
+            "{header}\n\
+             ints,7,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,self-check,valid,,,\n\
+             ints,8,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,self-check,undetermined,,,\n\
+             ints,9,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,model,invalid,,,\n"
+        );
+        let path = write(dir.path(), "runs.csv", &text);
+        let (read, _) = read_all(&path).unwrap();
+        let judged: Vec<_> = read.iter().map(|(_, r)| (r.verdict, r.evidence)).collect();
+        assert_eq!(
+            judged,
+            [
+                (Some(Verdict::ValidatorFalseAlarm), Some(Evidence::Model)),
+                (Some(Verdict::InvalidModel), Some(Evidence::SelfCheck)),
+                (Some(Verdict::InvalidModel), Some(Evidence::Model)),
+            ]
+        );
+        assert!(read[0].1.solved() && !read[1].1.solved());
     }
 
     #[test]

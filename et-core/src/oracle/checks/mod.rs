@@ -4,7 +4,8 @@
 //! not an edit of the campaign's worker.
 //!
 //! The order of [`CHECKS`] is the order of trust: et's own evaluation of the model the
-//! solver printed ([`model`]) before the solver's own model check ([`self_check`]); a
+//! solver printed ([`model`]; [`validator`] when it clears a model the solver's own
+//! check rejected) before the solver's own model check ([`self_check`]); a
 //! crash ([`crash`]) needs no evidence; a witness et found itself ([`witness`]) before
 //! another solver's answer ([`reference`]); the pool's decisions ([`pool`]) last, for
 //! performance verdicts only where the reference decided nothing.
@@ -14,6 +15,7 @@ mod model;
 mod pool;
 mod reference;
 mod self_check;
+mod validator;
 mod witness;
 
 use et_eval::ModelCheck;
@@ -75,6 +77,7 @@ pub trait Check: Sync {
 /// Every check, in the order they are asked (see the module documentation).
 pub static CHECKS: &[&dyn Check] = &[
     &model::ModelCheck,
+    &validator::ValidatorCheck,
     &self_check::SelfCheck,
     &crash::Crash,
     &witness::WitnessCheck,

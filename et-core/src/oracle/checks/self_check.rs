@@ -1,7 +1,7 @@
 //! The solver's own model validation (z3 `model_validate=true`, cvc4/cvc5
-//! `--check-models`). Its failure is reported even when et's model check finds the
-//! model valid: the row then says `model_check=valid` next to evidence `self-check`,
-//! which marks a false alarm of the self-check (old z3 releases raise them).
+//! `--check-models`), where et's evaluation did not decide the model (undetermined,
+//! unsupported, or no model read): the solver's word stands alone. A failure on a model
+//! et found valid is a false alarm ([`super::validator`], asked first).
 
 use super::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Verdict};

@@ -57,18 +57,24 @@ fn an_invalid_model_is_found_by_the_model_check_first() {
 }
 
 #[test]
-fn a_self_check_failure_is_reported_even_when_the_model_is_valid() {
+fn a_self_check_failure_on_a_valid_model_is_a_validator_false_alarm() {
     let mut call = facts(Sat, Some(&ModelCheck::Valid), Some(Sat), &false);
     call.self_check_failed = true;
     assert_eq!(
         run_checks(&call),
-        found(Verdict::InvalidModel, Evidence::SelfCheck)
+        found(Verdict::ValidatorFalseAlarm, Evidence::Model)
     );
-    call.model_check = None;
-    assert_eq!(
-        run_checks(&call),
-        found(Verdict::InvalidModel, Evidence::SelfCheck)
-    );
+    // Where et's evaluation decided nothing, the solver's word stands alone.
+    let undetermined = ModelCheck::Undetermined {
+        reason: "sin of a symbol".into(),
+    };
+    for model_check in [None, Some(&undetermined)] {
+        call.model_check = model_check;
+        assert_eq!(
+            run_checks(&call),
+            found(Verdict::InvalidModel, Evidence::SelfCheck)
+        );
+    }
 }
 
 #[test]
@@ -151,6 +157,7 @@ fn every_check_is_listed_once() {
         names,
         [
             "model",
+            "validator",
             "self-check",
             "crash",
             "witness",
