@@ -228,9 +228,9 @@ fn log(t: &Trigger, smt2: &Path) -> String {
             out,
             "model check (et's evaluation of the printed model): {check}"
         );
-        if t.own.evidence == Some(Evidence::SelfCheck) && *check == ModelCheck::Valid {
+        if t.verdict == Verdict::ValidatorFalseAlarm {
             out.push_str(
-                "self-check false alarm: the solver's own model check failed, but the \
+                "validator false alarm: the solver's own model check failed, but the \
                  model it printed satisfies the formula\n",
             );
         }

@@ -23,7 +23,7 @@ use et_core::judging::Formula;
 /// the family in --pool FILE, else in $ET_HOME/pool.toml.
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
-  et bisect results/ints/bugs/invalid_model/z3-4.8.7-300.smt2 --family z3
+  et bisect results/ints/bugs/validator_false_alarm/z3-4.8.7-300.smt2 --family z3
   et bisect trigger.smt2 --family z3 --expect sat
   et bisect trigger.smt2 --family cvc5 --reference z3-4.16.0 --timeout 30
   et index -g ints 302 | et bisect - --family z3 --expect sat")]

@@ -72,7 +72,7 @@ correctness and performance to CSV.",
   et triage results/core
   et eval bug.smt2 --model z3.out
   et bisect bug.smt2 --family z3 --expect sat
-  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep invalid_model"
+  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm"
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -206,7 +206,8 @@ pub(super) const DEFAULT_WITNESS_BOUND: usize = 9;
 /// A clap value parser for a verdict label (`--fail-on`, `et shrink --keep`).
 pub(super) fn parse_verdict(text: &str) -> Result<Verdict, String> {
     text.trim().parse().map_err(|_| {
-        format!("`{text}` is not a verdict (unsound, invalid_model, crash, timeout, unknown)")
+        let labels: Vec<&str> = Verdict::ALL.iter().map(|v| v.label()).collect();
+        format!("`{text}` is not a verdict ({})", labels.join(", "))
     })
 }
 

@@ -28,7 +28,7 @@ use super::triage::{read_formula, CallArgs};
 /// The final formula is run again in fresh processes to confirm it.
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
-  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep invalid_model
+  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm
   et index -g ints 10^30 | et shrink - -g ints --solver z3-4.8.5 --keep unsound --reference cvc5-1.4.2
   et shrink slow.smt2 -g strings --solver cvc5-1.4.2 --keep timeout --timeout 2 --jobs 4
 
@@ -42,7 +42,8 @@ pub struct Args {
     /// The solver that shows the verdict (a name from the pool).
     #[arg(long, value_name = "NAME")]
     solver: String,
-    /// The verdict to keep: unsound, invalid_model, crash, timeout or unknown.
+    /// The verdict to keep: unsound, invalid_model, crash, timeout, unknown or
+    /// validator_false_alarm.
     #[arg(long, value_name = "VERDICT", value_parser = parse_verdict)]
     keep: Verdict,
     /// The judges for unsound, timeout and unknown: comma-separated solver names or

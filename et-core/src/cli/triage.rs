@@ -46,7 +46,8 @@ use super::run::{seconds, MAX_JOBS};
 /// of operators the formula applies; crashes: the crash signature) form one group.
 /// Groups are ranked: refutational soundness (unsat on a sat formula), solution
 /// soundness (sat on an unsat formula), invalid model (et's own model check before
-/// self-check only), crash, performance; within a kind, groups that affect the newest
+/// self-check only), crash, performance, validator false alarm (a valid model the
+/// solver's own check rejected); within a kind, groups that affect the newest
 /// installed release first.
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:

@@ -137,7 +137,7 @@ impl Answer {
             return format!("{} (invalid model)", self.status);
         }
         if self.self_check_failed {
-            return format!("{} (a valid model its own check rejected)", self.status);
+            return format!("{} (validator false alarm)", self.status);
         }
         match &self.crash_signature {
             Some(signature) => format!("{} ({signature})", self.status),
