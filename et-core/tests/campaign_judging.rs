@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{csv_maps, fake, rows, show, solver, Scratch};
+use common::{csv_maps, fake, fake_script, rows, show, solver, Scratch};
 
 /// Runs the 300 first `core` formulas on `solvers` of `pool` into `dir`.
 fn run_core(s: &Scratch, pool: &Path, solvers: &str, dir: &Path) {
@@ -206,4 +206,71 @@ fn a_call_starved_of_cpu_is_made_again_not_judged_a_timeout() {
         with_cpu_limit.iter().all(|r| r.verdict.is_none()),
         "{with_cpu_limit:?}"
     );
+}
+
+/// A call that never started (`setup_error`) says nothing about a solver or a formula:
+/// a formula on which no solver started is not undecided, and triage does not list it.
+/// Two solvers that give up on everything and cannot start on formulas applying `and`.
+#[test]
+fn calls_that_never_started_make_no_formula_undecided() {
+    let s = Scratch::new();
+    let unknown = fake_script("always-unknown.sh");
+    let missing = |name: &str| fake(name, "fault-on.sh", &[&unknown, "and", "not-found"]);
+    let pool = s.pool_file("pool.toml", &[missing("gone-a"), missing("gone-b")]);
+    let dir = s.join("run");
+    let o = s.run(&[
+        "run",
+        "-g",
+        "core",
+        "--n",
+        "300",
+        "--timeout",
+        "30",
+        "--no-witness",
+        "--pool",
+        pool.to_str().unwrap(),
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let all = rows(&dir);
+    let never_started: BTreeSet<String> = all
+        .iter()
+        .filter(|r| r.status.label() == "setup_error")
+        .map(|r| r.index.clone())
+        .collect();
+    assert!(!never_started.is_empty());
+    assert!(all
+        .iter()
+        .filter(|r| r.status.label() == "setup_error")
+        .all(|r| r.verdict.is_none()));
+    let listed: BTreeSet<String> = csv_maps(&dir.join("undecided.csv"))
+        .iter()
+        .map(|r| r["index"].clone())
+        .collect();
+    // Every formula a solver started on and nobody decided is listed; none other.
+    let started: BTreeSet<String> = all
+        .iter()
+        .filter(|r| r.status.label() == "unknown")
+        .map(|r| r.index.clone())
+        .collect();
+    assert!(!started.is_empty());
+    assert_eq!(listed, started);
+    assert!(listed.is_disjoint(&never_started));
+    let triaged = s.join("triaged");
+    let o = s.run(&[
+        "triage",
+        dir.to_str().unwrap(),
+        "--out",
+        triaged.to_str().unwrap(),
+        "--performance-factor",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let in_triage: BTreeSet<String> = csv_maps(&triaged.join("undecided.csv"))
+        .iter()
+        .map(|r| r["index"].clone())
+        .collect();
+    assert!(in_triage.is_disjoint(&never_started), "{in_triage:?}");
 }

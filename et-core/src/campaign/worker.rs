@@ -690,14 +690,22 @@ impl FormulaCalls<'_, '_> {
     }
 
     /// Every solver's status and time on a formula that no solver decided and no
-    /// witness proves sat; empty when someone decided it.
+    /// witness proves sat; empty when someone decided it, or when no solver ran on it
+    /// (calls that never started say nothing about the formula).
     fn undecided(&self) -> Vec<UndecidedRow> {
         let decisions = self.decisions();
-        if decisions.iter().any(|d| d.answer.usable()) || self.witness().is_some() {
+        if decisions.iter().any(|d| d.answer.usable()) {
+            return Vec::new();
+        }
+        let tried: Vec<&Decision> = decisions
+            .iter()
+            .filter(|d| d.answer.status.tells_about_solver())
+            .collect();
+        if tried.is_empty() || self.witness().is_some() {
             return Vec::new();
         }
         let job = self.job;
-        let mut rows: Vec<UndecidedRow> = decisions
+        let mut rows: Vec<UndecidedRow> = tried
             .iter()
             .map(|d| UndecidedRow {
                 grammar: self.worker.grammar.to_string(),

@@ -158,6 +158,13 @@ impl Status {
     pub fn is_decided(self) -> bool {
         matches!(self, Status::Sat | Status::Unsat)
     }
+
+    /// Whether the call tells anything about the solver: false for a call that never
+    /// started (`setup_error`). Such a call gets no verdict, makes no formula
+    /// "undecided" and never reaches triage.
+    pub fn tells_about_solver(self) -> bool {
+        self != Status::SetupError
+    }
 }
 
 impl Verdict {

@@ -86,12 +86,23 @@ pub fn read(
                 line: i as u64 + 2,
                 error,
             })?;
-            by_formula
+            // A call that never started says nothing (files from before et left such
+            // calls out have them).
+            let never_started = row
+                .status
+                .parse::<Status>()
+                .is_ok_and(|s| !s.tells_about_solver());
+            let answers = by_formula
                 .entry((row.grammar, row.size, row.index.len(), row.index))
-                .or_default()
-                .push((row.solver, row.status));
+                .or_default();
+            if !never_started {
+                answers.push((row.solver, row.status));
+            }
         }
         for ((grammar, size, _, index), answers) in by_formula {
+            if answers.is_empty() {
+                continue;
+            }
             let key = (d, grammar.clone());
             if !enumerations.contains_key(&key) {
                 let g = grammar_of(dir, &grammar)?;

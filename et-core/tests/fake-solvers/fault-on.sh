@@ -9,6 +9,8 @@
 #   assert          reports a failed assertion at src/fault/arith.cpp:42 and aborts
 #   segfault        dies of SIGSEGV
 #   hang            never answers
+#   not-found       the shell's "not found" for a missing program, exit 127 (the call
+#                   never started: a setup error)
 real=$1
 shift
 for formula; do :; done
@@ -28,6 +30,7 @@ while [ $# -gt 1 ]; do
         kill -ABRT $$ ;;
       segfault) kill -SEGV $$ ;;
       hang) exec sleep 100000 ;;
+      not-found) echo "sh: 1: /opt/missing/solver: not found" >&2; exit 127 ;;
       *) echo "fault-on.sh: unknown fault $fault" >&2; exit 2 ;;
     esac
   fi
