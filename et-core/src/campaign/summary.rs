@@ -240,6 +240,16 @@ impl Summary {
                  these calls are never bug triggers."
             );
         }
+        let killed = self.status_total(Status::Killed);
+        if killed > 0 {
+            let _ = write!(
+                out,
+                "\n{killed} calls were killed from outside (killed): a SIGKILL that et did not \
+                 send ended them on every re-run (an operator, or the kernel's OOM killer acting \
+                 outside et's memory limit). They say nothing about the solver: never bug \
+                 triggers."
+            );
+        }
         out
     }
 }

@@ -548,7 +548,7 @@ impl FormulaCalls<'_, '_> {
 
     /// Makes `solver`'s row rest on fresh processes wherever it holds a finding: a
     /// session call of it that would carry a verdict, or that crashed, ran out of
-    /// memory or was rejected, is made again fresh, and so is the session call of the solver whose
+    /// memory, was rejected or was killed from outside, is made again fresh, and so is the session call of the solver whose
     /// answer established the verdict (its reference, or the pool's decider). Each
     /// round turns one session call into a fresh one, so this ends. False if the run is
     /// being cancelled.
@@ -569,7 +569,10 @@ impl FormulaCalls<'_, '_> {
             // A rejection is confirmed too: a session that kept a declaration across a
             // reset rejects what a fresh process answers.
             let own = assessment.finding.is_some()
-                || matches!(status, Status::Crash | Status::Memout | Status::Rejected);
+                || matches!(
+                    status,
+                    Status::Crash | Status::Memout | Status::Rejected | Status::Killed
+                );
             let decider = match assessment.finding.and_then(|f| f.evidence) {
                 Some(Evidence::Reference) => assessment.reference.map(|r| r.name.clone()),
                 Some(Evidence::Pool) => assessment.pool.map(|d| d.solver.to_string()),

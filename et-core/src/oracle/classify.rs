@@ -44,6 +44,8 @@ const EXIT_CANNOT_START: i32 = 127;
 /// 2. killed by our wall-clock or CPU limit → `timeout`;
 /// 3. the memory limit was reached ([`CallOutcome::memory_limit_hit`]) or an
 ///    allocation-failure pattern → `memout`;
+/// 3a. killed by a SIGKILL et did not send ([`CallOutcome::killed_from_outside`]) →
+///    `killed`: an operator or the kernel ended it, which says nothing about the solver;
 /// 4. a self-check failure pattern → `sat` with `self_check_failed`;
 /// 5. an unsupported-feature pattern → `rejected`, even if the process aborted;
 /// 6. a signal or a crash pattern → `crash`;
@@ -80,6 +82,9 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
     }
     if outcome.memory_limit_hit || has(Meaning::OutOfMemory) {
         return Classification::plain(Status::Memout);
+    }
+    if outcome.killed_from_outside() {
+        return Classification::plain(Status::Killed);
     }
     if has(Meaning::InvalidModel) {
         return Classification {
@@ -349,6 +354,23 @@ mod tests {
             );
             let rejected = format!("(error \"line 1 column 5: unknown constant x\")\n{stdout}");
             assert_eq!(status(&out(&rejected, "", Some(1), None)), Status::Rejected);
+        }
+    }
+
+    /// A SIGKILL et did not send is not a crash; one et sent at a limit or for the
+    /// memory limit is what that limit says; other signals stay crashes.
+    #[test]
+    fn a_kill_from_outside_is_not_a_crash() {
+        let killed = out("", "", None, Some(libc::SIGKILL));
+        assert_eq!(status(&killed), Status::Killed);
+        let mut o = killed.clone();
+        o.memory_limit_hit = true;
+        assert_eq!(status(&o), Status::Memout);
+        let mut o = killed.clone();
+        o.timed_out = true;
+        assert_eq!(status(&o), Status::Timeout);
+        for signal in [libc::SIGSEGV, libc::SIGABRT] {
+            assert_eq!(status(&out("", "", None, Some(signal))), Status::Crash);
         }
     }
 

@@ -88,6 +88,10 @@ labelled_enum!(
         /// loader failed, it exited 127, or the memory limit is too low to load it. A
         /// problem of the pool or the limits, never of the solver: never a bug trigger.
         SetupError => "setup_error",
+        /// Killed by a SIGKILL that et did not send (an operator, the kernel's OOM
+        /// killer acting outside et's memory limit), on the call and on each of its
+        /// re-runs. Says nothing about the solver: never a verdict or a bug trigger.
+        Killed => "killed",
     }
 );
 
@@ -160,10 +164,10 @@ impl Status {
     }
 
     /// Whether the call tells anything about the solver: false for a call that never
-    /// started (`setup_error`). Such a call gets no verdict, makes no formula
-    /// "undecided" and never reaches triage.
+    /// started (`setup_error`) or that something outside et killed (`killed`). Such a
+    /// call gets no verdict, makes no formula "undecided" and never reaches triage.
     pub fn tells_about_solver(self) -> bool {
-        self != Status::SetupError
+        !matches!(self, Status::SetupError | Status::Killed)
     }
 }
 

@@ -526,7 +526,7 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
                 solver: sid,
                 solved,
                 bug: call.verdict.is_some_and(Verdict::spoils_answer),
-                ran: call.status != Status::SetupError,
+                ran: call.status.tells_about_solver(),
                 time_us,
             };
             join.push(

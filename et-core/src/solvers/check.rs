@@ -271,6 +271,7 @@ fn describe(
             .clone()
             .unwrap_or_else(|| first_line(outcome)),
         Status::Crash => signature.unwrap_or_else(|| first_line(outcome)),
+        Status::Killed => "a SIGKILL that et did not send, on every re-run".to_string(),
         Status::Memout | Status::Rejected => first_line(outcome),
     };
     if detail.is_empty() {

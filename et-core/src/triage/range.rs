@@ -7,7 +7,6 @@
 
 use crate::campaign::reference::Answer as ReferenceAnswer;
 use crate::judging::Formula;
-use crate::oracle::Status;
 use crate::solvers::SolverConfig;
 use crate::version::compare_versions;
 
@@ -197,11 +196,12 @@ pub fn version_range(
                 };
             }
             match caller.cached(solver, formula.text(), limits) {
-                // A version that could not start says nothing about the bug.
+                // A version that could not start (or was killed from outside) says
+                // nothing about the bug.
                 Ok(answer) => VersionResult {
                     version: solver.version.clone(),
                     solver: solver.name.clone(),
-                    affected: (answer.status != Status::SetupError)
+                    affected: answer.status.tells_about_solver()
                         .then(|| shows(trigger, &answer, reference, formula)),
                     answer: answer.describe(),
                 },

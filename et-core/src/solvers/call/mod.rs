@@ -292,6 +292,18 @@ pub struct CallOutcome {
 }
 
 impl CallOutcome {
+    /// Killed by a SIGKILL that et did not send: not at a limit, not cancelled, not
+    /// et's memory limit (an operator's `kill -9`, the kernel's OOM killer acting for
+    /// the whole machine). It says nothing about the solver; [`run_call`] makes such a
+    /// call again.
+    pub fn killed_from_outside(&self) -> bool {
+        self.signal == Some(libc::SIGKILL)
+            && !self.timed_out
+            && !self.memory_limit_hit
+            && !self.cancelled
+            && self.start_error.is_none()
+    }
+
     /// stdout as text, with invalid UTF-8 replaced (solver output is ASCII in practice).
     pub fn stdout_text(&self) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(&self.stdout)
@@ -339,18 +351,30 @@ pub enum CallError {
 /// waiting for a CPU, which says nothing about the solver and must not become a
 /// `timeout` finding. A solver that stops the same way again keeps its timeout (it
 /// hangs without computing, or the machine is still that loaded).
+///
+/// A call killed from outside ([`CallOutcome::killed_from_outside`]) is made again, up
+/// to [`OUTSIDE_KILL_RETRIES`] times: the kill says nothing about the solver. One that
+/// is killed every time keeps that outcome (classified `killed`, never a finding).
 pub fn run_call(
     command: &[String],
     input: Input<'_>,
     limits: &Limits,
 ) -> Result<CallOutcome, CallError> {
     let supervisor = Supervisor::global();
-    let outcome = supervisor.run(command, input, limits)?;
+    let mut outcome = supervisor.run(command, input, limits)?;
+    let mut retries = 0;
+    while outcome.killed_from_outside() && retries < OUTSIDE_KILL_RETRIES {
+        retries += 1;
+        outcome = supervisor.run(command, input, limits)?;
+    }
     if starved(&outcome, limits) {
         return supervisor.run(command, input, limits);
     }
     Ok(outcome)
 }
+
+/// How many times [`run_call`] makes a call again that something outside et killed.
+pub const OUTSIDE_KILL_RETRIES: u32 = 3;
 
 /// Whether `outcome` ended at the wall-clock limit with CPU time to spare under a
 /// smaller CPU-time limit ([`run_call`]).
