@@ -2,7 +2,8 @@
 //! user's grammar may reach (issue 23, checks a and c): Float32, Float16,
 //! fp.to_real, to_fp, fp.to_sbv, extract, concat with sign/zero_extend, rotate_left,
 //! repeat with bvcomp, str.to_code/str.from_code; nested division by zero with cvc5's
-//! model; z3's algebraic -sqrt 2; a model defining a constant twice (exit 2).
+//! model; z3's algebraic -sqrt 2; a model defining a constant twice (exit 2); a model
+//! giving a constant a value of another sort than declared (exit 3: a wrong model).
 
 mod common;
 
@@ -86,6 +87,16 @@ const PAIRS: &[(&str, &str, i32)] = &[
         "(define-fun x () Int 1)(define-fun x () Int 2)",
         2,
     ),
+    (
+        "(declare-const x Int)(assert (> x 0))",
+        "(define-fun x () Bool true)",
+        3,
+    ),
+    (
+        "(declare-const x Int)(assert (> x 0))",
+        "(define-fun x () String \"a\")",
+        3,
+    ),
 ];
 
 #[test]
@@ -105,4 +116,24 @@ fn et_eval_answers_right_on_known_pairs() {
         );
     }
     assert!(scratch.tmp_leftovers().is_empty());
+}
+
+/// `et eval --model` reads a solver's output as a campaign does (the same reader): z3's
+/// failed self-check between `sat` and a valid model leaves the model to judge (true,
+/// exit 0), and a campaign's model check says `valid` on the same output.
+#[test]
+fn et_eval_reads_solver_output_as_a_campaign_does() {
+    let scratch = Scratch::new();
+    let formula = "(declare-const a Int)\n(declare-const b Int)\n(assert (= 0 (div a b)))\n(check-sat)\n";
+    let output = "sat\n(error \"line 1 column 80: an invalid model was generated\")\n\
+                  (model\n  (define-fun b () Int 0)\n  (define-fun a () Int 0)\n)\n";
+    let f = scratch.join("f.smt2");
+    let m = scratch.join("z3.out");
+    std::fs::write(&f, formula).unwrap();
+    std::fs::write(&m, output).unwrap();
+    let o = scratch.run(&["eval", f.to_str().unwrap(), "--model", m.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", show(&o));
+    let script = et_eval::Script::parse(formula).unwrap();
+    let campaign = et_eval::check_model(&script, output, et_eval::ModelDialect::default());
+    assert_eq!(campaign, et_eval::ModelCheck::Valid);
 }

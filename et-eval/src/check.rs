@@ -6,8 +6,8 @@
 
 use std::fmt;
 
-use crate::eval::{evaluate, Limits, Truth};
-use crate::model::{parse_model, ModelDialect};
+use crate::eval::{evaluate, Evaluation, Limits, Truth};
+use crate::model::{parse_model, without_error_lines, ModelDialect, ModelError};
 use crate::script::{Script, ScriptError};
 use crate::witness::{find_witness, Witness, WitnessBound};
 
@@ -80,15 +80,14 @@ impl fmt::Display for ModelCheck {
 /// Checks the model in a solver's standard output (the `sat` line, then what
 /// `(get-model)` printed) against the formula.
 pub fn check_model(script: &Script, stdout: &str, dialect: ModelDialect) -> ModelCheck {
-    let model = match parse_model(stdout, dialect) {
-        Ok(model) => model,
+    let evaluation = match evaluate_model(script, stdout, dialect) {
+        Ok(evaluation) => evaluation,
         Err(e) => {
             return ModelCheck::NoModel {
                 reason: e.to_string(),
             }
         }
     };
-    let evaluation = evaluate(script, &model.assignment(script), &Limits::default());
     match evaluation.truth {
         Truth::True => ModelCheck::Valid,
         Truth::False => ModelCheck::Invalid {
@@ -98,6 +97,27 @@ pub fn check_model(script: &Script, stdout: &str, dialect: ModelDialect) -> Mode
         },
         Truth::Undetermined(reason) => ModelCheck::Undetermined { reason },
     }
+}
+
+/// The formula evaluated under the model a solver printed: its output read as the
+/// campaign reads it (its `(error ...)` lines left out, [`without_error_lines`]), then
+/// the model parsed in `dialect`. A model that defines a declared constant with another
+/// sort falsifies the formula at that constant. What `check_model` and `et eval
+/// --model` both rest on, so they cannot disagree.
+pub fn evaluate_model(
+    script: &Script,
+    output: &str,
+    dialect: ModelDialect,
+) -> Result<Evaluation, ModelError> {
+    let model = parse_model(&without_error_lines(output), dialect)?;
+    if let Some(wrong) = model.wrong_sort(script) {
+        return Ok(Evaluation {
+            truth: Truth::False,
+            explanation: Some(wrong),
+            choices: Vec::new(),
+        });
+    }
+    Ok(evaluate(script, &model.assignment(script), &Limits::default()))
 }
 
 /// A witness of the formula within `bound`, if the search finds one: the formula is
@@ -133,6 +153,18 @@ mod tests {
         );
         let open = check_model(&script, "sat\n((define-fun a () Int 0))", z3);
         assert_eq!(open.csv(), "undetermined");
+        // A value of another sort than declared is a wrong model, not an open one.
+        for wrong in ["true", "\"a\""] {
+            let sort = if wrong == "true" { "Bool" } else { "String" };
+            let output = format!("sat\n((define-fun a () {sort} {wrong}) (define-fun b () Int 0))");
+            let check = check_model(&script, &output, z3);
+            assert_eq!(check.csv(), "invalid", "{output}: {check}");
+            assert!(check.to_string().contains("declares it Int"), "{check}");
+        }
+        // z3's failed self-check between the answer and the model is not the model.
+        let flagged = "sat\n(error \"line 1 column 80: an invalid model was generated\")\n\
+                       ((define-fun a () Int 1) (define-fun b () Int 0))";
+        assert_eq!(check_model(&script, flagged, z3), ModelCheck::Valid);
         let none = check_model(&script, "unsat\n(error \"model is not available\")", z3);
         assert_eq!(none.csv(), "");
         assert!(check_witness(&script, &WitnessBound::default()).is_some());

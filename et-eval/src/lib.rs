@@ -22,7 +22,7 @@ pub mod term;
 pub mod value;
 pub mod witness;
 
-pub use check::{check_model, check_witness, ModelCheck};
+pub use check::{check_model, check_witness, evaluate_model, ModelCheck};
 pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
 pub use fp::generic::Fp;
 
@@ -31,7 +31,7 @@ pub use fp::generic::Fp;
 pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
 }
-pub use model::{parse_model, Model, ModelDialect, ModelError};
+pub use model::{parse_model, without_error_lines, Model, ModelDialect, ModelError};
 pub use script::{Script, ScriptError};
 pub use sort::Sort;
 pub use value::Value;

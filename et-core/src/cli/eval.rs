@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Args as ClapArgs;
 
 use et_eval::{
-    evaluate, find_witness, parse_model, Limits, ModelDialect, Script, Truth, WitnessBound,
+    evaluate_model, find_witness, ModelDialect, Script, Truth, WitnessBound,
 };
 
 use super::grammar_arg::BadInput;
@@ -125,9 +125,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => ModelDialect::default(),
     };
-    let model =
-        parse_model(&model_text, dialect).map_err(|e| BadInput(format!("{model_name}:{e}")))?;
-    let evaluation = evaluate(&script, &model.assignment(&script), &Limits::default());
+    // The solver's output read as a campaign reads it (one reader: et-eval's).
+    let evaluation = evaluate_model(&script, &model_text, dialect)
+        .map_err(|e| BadInput(format!("{model_name}:{e}")))?;
     Ok(match evaluation.truth {
         Truth::True => {
             println!("true");

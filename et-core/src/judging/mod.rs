@@ -19,7 +19,7 @@ mod observation;
 
 pub use formula::{search_witness, Formula};
 pub use invocation::{formula_of, logic_of, Invocation};
-pub use observation::{observe, without_error_lines, Observation};
+pub use observation::{observe, Observation};
 
 use et_eval::ModelCheck;
 

@@ -45,7 +45,7 @@ impl Observation {
             (true, Status::Sat) => match formula() {
                 Ok(formula) => Some(check_model(
                     formula,
-                    &without_error_lines(&outcome.stdout_text()),
+                    &outcome.stdout_text(),
                     invocation.solver.model_dialect(),
                 )),
                 Err(e) => ModelCheck::of_unreadable(e),
@@ -132,19 +132,4 @@ pub fn observe<'s>(
     };
     let outcome = run_call(&invocation.command, input, limits)?;
     Ok(Observation::new(invocation, outcome, formula))
-}
-
-/// A `sat` call's output without its one-line `(error ...)` responses: on a call
-/// classified `sat` they can only be the solver's own model check failing (z3 prints it
-/// between `sat` and the model), which leaves the printed model readable and worth
-/// checking: that is how a false alarm of the self-check shows.
-pub fn without_error_lines(stdout: &str) -> String {
-    stdout
-        .lines()
-        .filter(|l| {
-            let l = l.trim();
-            !(l.starts_with("(error") && l.ends_with(')'))
-        })
-        .flat_map(|l| [l, "\n"])
-        .collect()
 }

@@ -73,6 +73,27 @@ pub struct Model {
 }
 
 impl Model {
+    /// The first constant of `script` that the model defines with another sort than the
+    /// formula declares (an Int where a Real is declared is the Int's value, as SMT-LIB's
+    /// coercion reads it), in words: such a model is not a model of the formula.
+    pub fn wrong_sort(&self, script: &Script) -> Option<String> {
+        script.decls.iter().find_map(|d| {
+            let given = match self.values.get(&*d.name)? {
+                Binding::Value(v) => v.sort(),
+                Binding::Term(t) => t.sort.clone(),
+                Binding::Algebraic(_) => Sort::Real,
+                Binding::Undetermined(_) => return None,
+            };
+            let fits = given == d.sort || (given == Sort::Int && d.sort == Sort::Real);
+            (!fits).then(|| {
+                format!(
+                    "{} (the model defines it as a {given}, the formula declares it {})",
+                    d.name, d.sort
+                )
+            })
+        })
+    }
+
     /// The assignment of `script`'s constants (missing ones are undetermined: the
     /// solver left them open) with the model's division-by-zero functions.
     pub fn assignment(&self, script: &Script) -> Assignment {
@@ -114,6 +135,22 @@ impl Model {
             },
         }
     }
+}
+
+/// A solver's output without its `(error ...)` lines: what is left is the answer and
+/// the model. z3's failed self-check prints its error between `sat` and the model, and
+/// a solver's refusal of a model request is an error line too; both are the oracle's
+/// business (its classification), not the model's. The one way et reads a model out
+/// of solver output ([`crate::check::evaluate_model`]).
+pub fn without_error_lines(output: &str) -> String {
+    output
+        .lines()
+        .filter(|l| {
+            let l = l.trim();
+            !(l.starts_with("(error") && l.ends_with(')'))
+        })
+        .flat_map(|l| [l, "\n"])
+        .collect()
 }
 
 /// Reads the model from a solver's output: an optional `sat` line, then the model.
