@@ -138,7 +138,10 @@ fn error_then_sat_is_rejected() {
     assert_eq!(o.exit_code, Some(1));
     let c = classify(&o);
     assert_eq!(c.status, Status::Rejected);
-    assert_eq!(judge(c.status, c.self_check_failed, Some(Status::Unsat)), None);
+    assert_eq!(
+        judge(c.status, c.self_check_failed, Some(Status::Unsat)),
+        None
+    );
 }
 
 #[test]

@@ -382,7 +382,10 @@ fn old_z3_validator_false_alarms_are_not_invalid_models() {
             "{:?}",
             all[0]
         );
-        let log = out.join(format!("bugs/validator_false_alarm/{}-{index}.log", z3.name));
+        let log = out.join(format!(
+            "bugs/validator_false_alarm/{}-{index}.log",
+            z3.name
+        ));
         let log = std::fs::read_to_string(log).unwrap();
         assert!(log.contains("validator false alarm"), "{log}");
         assert_eq!(all[0].reference, cvc5.name);

@@ -124,7 +124,8 @@ fn et_eval_answers_right_on_known_pairs() {
 #[test]
 fn et_eval_reads_solver_output_as_a_campaign_does() {
     let scratch = Scratch::new();
-    let formula = "(declare-const a Int)\n(declare-const b Int)\n(assert (= 0 (div a b)))\n(check-sat)\n";
+    let formula =
+        "(declare-const a Int)\n(declare-const b Int)\n(assert (= 0 (div a b)))\n(check-sat)\n";
     let output = "sat\n(error \"line 1 column 80: an invalid model was generated\")\n\
                   (model\n  (define-fun b () Int 0)\n  (define-fun a () Int 0)\n)\n";
     let f = scratch.join("f.smt2");

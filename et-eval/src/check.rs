@@ -117,7 +117,11 @@ pub fn evaluate_model(
             choices: Vec::new(),
         });
     }
-    Ok(evaluate(script, &model.assignment(script), &Limits::default()))
+    Ok(evaluate(
+        script,
+        &model.assignment(script),
+        &Limits::default(),
+    ))
 }
 
 /// A witness of the formula within `bound`, if the search finds one: the formula is

@@ -15,6 +15,7 @@ use num_traits::CheckedSub;
 use crate::oracle::Verdict;
 
 use super::reference::Answer;
+use super::row::once::{Admission, CallsOnce, LeftOut};
 use super::row::read::torn_tail;
 use super::row::{RowError, RowReader};
 
@@ -32,6 +33,9 @@ pub struct Ledger {
     partial: HashMap<u64, HashMap<String, Answer>>,
     /// Number of rows read.
     pub rows: u64,
+    /// Rows that are not calls of the run (a call's second row, another solver's),
+    /// left out.
+    pub left_out: LeftOut,
 }
 
 /// `runs.csv` could not be read back.
@@ -103,6 +107,8 @@ impl Ledger {
             .enumerate()
             .map(|(i, s)| (s.as_str(), i))
             .collect();
+        // Rows outside the study are errors below, so the range is not bounded here.
+        let mut calls = CallsOnce::new(start, u64::MAX, solvers.iter().map(String::as_str));
         // A formula's rows are written together, so formulas seen but not yet complete
         // stay few while reading; what is left at the end was cut off mid-formula.
         let mut pending: HashMap<u64, Vec<Option<Answer>>> = HashMap::new();
@@ -115,8 +121,12 @@ impl Ledger {
                 reason,
             };
             ledger.rows += 1;
+            // The first row of a call counts; a second one, or another solver's, not.
+            if calls.admit(row) != Admission::Call {
+                continue;
+            }
             let Some(&solver) = column.get(row.solver.as_str()) else {
-                continue; // not a solver of this run
+                continue; // not a solver of this run (admit counted it)
             };
             let index: BigUint = row
                 .index
@@ -155,6 +165,7 @@ impl Ledger {
                 (offset, known)
             })
             .collect();
+        ledger.left_out = calls.left_out();
         Ok(ledger)
     }
 

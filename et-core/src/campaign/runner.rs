@@ -166,6 +166,9 @@ impl Campaign {
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
         let (_lock, ledger) = self.prepare_dir(&manifest, &names)?;
+        if let Some(what) = ledger.left_out.describe() {
+            progress.warning(&format!("{}: {what}", runs_path.display()));
+        }
         let cache_path = self
             .reference_cache
             .clone()

@@ -8,9 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 
-use et_eval::{
-    evaluate_model, find_witness, ModelDialect, Script, Truth, WitnessBound,
-};
+use et_eval::{evaluate_model, find_witness, ModelDialect, Script, Truth, WitnessBound};
 
 use super::grammar_arg::BadInput;
 

@@ -57,6 +57,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "et: {}: {} of {} calls ({} formulas {}), {state}{torn}",
             input.path, input.calls, input.expected_calls, input.formulas, input.range
         );
+        let left_out = et_core::campaign::row::once::LeftOut {
+            duplicates: input.duplicate_rows,
+            other_solvers: input.other_solver_rows,
+        };
+        if let Some(what) = left_out.describe() {
+            eprintln!("et: warning: {}: {what} (copied as they are)", input.path);
+        }
     }
     if record.input_formulas < record.formulas {
         eprintln!(

@@ -118,6 +118,11 @@ impl Observer for Progress {
     fn cannot_start(&mut self, solver: &str, why: &str) {
         eprintln!("et: {solver} cannot start ({why}); its calls are recorded as setup_error");
     }
+
+    /// Said even when quiet.
+    fn warning(&mut self, text: &str) {
+        eprintln!("et: warning: {text}");
+    }
 }
 
 fn verdict_counts(summary: &Summary) -> String {

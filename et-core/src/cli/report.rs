@@ -100,6 +100,11 @@ pub fn load(dirs: &[PathBuf], aggregation: &Aggregation) -> anyhow::Result<Repor
     for input in report.inputs.iter().filter(|i| !i.is_complete()) {
         eprintln!("et: warning: incomplete input: {}", input.describe());
     }
+    for input in &report.inputs {
+        if let Some(what) = input.left_out.describe() {
+            eprintln!("et: warning: {}: {what}", input.path.display());
+        }
+    }
     Ok(report)
 }
 

@@ -290,10 +290,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let quiet = args.quiet;
     super::solvers::note_supervision();
-    let mut progress = |line: &str| {
-        if !quiet {
-            eprintln!("et: triage: {line}");
-        }
+    // Warnings are said even when quiet.
+    let mut progress = |line: &str| match line.strip_prefix("warning: ") {
+        Some(warning) => eprintln!("et: warning: {warning}"),
+        None if !quiet => eprintln!("et: triage: {line}"),
+        None => {}
     };
     let result = triage::triage(&options, &mut progress)?;
     let out = args

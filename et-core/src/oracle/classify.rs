@@ -413,7 +413,11 @@ mod tests {
         ];
         for (stderr, want, invalid) in cases {
             let c = classify(&out("sat\n", stderr, Some(1), None));
-            assert_eq!((c.status, c.self_check_failed), (*want, *invalid), "{stderr}");
+            assert_eq!(
+                (c.status, c.self_check_failed),
+                (*want, *invalid),
+                "{stderr}"
+            );
         }
         let snippets = cases
             .iter()

@@ -178,7 +178,10 @@ impl Verdict {
     pub fn is_bug(self) -> bool {
         matches!(
             self,
-            Verdict::Unsound | Verdict::InvalidModel | Verdict::Crash | Verdict::ValidatorFalseAlarm
+            Verdict::Unsound
+                | Verdict::InvalidModel
+                | Verdict::Crash
+                | Verdict::ValidatorFalseAlarm
         )
     }
 
@@ -192,7 +195,11 @@ impl Verdict {
     /// The verdict of a row written before `validator_false_alarm` existed: such a
     /// file called a self-check failure on a model et found valid `invalid_model` with
     /// evidence `self-check`, which is a validator false alarm.
-    pub fn upgraded(self, evidence: Option<Evidence>, model_valid: bool) -> (Verdict, Option<Evidence>) {
+    pub fn upgraded(
+        self,
+        evidence: Option<Evidence>,
+        model_valid: bool,
+    ) -> (Verdict, Option<Evidence>) {
         match (self, evidence) {
             (Verdict::InvalidModel, Some(Evidence::SelfCheck)) if model_valid => {
                 (Verdict::ValidatorFalseAlarm, Some(Evidence::Model))

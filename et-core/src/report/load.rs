@@ -7,6 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::campaign::manifest::RunManifest;
+use crate::campaign::row::once::{Admission, CallsOnce};
 use crate::campaign::row::{self, ReadStats, RunRow};
 
 use super::ReportError;
@@ -63,13 +64,25 @@ impl RunDir {
         })
     }
 
-    /// Calls `f` on every row of the call log with its line, in file order; a torn
-    /// last line is left out and reported in the [`ReadStats`].
+    /// Calls `f` on every call of the call log with its line, in file order, each call
+    /// once (its first row) and only the calls of the solvers `run.toml` names; a torn
+    /// last line and the rows left out are reported in the [`ReadStats`].
     pub fn for_each_row(
         &self,
-        f: impl FnMut(&RunRow, u64) -> Result<(), ReportError>,
+        mut f: impl FnMut(&RunRow, u64) -> Result<(), ReportError>,
     ) -> Result<ReadStats, ReportError> {
-        row::for_each_row(&self.runs, f)
+        let coverage = super::coverage::Coverage::of(self)?;
+        let mut once = CallsOnce::new(
+            &coverage.start,
+            coverage.n,
+            self.manifest.solvers.iter().map(|s| s.name.as_str()),
+        );
+        let mut stats = row::for_each_row(&self.runs, |row, line| match once.admit(row) {
+            Admission::Call => f(row, line),
+            Admission::Duplicate | Admission::OtherSolver => Ok(()),
+        })?;
+        stats.left_out = once.left_out();
+        Ok(stats)
     }
 }
 

@@ -49,13 +49,19 @@ pub struct MergedInput {
     pub range: String,
     /// Formulas it claims.
     pub formulas: u64,
-    /// Rows (calls) it held.
+    /// Calls it held: its rows, each call once, of the solvers its `run.toml` names.
     pub calls: u64,
     /// Rows a complete run holds: formulas × solvers.
     pub expected_calls: u64,
     /// Its call log ended in a torn line (a run killed while writing it), which was
     /// not merged.
     pub torn_last_line: bool,
+    /// Second rows of a call it held (copied, counted once by every reader).
+    #[serde(default)]
+    pub duplicate_rows: u64,
+    /// Rows of solvers its `run.toml` does not name (copied, counted by no reader).
+    #[serde(default)]
+    pub other_solver_rows: u64,
 }
 
 impl MergedInput {
@@ -342,13 +348,18 @@ fn merge_record(
     for (d, c) in dirs.iter().zip(copied) {
         let cov = Coverage::of(d)?;
         let formulas = cov.formulas();
+        // Rows are copied as bytes; this pass counts the calls among them (each once, of
+        // the run's own solvers), as every reader of the merged directory will.
+        let left_out = d.for_each_row(|_, _| Ok(()))?.left_out;
         input.push(MergedInput {
             path: d.path.display().to_string(),
             range: cov.describe(),
             formulas,
-            calls: c.rows,
+            calls: c.rows - left_out.duplicates - left_out.other_solvers,
             expected_calls: toml_count(u128::from(formulas) * solvers),
             torn_last_line: c.torn_last_line,
+            duplicate_rows: left_out.duplicates,
+            other_solver_rows: left_out.other_solvers,
         });
     }
     let formulas = Coverage::of_manifest(merged, merged_path)?.formulas();

@@ -178,6 +178,9 @@ pub struct InputSummary {
     pub expected_calls: u128,
     /// The call log ended in a torn line (a run killed while writing), left out.
     pub torn_last_line: bool,
+    /// Rows that are not calls of the run (a call's second row, another solver's),
+    /// left out.
+    pub left_out: crate::campaign::row::once::LeftOut,
     /// Rows whose index lies outside the claimed range (a `runs.csv` that does not
     /// belong to its `run.toml`); counted in the tables, never as complete formulas.
     pub outside: u64,
@@ -565,6 +568,7 @@ pub fn build_report(dirs: &[RunDir], options: &ReportOptions) -> Result<Report, 
             calls: dir_rows,
             expected_calls: u128::from(formulas) * pool_set.len() as u128,
             torn_last_line: read.torn_last_line,
+            left_out: read.left_out,
             outside,
         });
     }

@@ -244,9 +244,12 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
     let mut rows = 0;
     let mut trigger_rows: Vec<TriggerRow> = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {
-        let scan = triggers::scan(&dir.runs, i)?;
+        let scan = triggers::scan(&dir.runs, i, &mut triggers::calls_of(dir)?)?;
         rows += scan.rows;
         trigger_rows.extend(scan.triggers);
+        if let Some(what) = scan.left_out.describe() {
+            progress(&format!("warning: {}: {what}", dir.path.display()));
+        }
     }
     let Formulas {
         texts: formulas,

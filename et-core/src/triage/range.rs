@@ -201,7 +201,9 @@ pub fn version_range(
                 Ok(answer) => VersionResult {
                     version: solver.version.clone(),
                     solver: solver.name.clone(),
-                    affected: answer.status.tells_about_solver()
+                    affected: answer
+                        .status
+                        .tells_about_solver()
                         .then(|| shows(trigger, &answer, reference, formula)),
                     answer: answer.describe(),
                 },

@@ -6,13 +6,16 @@
 //! Files with or without the later columns (`evidence`, `model_check`,
 //! `reference_usable`) read alike, and a torn last line is left out.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::campaign::manifest::{ManifestSolver, RunManifest};
+use crate::campaign::row::once::{Admission, CallsOnce, LeftOut};
 use crate::campaign::row::{for_each_row, RunRow};
 use crate::oracle::Verdict;
+use crate::report::coverage::Coverage;
 use crate::report::load::RunDir;
+use crate::report::load::MANIFEST;
 use crate::report::ReportError;
 use crate::solvers::{InputMode, Pool, SolverConfig};
 
@@ -116,31 +119,41 @@ impl TriggerRow {
 /// What reading one directory's call log found.
 #[derive(Debug, Default)]
 pub struct Scan {
-    /// Its triggers, in file order, one per (grammar, index, solver).
+    /// Its triggers, in file order, one per call (its first row).
     pub triggers: Vec<TriggerRow>,
     /// Rows read.
     pub rows: u64,
+    /// Rows that are not calls of the run, left out.
+    pub left_out: LeftOut,
 }
 
 /// Streams the call log `path` of directory number `dir` and keeps the rows with a
-/// verdict; a malformed row is an error naming its line.
-pub fn scan(path: &Path, dir: usize) -> Result<Scan, TriageError> {
+/// verdict, each call once and only of the run's solvers (`calls`); a malformed row is
+/// an error naming its line.
+pub fn scan(path: &Path, dir: usize, calls: &mut CallsOnce) -> Result<Scan, TriageError> {
     let mut scan = Scan::default();
-    let mut seen: HashSet<(String, String, String)> = HashSet::new();
     for_each_row(path, |row, line| {
         scan.rows += 1;
-        if row.verdict.is_none() {
+        if calls.admit(row) != Admission::Call || row.verdict.is_none() {
             return Ok(());
-        }
-        let key = (row.grammar.clone(), row.index.clone(), row.solver.clone());
-        if !seen.insert(key) {
-            return Ok(()); // the same call twice (concatenated logs): one trigger
         }
         scan.triggers
             .extend(TriggerRow::new(dir, line, row.clone()));
         Ok::<_, ReportError>(())
     })?;
+    scan.left_out = calls.left_out();
     Ok(scan)
+}
+
+/// The calls of a run directory, each to be counted once
+/// ([`crate::campaign::row::once`]).
+pub fn calls_of(dir: &RunDirectory) -> Result<CallsOnce, TriageError> {
+    let coverage = Coverage::of_manifest(&dir.manifest, &dir.path.join(MANIFEST))?;
+    Ok(CallsOnce::new(
+        &coverage.start,
+        coverage.n,
+        dir.manifest.solvers.iter().map(|s| s.name.as_str()),
+    ))
 }
 
 /// Crash signatures the run recorded, by (solver, index): read from the header of each
@@ -197,6 +210,11 @@ mod tests {
         path
     }
 
+    /// Every call of the tests' files: solvers z3-4.8.7, cvc5-1.4.2 and z3.
+    fn calls() -> CallsOnce {
+        CallsOnce::new(&0u32.into(), 100, ["z3-4.8.7", "cvc5-1.4.2", "z3"])
+    }
+
     #[test]
     fn keeps_only_rows_with_a_verdict() {
         let dir = tempfile::tempdir().unwrap();
@@ -207,7 +225,7 @@ mod tests {
              ints,8,5,z3-4.8.7,z3,4.8.7,unsat,unsound,cvc5-1.4.2,sat,0.01,0.01,100,0,\n"
         );
         let path = write(dir.path(), "runs.csv", &text);
-        let scan = scan(&path, 3).unwrap();
+        let scan = scan(&path, 3, &mut calls()).unwrap();
         assert_eq!(scan.rows, 3);
         assert_eq!(scan.triggers.len(), 2);
         let t = &scan.triggers[1];
@@ -239,7 +257,7 @@ mod tests {
         );
         gz.write_all(text.as_bytes()).unwrap();
         gz.finish().unwrap();
-        let scan = scan(&path, 0).unwrap();
+        let scan = scan(&path, 0, &mut calls()).unwrap();
         let t = &scan.triggers[0];
         assert_eq!(t.row().evidence, Some(Evidence::Model));
         assert_eq!(t.row().model_check, "invalid");
@@ -255,7 +273,7 @@ mod tests {
              ints,8,5,z3-4.8.7,z3,4.8.7,unsat,unsound,cvc5,sat,0.01,0.01,100,0,,yes\n"
         );
         let path = write(dir.path(), "runs.csv", &text);
-        let scan = scan(&path, 0).unwrap();
+        let scan = scan(&path, 0, &mut calls()).unwrap();
         assert_eq!(scan.triggers[0].verdict(), Verdict::Unsound);
     }
 
@@ -266,18 +284,18 @@ mod tests {
             "{HEADER}\nints,8,5,z3,z3,4.8.7,unsat,unsound,cvc5,sat,0.01,0.01,100,0,\nints,9,5,z3"
         );
         let path = write(dir.path(), "torn.csv", &torn);
-        assert_eq!(scan(&path, 0).unwrap().triggers.len(), 1);
+        assert_eq!(scan(&path, 0, &mut calls()).unwrap().triggers.len(), 1);
 
         let bad = format!("{HEADER}\nints,8,5,z3,z3,4.8.7,unsat,wrong,cvc5,sat,0.01,0.01,100,0,\n");
         let path = write(dir.path(), "bad.csv", &bad);
-        let err = scan(&path, 0).unwrap_err().to_string();
+        let err = scan(&path, 0, &mut calls()).unwrap_err().to_string();
         assert!(
             err.contains("bad.csv:2") && err.contains("`wrong`"),
             "{err}"
         );
 
         let path = write(dir.path(), "nocol.csv", "grammar,index\nints,1\n");
-        let err = scan(&path, 0).unwrap_err().to_string();
+        let err = scan(&path, 0, &mut calls()).unwrap_err().to_string();
         assert!(err.contains("no column `solver`"), "{err}");
 
         // Only the last line may be torn: a short row before it is an error.
@@ -285,7 +303,7 @@ mod tests {
             "{HEADER}\nints,9,5,z3\nints,8,5,z3,z3,4.8.7,unsat,,cvc5,sat,0.01,0.01,100,0,\n"
         );
         let path = write(dir.path(), "middle.csv", &middle);
-        let err = scan(&path, 0).unwrap_err().to_string();
+        let err = scan(&path, 0, &mut calls()).unwrap_err().to_string();
         assert!(err.contains("middle.csv:2:"), "{err}");
         assert!(err.contains("fields"), "{err}");
     }

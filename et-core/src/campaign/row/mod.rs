@@ -3,6 +3,7 @@
 //! part of et reads it back ([`read`]: the ledger of `--resume`, the CI gate, reports
 //! and triage).
 
+pub mod once;
 pub mod read;
 
 use serde::Serialize;

@@ -89,6 +89,10 @@ pub struct ReadStats {
     /// The file did not end with a newline: its last line, torn by a run killed while
     /// writing it (or still being written), was left out.
     pub torn_last_line: bool,
+    /// Rows left out because they do not count as calls of the run (a second row of a
+    /// call, a row of another solver), by readers that count calls
+    /// ([`super::once::CallsOnce`]).
+    pub left_out: super::once::LeftOut,
 }
 
 /// Opens a CSV file for reading, decompressing it if its name ends in `.gz` (several
