@@ -113,11 +113,6 @@ impl Observer for Progress {
             bar.finish_and_clear();
         }
     }
-
-    /// Said even when quiet: the run's results are missing this solver's answers.
-    fn cannot_start(&mut self, solver: &str, why: &str) {
-        eprintln!("et: {solver} cannot start ({why}); its calls are recorded as setup_error");
-    }
 }
 
 fn verdict_counts(summary: &Summary) -> String {
