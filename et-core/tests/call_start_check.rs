@@ -1,7 +1,8 @@
 //! Solvers that cannot start are setup errors, never bug triggers: real z3 and cvc5
-//! under a memory limit too low to load them (both supervisions), a campaign run under
-//! that limit, and `et solvers check` (one supervisor, one classification table, and
-//! clap-checked numbers).
+//! under a memory limit too low to load them (both supervisions), a campaign refused
+//! under that limit, the start check's own runs kept under limits (a fake solver that
+//! allocates without end), and `et solvers check` (one supervisor, one classification
+//! table, and clap-checked numbers).
 
 mod common;
 
@@ -13,7 +14,9 @@ use std::time::Duration;
 
 use et_core::oracle::{classify, Status};
 use et_core::solvers::call::{Input, Limits, Supervisor};
-use et_core::solvers::check::{cannot_start, probe, KNOWN_SAT};
+use et_core::solvers::check::{
+    cannot_start, probe, start_check, EXPLAIN_MEMORY_MB, KNOWN_SAT, START_CHECK_TIMEOUT,
+};
 use et_core::solvers::testing::{test_home, test_pool};
 use et_core::solvers::SolverConfig;
 
@@ -59,7 +62,10 @@ fn real_z3_and_cvc5_cannot_start_under_too_low_a_memory_limit() {
             "{mode}: {found:?}"
         );
         for (_, why) in &found {
-            assert!(why.contains("without the limit it answers sat"), "{why}");
+            assert!(
+                why.contains(&format!("under {EXPLAIN_MEMORY_MB} MiB it answers sat")),
+                "{why}"
+            );
         }
         // A sufficient limit passes the start check.
         let enough = Limits {
@@ -116,10 +122,9 @@ fn et(args: &[&str], tmp: &Path) -> Output {
 }
 
 #[test]
-fn a_campaign_under_too_low_a_memory_limit_records_setup_errors_not_crashes() {
+fn a_campaign_refuses_solvers_that_cannot_start_under_its_memory_limit() {
     let tmp = tempfile::tempdir().unwrap();
     let pool = test_home().join("pool.toml");
-    let _ = test_pool(); // installed
     let (z3, cvc5) = (newest("z3"), newest("cvc5"));
     let solvers = format!("{},{}", z3.name, cvc5.name);
     let out_dir = tmp.path().join("out");
@@ -129,7 +134,7 @@ fn a_campaign_under_too_low_a_memory_limit_records_setup_errors_not_crashes() {
             "--grammar",
             "core",
             "--n",
-            "20",
+            "5",
             "--timeout",
             "10",
             "--memory",
@@ -144,34 +149,82 @@ fn a_campaign_under_too_low_a_memory_limit_records_setup_errors_not_crashes() {
         tmp.path(),
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let mut rows = csv::Reader::from_path(out_dir.join("runs.csv")).unwrap();
-    let headers = rows.headers().unwrap().clone();
-    let status = headers.iter().position(|h| h == "status").unwrap();
-    let verdict = headers.iter().position(|h| h == "verdict").unwrap();
-    let mut n = 0;
-    for row in rows.records() {
-        let row = row.unwrap();
-        assert_eq!(&row[status], "setup_error", "{row:?}");
-        assert_eq!(&row[verdict], "", "{row:?}");
-        n += 1;
-    }
-    assert_eq!(n, 40);
-    let bugs = out_dir.join("bugs");
-    let triggers = std::fs::read_dir(&bugs).map_or(0, |d| d.count());
-    assert_eq!(
-        triggers,
-        0,
-        "bug triggers were filed under {}",
-        bugs.display()
-    );
-    assert!(stderr.contains("cannot start"), "{stderr}");
-    // The summary is a result: it goes to stdout.
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    // Refused before anything is written: no run directory, no rows, no triggers.
+    assert!(!out_dir.exists(), "{stderr}");
     assert!(
-        stdout.contains("40 calls could not start (setup_error)"),
-        "{stdout}"
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
     );
+    let error = stderr
+        .lines()
+        .find(|l| l.starts_with("et: error:"))
+        .unwrap_or_else(|| panic!("no error line: {stderr}"));
+    for name in [&z3.name, &cvc5.name] {
+        assert!(
+            error.contains(&format!(
+                "solver `{name}` cannot start (under --memory 1 MiB"
+            )),
+            "{error}"
+        );
+    }
+    // The campaign's scratch directory is gone too.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[test]
+fn the_start_check_runs_a_solver_that_allocates_without_end_under_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let grower = SolverConfig::new("grower", "fake", "1", vec![fake_script("memory-grower.sh")]);
+    // A campaign's limits: 300 MiB, and a timeout long enough that an unlimited run
+    // would have grown to gigabytes.
+    let limits = Limits {
+        memory_mb: Some(300),
+        ..Limits::with_timeout(Duration::from_secs(60))
+    };
+    let mib = |kb: u64| kb / 1024;
+    for supervisor in [Supervisor::global(), &Supervisor::process_group()] {
+        let mode = supervisor.supervision().label();
+        let checks = start_check(supervisor, &[&grower], &limits, dir.path());
+        assert_eq!(checks.len(), 1, "{mode}");
+        let check = &checks[0];
+        // The first run is under the campaign's memory limit, and its peak within it
+        // (the kernel's accounting may pass the limit by a little before the kill).
+        let limited = &check.limited;
+        assert_eq!(limited.limits.memory_mb, Some(300), "{mode}");
+        assert!(!limited.ok(), "{mode}: {limited:?}");
+        assert!(mib(limited.max_rss_kb) <= 330, "{mode}: {limited:?}");
+        // The run that explains the failure has a cap and a short time limit of its
+        // own, and stays within them.
+        let explained = check
+            .explained
+            .as_ref()
+            .unwrap_or_else(|| panic!("{mode}: no explaining run: {check:?}"));
+        assert_eq!(
+            explained.limits.memory_mb,
+            Some(EXPLAIN_MEMORY_MB),
+            "{mode}"
+        );
+        assert_eq!(explained.limits.timeout, START_CHECK_TIMEOUT, "{mode}");
+        assert_eq!(
+            explained.limits.cpu_timeout,
+            Some(START_CHECK_TIMEOUT),
+            "{mode}"
+        );
+        assert!(!explained.ok(), "{mode}: {explained:?}");
+        assert!(
+            mib(explained.max_rss_kb) <= EXPLAIN_MEMORY_MB * 11 / 10,
+            "{mode}: {explained:?}"
+        );
+        // It fails without the campaign's limit too, and not for want of starting: it
+        // is run, and its calls say what it does.
+        assert_eq!(check.cannot_start, None, "{mode}: {check:?}");
+    }
 }
 
 /// A pool file of fake solvers in `dir`.

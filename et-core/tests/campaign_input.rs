@@ -1,5 +1,5 @@
 //! `et run` refuses what it cannot do right, before or while doing it: bad numbers,
-//! conflicting inputs, solvers that cannot start, a changed study on `--resume`, a
+//! conflicting inputs, an empty pool, solvers that cannot start, a changed study on `--resume`, a
 //! directory another run holds, unsafe solver names — exit 2 with the offending value
 //! and nothing written — and a write error stops the campaign at once (exit 1) with no
 //! torn line left.
@@ -210,6 +210,31 @@ fn solvers_that_cannot_start_are_refused_before_anything_is_written() {
         ],
         "/nonexistent/bin/z3",
     );
+}
+
+#[test]
+fn an_empty_pool_file_is_refused_naming_it() {
+    let s = Scratch::new();
+    let empty = s.pool_file("empty.toml", &[]);
+    let empty = empty.to_str().unwrap();
+    for args in [
+        &["--pool", empty, "--timeout", "1"][..],
+        &["--solvers", empty, "--timeout", "1"],
+    ] {
+        refused(
+            &s,
+            args,
+            &format!("et: error: the solver pool {empty} holds no solvers"),
+        );
+    }
+    // `et solvers check` refuses it the same way.
+    let o = s
+        .et()
+        .args(["solvers", "check", "--pool", empty])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains(empty), "{}", stderr(&o));
 }
 
 #[test]

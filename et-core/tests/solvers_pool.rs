@@ -1,6 +1,7 @@
 //! Pools against real installs: the test pool answers correctly, ET's solvers.cfg
-//! converts, installs are idempotent, unknown and unusable versions are refused, failed
-//! downloads leave nothing behind, and the `et solvers` commands behave.
+//! converts, installs are idempotent, unknown and unusable versions fail alone (the
+//! other specs are installed), failed downloads leave nothing behind, a listing never
+//! installs, and the `et solvers` commands behave.
 
 use std::path::Path;
 use std::process::Command;
@@ -210,9 +211,11 @@ fn reinstalling_is_a_no_op() {
 fn unknown_version_lists_available_ones() {
     let home = scratch("unknown");
     let installer = Installer::new(&home);
-    let err = installer
+    let mut report = installer
         .install(&[Spec::parse("z3@4.99.1").unwrap()])
-        .unwrap_err();
+        .unwrap();
+    let (spec, err) = report.failed.pop().expect("a failure");
+    assert_eq!(spec, "z3@4.99.1");
     assert!(matches!(err, InstallError::UnknownVersion { .. }), "{err}");
     let msg = err.to_string();
     assert!(
@@ -227,11 +230,17 @@ fn unknown_version_lists_available_ones() {
 #[test]
 fn cvc5_without_an_smtlib_api_is_refused_with_the_reason() {
     let home = scratch("refused");
-    let installer = Installer::new(&home);
-    let err = installer
+    // Known from the version alone: no PyPI lookup (a python that cannot run shows it).
+    let mut installer = Installer::new(&home);
+    installer.python = home.join("no-python").to_string_lossy().into_owned();
+    let report = installer
         .install(&[Spec::parse("cvc5@1.0.8").unwrap()])
-        .unwrap_err()
-        .to_string();
+        .unwrap();
+    assert_eq!(report.failed.len(), 1, "{report:?}");
+    let (spec, err) = &report.failed[0];
+    assert_eq!(spec, "cvc5@1.0.8");
+    assert!(matches!(err, InstallError::Unusable { .. }), "{err}");
+    let err = err.to_string();
     assert!(
         err.contains("cvc5-1.0.8 cannot be installed") && err.contains("SMT-LIB"),
         "{err}"
@@ -273,6 +282,119 @@ fn et(args: &[&str]) -> std::process::Output {
         .env("ET_HOME", test_home())
         .output()
         .unwrap()
+}
+
+/// Runs `et args` with `ET_HOME` set to `home` (a scratch home, never the test pool's).
+fn et_in(home: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_et"))
+        .args(args)
+        .env("ET_HOME", home)
+        .env("TMPDIR", home)
+        .output()
+        .unwrap()
+}
+
+/// A scratch home where the test pool's `name` counts as installed (a link to its
+/// directory, read only): installing it again needs no network.
+fn home_with_installed(label: &str, name: &str) -> Scratch {
+    let home = scratch(label);
+    std::fs::create_dir(home.join("solvers")).unwrap();
+    std::os::unix::fs::symlink(
+        test_home().join("solvers").join(name),
+        home.join("solvers").join(name),
+    )
+    .unwrap();
+    home
+}
+
+#[test]
+fn cli_install_installs_what_it_can_and_names_what_it_cannot() {
+    test_pool();
+    let home = home_with_installed("partial", "z3-4.16.0");
+    // cvc5 1.0.8 is refused from its version alone; yices 0.0.1 is not on PyPI (or PyPI
+    // is out of reach): either way that spec alone fails.
+    let out = et_in(
+        &home,
+        &[
+            "solvers",
+            "install",
+            "z3@4.16.0",
+            "cvc5@1.0.8",
+            "yices@0.0.1",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    // Results on stdout: the solver and the summary.
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}");
+    assert_eq!(lines[0], "z3-4.16.0  already installed");
+    assert!(
+        lines[1].starts_with("0 installed, 1 already present, 0 skipped, 2 failed (pool: "),
+        "{stdout}"
+    );
+    // Diagnostics on stderr, one `et: error:` line per spec that failed, with why.
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("et: error: cvc5@1.0.8: cvc5-1.0.8 cannot be installed: ")),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("et: error: yices@0.0.1: ")),
+        "{stderr}"
+    );
+    for line in stderr.lines().filter(|l| !l.starts_with(' ')) {
+        assert!(line.starts_with("et: "), "{line}");
+    }
+    // What could be installed is in the pool; what could not, nowhere.
+    let pool = Pool::load(&home.join("pool.toml")).unwrap();
+    assert_eq!(pool.names(), ["z3-4.16.0"]);
+    assert!(!home.join("solvers/cvc5-1.0.8").exists());
+
+    // A malformed spec refuses the whole command before anything is installed.
+    let home = home_with_installed("bad-spec", "z3-4.16.0");
+    let out = et_in(&home, &["solvers", "install", "z3@4.16.0", "boolector@3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("et: error: bad solver spec `boolector@3`"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!home.join("pool.toml").exists());
+}
+
+#[test]
+fn cli_list_without_a_pool_installs_nothing() {
+    let home = scratch("no-pool");
+    let out = et_in(&home, &["solvers", "list"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout,
+        format!(
+            "no pool ({} does not exist); install one with `et solvers install z3@4.x cvc5@latest`\n",
+            home.join("pool.toml").display()
+        )
+    );
+    // Nothing was fetched or written.
+    let left: Vec<_> = std::fs::read_dir(&*home).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    // A pool named on the command line must exist.
+    let missing = home.join("missing.toml");
+    let out = et_in(
+        &home,
+        &["solvers", "list", "--pool", missing.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -19,6 +19,13 @@ pub enum CampaignError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Solvers that cannot start under the run's limits (`solvers::check::start_check`):
+    /// none of their calls could get an answer.
+    #[error("{}", cannot_start(solvers))]
+    CannotStart {
+        /// Each solver's name and why it cannot start.
+        solvers: Vec<(String, String)>,
+    },
     /// `--out` holds a campaign and `--resume` was not given.
     #[error("{} already holds a campaign; pass --resume to continue it, or choose another --out", dir.display())]
     Exists {
@@ -93,6 +100,18 @@ pub enum CampaignError {
         /// The cause.
         source: io::Error,
     },
+}
+
+/// One line naming every solver that cannot start, and why.
+fn cannot_start(solvers: &[(String, String)]) -> String {
+    let each: Vec<String> = solvers
+        .iter()
+        .map(|(name, why)| format!("solver `{name}` cannot start ({why})"))
+        .collect();
+    format!(
+        "{}; refusing to run a campaign whose calls would all be setup errors (raise --memory, or leave the solver out with --solvers)",
+        each.join("; ")
+    )
 }
 
 /// `:line:column`, or nothing.

@@ -16,9 +16,6 @@ pub trait Observer {
     fn tick(&mut self, summary: &Summary);
     /// The run ended.
     fn finish(&mut self);
-    /// `solver` cannot start under the run's limits, for `why`: its calls are recorded
-    /// as `setup_error`. Called before the first formula.
-    fn cannot_start(&mut self, solver: &str, why: &str);
     /// Something the user should know that does not stop the run (rows of `runs.csv`
     /// a resume left out, say).
     fn warning(&mut self, text: &str);

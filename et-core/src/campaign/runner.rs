@@ -162,6 +162,30 @@ impl Campaign {
         let references = self.judges()?;
         check_programs(self.under_test.iter().chain(references.values().flatten()))?;
         let logic = crate::builtins::declared_logic(enumeration.grammar())?.map(str::to_string);
+        let limits = Limits {
+            timeout: self.timeout,
+            cpu_timeout: self.cpu_timeout,
+            memory_mb: self.memory_mb,
+            cancel: Some(cancel.clone()),
+            ..Limits::with_timeout(self.timeout)
+        };
+        let scratch = Scratch::new()?;
+        // A solver that cannot even start under the run's limits is refused before the
+        // directory exists: every one of its calls would be a setup error.
+        let mut involved: Vec<&SolverConfig> = self.under_test.iter().collect();
+        for r in references.values().flatten() {
+            if !involved.iter().any(|s| s.name == r.name) {
+                involved.push(r);
+            }
+        }
+        let cannot_start =
+            check::cannot_start(Supervisor::global(), &involved, &limits, scratch.dir());
+        if !cannot_start.is_empty() {
+            return Err(CampaignError::CannotStart {
+                solvers: cannot_start,
+            }
+            .into());
+        }
         let manifest = self.manifest(&references);
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
@@ -197,7 +221,6 @@ impl Campaign {
         let mut disagreements_out =
             CsvAppender::open(&self.out.join(DISAGREEMENTS_CSV), DISAGREEMENT_COLUMNS)?;
 
-        let scratch = Scratch::new()?;
         let total = self.plan.len();
         let mut summary = Summary::new(&self.under_test, ledger.complete_count());
         progress.start(total, ledger.complete_count());
@@ -206,29 +229,6 @@ impl Campaign {
         let (job_tx, job_rx) = crossbeam_channel::bounded::<Vec<Job>>(self.jobs * 2);
         let batch = batch_size(self.mode, total, self.jobs);
         let (done_tx, done_rx) = mpsc::channel::<anyhow::Result<Finished>>();
-        let limits = Limits {
-            timeout: self.timeout,
-            cpu_timeout: self.cpu_timeout,
-            memory_mb: self.memory_mb,
-            cancel: Some(cancel.clone()),
-            ..Limits::with_timeout(self.timeout)
-        };
-        // A solver that cannot even start under the memory limit is not run: its calls
-        // are setup errors, not crashes or memouts of the solver.
-        let mut involved: Vec<&SolverConfig> = self.under_test.iter().collect();
-        for r in references.values().flatten() {
-            if !involved.iter().any(|s| s.name == r.name) {
-                involved.push(r);
-            }
-        }
-        let cannot_start: HashMap<String, String> =
-            check::cannot_start(Supervisor::global(), &involved, &limits, scratch.dir())
-                .into_iter()
-                .collect();
-        for (name, why) in &cannot_start {
-            progress.cannot_start(name, why);
-        }
-        let cannot_start = &cannot_start;
         let store = BugStore::new(&self.out);
         let timeout_s = self.timeout.as_secs_f64();
         let cache = &cache;
@@ -261,7 +261,6 @@ impl Campaign {
                         references,
                         cache,
                         limits,
-                        cannot_start,
                         store,
                         file,
                         framed_file,

@@ -111,9 +111,6 @@ pub(super) struct Worker<'a> {
     pub cache: &'a ReferenceCache,
     /// Per-call limits (with the run's cancel flag).
     pub limits: &'a Limits,
-    /// Solvers that cannot start under the limits, with the reason: not run, their
-    /// calls are setup errors.
-    pub cannot_start: &'a HashMap<String, String>,
     /// Where bug triggers go.
     pub store: &'a BugStore,
     /// This worker's formula file.
@@ -282,15 +279,12 @@ impl FormulaCalls<'_, '_> {
         }
         let invocation = Invocation::new(solver, &self.job.text, w.logic);
         let mut mode = CallMode::Fresh;
-        let outcome = match w.cannot_start.get(&solver.name) {
-            Some(why) => CallOutcome::not_started(why.clone()),
-            None => match w.in_session(solver, &invocation)? {
-                Some(outcome) => {
-                    mode = CallMode::Session;
-                    outcome
-                }
-                None => self.fresh_call(solver, &invocation)?,
-            },
+        let outcome = match w.in_session(solver, &invocation)? {
+            Some(outcome) => {
+                mode = CallMode::Session;
+                outcome
+            }
+            None => self.fresh_call(solver, &invocation)?,
         };
         if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
             return Ok(false);

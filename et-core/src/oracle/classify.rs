@@ -37,8 +37,7 @@ const EXIT_CANNOT_START: i32 = 127;
 /// exits 1; Debian cvc4 aborts with "Fatal failure" on floating point, which it merely
 /// does not support):
 ///
-/// 1. the solver never ran → `setup_error`: it could not be executed, or was not run
-///    because it cannot start under the run's limits
+/// 1. the solver never ran → `setup_error`: it could not be executed
 ///    ([`CallOutcome::start_error`]), a loader-failure pattern, or exit code 127 with no
 ///    answer;
 /// 2. killed by our wall-clock or CPU limit → `timeout`;

@@ -2,7 +2,7 @@
 //! known-sat and a known-unsat formula, and a solver et asks for models on the
 //! known-sat formula with the model request a campaign makes ([`probe_model`]);
 //! campaigns with a memory limit first check that each solver can start under it
-//! ([`cannot_start`]).
+//! ([`start_check`]).
 //!
 //! Calls go through [`super::call`] (the one supervisor: limits, whole-tree kill) and
 //! their outputs through [`crate::oracle::classify`] (the one classification table), so
@@ -34,6 +34,12 @@ pub const KNOWN_LOGIC: &str = "QF_UF";
 /// need to start at all).
 pub const START_CHECK_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The memory cap of the start check's second run, the one that tells a solver that
+/// cannot start under the campaign's memory limit from one that fails the trivial
+/// formula anyway ([`start_check`]), unless twice the campaign's limit is more. A
+/// trivial formula needs far less; a solver that needs more fails that run too.
+pub const EXPLAIN_MEMORY_MB: u64 = 1024;
+
 /// One run of a solver on one formula.
 #[derive(Debug, Clone)]
 pub struct Probe {
@@ -41,11 +47,45 @@ pub struct Probe {
     pub status: Status,
     /// Wall-clock time of the call.
     pub wall: Duration,
+    /// Peak memory of the call in KiB, as [`CallOutcome::max_rss_kb`] measured it (0 when
+    /// it never started).
+    pub max_rss_kb: u64,
+    /// The limits the call ran under (without the cancel flag).
+    pub limits: Limits,
     /// What went wrong, if the run was not a clean expected answer.
     pub problem: Option<String>,
 }
 
 impl Probe {
+    /// The probe of a call that ran: its status, time and peak, under `limits`.
+    fn new(
+        status: Status,
+        outcome: &CallOutcome,
+        limits: &Limits,
+        problem: Option<String>,
+    ) -> Probe {
+        Probe {
+            status,
+            wall: outcome.wall,
+            max_rss_kb: outcome.max_rss_kb,
+            limits: Limits {
+                cancel: None,
+                ..limits.clone()
+            },
+            problem,
+        }
+    }
+
+    /// The probe of a call that could not be made, for `problem`.
+    fn not_started(problem: String, limits: &Limits) -> Probe {
+        Probe::new(
+            Status::SetupError,
+            &CallOutcome::default(),
+            limits,
+            Some(problem),
+        )
+    }
+
     /// True when the solver gave the expected answer cleanly.
     pub fn ok(&self) -> bool {
         self.problem.is_none()
@@ -125,13 +165,7 @@ pub fn probe_model(
     let file = work_dir.join(format!("known-model-{}.smt2", file_safe(&solver.name)));
     let outcome = match run_script(supervisor, &command, solver.input, &file, &text, limits) {
         Ok(outcome) => outcome,
-        Err(problem) => {
-            return Some(Probe {
-                status: Status::SetupError,
-                wall: Duration::ZERO,
-                problem: Some(problem),
-            })
-        }
+        Err(problem) => return Some(Probe::not_started(problem, limits)),
     };
     let class = classify(&outcome);
     let problem = if class.self_check_failed {
@@ -156,11 +190,7 @@ pub fn probe_model(
             other => Some(format!("asked for a model with {how}: model {other}")),
         }
     };
-    Some(Probe {
-        status: class.status,
-        wall: outcome.wall,
-        problem,
-    })
+    Some(Probe::new(class.status, &outcome, limits, problem))
 }
 
 /// Runs `command` on the script `text`: on standard input, or written to `file` (removed
@@ -214,13 +244,7 @@ pub fn probe(
         limits,
     ) {
         Ok(outcome) => outcome,
-        Err(problem) => {
-            return Probe {
-                status: Status::SetupError,
-                wall: Duration::ZERO,
-                problem: Some(problem),
-            }
-        }
+        Err(problem) => return Probe::not_started(problem, limits),
     };
     let class = classify(&outcome);
     let problem = if class.self_check_failed {
@@ -236,11 +260,7 @@ pub fn probe(
             class.crash_signature,
         ))
     };
-    Probe {
-        status: class.status,
-        wall: outcome.wall,
-        problem,
-    }
+    Probe::new(class.status, &outcome, limits, problem)
 }
 
 /// What a wrong or failed answer was, in one line.
@@ -314,68 +334,123 @@ fn file_safe(name: &str) -> String {
         .collect()
 }
 
-/// The solvers that cannot start under the memory limit of `limits`, each with the
-/// reason, checked in parallel on [`KNOWN_SAT`] (files in `work_dir`).
+/// What the start check found for one solver ([`start_check`]).
+#[derive(Debug, Clone)]
+pub struct StartCheck {
+    /// The solver's name.
+    pub name: String,
+    /// Its run on [`KNOWN_SAT`] under the campaign's limits.
+    pub limited: Probe,
+    /// When that run failed: the run that explains the failure, on the same formula
+    /// with a short time limit and a memory cap of its own ([`explain_limits`]).
+    pub explained: Option<Probe>,
+    /// Why the solver cannot start under the campaign's limits, if it cannot.
+    pub cannot_start: Option<String>,
+}
+
+/// The limits of the start check's first run: the campaign's, with at least
+/// [`START_CHECK_TIMEOUT`] of wall-clock (and CPU, when limited) time, so that a
+/// solver's start-up fits whatever the campaign's own timeouts.
+pub fn start_limits(limits: &Limits) -> Limits {
+    Limits {
+        timeout: limits.timeout.max(START_CHECK_TIMEOUT),
+        cpu_timeout: limits.cpu_timeout.map(|t| t.max(START_CHECK_TIMEOUT)),
+        cancel: None,
+        ..limits.clone()
+    }
+}
+
+/// The limits of the run that explains a failed start: [`START_CHECK_TIMEOUT`] of
+/// wall-clock and CPU time, whatever the campaign's timeout, and a memory cap of
+/// [`EXPLAIN_MEMORY_MB`] or twice the campaign's memory limit, whichever is more; never
+/// unlimited, so a solver that allocates without end is stopped here too.
+pub fn explain_limits(limits: &Limits) -> Limits {
+    let memory = limits.memory_mb.map_or(EXPLAIN_MEMORY_MB, |mb| {
+        mb.saturating_mul(2).max(EXPLAIN_MEMORY_MB)
+    });
+    Limits {
+        timeout: START_CHECK_TIMEOUT,
+        cpu_timeout: Some(START_CHECK_TIMEOUT),
+        memory_mb: Some(memory),
+        cancel: None,
+        ..limits.clone()
+    }
+}
+
+/// Checks in parallel that each solver can start under the memory limit of `limits`,
+/// on [`KNOWN_SAT`] (files in `work_dir`); one [`StartCheck`] per solver, in order.
+/// Without a memory limit nothing is run and the result is empty: a solver that cannot
+/// be executed is then a `setup_error` call by call.
 ///
-/// A solver cannot start when it fails the trivial formula under the limit — loader
-/// failure, out of memory, or any other failure — but answers it without the limit:
-/// no formula of a campaign can then get a meaningful answer under that limit, so its
-/// calls are `setup_error`, not crashes or memouts of the solver. A solver failing even
-/// without the limit is reported only if that failure is itself a setup error. Without
-/// a memory limit nothing is checked: a solver that cannot be executed is a
-/// `setup_error` call by call.
+/// A solver cannot start when it fails the trivial formula under the campaign's limits
+/// ([`start_limits`]) — loader failure, out of memory, or any other failure — but
+/// answers it under [`explain_limits`]: no formula of a campaign can then get a
+/// meaningful answer under that limit. A solver failing that second run too cannot
+/// start only if its first failure is itself a setup error (its calls would all be
+/// setup errors); otherwise it is run, and its calls say what it does.
+pub fn start_check(
+    supervisor: &Supervisor,
+    solvers: &[&SolverConfig],
+    limits: &Limits,
+    work_dir: &Path,
+) -> Vec<StartCheck> {
+    let Some(mb) = limits.memory_mb else {
+        return Vec::new();
+    };
+    let (limited_limits, explain_limits) = (start_limits(limits), explain_limits(limits));
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = solvers
+            .iter()
+            .map(|solver| {
+                let (limited_limits, explain_limits) = (&limited_limits, &explain_limits);
+                scope.spawn(move || {
+                    let run = |limits| {
+                        probe(supervisor, solver, work_dir, Status::Sat, KNOWN_SAT, limits)
+                    };
+                    let limited = run(limited_limits);
+                    let mut check = StartCheck {
+                        name: solver.name.clone(),
+                        limited,
+                        explained: None,
+                        cannot_start: None,
+                    };
+                    let Some(problem) = check.limited.problem.clone() else {
+                        return check;
+                    };
+                    let explained = run(explain_limits);
+                    check.cannot_start = if explained.ok() {
+                        Some(format!(
+                            "under --memory {mb} MiB a trivial formula gives {problem}; \
+                             under {} MiB it answers sat",
+                            explain_limits.memory_mb.unwrap_or_default()
+                        ))
+                    } else if check.limited.status == Status::SetupError {
+                        Some(problem)
+                    } else {
+                        None
+                    };
+                    check.explained = Some(explained);
+                    check
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a start check thread panicked"))
+            .collect()
+    })
+}
+
+/// The solvers that cannot start under the memory limit of `limits`, each with the
+/// reason: the [`start_check`]s that found one.
 pub fn cannot_start(
     supervisor: &Supervisor,
     solvers: &[&SolverConfig],
     limits: &Limits,
     work_dir: &Path,
 ) -> Vec<(String, String)> {
-    let Some(mb) = limits.memory_mb else {
-        return Vec::new();
-    };
-    let probe_limits = Limits {
-        timeout: limits.timeout.max(START_CHECK_TIMEOUT),
-        cpu_timeout: None,
-        cancel: None,
-        ..limits.clone()
-    };
-    let unlimited = Limits {
-        memory_mb: None,
-        ..probe_limits.clone()
-    };
-    let verdicts: Vec<Option<String>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = solvers
-            .iter()
-            .map(|solver| {
-                let (probe_limits, unlimited) = (&probe_limits, &unlimited);
-                scope.spawn(move || {
-                    let run = |limits| {
-                        probe(supervisor, solver, work_dir, Status::Sat, KNOWN_SAT, limits)
-                    };
-                    let limited = run(probe_limits);
-                    let problem = limited.problem?;
-                    let free = run(unlimited);
-                    if free.ok() {
-                        Some(format!(
-                            "under --memory {mb} MiB a trivial formula gives {problem}; \
-                             without the limit it answers sat"
-                        ))
-                    } else if limited.status == Status::SetupError {
-                        Some(problem)
-                    } else {
-                        None
-                    }
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().ok().flatten())
-            .collect()
-    });
-    solvers
-        .iter()
-        .zip(verdicts)
-        .filter_map(|(s, why)| why.map(|why| (s.name.clone(), why)))
+    start_check(supervisor, solvers, limits, work_dir)
+        .into_iter()
+        .filter_map(|c| c.cannot_start.map(|why| (c.name, why)))
         .collect()
 }

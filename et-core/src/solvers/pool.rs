@@ -245,6 +245,12 @@ pub enum PoolError {
         /// What is wrong there.
         message: String,
     },
+    /// The pool file holds no solvers: there is nothing to run or check.
+    #[error("the solver pool {path} holds no solvers; add some with `et solvers install` (e.g. `et solvers install z3@4.x cvc5@latest`)")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
     /// `--solvers` named a solver the pool does not have.
     #[error("no solver `{name}` in the pool {origin}; it has: {available}")]
     UnknownSolver {

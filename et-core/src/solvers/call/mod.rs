@@ -286,8 +286,8 @@ pub struct CallOutcome {
     /// The call was cancelled (its [`Limits::cancel`] flag was set) and killed: it says
     /// nothing about the solver.
     pub cancelled: bool,
-    /// The solver could not be started, and why (exec failed, or the call was not made
-    /// because the solver cannot start under the run's limits).
+    /// The solver could not be started, and why (exec failed, or a session had no
+    /// process to make the call in).
     pub start_error: Option<String>,
 }
 

@@ -60,8 +60,9 @@ pub enum InstallError {
     /// The existing pool file is malformed.
     #[error(transparent)]
     Pool(#[from] PoolError),
-    /// Some solvers failed to install (the others were installed).
-    #[error("{} of the requested solvers failed to install:\n  {}", .0.len(), .0.iter().map(|(n, e)| format!("{n}: {e}")).collect::<Vec<_>>().join("\n  "))]
+    /// Some specs or solvers could not be installed (the others were), each named with
+    /// its error.
+    #[error("could not install {}", .0.iter().map(|(n, e)| format!("{n} ({e})")).collect::<Vec<_>>().join("; "))]
     Failed(Vec<(String, InstallError)>),
 }
 

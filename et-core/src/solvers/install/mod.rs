@@ -179,8 +179,12 @@ impl Installer {
     }
 
     /// Installs every spec (downloads in parallel), appends new solvers to the pool file
-    /// and reports what happened. Failures of single solvers are in the report; call
-    /// [`InstallReport::into_result`] to turn them into an error.
+    /// and reports what happened. A spec that cannot be resolved (a version PyPI does
+    /// not have, a release et cannot use, PyPI out of reach) and a solver that fails to
+    /// install are failures of the report, named by the spec or the solver, and the
+    /// others are installed all the same; call [`InstallReport::into_result`] to turn
+    /// them into an error. Only a pool file et cannot append to, or a failure to
+    /// register the installed solvers, is an error here.
     pub fn install(&self, specs: &[Spec]) -> Result<InstallReport, InstallError> {
         if self.pool_file.extension().is_some_and(|e| e == "cfg") {
             return Err(InstallError::BadSpec {
@@ -194,75 +198,18 @@ impl Installer {
         let mut targets: Vec<Target> = Vec::new();
         let mut debian = false;
         for spec in specs {
-            let (family, req) = match spec {
-                Spec::Debian => {
-                    debian = true;
-                    continue;
-                }
-                Spec::Pypi(family, req) => (*family, req),
-            };
-            if let VersionReq::Exact(v) = req {
-                // An installed release needs no PyPI lookup: re-runs work offline.
-                let version = family.wheel_release(v).unwrap_or_else(|| v.clone());
-                let name = format!("{}-{version}", family.name());
-                if self
-                    .solver_dir(&name)
-                    .join("bin")
-                    .join(family.program())
-                    .is_file()
-                {
-                    if !targets.iter().any(|t| t.name() == name) {
-                        targets.push(Target {
-                            family,
-                            version,
-                            pip_version: v.clone(),
-                        });
+            match spec {
+                Spec::Debian => debian = true,
+                Spec::Pypi(family, req) => {
+                    if let Err(e) = self.resolve(
+                        *family,
+                        req,
+                        &mut versions,
+                        &mut targets,
+                        &mut report.skipped,
+                    ) {
+                        report.failed.push((spec.to_string(), e));
                     }
-                    continue;
-                }
-            }
-            if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family.name()) {
-                slot.insert(pypi::versions(&self.python, &self.home, family)?);
-            }
-            let available = &versions[family.name()];
-            let unknown = |requested: &str| InstallError::UnknownVersion {
-                family: family.name().to_string(),
-                requested: requested.to_string(),
-                package: family.pypi_package().unwrap_or_default().to_string(),
-                available: available
-                    .iter()
-                    .map(|(v, _)| v.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            };
-            let chosen: Vec<&(String, String)> = match req {
-                VersionReq::All => available.iter().collect(),
-                VersionReq::Latest => available.last().into_iter().collect(),
-                VersionReq::NewestWith(prefix) => {
-                    let newest = available.iter().rev().find(|(v, _)| v.starts_with(prefix));
-                    vec![newest.ok_or_else(|| unknown(&format!("{prefix}x")))?]
-                }
-                VersionReq::Exact(v) => {
-                    let found = available.iter().find(|(et, pip)| et == v || pip == v);
-                    vec![found.ok_or_else(|| unknown(v))?]
-                }
-            };
-            for (version, pip_version) in chosen {
-                let target = Target {
-                    family,
-                    version: version.clone(),
-                    pip_version: pip_version.clone(),
-                };
-                if let Some(why) = family.unusable(&target.version) {
-                    if matches!(req, VersionReq::Exact(_)) {
-                        return Err(InstallError::Unusable {
-                            name: target.name(),
-                            why,
-                        });
-                    }
-                    report.skipped.push((target.name(), why));
-                } else if !targets.iter().any(|t| t.name() == target.name()) {
-                    targets.push(target);
                 }
             }
         }
@@ -293,6 +240,85 @@ impl Installer {
         let all: Vec<&SolverConfig> = report.installed.iter().chain(&report.present).collect();
         register::register(&self.home, &self.pool_file, &all)?;
         Ok(report)
+    }
+
+    /// Adds the releases `req` asks for of `family` to `targets` (once each), and the
+    /// releases `@all` passes over to `skipped`. An exact release that is installed
+    /// needs no PyPI lookup (re-runs work offline), nor does one the family cannot use;
+    /// the versions PyPI has are looked up once per family and kept in `versions`.
+    fn resolve(
+        &self,
+        family: &'static dyn Family,
+        req: &VersionReq,
+        versions: &mut HashMap<&'static str, Vec<(String, String)>>,
+        targets: &mut Vec<Target>,
+        skipped: &mut Vec<(String, String)>,
+    ) -> Result<(), InstallError> {
+        let mut add = |target: Target| {
+            if !targets.iter().any(|t| t.name() == target.name()) {
+                targets.push(target);
+            }
+        };
+        if let VersionReq::Exact(v) = req {
+            let version = family.wheel_release(v).unwrap_or_else(|| v.clone());
+            let name = format!("{}-{version}", family.name());
+            if let Some(why) = family.unusable(&version) {
+                return Err(InstallError::Unusable { name, why });
+            }
+            let program = self.solver_dir(&name).join("bin").join(family.program());
+            if program.is_file() {
+                add(Target {
+                    family,
+                    version,
+                    pip_version: v.clone(),
+                });
+                return Ok(());
+            }
+        }
+        if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family.name()) {
+            slot.insert(pypi::versions(&self.python, &self.home, family)?);
+        }
+        let available = &versions[family.name()];
+        let unknown = |requested: &str| InstallError::UnknownVersion {
+            family: family.name().to_string(),
+            requested: requested.to_string(),
+            package: family.pypi_package().unwrap_or_default().to_string(),
+            available: available
+                .iter()
+                .map(|(v, _)| v.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let chosen: Vec<&(String, String)> = match req {
+            VersionReq::All => available.iter().collect(),
+            VersionReq::Latest => available.last().into_iter().collect(),
+            VersionReq::NewestWith(prefix) => {
+                let newest = available.iter().rev().find(|(v, _)| v.starts_with(prefix));
+                vec![newest.ok_or_else(|| unknown(&format!("{prefix}x")))?]
+            }
+            VersionReq::Exact(v) => {
+                let found = available.iter().find(|(et, pip)| et == v || pip == v);
+                vec![found.ok_or_else(|| unknown(v))?]
+            }
+        };
+        for (version, pip_version) in chosen {
+            let target = Target {
+                family,
+                version: version.clone(),
+                pip_version: pip_version.clone(),
+            };
+            match family.unusable(&target.version) {
+                Some(why) if matches!(req, VersionReq::Exact(_)) => {
+                    return Err(InstallError::Unusable {
+                        name: target.name(),
+                        why,
+                    })
+                }
+                Some(why) => skipped.push((target.name(), why)),
+                None => add(target),
+            }
+        }
+        Ok(())
     }
 
     /// Installs one release unless present; returns its config and whether it was new.

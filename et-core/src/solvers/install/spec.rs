@@ -68,6 +68,28 @@ impl Spec {
     }
 }
 
+impl std::fmt::Display for VersionReq {
+    /// The version part of a spec, as written: `4.13.0`, `4.x`, `latest`, `all`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VersionReq::Exact(v) => f.write_str(v),
+            VersionReq::NewestWith(prefix) => write!(f, "{prefix}x"),
+            VersionReq::Latest => f.write_str("latest"),
+            VersionReq::All => f.write_str("all"),
+        }
+    }
+}
+
+impl std::fmt::Display for Spec {
+    /// The spec as written: `z3@4.13.0`, `cvc5@all`, `debian`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Spec::Pypi(family, req) => write!(f, "{}@{req}", family.name()),
+            Spec::Debian => f.write_str("debian"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +123,9 @@ mod tests {
             "{err}"
         );
         assert!(Spec::parse("cvc4@1.8").is_err(), "cvc4 has no wheels");
+        for text in ["z3@4.13.0", "z3@4.x", "cvc5@latest", "yices@all", "debian"] {
+            assert_eq!(Spec::parse(text).unwrap().to_string(), text);
+        }
         assert!(Spec::parse("z3").is_err());
     }
 }
