@@ -43,15 +43,16 @@ const EXIT_CANNOT_START: i32 = 127;
 /// 2. killed by our wall-clock or CPU limit → `timeout`;
 /// 3. the memory limit was reached ([`CallOutcome::memory_limit_hit`]) or an
 ///    allocation-failure pattern → `memout`;
-/// 3a. killed by a SIGKILL et did not send ([`CallOutcome::killed_from_outside`]) →
-///    `killed`: an operator or the kernel ended it, which says nothing about the solver;
-/// 4. a self-check failure pattern → `sat` with `self_check_failed`;
-/// 5. an unsupported-feature pattern → `rejected`, even if the process aborted;
-/// 6. a signal or a crash pattern → `crash`;
-/// 7. any other `(error` → `rejected`, whatever answer follows; lines that answer et's own
+/// 4. killed by a SIGKILL et did not send ([`CallOutcome::killed_from_outside`]) →
+///    `killed`: an operator or the kernel ended it, which says nothing about the
+///    solver;
+/// 5. a self-check failure pattern → `sat` with `self_check_failed`;
+/// 6. an unsupported-feature pattern → `rejected`, even if the process aborted;
+/// 7. a signal or a crash pattern → `crash`;
+/// 8. any other `(error` → `rejected`, whatever answer follows; lines that answer et's own
 ///    `(get-model)` with "no model" (after `unsat`, say) are not looked at here: the
 ///    solver did accept the formula;
-/// 8. the first answer line on stdout: `sat`, `unsat`, `unknown`, `unknown (REASON)`;
+/// 9. the first answer line on stdout: `sat`, `unsat`, `unknown`, `unknown (REASON)`;
 ///    z3's `timeout` (its own `-T:` limit, exit 0) → `timeout`, because the solver gave
 ///    up for lack of time exactly as if we had killed it, and per-timeout tables then
 ///    treat both alike;
