@@ -411,3 +411,70 @@ fn shrink_reduces_a_real_invalid_model_trigger_of_z3_4_8_7() {
     let all = answer;
     assert!(all.contains("an invalid model was generated"), "{all}");
 }
+
+/// An invalid model can hide a wrong `sat`: yices 2.6.5's model of arrays formula 17539
+/// does not satisfy it, and with the model's values pinned (b = 0, a[0] = #xa222...) the
+/// formula is unsatisfiable (z3 says so; et's evaluation finds it false under the model)
+/// while yices still answers `sat`. Triage reports it as a wrong `sat` on the pinned
+/// formula, with evidence `pinned-model`.
+#[test]
+fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
+    let scratch = tempfile::tempdir().unwrap();
+    let pool = test_pool();
+    let solvers = vec![named(&pool, "yices-2.6.5"), named(&pool, "z3-4.16.0")];
+    let pool_file = write_pool(&scratch.path().join("pool.toml"), &solvers);
+    let dir = scratch.path().join("arrays");
+    let o = et()
+        .args([
+            "run", "-g", "arrays", "--start", "17539", "--n", "1", "--pool",
+        ])
+        .arg(&pool_file)
+        .args(["--timeout", "30", "-q", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let o = et()
+        .arg("triage")
+        .arg(&dir)
+        .arg("--pool")
+        .arg(&pool_file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    let groups = csv_maps(&dir.join("triage/groups.csv"));
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    let g = &groups[0];
+    assert_eq!(
+        (
+            g["kind"].as_str(),
+            g["evidence"].as_str(),
+            g["solver"].as_str()
+        ),
+        ("solution_soundness", "pinned-model", "yices-2.6.5"),
+        "{g:?}"
+    );
+    assert!(
+        g["formula"].contains("(assert (= (select a #x0000000000000000) #xa222222222222222))")
+            && g["formula"].contains("(assert (= b #x0000000000000000))"),
+        "{g:?}"
+    );
+    // The pinned formula is what the report's trigger file holds, and yices alone
+    // answers `sat` on it.
+    let trigger = dir.join("triage/trigger-1.smt2");
+    let text = std::fs::read_to_string(&trigger).unwrap();
+    assert!(text.contains("(select a #x0000000000000000)"), "{text}");
+    let yices = named(&pool, "yices-2.6.5");
+    let mut script = tempfile::NamedTempFile::new().unwrap();
+    write!(script, "(set-logic QF_ABV)\n{text}").unwrap();
+    let o = Command::new(yices.program())
+        .arg(script.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "sat",
+        "{}",
+        show(&o)
+    );
+}

@@ -294,6 +294,20 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             f.answer().time_s
         );
     }
+    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+        return format!(
+            "The formula above is the one et's campaign found (grammar `{}`, index {}) with \
+             each constant pinned to its value in the model `{}` printed for it; that model \
+             does not satisfy the formula (et's evaluation: false at {}). The pinned formula \
+             is unsatisfiable: {}. `{}` still answers `sat` on it.",
+            row.grammar,
+            row.index,
+            row.solver,
+            code(&p.formula.false_at),
+            super::report::pinned_unsat_by(p),
+            row.solver
+        );
+    }
     match row.evidence {
         Some(Evidence::Model) if f.kind == Kind::ValidatorFalseAlarm => {
             "It does not rest on any other solver: et evaluated the formula under the model \

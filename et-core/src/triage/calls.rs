@@ -61,6 +61,8 @@ pub struct Answer {
     pub signal: Option<i32>,
     /// The first lines of stdout then stderr (for reports: what the solver printed).
     pub excerpt: String,
+    /// After `sat`, the whole of stdout: the model, to pin ([`super::pin`]).
+    pub model_output: Option<String>,
 }
 
 impl Answer {
@@ -89,6 +91,8 @@ impl Answer {
                 },
             ),
             crash_signature: observation.class.crash_signature,
+            model_output: (observation.class.status == Status::Sat)
+                .then(|| outcome.stdout_text().into_owned()),
             model_check: observation.model_check,
         }
     }

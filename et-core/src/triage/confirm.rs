@@ -330,6 +330,7 @@ fn recorded_answer(trigger: &TriggerRow) -> Answer {
         exit_code: None,
         signal: None,
         excerpt: String::new(),
+        model_output: None,
     }
 }
 
@@ -472,6 +473,7 @@ mod tests {
             exit_code: Some(0),
             signal: None,
             excerpt: String::new(),
+            model_output: None,
         };
         assert!(!shows(&t, &sat, decided(Status::Unsat), &false));
         let unsat = Answer {

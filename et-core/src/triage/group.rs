@@ -36,12 +36,20 @@ pub struct Finding {
     /// The range was measured on this trigger; false when it is the range of the
     /// smallest trigger of its candidate group ([`range_samples`]).
     pub range_measured: bool,
+    /// For an invalid model et refuted: what the solver answered on the formula with
+    /// the model's values pinned ([`super::pin`]). When that is a wrong `sat`, the
+    /// finding is one (kind solution soundness) and `formula` is the pinned formula.
+    pub pinned: Option<super::pin::Pinned>,
 }
 
 impl Finding {
-    /// The answer of the solver when the verdict showed (or the first re-run).
+    /// The answer of the solver when the verdict showed (or the first re-run); for a
+    /// wrong `sat` found by pinning a model, its answer on the pinned formula.
     pub fn answer(&self) -> &Answer {
-        &self.confirmation.answer
+        match &self.pinned {
+            Some(p) if p.wrong_sat() => &p.answer,
+            _ => &self.confirmation.answer,
+        }
     }
 
     /// et's own model check (not only the solver's) found the model invalid.
@@ -95,13 +103,17 @@ impl GroupKey {
     }
 
     fn with_range(finding: &Finding, first: &str, last: &str) -> GroupKey {
-        GroupKey::from_parts(
-            &finding.trigger,
-            &finding.operators,
-            finding.crash_signature.as_deref(),
-            first,
-            last,
-        )
+        GroupKey {
+            // Pinning can make an invalid model a wrong `sat`.
+            kind: finding.kind,
+            ..GroupKey::from_parts(
+                &finding.trigger,
+                &finding.operators,
+                finding.crash_signature.as_deref(),
+                first,
+                last,
+            )
+        }
     }
 
     fn from_parts(

@@ -32,6 +32,7 @@ pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
 pub mod group;
+pub mod pin;
 pub mod range;
 pub mod rank;
 pub mod report;
@@ -309,8 +310,17 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
             confirmation: c,
             range: None,
             range_measured: false,
+            pinned: None,
         })
         .collect();
+    work.pin_models(&mut findings, &resolved, progress)?;
+    // Ranges are measured on what each finding reports: a pinned formula where pinning
+    // found a wrong `sat`.
+    let reported: Vec<String> = findings.iter().map(|f| f.formula.clone()).collect();
+    let work = Work {
+        formulas: &reported,
+        ..work
+    };
     let ranged_by = group::range_samples(&findings, options.ranged);
     let installed = installed_solvers(&dirs, options.pool.as_ref());
     let families = work.run_ranges(&installed, &ranged_by, progress);
@@ -403,6 +413,65 @@ impl Work<'_> {
             .as_deref()
             .and_then(|b| b.parse::<usize>().ok());
         Formula::new(&self.formulas[i], values)
+    }
+
+    /// Pins the models of the confirmed invalid models et's own check refuted
+    /// ([`pin`]): a solver that answers `sat` on the pinned formula too makes its
+    /// finding a wrong `sat`, reported on the pinned formula.
+    fn pin_models(
+        &self,
+        findings: &mut [Finding],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        progress: &mut dyn FnMut(&str),
+    ) -> Result<(), TriageError> {
+        let to_pin: Vec<usize> = (0..findings.len())
+            .filter(|&i| {
+                let f = &findings[i];
+                f.kind == Kind::InvalidModel
+                    && f.model_checked()
+                    && f.confirmation.outcome == confirm::Outcome::Confirmed
+            })
+            .collect();
+        if to_pin.is_empty() {
+            return Ok(());
+        }
+        progress(&format!(
+            "pinning the models of {} invalid-model triggers (the formula with each constant equal to its model value, asked again)",
+            to_pin.len()
+        ));
+        let pinned = self.caller.map(&to_pin, |&i| {
+            let (solver, judge) = &resolved[i];
+            pin::pin(
+                self.caller,
+                &findings[i].formula,
+                &findings[i].confirmation.answer,
+                solver,
+                judge.as_ref(),
+                self.limits(i),
+            )
+            .map_err(|error| TriageError::Call {
+                solver: solver.name.clone(),
+                error,
+            })
+        });
+        let mut wrong = 0;
+        for (i, result) in to_pin.into_iter().zip(pinned) {
+            let Some(p) = result? else {
+                continue;
+            };
+            if p.wrong_sat() {
+                wrong += 1;
+                findings[i].kind = Kind::SolutionSoundness;
+                findings[i].formula = p.formula.text.clone();
+            }
+            findings[i].pinned = Some(p);
+        }
+        if wrong > 0 {
+            progress(&format!(
+                "{wrong} of them answer `sat` on their pinned formula too: wrong `sat` answers"
+            ));
+        }
+        Ok(())
     }
 
     /// Confirms the triggers, `jobs` calls at a time: every correctness trigger, and

@@ -246,6 +246,14 @@ pub(super) fn limits_text(triage: &Triage, f: &Finding, factor: f64) -> String {
 
 pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     let a = f.answer();
+    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+        return format!(
+            "{} on the formula with the values of its own model pinned (above), which is \
+             unsatisfiable: that model does not satisfy the formula ({})",
+            code(&a.status.to_string()),
+            pinned_unsat_by(p)
+        );
+    }
     match f.kind {
         Kind::RefutationalSoundness | Kind::SolutionSoundness => code(&a.status.to_string()),
         Kind::InvalidModel => format!(
@@ -282,7 +290,39 @@ pub(super) fn trimmed(x: f64) -> String {
 }
 
 /// The expected answer and how it is known.
+/// Why a pinned formula is unsatisfiable, in words.
+pub(super) fn pinned_unsat_by(p: &super::pin::Pinned) -> String {
+    match &p.unsat_by {
+        super::pin::UnsatBy::Evaluation => {
+            "every constant is pinned, and et's evaluation finds the formula false under \
+             those values"
+                .into()
+        }
+        super::pin::UnsatBy::Solver(name) => format!(
+            "the array entries the model does not list stay free; et's evaluation finds the \
+             formula false under the model, and {} answers `unsat` on the pinned formula",
+            code(name)
+        ),
+    }
+}
+
 pub(super) fn expected_answer(f: &Finding) -> (String, String) {
+    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+        let known = match &p.unsat_by {
+            super::pin::UnsatBy::Evaluation => format!(
+                "et's own evaluation, no other solver: the pinned formula has one candidate \
+                 assignment (the model), and the formula is false under it at {}",
+                code(&p.formula.false_at)
+            ),
+            super::pin::UnsatBy::Solver(name) => format!(
+                "{} answers `unsat` on the pinned formula; et's evaluation finds the formula \
+                 false under the model at {}",
+                code(name),
+                code(&p.formula.false_at)
+            ),
+        };
+        return (format!("{}", code("unsat")), known);
+    }
     let reference = f.confirmation.reference.as_ref();
     let reference_says = |what: &str| match reference {
         Some(r) => format!(
@@ -763,11 +803,28 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         let _ = writeln!(out, "Output of the re-run:\n");
         code_block(out, "", &f.answer().excerpt);
     }
-    if let Some(false_at) = model_false_at(f) {
+    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+        let _ = writeln!(
+            out,
+            "**Found as an invalid model:** on the formula without the pins, the solver \
+             answers `sat` with a model under which et's evaluation finds it false at {}; \
+             pinned to that model's values, it still answers `sat`.\n",
+            code(&p.formula.false_at)
+        );
+        code_block(out, "smt2", &one_command_per_line(&p.original));
+    } else if let Some(false_at) = model_false_at(f) {
         let _ = writeln!(
             out,
             "**et's model check:** the formula is false under this model at {}.\n",
             code(false_at)
+        );
+    }
+    if let Some(p) = f.pinned.as_ref().filter(|p| !p.wrong_sat()) {
+        let _ = writeln!(
+            out,
+            "**Pinned:** with the model's values pinned, the solver answers {}: its answer \
+             holds, the model it prints is what is wrong.\n",
+            code(&p.answer.describe())
         );
     }
     let (expected, known) = expected_answer(f);
@@ -937,6 +994,9 @@ fn csv_bytes(
 /// The evidence label of a finding: the `evidence` column (or, for runs without it,
 /// what the verdict implies), else what the finding rests on.
 pub fn evidence(f: &Finding) -> String {
+    if f.pinned.as_ref().is_some_and(|p| p.wrong_sat()) {
+        return "pinned-model".into();
+    }
     if let Some(e) = f.trigger.row().evidence {
         return e.label().to_string();
     }
