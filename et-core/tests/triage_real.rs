@@ -1,6 +1,7 @@
-//! Triage, bisect and shrink on real solvers: the invalid models of z3 4.8.5 and 4.8.7
-//! (fixed in 4.8.8), judged against a current cvc5, and a liar that wraps a current z3
-//! for a reduction from index 10^30.
+//! Triage, bisect and shrink on real solvers: the self-check failures of z3 4.8.5 and
+//! 4.8.7 (validator false alarms, gone in 4.8.8), judged against a current cvc5; a liar
+//! that wraps a current z3 for a reduction from index 10^30; and yices 2.6.5's invalid
+//! model pinned into a wrong `sat` and shrunk with ground truth.
 
 mod common;
 
@@ -71,7 +72,7 @@ fn old_z3_invalid_models_are_a_few_groups_ending_at_4_8_7() {
     assert!(o.status.success(), "{}", show(&o));
     let invalid_in_run = csv_maps(&dir.join("runs.csv"))
         .iter()
-        .filter(|r| r["verdict"] == "invalid_model")
+        .filter(|r| ["invalid_model", "validator_false_alarm"].contains(&r["verdict"].as_str()))
         .count();
     assert!(
         invalid_in_run >= 50,
@@ -91,7 +92,7 @@ fn old_z3_invalid_models_are_a_few_groups_ending_at_4_8_7() {
     let groups = csv_maps(&dir.join("triage/groups.csv"));
     let invalid: Vec<_> = groups
         .iter()
-        .filter(|g| g["kind"] == "invalid_model")
+        .filter(|g| ["invalid_model", "validator_false_alarm"].contains(&g["kind"].as_str()))
         .collect();
     let held: usize = invalid
         .iter()
@@ -211,7 +212,7 @@ fn bisect_finds_4_8_8_fixed_the_invalid_model_of_4_8_7() {
     // Without an expectation: where the answer changes.
     let out = bisect(&[]);
     assert!(
-        out.contains("change: 4.8.7 → 4.8.8: sat (invalid model) → sat"),
+        out.contains("change: 4.8.7 → 4.8.8: sat (validator false alarm) → sat"),
         "{out}"
     );
     assert!(!out.contains("first fixed"), "{out}");
@@ -393,7 +394,7 @@ fn shrink_reduces_a_real_invalid_model_trigger_of_z3_4_8_7() {
             "--solver",
             "z3-4.8.7",
             "--keep",
-            "invalid_model",
+            "validator_false_alarm",
             "--pool",
         ])
         .arg(&pool)
@@ -415,8 +416,10 @@ fn shrink_reduces_a_real_invalid_model_trigger_of_z3_4_8_7() {
 /// An invalid model can hide a wrong `sat`: yices 2.6.5's model of arrays formula 17539
 /// does not satisfy it, and with the model's values pinned (b = 0, a[0] = #xa222...) the
 /// formula is unsatisfiable (z3 says so; et's evaluation finds it false under the model)
-/// while yices still answers `sat`. Triage reports it as a wrong `sat` on the pinned
-/// formula, with evidence `pinned-model`.
+/// while yices still answers `sat`. Shrunk with ground truth, the wrong `sat` needs no
+/// array: every step kept yices' `sat`, and the result has one constant, pinned, so et's
+/// evaluation alone shows it unsatisfiable. Triage reports it as a wrong `sat`, with
+/// evidence `pinned-model`.
 #[test]
 fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
     let scratch = tempfile::tempdir().unwrap();
@@ -454,16 +457,36 @@ fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
         ("solution_soundness", "pinned-model", "yices-2.6.5"),
         "{g:?}"
     );
+    // The shrunk formula: no array left, its one constant pinned.
+    let formula = &g["formula"];
     assert!(
-        g["formula"].contains("(assert (= (select a #x0000000000000000) #xa222222222222222))")
-            && g["formula"].contains("(assert (= b #x0000000000000000))"),
+        !formula.contains("Array") && !formula.contains("select"),
         "{g:?}"
     );
-    // The pinned formula is what the report's trigger file holds, and yices alone
-    // answers `sat` on it.
+    assert!(
+        formula.contains("(assert (= b #x0000000000000000))"),
+        "{g:?}"
+    );
+    assert_eq!(formula.matches("declare-const").count(), 1, "{g:?}");
+    // et's evaluation: false under its one candidate assignment.
+    let script = et_eval::Script::parse(formula).unwrap();
+    let b = et_eval::Value::bv(64, 0);
+    let truth = et_eval::evaluate(
+        &script,
+        &et_eval::Assignment::of_values(vec![b]),
+        &et_eval::Limits::default(),
+    )
+    .truth;
+    assert!(matches!(truth, et_eval::Truth::False), "{truth:?}");
+    let report = std::fs::read_to_string(dir.join("triage/report.md")).unwrap();
+    assert!(
+        report.contains("et's own evaluation, no other solver"),
+        "{report}"
+    );
+    // It is what the report's trigger file holds, and yices alone answers `sat` on it.
     let trigger = dir.join("triage/trigger-1.smt2");
     let text = std::fs::read_to_string(&trigger).unwrap();
-    assert!(text.contains("(select a #x0000000000000000)"), "{text}");
+    assert_eq!(text.trim(), formula.trim());
     let yices = named(&pool, "yices-2.6.5");
     let mut script = tempfile::NamedTempFile::new().unwrap();
     write!(script, "(set-logic QF_ABV)\n{text}").unwrap();

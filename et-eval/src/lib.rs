@@ -23,7 +23,7 @@ pub mod value;
 pub mod witness;
 
 pub use check::{check_model, check_witness, evaluate_model, ModelCheck};
-pub use eval::{evaluate, Assignment, Binding, Evaluation, Limits, Truth};
+pub use eval::{evaluate, value_of, Assignment, Binding, Evaluation, Limits, Truth};
 pub use fp::generic::Fp;
 
 /// Runs a step of a recursive walk over terms with enough stack: deep formulas grow

@@ -35,10 +35,15 @@ pub struct VersionAnswer {
 }
 
 impl VersionAnswer {
-    /// What is compared between versions: the status, and whether the model was
-    /// invalid (crash signatures and times are allowed to differ).
-    pub fn behaviour(&self) -> (Status, bool) {
-        (self.answer.status, self.answer.invalid_model)
+    /// What is compared between versions: the status, whether the model was invalid,
+    /// and whether the solver's own check failed (crash signatures and times are
+    /// allowed to differ).
+    pub fn behaviour(&self) -> (Status, bool, bool) {
+        (
+            self.answer.status,
+            self.answer.invalid_model,
+            self.answer.self_check_failed,
+        )
     }
 
     /// With an expectation: the version shows a verdict.

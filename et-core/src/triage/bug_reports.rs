@@ -296,16 +296,26 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
     }
     if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
         return format!(
-            "The formula above is the one et's campaign found (grammar `{}`, index {}) with \
-             each constant pinned to its value in the model `{}` printed for it; that model \
-             does not satisfy the formula (et's evaluation: false at {}). The pinned formula \
-             is unsatisfiable: {}. `{}` still answers `sat` on it.",
+            "The formula above comes from the one et's campaign found (grammar `{}`, index \
+             {}, below) with each constant pinned to its value in the model `{}` printed for \
+             it; that model does not satisfy the formula (et's evaluation: false at {}){}. \
+             The formula above is unsatisfiable: {}. `{}` answers `sat` on it.\n\n\
+             Found as:\n\n```smt2\n{}\n```",
             row.grammar,
             row.index,
             row.solver,
             code(&p.formula.false_at),
+            match &p.shrunk {
+                Some(s) => format!(
+                    ", then shrunk with ground truth ({} steps, each kept only while `{}` \
+                     answered `sat` and the formula stayed unsatisfiable)",
+                    s.steps, row.solver
+                ),
+                None => String::new(),
+            },
             super::report::pinned_unsat_by(p),
-            row.solver
+            row.solver,
+            super::report::one_command_per_line(&p.original)
         );
     }
     match row.evidence {

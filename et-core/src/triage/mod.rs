@@ -32,6 +32,7 @@ pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
 pub mod group;
+pub mod minimize;
 pub mod pin;
 pub mod range;
 pub mod rank;
@@ -462,7 +463,7 @@ impl Work<'_> {
             if p.wrong_sat() {
                 wrong += 1;
                 findings[i].kind = Kind::SolutionSoundness;
-                findings[i].formula = p.formula.text.clone();
+                findings[i].formula = p.reported().to_string();
             }
             findings[i].pinned = Some(p);
         }

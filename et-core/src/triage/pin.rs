@@ -9,7 +9,8 @@
 //! invalid model; one that answers `unsat` only prints its model wrong.
 
 use et_eval::{
-    evaluate, parse_model, without_error_lines, Binding, Limits, ModelDialect, Script, Truth, Value,
+    evaluate, parse_model, without_error_lines, Assignment, Binding, Limits, ModelDialect, Script,
+    Truth, Value,
 };
 
 use crate::oracle::Status;
@@ -50,9 +51,33 @@ pub struct Pinned {
     pub unsat_by: UnsatBy,
     /// The solver's answer on it.
     pub answer: Answer,
+    /// For a wrong `sat`: the pinned formula shrunk with ground truth
+    /// ([`super::minimize`]), when a step could be kept.
+    pub shrunk: Option<super::minimize::Shrunk>,
 }
 
 impl Pinned {
+    /// Why the formula a report shows is unsatisfiable: et's evaluation once shrinking
+    /// left only constants pinned whole.
+    pub fn reported_unsat_by(&self) -> UnsatBy {
+        match &self.shrunk {
+            Some(s) if s.whole => UnsatBy::Evaluation,
+            _ => self.unsat_by.clone(),
+        }
+    }
+
+    /// Where et's evaluation finds the reported formula false under the model.
+    pub fn reported_false_at(&self) -> &str {
+        self.shrunk
+            .as_ref()
+            .map_or(&self.formula.false_at, |s| &s.false_at)
+    }
+
+    /// What a report shows: the shrunk formula, else the pinned one.
+    pub fn reported(&self) -> &str {
+        self.shrunk.as_ref().map_or(&self.formula.text, |s| &s.text)
+    }
+
     /// The solver answers `sat` on an unsatisfiable formula: a wrong `sat`.
     pub fn wrong_sat(&self) -> bool {
         self.answer.status == Status::Sat
@@ -64,31 +89,14 @@ impl Pinned {
 /// reads it), when the model gives a value to some constant and et's evaluation finds
 /// the formula false under it.
 pub fn pinned_formula(formula: &str, output: &str, dialect: ModelDialect) -> Option<PinnedFormula> {
-    let script = Script::parse(formula).ok()?;
-    let model = parse_model(&without_error_lines(output), dialect).ok()?;
-    if model.wrong_sort(&script).is_some() {
-        return None; // nothing to pin: the model is not one of this formula
-    }
-    let assignment = model.assignment(&script);
-    let mut pins = String::new();
-    let mut whole = true;
-    for (decl, binding) in script.decls.iter().zip(&assignment.values) {
-        match binding {
-            Binding::Value(Value::Array(array)) => {
-                whole = false;
-                for (index, value) in &array.entries {
-                    pins.push_str(&format!(
-                        "(assert (= (select {} {index}) {value}))\n",
-                        decl.name
-                    ));
-                }
-            }
-            Binding::Value(value) => {
-                pins.push_str(&format!("(assert (= {} {value}))\n", decl.name));
-            }
-            _ => whole = false,
-        }
-    }
+    let Pins {
+        script,
+        assignment,
+        pins,
+        whole,
+    } = pins(formula, output, dialect)?;
+    let whole = whole.iter().all(|&w| w);
+    let pins: String = pins.concat();
     if pins.is_empty() {
         return None;
     }
@@ -102,6 +110,56 @@ pub fn pinned_formula(formula: &str, output: &str, dialect: ModelDialect) -> Opt
         text,
         whole,
         false_at: evaluation.explanation.unwrap_or_default(),
+    })
+}
+
+/// A formula and the pins of a model: what pinning and shrinking share.
+pub struct Pins {
+    /// The formula, read by et-eval.
+    pub script: Script,
+    /// The model's values of its constants.
+    pub assignment: Assignment,
+    /// Each constant's pins (`(assert (= x v))` lines; empty for one the model leaves
+    /// open), by declaration.
+    pub pins: Vec<String>,
+    /// Whether each constant is pinned whole (not an array with unlisted entries).
+    pub whole: Vec<bool>,
+}
+
+/// The pins of the model in `output` on `formula`, when the model is one of the
+/// formula's (its constants of their declared sorts).
+pub fn pins(formula: &str, output: &str, dialect: ModelDialect) -> Option<Pins> {
+    let script = Script::parse(formula).ok()?;
+    let model = parse_model(&without_error_lines(output), dialect).ok()?;
+    if model.wrong_sort(&script).is_some() {
+        return None; // nothing to pin: the model is not one of this formula
+    }
+    let assignment = model.assignment(&script);
+    let mut pins = Vec::new();
+    let mut whole = Vec::new();
+    for (decl, binding) in script.decls.iter().zip(&assignment.values) {
+        let (text, is_whole) = match binding {
+            Binding::Value(Value::Array(array)) => (
+                array
+                    .entries
+                    .iter()
+                    .map(|(index, value)| {
+                        format!("(assert (= (select {} {index}) {value}))\n", decl.name)
+                    })
+                    .collect(),
+                false,
+            ),
+            Binding::Value(value) => (format!("(assert (= {} {value}))\n", decl.name), true),
+            _ => (String::new(), false),
+        };
+        pins.push(text);
+        whole.push(is_whole);
+    }
+    Some(Pins {
+        script,
+        assignment,
+        pins,
+        whole,
     })
 }
 
@@ -135,12 +193,29 @@ pub fn pin(
         }
         UnsatBy::Solver(judge.name.clone())
     };
-    let answer = caller.fresh(solver, &pinned.text, limits)?;
+    let mut answer = caller.fresh(solver, &pinned.text, limits)?;
+    let mut shrunk = None;
+    if answer.status == Status::Sat {
+        if let Some(p) = pins(formula, output, solver.model_dialect()) {
+            shrunk = super::minimize::shrink(caller, p, solver, judge, &unsat_by, limits)?;
+        }
+        if let Some(s) = &shrunk {
+            // The answer a report shows is the one on the formula it shows (a shrunk
+            // formula that does not show it again is not reported).
+            let again = caller.fresh(solver, &s.text, limits)?;
+            if again.status == Status::Sat {
+                answer = again;
+            } else {
+                shrunk = None;
+            }
+        }
+    }
     Ok(Some(Pinned {
         original: formula.to_string(),
         formula: pinned,
         unsat_by,
         answer,
+        shrunk,
     }))
 }
 

@@ -248,10 +248,18 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     let a = f.answer();
     if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
         return format!(
-            "{} on the formula with the values of its own model pinned (above), which is \
-             unsatisfiable: that model does not satisfy the formula ({})",
+            "{} on the formula above, which is unsatisfiable ({}): the formula et's \
+             campaign found with the values of the solver's own model pinned{}",
             code(&a.status.to_string()),
-            pinned_unsat_by(p)
+            pinned_unsat_by(p),
+            match &p.shrunk {
+                Some(s) => format!(
+                    ", then shrunk with ground truth ({} steps of {} tried, each kept only while \
+                     the solver answered `sat` and the formula stayed unsatisfiable)",
+                    s.steps, s.tried
+                ),
+                None => String::new(),
+            }
         );
     }
     match f.kind {
@@ -292,10 +300,10 @@ pub(super) fn trimmed(x: f64) -> String {
 /// The expected answer and how it is known.
 /// Why a pinned formula is unsatisfiable, in words.
 pub(super) fn pinned_unsat_by(p: &super::pin::Pinned) -> String {
-    match &p.unsat_by {
+    match &p.reported_unsat_by() {
         super::pin::UnsatBy::Evaluation => {
             "every constant is pinned, and et's evaluation finds the formula false under \
-             those values"
+             those values: its one candidate assignment"
                 .into()
         }
         super::pin::UnsatBy::Solver(name) => format!(
@@ -308,20 +316,19 @@ pub(super) fn pinned_unsat_by(p: &super::pin::Pinned) -> String {
 
 pub(super) fn expected_answer(f: &Finding) -> (String, String) {
     if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
-        let known = match &p.unsat_by {
+        let known = match &p.reported_unsat_by() {
             super::pin::UnsatBy::Evaluation => format!(
-                "et's own evaluation, no other solver: the pinned formula has one candidate \
-                 assignment (the model), and the formula is false under it at {}",
-                code(&p.formula.false_at)
+                "et's own evaluation, no other solver: the formula has one candidate \
+                 assignment (its pinned values), and it is false under it at {}",
+                code(p.reported_false_at())
             ),
             super::pin::UnsatBy::Solver(name) => format!(
-                "{} answers `unsat` on the pinned formula; et's evaluation finds the formula \
-                 false under the model at {}",
+                "{} answers `unsat` on it; et's evaluation finds it false under the model at {}",
                 code(name),
-                code(&p.formula.false_at)
+                code(p.reported_false_at())
             ),
         };
-        return (format!("{}", code("unsat")), known);
+        return (code("unsat").to_string(), known);
     }
     let reference = f.confirmation.reference.as_ref();
     let reference_says = |what: &str| match reference {
@@ -806,12 +813,16 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
         let _ = writeln!(
             out,
-            "**Found as an invalid model:** on the formula without the pins, the solver \
-             answers `sat` with a model under which et's evaluation finds it false at {}; \
-             pinned to that model's values, it still answers `sat`.\n",
+            "**Found as an invalid model:** on the formula et's campaign found (below), the \
+             solver answers `sat` with a model under which et's evaluation finds it false at \
+             {}; pinned to that model's values, it still answers `sat`.\n",
             code(&p.formula.false_at)
         );
         code_block(out, "smt2", &one_command_per_line(&p.original));
+        if p.shrunk.is_some() {
+            let _ = writeln!(out, "The pinned formula, before shrinking:\n");
+            code_block(out, "smt2", &p.formula.text);
+        }
     } else if let Some(false_at) = model_false_at(f) {
         let _ = writeln!(
             out,

@@ -184,6 +184,15 @@ enum Search {
     },
 }
 
+/// The value of `term` under `assignment` when it is determined: exact, and not
+/// depending on an unspecified result the assignment leaves open (a division by zero
+/// the model does not interpret). `None` otherwise.
+pub fn value_of(term: &Term, assignment: &Assignment) -> Option<Value> {
+    let none = HashMap::new();
+    let mut ctx = Ctx::new(assignment, &none, PRECISIONS[0]);
+    crate::deep(|| ctx.eval(term)).to_value(&term.sort)
+}
+
 /// Evaluates the conjunction of a script's assertions under `assignment`.
 pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Evaluation {
     let mut outcome = Search::Open {
