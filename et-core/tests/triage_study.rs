@@ -755,6 +755,17 @@ fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
         )),
         "{report_all}"
     );
+    // A limitation is listed once per family and operators, never a report to file.
+    let out = study.dir.join("all");
+    let limitations = std::fs::read_to_string(out.join("limitations.md")).unwrap();
+    let rows: Vec<&str> = limitations
+        .lines()
+        .filter(|l| l.starts_with("| giveup |"))
+        .collect();
+    assert_eq!(rows.len(), groups_all.len(), "{limitations}");
+    assert!(rows.iter().all(|r| r.contains("abs")), "{limitations}");
+    let reports = std::fs::read_dir(out.join("bugs")).unwrap().count();
+    assert_eq!(reports, 0, "no report for a limitation");
     // Each re-run is the reference's call and the solver's (giveup has one release,
     // so nothing is ranged).
     for (report, rerun) in [(&report_one, groups_one.len()), (&report_all, unknowns)] {

@@ -34,12 +34,50 @@ use super::Triage;
 pub const FOLDER: &str = "bugs";
 
 /// The groups that get a report: confirmed (some member reproduced in every
-/// attempt) and shown by the newest installed release of the family.
+/// attempt), shown by the newest installed release of the family, not known upstream,
+/// and not a limitation (an `unknown` every installed release gives, listed in
+/// `limitations.md` instead).
 pub fn reported(triage: &Triage) -> impl Iterator<Item = &Group> {
-    triage
-        .groups
-        .iter()
-        .filter(|g| g.outcome() == Outcome::Confirmed && g.affects_newest)
+    triage.groups.iter().filter(|g| {
+        g.outcome() == Outcome::Confirmed
+            && g.affects_newest
+            && g.known.is_none()
+            && !g.gives_up_always
+    })
+}
+
+/// `limitations.md`: the `unknown`s every installed release of a family gives, once per
+/// family and operators — what a solver does not decide by design or has never
+/// decided, not a bug to file.
+pub fn limitations(triage: &Triage) -> String {
+    let mut out = String::from(
+        "# Limitations\n\nFormulas every installed release of a family answers `unknown` on, where \
+         another solver or et's witness decides them: incompleteness the family has always had, \
+         listed once per family and operators, not reports to file.\n\n\
+         | family | operators | releases | groups | smallest formula | known |\n|---|---|---|---|---|---|\n",
+    );
+    let mut rows = 0;
+    for g in triage.groups.iter().filter(|g| g.gives_up_always) {
+        let f = g.smallest(&triage.findings);
+        let releases = f
+            .range
+            .as_ref()
+            .map_or_else(String::new, |r| r.affected().collect::<Vec<_>>().join(", "));
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | `{}` | {} |\n",
+            g.key.family,
+            f.operators,
+            releases,
+            g.rank,
+            f.formula.replace('|', "\\|"),
+            g.known.as_ref().map_or_else(String::new, |k| k.describe())
+        ));
+        rows += 1;
+    }
+    if rows == 0 {
+        out.push_str("| (none) | | | | | |\n");
+    }
+    out
 }
 
 /// The reports, as (path inside `triage/`, contents): a `.md` and a `.smt2` per

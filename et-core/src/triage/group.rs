@@ -178,6 +178,9 @@ pub struct Group {
     /// gives up on ([`VersionRange::always_shown`]): a limitation the family has
     /// always had, not a regression.
     pub gives_up_always: bool,
+    /// The upstream issue its smallest formula matches, if it is known
+    /// ([`super::known`]).
+    pub known: Option<super::known::KnownIssue>,
 }
 
 impl Group {
@@ -301,6 +304,7 @@ pub fn range_samples(findings: &[Finding], formulas: Option<usize>) -> Vec<Optio
 
 /// Groups the findings that were not dropped and ranks the groups worst first.
 pub fn group(findings: &[Finding]) -> Vec<Group> {
+    let known = super::known::builtin();
     let mut by_key: BTreeMap<GroupKey, Vec<usize>> = BTreeMap::new();
     for (i, f) in findings.iter().enumerate() {
         if f.confirmation.outcome == Outcome::Dropped {
@@ -345,8 +349,18 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                     .range
                     .as_ref()
                     .is_some_and(VersionRange::always_shown);
+            let smallest = &findings[members[0]];
+            let known = super::known::find(
+                &known,
+                &key.family,
+                key.kind,
+                &smallest.operators,
+                &smallest.formula,
+            )
+            .cloned();
             Group {
                 rank: 0,
+                known,
                 formulas: formulas.len(),
                 confirmed: count(Outcome::Confirmed),
                 flaky: count(Outcome::Flaky),
@@ -363,6 +377,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
     let rank_key = |g: &Group| {
         let smallest = &g.smallest(findings).trigger;
         RankKey {
+            known: g.known.is_some(),
             kind: g.key.kind,
             model_checked: g.model_checked,
             slow_only_with_checks: g.slow_only_with_checks,

@@ -32,6 +32,7 @@ pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
 pub mod group;
+pub mod known;
 pub mod minimize;
 pub mod pin;
 pub mod range;

@@ -8,7 +8,8 @@
 //! before those slow only while it checks, and `unknown` that some release answers
 //! before `unknown` in every release (a limitation, not a regression); then groups that affect the newest
 //! installed release; confirmed before flaky; more formulas first; then the smallest
-//! trigger, so the order is total and does not depend on the order of the input.
+//! trigger, so the order is total and does not depend on the order of the input. Known
+//! upstream issues ([`super::known`]) come after every new group.
 
 use std::cmp::{Ordering, Reverse};
 use std::fmt;
@@ -108,6 +109,8 @@ impl fmt::Display for Kind {
 /// What ranking needs to know about a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RankKey {
+    /// The group is a known upstream issue: after every new one.
+    pub known: bool,
     /// The kind of bug.
     pub kind: Kind,
     /// et's own model check refuted a model of the group (invalid models only).
@@ -141,8 +144,9 @@ pub fn compare_indices(a: &str, b: &str) -> Ordering {
 /// Worst first (see the module documentation).
 pub fn compare(a: &RankKey, b: &RankKey) -> Ordering {
     let checked = |k: &RankKey| Reverse(k.kind == Kind::InvalidModel && k.model_checked);
-    a.kind
-        .cmp(&b.kind)
+    a.known
+        .cmp(&b.known)
+        .then_with(|| a.kind.cmp(&b.kind))
         .then_with(|| checked(a).cmp(&checked(b)))
         .then_with(|| a.slow_only_with_checks.cmp(&b.slow_only_with_checks))
         .then_with(|| a.gives_up_always.cmp(&b.gives_up_always))
@@ -161,6 +165,7 @@ mod tests {
 
     fn key(kind: Kind) -> RankKey {
         RankKey {
+            known: false,
             kind,
             model_checked: false,
             slow_only_with_checks: false,

@@ -60,6 +60,10 @@ pub fn write(triage: &Triage, out: &Path) -> Result<Vec<PathBuf>, TriageError> {
         ));
     }
     files.extend(super::bug_reports::files(triage));
+    files.push((
+        "limitations.md".into(),
+        super::bug_reports::limitations(triage).into_bytes(),
+    ));
     std::fs::create_dir_all(staging.path().join(super::bug_reports::FOLDER))
         .map_err(|e| TriageError::io(staging.path(), e))?;
     for (name, bytes) in &files {
@@ -619,7 +623,10 @@ pub fn markdown(triage: &Triage) -> String {
                 cell(&what),
                 g.members.len(),
                 g.formulas,
-                g.outcome().label()
+                match &g.known {
+                    Some(k) => format!("{}; known: {}", g.outcome().label(), cell(&k.issue)),
+                    None => g.outcome().label().to_string(),
+                }
             );
         }
         let _ = writeln!(out);
@@ -775,6 +782,14 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     let f = g.smallest(findings);
     let t = &f.trigger;
     let _ = writeln!(out, "## {}. {}\n", g.rank, title(triage, g));
+    if let Some(k) = &g.known {
+        let _ = writeln!(
+            out,
+            "**Known:** {} — read in {}. Not a report to file.\n",
+            k.describe(),
+            k.read
+        );
+    }
     let _ = writeln!(
         out,
         "{} {}: {}. {} trigger{} ({} formula{}); {}.\n",
@@ -982,6 +997,7 @@ pub const GROUP_COLUMNS: &[&str] = &[
     "evidence",
     "command",
     "other_indices",
+    "known",
 ];
 
 fn csv_bytes(
@@ -1060,6 +1076,7 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             evidence(f),
             solver_of(triage, f).map_or_else(String::new, |s| command_line(s, &trigger_file(g))),
             others.join(" "),
+            g.known.as_ref().map_or_else(String::new, |k| k.describe()),
         ]
     });
     csv_bytes(GROUP_COLUMNS, rows)

@@ -1,0 +1,117 @@
+//! Issues known upstream (or incomplete by design), committed in `known-issues.toml`
+//! beside this file and compiled in: a group that matches one is said to be known, ranks
+//! after the new ones and gets no report to file. Maintainers have asked fuzzers not to
+//! file what they already track.
+
+use serde::Deserialize;
+
+use super::rank::Kind;
+use super::signature::Signature;
+
+/// One known issue and what it looks like in et's findings.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KnownIssue {
+    /// Solver family (`z3`, `cvc5`, ...).
+    pub family: String,
+    /// The kind of finding (a [`Kind`] label), if only one kind matches.
+    pub kind: Option<String>,
+    /// Operators the formula must apply, all of them.
+    #[serde(default)]
+    pub operators: Vec<String>,
+    /// Text the formula must hold.
+    pub contains: Option<String>,
+    /// The issue (tracker and number, or the published list).
+    pub issue: String,
+    /// Its status when it was read (`open`, `closed`, `by design`, ...).
+    pub status: String,
+    /// What it is, in a few words.
+    pub title: String,
+    /// Where and when it was read.
+    pub read: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KnownFile {
+    issue: Vec<KnownIssue>,
+}
+
+/// The committed list.
+pub fn builtin() -> Vec<KnownIssue> {
+    // The file is part of the source and tested below: it parses.
+    toml::from_str::<KnownFile>(include_str!("known-issues.toml"))
+        .map(|f| f.issue)
+        .unwrap_or_default()
+}
+
+impl KnownIssue {
+    /// Whether a group of `family` and `kind` whose smallest formula is `formula` (with
+    /// `operators`) is this issue.
+    pub fn matches(&self, family: &str, kind: Kind, operators: &Signature, formula: &str) -> bool {
+        self.family.eq_ignore_ascii_case(family)
+            && self.kind.as_deref().is_none_or(|k| k == kind.label())
+            && self.operators.iter().all(|o| operators.0.contains(o))
+            && self.contains.as_deref().is_none_or(|c| formula.contains(c))
+    }
+
+    /// `cvc5 issue 10520 (open): timeouts on 64-bit bvurem`.
+    pub fn describe(&self) -> String {
+        format!("{} ({}): {}", self.issue, self.status, self.title)
+    }
+}
+
+/// The first issue of `known` that a group matches.
+pub fn find<'k>(
+    known: &'k [KnownIssue],
+    family: &str,
+    kind: Kind,
+    operators: &Signature,
+    formula: &str,
+) -> Option<&'k KnownIssue> {
+    known
+        .iter()
+        .find(|k| k.matches(family, kind, operators, formula))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_list_parses_and_matches() {
+        let known = builtin();
+        assert!(known.len() >= 5, "{known:?}");
+        for k in &known {
+            assert!(
+                k.kind
+                    .as_deref()
+                    .is_none_or(|l| Kind::ALL.iter().any(|kind| kind.label() == l)),
+                "{k:?}"
+            );
+        }
+        let formula = "(declare-const a Int) (declare-const b Int) (assert (= 1 (mod (* a a) a))) (check-sat)";
+        let hit = find(
+            &known,
+            "z3",
+            Kind::Performance,
+            &Signature::of(formula),
+            formula,
+        )
+        .unwrap();
+        assert!(hit.issue.contains("7027"), "{hit:?}");
+        assert!(find(
+            &known,
+            "cvc5",
+            Kind::Performance,
+            &Signature::of(formula),
+            formula
+        )
+        .is_none());
+        let bv = "(declare-const a (_ BitVec 64)) (assert (= a (bvurem a a))) (check-sat)";
+        assert!(find(&known, "cvc5", Kind::Performance, &Signature::of(bv), bv).is_some());
+        let bv8 = "(declare-const a (_ BitVec 8)) (assert (= a (bvurem a a))) (check-sat)";
+        assert!(find(&known, "cvc5", Kind::Performance, &Signature::of(bv8), bv8).is_none());
+        assert!(find(&known, "cvc5", Kind::Crash, &Signature::of(bv), bv).is_none());
+    }
+}
