@@ -191,7 +191,10 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         }
         // A version PyPI lacks or et cannot use fails its spec alone (exit 1, the
         // others installed); only a malformed spec refuses the whole command.
-        return matches!(e, InstallError::BadSpec { .. });
+        return matches!(
+            e,
+            InstallError::BadSpec { .. } | InstallError::BadLocal { .. }
+        );
     }
     if let Some(e) = cause.downcast_ref::<ReportError>() {
         return e.is_bad_input();

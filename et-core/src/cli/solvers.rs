@@ -114,6 +114,36 @@ Examples:
         #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
         memory: Option<u64>,
     },
+    /// Add a solver built locally (a development head, a patched release) to a pool.
+    #[command(
+        after_help = "The family is told by the program's name (z3, cvc5, cvc4, \
+yices-smt2, bitwuzla, ...) unless --family is given; the version is the first number \
+`PROGRAM --version` prints unless --version is given; the entry's command is the program \
+with its family's self-check options, as an installed release gets. A program that does \
+not exist, a family or version that cannot be told, or a name the pool already has is \
+refused (exit 2) and nothing is written.
+
+Examples:
+  et solvers add ~/src/yices2/build/x86_64-pc-linux-gnu-release/bin/yices_smt2 --family yices --name yices-head
+  et solvers add /opt/z3/build/z3 --version 4.16.1 --pool head.toml
+  et bisect trigger.smt2 --family yices --expect unsat     # the head is a release of its family now"
+    )]
+    Add {
+        /// The program.
+        program: PathBuf,
+        /// Its family, when its name does not tell (z3, cvc5, cvc4, yices, bitwuzla).
+        #[arg(long)]
+        family: Option<String>,
+        /// Its version, when `PROGRAM --version` does not tell.
+        #[arg(long)]
+        version: Option<String>,
+        /// The pool entry's name [default: FAMILY-VERSION].
+        #[arg(long)]
+        name: Option<String>,
+        /// Pool file to add it to [default: $ET_HOME/pool.toml].
+        #[arg(long, value_name = "FILE")]
+        pool: Option<PathBuf>,
+    },
     /// List the versions of a family that `install` can fetch from PyPI.
     #[command(after_help = "Examples:
   et solvers versions z3
@@ -168,6 +198,38 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             check(pool, &solvers, &limits)
         }
         Sub::Versions { family } => versions(&family),
+        Sub::Add {
+            program,
+            family,
+            version,
+            name,
+            pool,
+        } => {
+            let home = solvers::et_home();
+            let pool = pool.unwrap_or_else(|| solvers::default_pool_path(&home));
+            let program = std::path::absolute(&program)
+                .with_context(|| format!("cannot resolve {}", program.display()))?;
+            let program = program.to_string_lossy();
+            let added = et_core::solvers::install::add_local(
+                &home,
+                &pool,
+                &et_core::solvers::install::LocalBuild {
+                    program: &program,
+                    family: family.as_deref(),
+                    version: version.as_deref(),
+                    name: name.as_deref(),
+                },
+            )?;
+            println!(
+                "{} ({} {}): {} added to {}",
+                added.name,
+                added.family,
+                added.version,
+                added.command.join(" "),
+                pool.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
         Sub::Convert { file } => {
             let pool = Pool::from_solvers_cfg(
                 &std::fs::read_to_string(&file)

@@ -60,6 +60,14 @@ pub enum InstallError {
     /// The existing pool file is malformed.
     #[error(transparent)]
     Pool(#[from] PoolError),
+    /// A local build that cannot be added to a pool as given.
+    #[error("cannot add {program}: {why}")]
+    BadLocal {
+        /// The program given.
+        program: String,
+        /// Why.
+        why: String,
+    },
     /// Some specs or solvers could not be installed (the others were), each named with
     /// its error.
     #[error("could not install {}", .0.iter().map(|(n, e)| format!("{n} ({e})")).collect::<Vec<_>>().join("; "))]

@@ -29,6 +29,7 @@ mod command;
 mod debian;
 mod error;
 mod fs;
+mod local;
 mod pypi;
 mod register;
 mod spec;
@@ -63,6 +64,7 @@ pub(crate) fn wheel_install_dir(program: &Path) -> Option<&Path> {
 
 pub use super::family::find_cvc5_runner;
 pub use error::InstallError;
+pub use local::{add_local, LocalBuild};
 pub use pypi::WheelFiles;
 pub use spec::{Spec, VersionReq};
 

@@ -1,0 +1,147 @@
+//! A solver built locally (a development head, a patched release) added to a pool as it
+//! is: its family guessed from the program's name unless given, its version read from
+//! `PROGRAM --version` unless given, its command the program with the family's
+//! self-check options, as an installed release gets.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::super::call::{run_call, Input, Limits};
+use super::super::family;
+use super::super::pool::{Pool, SolverConfig};
+use super::register::register;
+use super::InstallError;
+
+/// What `et solvers add` is told of a local build.
+#[derive(Debug, Clone, Default)]
+pub struct LocalBuild<'a> {
+    /// The program (an absolute path is recorded as given).
+    pub program: &'a str,
+    /// Its family, when its name does not tell.
+    pub family: Option<&'a str>,
+    /// Its version, when `--version` does not tell.
+    pub version: Option<&'a str>,
+    /// The pool entry's name [default: FAMILY-VERSION].
+    pub name: Option<&'a str>,
+}
+
+/// Adds `build` to `pool_file` (under the lock of `home`) and returns its entry. A
+/// program that does not run, a family or version that cannot be told, or a name the
+/// pool already has is refused ([`InstallError::BadLocal`]); nothing is written then.
+pub fn add_local(
+    home: &Path,
+    pool_file: &Path,
+    build: &LocalBuild<'_>,
+) -> Result<SolverConfig, InstallError> {
+    let bad = |why: String| InstallError::BadLocal {
+        program: build.program.to_string(),
+        why,
+    };
+    if !Path::new(build.program).is_file() {
+        return Err(bad("no such file".into()));
+    }
+    let family = match build.family {
+        Some(name) => family::find(name).ok_or_else(|| {
+            bad(format!(
+                "unknown family `{name}` (known: {})",
+                family::FAMILIES
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?,
+        None => family::guess(build.program)
+            .ok_or_else(|| bad("its name tells no family: give --family".into()))?,
+    };
+    let version = match build.version {
+        Some(v) => v.to_string(),
+        None => version_of(build.program)
+            .ok_or_else(|| bad("`--version` printed no version number: give --version".into()))?,
+    };
+    let name = build
+        .name
+        .map_or_else(|| format!("{}-{version}", family.name()), str::to_string);
+    if pool_file.exists() && Pool::load(pool_file)?.get(&name).is_some() {
+        return Err(bad(format!(
+            "{} already has a solver named `{name}`: give another with --name",
+            pool_file.display()
+        )));
+    }
+    let solver = SolverConfig::installed(family, &name, &version, build.program);
+    register(home, pool_file, &[&solver])?;
+    Ok(solver)
+}
+
+/// The first `X.Y` or `X.Y.Z` that `PROGRAM --version` prints (run as every call is,
+/// under a short limit).
+fn version_of(program: &str) -> Option<String> {
+    let command = [program.to_string(), "--version".to_string()];
+    let input = Input::Stdin(b"");
+    let outcome = run_call(
+        &command,
+        input,
+        &Limits::with_timeout(Duration::from_secs(10)),
+    )
+    .ok()?;
+    let text = format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text());
+    text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .map(|w| w.trim_matches('.'))
+        .find(|w| w.split('.').count() >= 2 && w.split('.').all(|p| !p.is_empty()))
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_that_is_not_there_or_tells_nothing_is_refused() {
+        let home = tempfile::tempdir().unwrap();
+        let pool = home.path().join("pool.toml");
+        let missing = LocalBuild {
+            program: "/nonexistent/yices-smt2",
+            ..LocalBuild::default()
+        };
+        let e = add_local(home.path(), &pool, &missing).unwrap_err();
+        assert!(e.to_string().contains("no such file"), "{e}");
+        // A program that prints no version, whose name tells no family.
+        let program = home.path().join("silent");
+        std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(
+            &program,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+        let program = program.to_string_lossy().into_owned();
+        let e = add_local(
+            home.path(),
+            &pool,
+            &LocalBuild {
+                program: &program,
+                ..LocalBuild::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("give --family"), "{e}");
+        let silent = LocalBuild {
+            program: &program,
+            family: Some("z3"),
+            ..LocalBuild::default()
+        };
+        let e = add_local(home.path(), &pool, &silent).unwrap_err();
+        assert!(e.to_string().contains("give --version"), "{e}");
+        assert!(!pool.exists(), "nothing written");
+        let given = LocalBuild {
+            version: Some("9.9.9"),
+            ..silent
+        };
+        let added = add_local(home.path(), &pool, &given).unwrap();
+        assert_eq!(
+            (added.name.as_str(), added.version.as_str()),
+            ("z3-9.9.9", "9.9.9")
+        );
+        let e = add_local(home.path(), &pool, &given).unwrap_err();
+        assert!(e.to_string().contains("already has"), "{e}");
+    }
+}
