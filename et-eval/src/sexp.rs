@@ -186,6 +186,9 @@ enum Token {
 struct Lexer<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     pos: Pos,
+    /// Whether string literals must hold only [`literal_char_ok`] characters (formulas),
+    /// or may hold any (a solver's output, taken as printed).
+    strict: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -193,6 +196,7 @@ impl<'a> Lexer<'a> {
         Lexer {
             chars: text.chars().peekable(),
             pos: start,
+            strict: true,
         }
     }
 
@@ -242,7 +246,7 @@ impl<'a> Lexer<'a> {
                     let at = self.pos;
                     match self.bump() {
                         None => return Err(self.error(start, "unterminated string literal")),
-                        Some(c) if !literal_char_ok(c) => {
+                        Some(c) if self.strict && !literal_char_ok(c) => {
                             return Err(self.error(
                                 at,
                                 format!(
@@ -430,9 +434,21 @@ impl Builder {
     }
 }
 
-/// Reads every s-expression of a text.
+/// Reads every s-expression of a text (a formula: its string literals hold printable
+/// ASCII, see [`literal_char_ok`]).
 pub fn read_all(text: &str) -> Result<Vec<Sexp>, SexpError> {
+    read(text, true)
+}
+
+/// Reads every s-expression of a solver's output, whose string literals are taken as
+/// printed whatever they hold: z3 4.8.12 prints DEL (U+007F) raw in a model.
+pub fn read_output(text: &str) -> Result<Vec<Sexp>, SexpError> {
+    read(text, false)
+}
+
+fn read(text: &str, strict: bool) -> Result<Vec<Sexp>, SexpError> {
     let mut lexer = Lexer::new(text, Pos { line: 1, column: 1 });
+    lexer.strict = strict;
     let mut builder = Builder::default();
     while let Some((token, pos)) = lexer.next_token()? {
         builder.push(token, pos)?;
@@ -560,6 +576,9 @@ mod tests {
         );
         assert!(read_all("\"\u{7f}\"").is_err());
         assert!(read_all("\"\u{0}\"").is_err());
+        // A solver's output is read as printed.
+        let out = read_output("(define-fun a () String \"\u{7f}Az\")").unwrap();
+        assert_eq!(out[0].to_string(), "(define-fun a () String \"\u{7f}Az\")");
         // The same through the enumeration's tokens (positions count tokens).
         let e = read_tokens(["(", "=", "s", "\"\u{1F600}\"", ")"]).unwrap_err();
         assert_eq!(e.pos, Pos { line: 1, column: 4 });
