@@ -166,9 +166,12 @@ fn describe(file: &str, f: &Finding) -> String {
              SMT-LIB does not)"
         ),
         Problem::Unreadable(message) => format!(
-            "et's evaluator cannot read some formulas ({message}: {}), so it cannot check \
+            "et's evaluator cannot read some formulas ({message}{}), so it cannot check \
              their models",
-            f.detail.as_deref().unwrap_or("")
+            f.detail
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
         ),
     };
     format!(

@@ -57,7 +57,7 @@ pub struct Finding {
     /// The rules with an alternative that applies the operator (written `"(" ~ "op"
     /// ~ ...`, or `(_ op ...)` for an indexed one), with their positions, in file order.
     pub rules: Vec<(String, Position)>,
-    /// For an unreadable formula, what et-eval said about the first one.
+    /// For a malformed or ill-sorted formula, what et-eval said about the first one.
     pub detail: Option<String>,
 }
 
@@ -112,16 +112,15 @@ pub fn check_formulas(
                 }
             }
             Err(e) => {
-                let (operator, message) = match e.unsupported() {
-                    Some(what) => (operator_of(what), format!("unsupported {what}")),
-                    None => (String::new(), "malformed or ill-sorted".to_string()),
+                let (operator, message, detail) = match e.unsupported() {
+                    Some(what) => (operator_of(what), format!("unsupported {what}"), None),
+                    None => (
+                        String::new(),
+                        "malformed or ill-sorted".to_string(),
+                        Some(e.to_string()),
+                    ),
                 };
-                note(
-                    &operator,
-                    Problem::Unreadable(message),
-                    index,
-                    Some(e.message),
-                );
+                note(&operator, Problem::Unreadable(message), index, detail);
             }
         }
         let text = String::from_utf8_lossy(stream.current_text());
@@ -237,6 +236,22 @@ mod tests {
             "{:?}",
             c.findings
         );
+    }
+
+    #[test]
+    fn formulas_et_eval_cannot_read_are_one_finding() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/grammars/uninterpreted_sort.pest");
+        let grammar = Grammar::from_file(&path, crate::grammar::DEFAULT_START).unwrap();
+        let c = check_formulas(&mut Enumeration::new(grammar), None, 100);
+        assert_eq!(c.formulas, 2);
+        assert_eq!(c.findings.len(), 1, "{:?}", c.findings);
+        let f = &c.findings[0];
+        assert_eq!(
+            f.problem,
+            Problem::Unreadable("unsupported command 'declare-sort'".to_string())
+        );
+        assert_eq!((f.first, f.formulas, f.detail.as_ref()), (0, 2, None));
     }
 
     #[test]
