@@ -9,6 +9,7 @@
 //! (the `et run` loop and its CSV) → [`report`] (tables and plots from the CSV) and
 //! [`triage`] (from bug triggers to ranked, confirmed bug reports).
 //! [`cluster`] runs a study as a Slurm job array of `et run` shards and an `et merge`.
+//! [`grammar_check`] says, from a grammar's first formulas, what will go wrong with it.
 
 #![warn(missing_docs)]
 
@@ -24,6 +25,7 @@ pub mod enumeration;
 /// The grammar model: the `et-grammar` crate, re-exported so that `et_core::grammar::...`
 /// paths (and the code `#[derive(Grammar)]` generates) need no dependency of their own.
 pub use et_grammar as grammar;
+pub mod grammar_check;
 pub mod judging;
 pub mod oracle;
 pub mod report;

@@ -421,10 +421,14 @@ fn repeat_counts_are_bounded_and_long_repeats_load() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("huge.pest:2:6: rule `start` repeats {99999999999999999999999} times: repeat counts are at most 100000"), "{}", stderr(&o));
     let long = dir.path().join("long.pest");
-    std::fs::write(&long, "start = { \"(\" ~ \"a\"{0,100000} ~ \")\" }\n").unwrap();
+    std::fs::write(
+        &long,
+        "start = { \"(\" ~ \"a\"{0,100000} ~ \")\" ~ \"(check-sat)\" }\n",
+    )
+    .unwrap();
     let o = et(&["index", "-g", long.to_str().unwrap(), "3"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "(a a a)\n");
+    assert_eq!(stdout(&o), "(a a a) (check-sat)\n");
 }
 
 /// Issue 11 item 2: the extended grammars are built in, and 10^275 of the five-variable

@@ -49,6 +49,16 @@ impl From<sexp::SexpError> for ScriptError {
     }
 }
 
+/// An application whose operator got an Int argument where it wants a Real, and so a
+/// `to_real` around it (numerals excepted: in the theory of reals a numeral is a Real).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Coercion {
+    /// The operator applied (`sin`, `+`, `to_fp`).
+    pub operator: &'static str,
+    /// Where the application is.
+    pub pos: Pos,
+}
+
 /// A declared constant.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decl {
@@ -85,6 +95,21 @@ impl Script {
 
     /// Reads a script from s-expressions (its commands).
     pub fn from_sexps(commands: &[Sexp]) -> Result<Script, ScriptError> {
+        Script::checked(commands).map(|(script, _)| script)
+    }
+
+    /// Reads a script from tokens as [`Script::from_tokens`] does, and says where it
+    /// relied on the Int→Real coercion (which SMT-LIB's mixed Int/Real logics do not
+    /// have: `(sin a)` with `a` an Int is ill-sorted there).
+    pub fn from_tokens_with_coercions<I>(tokens: I) -> Result<(Script, Vec<Coercion>), ScriptError>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        Script::checked(&sexp::read_tokens(tokens)?)
+    }
+
+    fn checked(commands: &[Sexp]) -> Result<(Script, Vec<Coercion>), ScriptError> {
         let mut checker = Checker::default();
         let mut assertions = Vec::new();
         // (assertions, declarations, definitions) at each push.
@@ -255,8 +280,9 @@ impl Script {
                 }
             }
         }
+        let coercions = std::mem::take(&mut checker.coercions);
         let (assertions, decls) = first_check.unwrap_or((assertions, checker.decls));
-        Ok(Script { decls, assertions })
+        Ok((Script { decls, assertions }, coercions))
     }
 
     /// The index of a declared constant.
@@ -434,6 +460,8 @@ struct Checker {
     scopes: Vec<HashMap<String, Term>>,
     /// `define-fun`s and named terms: parameters, result sort, body.
     macros: HashMap<String, Macro>,
+    /// Where an operator's Int argument became a Real.
+    coercions: Vec<Coercion>,
 }
 
 /// A function the script defines (`define-fun`, or a named term `(! t :named n)` as a
@@ -614,8 +642,22 @@ impl Checker {
                         sort,
                     });
                 }
+                let ints: Vec<bool> = args
+                    .iter()
+                    .map(|a| a.sort == Sort::Int && !matches!(a.kind, TermKind::Lit(_)))
+                    .collect();
                 let sort = signature(op, &mut args)
                     .map_err(|m| err(sexp.pos, format!("{m} in '{sexp}'")))?;
+                if args
+                    .iter()
+                    .zip(ints)
+                    .any(|(a, int)| int && a.sort == Sort::Real)
+                {
+                    self.coercions.push(Coercion {
+                        operator: op.name(),
+                        pos: sexp.pos,
+                    });
+                }
                 Ok(Term {
                     kind: TermKind::App(op, args),
                     sort,
@@ -1197,6 +1239,56 @@ mod tests {
         );
         let s = Script::parse("(declare-fun a () (_ FloatingPoint 11 53))(assert (fp.lt a (fp #b0 #b00000000000 #b0000000000000000000000000000000000000000000000000001)))").unwrap();
         assert_eq!(s.assertions.len(), 1);
+    }
+
+    #[test]
+    fn coercions_are_reported_where_they_happen() {
+        let tokens = [
+            "(",
+            "declare-const",
+            "a",
+            "Int",
+            ")",
+            "(",
+            "assert",
+            "(",
+            "<",
+            "(",
+            "+",
+            "a",
+            "1.0",
+            ")",
+            "(",
+            "sin",
+            "a",
+            ")",
+            ")",
+            ")",
+            "(",
+            "assert",
+            "(",
+            "<",
+            "(",
+            "+",
+            "1",
+            "1.0",
+            ")",
+            "(",
+            "to_real",
+            "a",
+            ")",
+            ")",
+            ")",
+        ];
+        let (script, coercions) = Script::from_tokens_with_coercions(tokens).unwrap();
+        assert_eq!(script.assertions.len(), 2);
+        let found: Vec<(&str, u32)> = coercions
+            .iter()
+            .map(|c| (c.operator, c.pos.column))
+            .collect();
+        // `<` gets two Reals; a numeral is a Real in the theory of reals; `to_real` is
+        // written out.
+        assert_eq!(found, [("+", 10), ("sin", 15)]);
     }
 
     #[test]

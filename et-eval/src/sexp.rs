@@ -165,6 +165,15 @@ pub fn is_symbol_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c)
 }
 
+/// Whether a character may appear as itself in a string literal: printable ASCII
+/// (32–126) and the white space SMT-LIB's lexicon allows inside one (tab, line feed,
+/// carriage return). The theory of strings writes every other character as an escape
+/// `\u{..}`; solvers read a raw one differently (z3 as its UTF-8 bytes, cvc5 not at
+/// all), and z3 and cvc5 print models with the escapes.
+pub fn literal_char_ok(c: char) -> bool {
+    matches!(c, ' '..='~' | '\t' | '\n' | '\r')
+}
+
 /// A lexical token.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Token {
@@ -177,6 +186,9 @@ enum Token {
 struct Lexer<'a> {
     chars: std::iter::Peekable<std::str::Chars<'a>>,
     pos: Pos,
+    /// Whether string literals must hold only [`literal_char_ok`] characters (formulas),
+    /// or may hold any (a solver's output, taken as printed).
+    strict: bool,
 }
 
 impl<'a> Lexer<'a> {
@@ -184,6 +196,7 @@ impl<'a> Lexer<'a> {
         Lexer {
             chars: text.chars().peekable(),
             pos: start,
+            strict: true,
         }
     }
 
@@ -230,8 +243,22 @@ impl<'a> Lexer<'a> {
             '"' => {
                 let mut s = String::new();
                 loop {
+                    let at = self.pos;
                     match self.bump() {
                         None => return Err(self.error(start, "unterminated string literal")),
+                        Some(c) if self.strict && !literal_char_ok(c) => {
+                            return Err(self.error(
+                                at,
+                                format!(
+                                    "string literal holds {:?} (U+{:04X}), outside printable \
+                                     ASCII: SMT-LIB string literals cannot hold it as itself; \
+                                     write \\u{{{:x}}}",
+                                    c,
+                                    u32::from(c),
+                                    u32::from(c)
+                                ),
+                            ))
+                        }
                         Some('"') => {
                             if self.chars.peek() == Some(&'"') {
                                 self.bump();
@@ -407,9 +434,21 @@ impl Builder {
     }
 }
 
-/// Reads every s-expression of a text.
+/// Reads every s-expression of a text (a formula: its string literals hold printable
+/// ASCII, see [`literal_char_ok`]).
 pub fn read_all(text: &str) -> Result<Vec<Sexp>, SexpError> {
+    read(text, true)
+}
+
+/// Reads every s-expression of a solver's output, whose string literals are taken as
+/// printed whatever they hold: z3 4.8.12 prints DEL (U+007F) raw in a model.
+pub fn read_output(text: &str) -> Result<Vec<Sexp>, SexpError> {
+    read(text, false)
+}
+
+fn read(text: &str, strict: bool) -> Result<Vec<Sexp>, SexpError> {
     let mut lexer = Lexer::new(text, Pos { line: 1, column: 1 });
+    lexer.strict = strict;
     let mut builder = Builder::default();
     while let Some((token, pos)) = lexer.next_token()? {
         builder.push(token, pos)?;
@@ -437,7 +476,9 @@ where
             ")" => builder.push(Token::Close, pos)?,
             _ => {
                 let mut lexer = Lexer::new(token, pos);
-                while let Some((t, _)) = lexer.next_token()? {
+                // An error inside the token is placed at the token.
+                let at_token = |e: SexpError| SexpError { pos, ..e };
+                while let Some((t, _)) = lexer.next_token().map_err(at_token)? {
                     builder.push(t, pos)?;
                 }
             }
@@ -517,5 +558,33 @@ mod tests {
         assert!(read_all("1.").is_err());
         assert!(read_all("12ab").is_err());
         assert!(read_all(&"(".repeat(MAX_DEPTH + 1)).is_err());
+    }
+
+    #[test]
+    fn string_literals_hold_printable_ascii() {
+        let e = read_all("(assert\n (= s \"caf\u{e9}\"))").unwrap_err();
+        assert_eq!(
+            e.pos,
+            Pos {
+                line: 2,
+                column: 11
+            }
+        );
+        assert!(
+            e.message.contains("'é' (U+00E9)") && e.message.ends_with("write \\u{e9}"),
+            "{e}"
+        );
+        assert!(read_all("\"\u{7f}\"").is_err());
+        assert!(read_all("\"\u{0}\"").is_err());
+        // A solver's output is read as printed.
+        let out = read_output("(define-fun a () String \"\u{7f}Az\")").unwrap();
+        assert_eq!(out[0].to_string(), "(define-fun a () String \"\u{7f}Az\")");
+        // The same through the enumeration's tokens (positions count tokens).
+        let e = read_tokens(["(", "=", "s", "\"\u{1F600}\"", ")"]).unwrap_err();
+        assert_eq!(e.pos, Pos { line: 1, column: 4 });
+        // Escapes, doubled quotes, white space, and other characters where SMT-LIB allows
+        // them (quoted symbols, comments) are read.
+        let ok = read_all("(= |\u{e9}| \"\\u{e9} \"\"a\"\"\tb\n\") ; caf\u{e9}").unwrap();
+        assert_eq!(ok[0].to_string(), "(= |\u{e9}| \"\\u{e9} \"\"a\"\"\tb\n\")");
     }
 }

@@ -11,8 +11,10 @@
 //! ```
 //! use et_grammar::{Grammar, DEFAULT_START};
 //!
-//! let g = Grammar::from_source("t", "t.pest", r#"start = { "x" | "(" ~ "f" ~ start ~ ")" }"#, DEFAULT_START)?;
-//! let costs: Vec<u32> = g.nonterminals[g.start].alternatives.iter().map(|a| a.cost).collect();
+//! let text = r#"start = { t ~ "(check-sat)" }  t = { "x" | "(" ~ "f" ~ t ~ ")" }"#;
+//! let g = Grammar::from_source("t", "t.pest", text, DEFAULT_START)?;
+//! let t = g.nonterminal("t").unwrap();
+//! let costs: Vec<u32> = g.nonterminals[t].alternatives.iter().map(|a| a.cost).collect();
 //! assert_eq!(costs, [0, 1]); // a standalone "(" pays
 //! # Ok::<(), et_grammar::GrammarError>(())
 //! ```
@@ -27,6 +29,7 @@ mod extend;
 mod lower;
 mod model;
 mod syntax;
+mod terminal;
 mod validate;
 
 use std::path::Path;
@@ -72,9 +75,34 @@ impl Grammar {
                 .apply(file, &mut source)
                 .map_err(GrammarError::Invalid)?;
         }
-        let lowered = lower::lower(file, &source.rules).map_err(GrammarError::Invalid)?;
-        let (start, warnings) = validate::validate(file, &lowered.nonterminals, start)
-            .map_err(GrammarError::Invalid)?;
+        // Problems of terminals are reported with those of the rules; whether formulas
+        // hold `(check-sat)` is asked only of a grammar whose language is sound.
+        let mut problems = validate::string_literals(file, &source.rules);
+        let lowered = match lower::lower(file, &source.rules) {
+            Ok(lowered) => lowered,
+            Err(rules) => {
+                return Err(GrammarError::Invalid(
+                    rules.into_iter().chain(problems).collect(),
+                ))
+            }
+        };
+        let (start, warnings) = match validate::validate(file, &lowered.nonterminals, start) {
+            Ok(valid) => valid,
+            Err(rules) => {
+                return Err(GrammarError::Invalid(
+                    rules.into_iter().chain(problems).collect(),
+                ))
+            }
+        };
+        problems.extend(validate::check_sat(
+            file,
+            &lowered.tokens,
+            &lowered.nonterminals,
+            start,
+        ));
+        if !problems.is_empty() {
+            return Err(GrammarError::Invalid(problems));
+        }
         Ok(Grammar {
             name: name.to_string(),
             file: file.to_string(),
@@ -100,7 +128,8 @@ impl Grammar {
     }
 
     /// Validates constructors built by other means than reading a file (the rules of
-    /// Rust ADTs under `#[derive(Enumerable)]`).
+    /// Rust ADTs under `#[derive(Enumerable)]`). Their terms are values, not scripts, so
+    /// neither `(check-sat)` nor the string literals of their tokens are checked.
     pub fn from_nonterminals(
         name: &str,
         file: &str,

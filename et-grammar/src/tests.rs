@@ -1,6 +1,7 @@
 //! One test per kind of grammar error (undefined rule, no start, empty language,
-//! zero-cost cycle, lookahead, stack operation, bounds): each names the rule(s) and the
-//! line and column.
+//! zero-cost cycle, lookahead, stack operation, bounds, formulas without `check-sat`,
+//! string literals outside printable ASCII): each names the rule(s) and the line and
+//! column.
 
 use super::*;
 
@@ -113,7 +114,7 @@ fn unreachable_rule_is_a_warning() {
     let g = Grammar::from_source(
         "t",
         "t.pest",
-        "start = { \"a\" }\nspare = { \"b\" }\n",
+        "start = { \"(check-sat)\" }\nspare = { \"b\" }\n",
         "start",
     )
     .unwrap();
@@ -128,11 +129,12 @@ fn cost_model() {
     let g = Grammar::from_source(
         "t",
         "t.pest",
-        r#"start = { "(_ BitVec 64)" | "(" ~ "f" ~ ")" | "g" ~ start | "h" }"#,
+        r#"start = { t ~ "(check-sat)" }
+t = { "(_ BitVec 64)" | "(" ~ "f" ~ ")" | "g" ~ t | "h" }"#,
         "start",
     )
     .unwrap();
-    let costs: Vec<u32> = g.nonterminals[g.start]
+    let costs: Vec<u32> = g.nonterminals[g.nonterminal("t").unwrap()]
         .alternatives
         .iter()
         .map(|a| a.cost)
@@ -158,7 +160,8 @@ fn repeat_counts_are_bounded_with_position() {
 
 #[test]
 fn a_long_bounded_repeat_is_stored_in_linear_space() {
-    let g = Grammar::from_source("t", "t.pest", "start = { \"a\"{0,100000} }", "start").unwrap();
+    let text = "start = { \"a\"{0,100000} ~ \"(check-sat)\" }";
+    let g = Grammar::from_source("t", "t.pest", text, "start").unwrap();
     let items: usize = g
         .nonterminals
         .iter()
@@ -188,7 +191,7 @@ fn deep_nesting_is_refused_with_position() {
     assert!(d.message.contains("nested more than 256 levels"), "{d}");
     // Brackets inside strings and comments do not count.
     let quoted = format!(
-        "// {}\nstart = {{ \"{}\" }}\n",
+        "// {}\nstart = {{ \"{}\" ~ \"(check-sat)\" }}\n",
         "(".repeat(400),
         "[".repeat(400)
     );
@@ -246,4 +249,115 @@ t = { "a" | "b" | "(" ~ "f" ~ t ~ ")" }
         Grammar::from_source_extended("t", "t.pest", "start = { \"x\" }", "start", Some(extension))
             .unwrap_err();
     assert!(bad.to_string().contains("needs ET's shape"), "{bad}");
+}
+
+const DECLS: &str = r#"decl = { "(" ~ "declare-const" ~ "a" ~ "Int" ~ ")" }
+assert = { "(" ~ "assert" ~ "(" ~ ">" ~ "a" ~ "0" ~ ")" ~ ")" }
+check_sat = { "(" ~ "check-sat" ~ ")" }
+"#;
+
+#[test]
+fn formulas_without_check_sat_are_refused_at_the_start_rule() {
+    let d = single(&format!("start = {{ decl ~ assert }}\n{DECLS}"));
+    at(&d, 1, 1);
+    assert!(
+        d.message.starts_with(
+            "formulas of rule `start` can lack a `check-sat` command, e.g. \
+             `(declare-const a Int) (assert (> a 0))`: et appends `(get-model)`"
+        ),
+        "{d}"
+    );
+}
+
+#[test]
+fn formulas_without_check_sat_name_the_choice_that_leaves_it_out() {
+    // An optional part: the position of its `?`.
+    let d = single(&format!(
+        "start = {{ decl ~ assert ~ check_sat? }}\n{DECLS}"
+    ));
+    at(&d, 1, 36);
+    assert!(
+        d.message
+            .contains("through the group or repetition here in rule `start`, e.g. `(declare-const"),
+        "{d}"
+    );
+    // A `*` may repeat zero times; a `+` may not.
+    let d = single(&format!(
+        "start = {{ decl ~ (assert ~ check_sat)* }}\n{DECLS}"
+    ));
+    at(&d, 1, 38);
+    let plus = format!("start = {{ decl ~ (assert ~ check_sat)+ }}\n{DECLS}");
+    assert!(Grammar::from_source("t", "t.pest", &plus, DEFAULT_START).is_ok());
+    let bounded = format!("start = {{ decl ~ (assert ~ check_sat){{1,3}} }}\n{DECLS}");
+    assert!(Grammar::from_source("t", "t.pest", &bounded, DEFAULT_START).is_ok());
+    let d = single(&format!(
+        "start = {{ decl ~ (assert ~ check_sat){{0,3}} }}\n{DECLS}"
+    ));
+    at(&d, 1, 38);
+    // An alternative of another rule: that rule's position and the alternative's number.
+    let d = single(&format!(
+        "start = {{ decl ~ last }}\nlast = {{ check_sat | assert | \"(check-sat-assuming (true))\" }}\n{DECLS}"
+    ));
+    at(&d, 2, 1);
+    assert!(
+        d.message
+            .contains("through alternative 2 of rule `last`, e.g. `(declare-const a Int) (assert"),
+        "{d}"
+    );
+}
+
+#[test]
+fn check_sat_counts_as_a_command_only() {
+    // `check-sat-assuming` is a check; `check-sat` inside a string literal or a comment
+    // is not.
+    let ok = format!("start = {{ decl ~ \"(check-sat-assuming ((> a 0)))\" }}\n{DECLS}");
+    assert!(Grammar::from_source("t", "t.pest", &ok, DEFAULT_START).is_ok());
+    let d = single(&format!(
+        "start = {{ decl ~ \"(echo \\\"check-sat\\\")\" }}\n{DECLS}"
+    ));
+    at(&d, 1, 1);
+    // Only derivations that finish count: a recursion that never ends without the
+    // command does not leave it out.
+    let ok = format!(
+        "start = {{ decl ~ tail }}\ntail = {{ check_sat | \"(\" ~ \"push\" ~ tail ~ \")\" }}\n{DECLS}"
+    );
+    assert!(Grammar::from_source("t", "t.pest", &ok, DEFAULT_START).is_ok());
+}
+
+#[test]
+fn string_literals_outside_printable_ascii_are_refused_with_the_escape() {
+    let text = format!(
+        "start = {{ decl ~ lit ~ check_sat }}\nlit = {{ \"(assert (= s \\\"é\\\"))\" |\n  \"(assert (= s \\\"a\\\"\\\"中\\\"))\" | \"(assert (= s \\\"\\\\u{{e9}}\\\"))\" }}\n{DECLS}"
+    );
+    let all = errors(&text);
+    assert_eq!(all.len(), 2, "{all:?}");
+    at(&all[0], 2, 9);
+    assert!(
+        all[0].message.starts_with(
+            "rule `lit` has a string literal holding characters outside printable ASCII"
+        ) && all[0].message.ends_with("write `\\u{e9}` for `é`"),
+        "{}",
+        all[0]
+    );
+    at(&all[1], 3, 3);
+    assert!(
+        all[1].message.ends_with("write `\\u{4e2d}` for `中`"),
+        "{}",
+        all[1]
+    );
+    // Outside string literals (a quoted symbol) other characters are not refused.
+    let ok = format!("start = {{ \"(declare-const |é| Int)\" ~ check_sat }}\n{DECLS}");
+    assert!(Grammar::from_source("t", "t.pest", &ok, DEFAULT_START).is_ok());
+}
+
+#[test]
+fn literal_and_check_sat_problems_are_reported_together() {
+    let all = errors("start = { \"(assert (= s \\\"é\\\"))\" }\n");
+    assert_eq!(all.len(), 2, "{all:?}");
+    assert!(all[0].message.contains("`\\u{e9}` for `é`"), "{}", all[0]);
+    assert!(
+        all[1].message.contains("can lack a `check-sat`"),
+        "{}",
+        all[1]
+    );
 }

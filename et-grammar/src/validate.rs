@@ -4,7 +4,9 @@
 //! warnings. All problems are collected before reporting.
 
 use super::diagnostic::{Diagnostic, Position};
-use super::model::{Item, Nonterminal, NtId};
+use super::model::{Alternative, Item, Nonterminal, NtId};
+use super::syntax::{Expr, RuleDef};
+use super::terminal;
 
 /// Returns the start symbol and the warnings, or every problem found.
 pub fn validate(
@@ -109,25 +111,43 @@ pub fn validate(
 }
 
 /// Least fixpoint: a rule is productive if some alternative has only productive
-/// children. A worklist over "alternatives still waiting for n children", so the time is
-/// linear in the grammar's size however long its chains of rules are.
+/// children.
 pub fn productive(nonterminals: &[Nonterminal]) -> Vec<bool> {
-    let mut productive = vec![false; nonterminals.len()];
+    derivable(nonterminals, |_| true)
+        .into_iter()
+        .map(|w| w.is_some())
+        .collect()
+}
+
+/// Least fixpoint over the rules: which derive a finite formula using only alternatives
+/// that `usable` admits, each with the alternative that first did (its children were
+/// known before it, so following these alternatives always ends). A worklist over
+/// "alternatives still waiting for n children", so the time is linear in the grammar's
+/// size however long its chains of rules are.
+fn derivable(
+    nonterminals: &[Nonterminal],
+    usable: impl Fn(&Alternative) -> bool,
+) -> Vec<Option<usize>> {
+    let mut witness: Vec<Option<usize>> = vec![None; nonterminals.len()];
     // For each alternative (rule, index): how many child occurrences are not yet known
-    // productive; for each rule: the alternatives it occurs in, once per occurrence.
+    // derivable; for each rule: the alternatives it occurs in, once per occurrence.
     let mut waiting: Vec<Vec<usize>> = Vec::with_capacity(nonterminals.len());
     let mut users: Vec<Vec<(NtId, usize)>> = vec![Vec::new(); nonterminals.len()];
     let mut ready: Vec<NtId> = Vec::new();
     for (id, nt) in nonterminals.iter().enumerate() {
         let mut counts = Vec::with_capacity(nt.alternatives.len());
         for (a, alt) in nt.alternatives.iter().enumerate() {
+            if !usable(alt) {
+                counts.push(usize::MAX);
+                continue;
+            }
             let mut count = 0;
             for c in alt.children() {
                 users[c].push((id, a));
                 count += 1;
             }
-            if count == 0 && !productive[id] {
-                productive[id] = true;
+            if count == 0 && witness[id].is_none() {
+                witness[id] = Some(a);
                 ready.push(id);
             }
             counts.push(count);
@@ -137,13 +157,171 @@ pub fn productive(nonterminals: &[Nonterminal]) -> Vec<bool> {
     while let Some(c) = ready.pop() {
         for &(id, a) in &users[c] {
             waiting[id][a] -= 1;
-            if waiting[id][a] == 0 && !productive[id] {
-                productive[id] = true;
+            if waiting[id][a] == 0 && witness[id].is_none() {
+                witness[id] = Some(a);
                 ready.push(id);
             }
         }
     }
-    productive
+    witness
+}
+
+/// The longest example formula a diagnostic shows, in bytes.
+const EXAMPLE_LENGTH: usize = 120;
+
+/// A formula of the grammar that can lack a `check-sat` command is refused: et appends
+/// `(get-model)` to a script, and a solver answers it with an error when nothing was
+/// checked, so every call would look like a crash. Decided on the rules, without
+/// enumerating: the least fixpoint "this rule derives a finite formula with no terminal
+/// naming `check-sat` or `check-sat-assuming`". The diagnostic points at the first
+/// choice on the way from `start` that leaves the command out (an alternative of a
+/// rule, or an optional part), else at `start`, and shows such a formula.
+pub fn check_sat(
+    file: &str,
+    tokens: &[String],
+    nonterminals: &[Nonterminal],
+    start: NtId,
+) -> Option<Diagnostic> {
+    let checks: Vec<bool> = tokens.iter().map(|t| terminal::checks_sat(t)).collect();
+    let silent = |alt: &Alternative| {
+        alt.items.iter().all(|i| match i {
+            Item::Token(t) => !checks[*t],
+            Item::Child(_) => true,
+        })
+    };
+    let witness = derivable(nonterminals, silent);
+    witness[start]?;
+    // An alternative leaves the command out if it names none and all its children can.
+    let leaves_out =
+        |alt: &Alternative| silent(alt) && alt.children().all(|c| witness[c].is_some());
+    // Breadth first along the chosen alternatives: the first rule where the choice
+    // matters (another alternative would have had the command).
+    let mut seen = vec![false; nonterminals.len()];
+    let mut queue = std::collections::VecDeque::from([start]);
+    seen[start] = true;
+    let mut culprit = None;
+    while let Some(id) = queue.pop_front() {
+        let nt = &nonterminals[id];
+        if nt.alternatives.iter().any(|a| !leaves_out(a)) {
+            culprit = Some(id);
+            break;
+        }
+        let chosen = &nt.alternatives[witness[id].expect("derivable")];
+        for c in chosen.children() {
+            if !seen[c] {
+                seen[c] = true;
+                queue.push_back(c);
+            }
+        }
+    }
+    let name = &nonterminals[start].name;
+    let example = example(tokens, nonterminals, &witness, start);
+    let (position, through) = match culprit {
+        Some(id) => {
+            let nt = &nonterminals[id];
+            let through = match nt.generated_in {
+                Some(owner) => format!(
+                    " through the group or repetition here in rule `{}`",
+                    nonterminals[owner].name
+                ),
+                None => format!(
+                    " through alternative {} of rule `{}`",
+                    witness[id].expect("derivable") + 1,
+                    nt.name
+                ),
+            };
+            (nt.position, through)
+        }
+        None => (nonterminals[start].position, String::new()),
+    };
+    Some(Diagnostic {
+        file: file.to_string(),
+        position,
+        message: format!(
+            "formulas of rule `{name}` can lack a `check-sat` command{through}, e.g. \
+             `{example}`: et appends `(get-model)` to a formula, which a solver answers with \
+             an error when nothing was checked; make every formula hold `(check-sat)`"
+        ),
+    })
+}
+
+/// Terminals whose string literals hold characters that an SMT-LIB string literal
+/// cannot hold as itself (outside printable ASCII): solvers read them differently (as
+/// UTF-8 bytes, or not at all), so the answers could not be compared. One diagnostic
+/// per terminal, with the escapes to write instead.
+pub fn string_literals(file: &str, rules: &[RuleDef]) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    for rule in rules {
+        let mut stack = vec![&rule.expr];
+        while let Some(expr) = stack.pop() {
+            match expr {
+                Expr::Token(text, position) => {
+                    let bad = terminal::bad_literal_chars(text);
+                    if bad.is_empty() {
+                        continue;
+                    }
+                    let escapes: Vec<String> = bad
+                        .iter()
+                        .map(|&c| format!("`{}` for `{}`", terminal::escape(c), c.escape_debug()))
+                        .collect();
+                    problems.push(Diagnostic {
+                        file: file.to_string(),
+                        position: *position,
+                        message: format!(
+                            "rule `{}` has a string literal holding characters outside \
+                             printable ASCII, which SMT-LIB string literals cannot hold and \
+                             solvers read differently; write {}",
+                            rule.name,
+                            escapes.join(", ")
+                        ),
+                    });
+                }
+                Expr::Ref(..) => {}
+                Expr::Seq(parts) | Expr::Choice(parts, _) => stack.extend(parts.iter().rev()),
+                Expr::Repeat { expr, .. } => stack.push(expr),
+            }
+        }
+    }
+    problems
+}
+
+/// The text of the formula that the chosen alternatives derive from `start`, cut at
+/// [`EXAMPLE_LENGTH`] (the derivation may be exponentially long).
+fn example(
+    tokens: &[String],
+    nonterminals: &[Nonterminal],
+    witness: &[Option<usize>],
+    start: NtId,
+) -> String {
+    let mut out = String::new();
+    let mut stack = vec![Item::Child(start)];
+    let mut steps = 0;
+    while let Some(item) = stack.pop() {
+        steps += 1;
+        if out.len() > EXAMPLE_LENGTH || steps > 100 * EXAMPLE_LENGTH {
+            let mut cut = EXAMPLE_LENGTH.min(out.len());
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+            break;
+        }
+        match item {
+            Item::Token(t) => {
+                let text = tokens[t].as_str();
+                if !out.is_empty() && !out.ends_with('(') && !text.starts_with(')') {
+                    out.push(' ');
+                }
+                out.push_str(text);
+            }
+            Item::Child(c) => {
+                let alt = &nonterminals[c].alternatives[witness[c].expect("derivable")];
+                stack.extend(alt.items.iter().rev());
+            }
+        }
+    }
+    out
 }
 
 fn reachable(nonterminals: &[Nonterminal], start: NtId) -> Vec<bool> {

@@ -5,6 +5,7 @@
 mod count;
 mod enumerate;
 mod eval;
+mod grammar;
 mod grammar_arg;
 mod grammars;
 mod index;
@@ -60,6 +61,7 @@ runs them through a pool of solver versions, cross-checks the answers and logs \
 correctness and performance to CSV.",
     after_help = "Examples:
   et grammars
+  et grammar check my.pest
   et enumerate --grammar strings --n 1000000 > /dev/null
   et index --grammar strings 123456789012345678
   et count --grammar core --max-size 8
@@ -82,6 +84,7 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Grammars(grammars::Args),
+    Grammar(grammar::Args),
     Enumerate(enumerate::Args),
     Index(index::Args),
     Count(count::Args),
@@ -112,6 +115,7 @@ enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Grammars(args) => grammars::run(args),
+        Command::Grammar(args) => grammar::run(args),
         Command::Enumerate(args) => enumerate::run(args),
         Command::Index(args) => index::run(args),
         Command::Count(args) => count::run(args),
@@ -133,7 +137,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause,
 /// and returns its exit code ([`exit_code`]).
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
-    eprintln!("et: error: {err}");
+    if err.is::<et_core::grammar::GrammarError>() {
+        // One `et: error: ` line per problem of the grammar.
+        for line in err.to_string().lines() {
+            let line = line.strip_prefix("error: ").unwrap_or(line);
+            eprintln!("et: error: {line}");
+        }
+    } else {
+        eprintln!("et: error: {err}");
+    }
     for cause in err.chain().skip(1) {
         eprintln!("  caused by: {cause}");
     }

@@ -127,7 +127,7 @@ fn products_are_left_nested() {
     // Three children of sizes summing to 1: the last child's size is the outermost
     // split, so (x, x, f x) comes before (x, f x, x), which comes before (f x, x, x).
     let mut e = inline(
-        r#"start = { t ~ t ~ t }
+        r#"start = { t ~ t ~ t ~ "(check-sat)" }
            t = { "x" | "(" ~ "f" ~ t ~ ")" }"#,
     );
     let texts: Vec<String> = (1u32..4)
@@ -136,12 +136,19 @@ fn products_are_left_nested() {
             e.text(&t)
         })
         .collect();
-    assert_eq!(texts, ["x x (f x)", "x (f x) x", "(f x) x x"]);
+    assert_eq!(
+        texts,
+        [
+            "x x (f x) (check-sat)",
+            "x (f x) x (check-sat)",
+            "(f x) x x (check-sat)"
+        ]
+    );
 }
 
 #[test]
 fn finite_language_ends() {
-    let mut e = inline(r#"start = { "a" | "(" ~ "b" ~ ")" }"#);
+    let mut e = inline(r#"start = { t ~ "(check-sat)" } t = { "a" | "(" ~ "b" ~ ")" }"#);
     assert_eq!(e.total(), Some(BigUint::from(2u32)));
     let err = e.term(&BigUint::from(2u32)).unwrap_err();
     assert!(err.to_string().contains("2 formulas"), "{err}");
@@ -153,15 +160,15 @@ fn finite_language_ends() {
 #[test]
 fn sugar_follows_the_documented_cost_model() {
     // `e*` = S where S = ε | e S (pays): lists of x by length.
-    let mut e = inline(r#"start = { "x"* }"#);
+    let mut e = inline(r#"start = { "x"* ~ "(check-sat)" }"#);
     let texts: Vec<String> = (0u32..3)
         .map(|i| {
             let t = e.term(&BigUint::from(i)).unwrap();
             e.text(&t)
         })
         .collect();
-    assert_eq!(texts, ["", "x", "x x"]);
-    let mut e = inline(r#"start = { "a" ~ ("b" | "c")? }"#);
+    assert_eq!(texts, ["(check-sat)", "x (check-sat)", "x x (check-sat)"]);
+    let mut e = inline(r#"start = { "a" ~ ("b" | "c")? ~ "(check-sat)" }"#);
     assert_eq!(e.total(), Some(BigUint::from(3u32)));
 }
 
@@ -183,7 +190,7 @@ fn sampling_stays_in_part_and_is_reproducible() {
 #[test]
 fn deep_terms_decode_without_recursion() {
     // A unary chain: index n is a term of depth n.
-    let mut e = inline(r#"start = { "x" | "(" ~ "f" ~ start ~ ")" }"#);
+    let mut e = inline(r#"start = { t ~ "(check-sat)" } t = { "x" | "(" ~ "f" ~ t ~ ")" }"#);
     let t = e.term(&BigUint::from(3000u32)).unwrap();
     assert_eq!(t.size, 3000);
     assert_eq!(e.rank(&t), BigUint::from(3000u32));
@@ -242,7 +249,7 @@ fn extended_grammars_have_their_pinned_part_sizes() {
 /// documented `ε | e | e e | …` written out.
 #[test]
 fn long_bounded_repeats_keep_the_documented_order_and_costs() {
-    let text = r#"start = { t{0,70} }
+    let text = r#"start = { t{0,70} ~ "(check-sat)" }
                   t = { "x" | "(" ~ "f" ~ t ~ ")" | "y" ~ u }
                   u = { "z" | "(" ~ "g" ~ t ~ ")" }"#;
     let chunked = Grammar::from_source("t", "t.pest", text, "start").unwrap();
@@ -250,18 +257,21 @@ fn long_bounded_repeats_keep_the_documented_order_and_costs() {
     let base = Grammar::from_source(
         "t",
         "t.pest",
-        r#"start = { t }
+        r#"start = { t ~ "(check-sat)" }
            t = { "x" | "(" ~ "f" ~ t ~ ")" | "y" ~ u }
            u = { "z" | "(" ~ "g" ~ t ~ ")" }"#,
         "start",
     )
     .unwrap();
     let t = base.nonterminal("t").unwrap();
+    let check_sat = base.tokens.iter().position(|t| t == "(check-sat)").unwrap();
     let mut nonterminals = base.nonterminals.clone();
     let written: Vec<Alternative> = (0..=70)
         .map(|j| Alternative {
             cost: 0, // `t` has no "(" of its own and is not the rule written in
-            items: vec![Item::Child(t); j],
+            items: std::iter::repeat_n(Item::Child(t), j)
+                .chain([Item::Token(check_sat)])
+                .collect(),
         })
         .collect();
     nonterminals[base.start].alternatives = written;

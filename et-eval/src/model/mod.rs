@@ -156,7 +156,7 @@ pub fn without_error_lines(output: &str) -> String {
 /// Reads the model from a solver's output: an optional `sat` line, then the model.
 pub fn parse_model(output: &str, dialect: ModelDialect) -> Result<Model, ModelError> {
     let output = quote_algebraic_numbers(output);
-    let items = sexp::read_all(&output).map_err(|e| err(e.pos, e.message))?;
+    let items = sexp::read_output(&output).map_err(|e| err(e.pos, e.message))?;
     let mut rest = items.as_slice();
     while let Some(first) = rest.first() {
         match first.as_symbol() {
