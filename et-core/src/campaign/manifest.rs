@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::judging::CallMode;
+use crate::solvers::pool::Configured;
 use crate::solvers::{InputMode, SolverConfig};
 
 /// The description of one `et run` output directory.
@@ -121,6 +122,12 @@ pub struct ManifestSolver {
     /// family can run one) or fresh; absent for judges and in older directories.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<bool>,
+    /// For an option configuration: the pool solver it configures (its first judge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configuration_of: Option<String>,
+    /// For an option configuration: its options, `name=value` (also in `command`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
 }
 
 fn is_file_input(mode: &InputMode) -> bool {
@@ -140,6 +147,8 @@ impl ManifestSolver {
             references,
             models: Some(solver.command_with_models().is_some()),
             session: None,
+            configuration_of: solver.configuration.as_ref().map(|c| c.of.clone()),
+            options: solver.configuration.as_ref().map(|c| c.options.clone()),
         }
     }
 
@@ -157,6 +166,10 @@ impl ManifestSolver {
         if let Some(models) = self.models {
             config.models = models;
         }
+        config.configuration = self.configuration_of.as_ref().map(|of| Configured {
+            of: of.clone(),
+            options: self.options.clone().unwrap_or_default(),
+        });
         config
     }
 
@@ -378,6 +391,8 @@ mod tests {
                 references: Some(vec!["cvc5".into()]),
                 models: Some(true),
                 session: Some(true),
+                configuration_of: None,
+                options: None,
             }],
             reference_solvers: vec![ManifestSolver {
                 name: "cvc5".into(),
@@ -388,6 +403,8 @@ mod tests {
                 references: None,
                 models: Some(false),
                 session: None,
+                configuration_of: None,
+                options: None,
             }],
         }
     }
