@@ -69,6 +69,24 @@ pub struct RunManifest {
     /// including variants such as a z3 run without Unicode strings.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reference_solvers: Vec<ManifestSolver>,
+    /// Option configurations asked for (`et run --configurations`) that the solver
+    /// refused at the start check: not run, never findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_configurations: Vec<RefusedConfiguration>,
+}
+
+/// An option configuration the solver refused at the start (an option or value it
+/// does not take): recorded, not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedConfiguration {
+    /// Its name (`z3-4.16.0+o17`).
+    pub name: String,
+    /// The pool solver it configures.
+    pub configuration_of: String,
+    /// Its options, `name=value`.
+    pub options: Vec<String>,
+    /// What the solver did on the start check's trivial formula.
+    pub reason: String,
 }
 
 impl RunManifest {
@@ -406,6 +424,7 @@ mod tests {
                 configuration_of: None,
                 options: None,
             }],
+            refused_configurations: Vec::new(),
         }
     }
 
