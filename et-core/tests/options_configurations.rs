@@ -316,3 +316,27 @@ fn a_campaign_over_z3s_curated_modes_runs_in_sessions_and_names_them() {
     assert!(o.status.success(), "{}", show(&o));
     assert!(stdout(&o).contains("z3-4.16.0+newcore"));
 }
+
+#[test]
+fn help_has_examples_and_enumerated_lists_only_those() {
+    let s = Scratch::new();
+    for args in [
+        &["options", "--help"][..],
+        &["options", "list", "--help"],
+        &["options", "enumerate", "--help"],
+    ] {
+        let o = et(&s, args);
+        assert!(stdout(&o).contains("Examples:"), "{args:?}");
+    }
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let args = [
+        "options",
+        "list",
+        "z3-4.16.0",
+        "--enumerated",
+        "--pool",
+        pool.to_str().unwrap(),
+    ];
+    let rows = table(&et(&s, &args));
+    assert!(rows.len() > 300 && rows.iter().all(|r| r[4].starts_with("yes: ")));
+}

@@ -63,6 +63,8 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
   et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints
   et run --grammar ints --n 10000 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
   et run --grammar ints --n 2000 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
+  et run --grammar ints --n 1000 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
+  et run --grammar strings --n 500 --timeout 8 --configurations cvc5-1.4.2:single:20,z3-4.16.0:9..40
   et run --grammar reals --n 10000 --timeout 8 --witness-bound 20 --out results/reals
   et run --grammar fp --n 10000 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
 

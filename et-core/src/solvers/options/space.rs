@@ -280,11 +280,10 @@ mod tests {
         assert_eq!(all[7].options, [("n".to_string(), "50".to_string())]);
         let sizes: Vec<usize> = all[1..].iter().map(|c| c.options.len()).collect();
         assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
-        for (i, a) in all.iter().enumerate() {
-            assert!(all[i + 1..]
-                .iter()
-                .skip(0)
-                .all(|b| b.options != a.options || b.curated.is_some() != a.curated.is_some()));
+        let enumerated = &all[1..];
+        for (i, a) in enumerated.iter().enumerate() {
+            assert!(enumerated[i + 1..].iter().all(|b| b.options != a.options));
+            assert!(all.iter().filter(|b| b.suffix == a.suffix).count() == 1);
         }
     }
 
