@@ -48,6 +48,11 @@ struct Api {
     /// Present from cvc5 1.4 on: earlier versions print the error and exit themselves.
     has_error: Option<unsafe extern "C" fn() -> bool>,
     get_error_message: Option<unsafe extern "C" fn() -> *const c_char>,
+    /// `cvc5_get_option_names`, `cvc5_get_option_info` and `cvc5_option_info_to_string`,
+    /// for `--et-list-options`.
+    option_names: Option<unsafe extern "C" fn(Ptr, *mut usize) -> *const *const c_char>,
+    option_info: Option<unsafe extern "C" fn(Ptr, *const c_char, *mut c_void)>,
+    option_info_to_string: Option<unsafe extern "C" fn(*const c_void) -> *const c_char>,
 }
 
 /// Resolves `name` in `handle` (and the libraries it pulled in) as a function pointer.
@@ -109,6 +114,9 @@ impl Api {
                 sm_get_declared_terms: need!("cvc5_sm_get_declared_terms"),
                 has_error: symbol(handle, "cvc5_has_error"),
                 get_error_message: symbol(handle, "cvc5_get_error_message"),
+                option_names: symbol(handle, "cvc5_get_option_names"),
+                option_info: symbol(handle, "cvc5_get_option_info"),
+                option_info_to_string: symbol(handle, "cvc5_option_info_to_string"),
             })
         }
     }
@@ -166,6 +174,8 @@ struct Invocation {
     input: Option<String>,
     lib_dir: Option<PathBuf>,
     show_version: bool,
+    /// `--et-list-options`: print every option in et's catalog line format and exit.
+    list_options: bool,
     /// `--dump-models`: print the model after every `sat` (and `unknown` for
     /// incompleteness) answer, as the cvc5 binary's driver does.
     dump_models: bool,
@@ -177,6 +187,7 @@ const USAGE: &str = "usage: cvc5 [OPTIONS] [FILE]   (et-cvc5: cvc5 driver over t
   -q / -v                             quieter / more verbose
   --dump-models                       print the model after every sat (or incomplete unknown) answer
   --et-lib-dir=DIR                    directory holding libcvc5parser*.so (default: ../lib)
+  --et-list-options                   print every cvc5 option (name, type, default, values) and exit
   FILE                                SMT-LIB 2.6 input (default: standard input)";
 
 fn parse_args(args: &[String]) -> Result<Invocation, String> {
@@ -186,6 +197,7 @@ fn parse_args(args: &[String]) -> Result<Invocation, String> {
         input: None,
         lib_dir: None,
         show_version: false,
+        list_options: false,
         dump_models: false,
     };
     for arg in args {
@@ -209,6 +221,7 @@ fn parse_args(args: &[String]) -> Result<Invocation, String> {
             };
             match name.as_str() {
                 "et-lib-dir" => inv.lib_dir = Some(PathBuf::from(value)),
+                "et-list-options" => inv.list_options = true,
                 // The binary's driver, not the library, prints the model: so does this one.
                 "dump-models" => {
                     inv.dump_models = match value.as_str() {
@@ -319,6 +332,9 @@ fn run(api: &Api, inv: &Invocation, out: &mut impl Write) -> ExitCode {
                 cstr((api.get_version)(solver))
             );
             return ExitCode::SUCCESS;
+        }
+        if inv.list_options {
+            return list_options(api, solver, out);
         }
         if let Err(code) = set_options(api, solver, &inv.options, out) {
             return code;
@@ -463,6 +479,77 @@ unsafe fn model(api: &Api, solver: Ptr, sm: Ptr) -> String {
         nterms,
         nonnull(terms),
     ))
+}
+
+/// Prints every option of `solver` in et's catalog line format
+/// (`NAME\tTYPE\tDEFAULT\tVALUES\tNOTE`, see `et_core::solvers::options::catalog`),
+/// read through `cvc5_option_info_to_string`, whose text is
+/// `OptionInfo{ NAME[, ALIAS...] | TYPE | VALUE | default DEFAULT [| MIN <= x <= MAX]
+/// [| modes: A, B] }`: the struct's layout is not needed, only room for it.
+///
+/// # Safety
+/// `solver` is a live solver of the library `api` was loaded from.
+unsafe fn list_options(api: &Api, solver: Ptr, out: &mut impl Write) -> ExitCode {
+    let (Some(names), Some(info), Some(text)) =
+        (api.option_names, api.option_info, api.option_info_to_string)
+    else {
+        eprintln!("et-cvc5: this libcvc5 has no option information in its C API");
+        return ExitCode::FAILURE;
+    };
+    let mut count = 0usize;
+    let list = names(solver, &mut count);
+    let _ = writeln!(out, "# cvc5 {} options", cstr((api.get_version)(solver)));
+    for i in 0..count {
+        let name = *list.add(i);
+        // Far more room than a Cvc5OptionInfo takes (about 100 bytes), zeroed and
+        // aligned for its pointers and 64-bit numbers.
+        let mut room = [0u64; 128];
+        info(solver, name, room.as_mut_ptr().cast());
+        let described = cstr(text(room.as_ptr().cast()));
+        let _ = writeln!(out, "{}", option_line(&cstr(name), &described));
+    }
+    let _ = out.flush();
+    ExitCode::SUCCESS
+}
+
+/// One option in et's catalog line format from cvc5's description of it.
+fn option_line(name: &str, described: &str) -> String {
+    let body = described
+        .trim()
+        .trim_start_matches("OptionInfo{")
+        .trim_end_matches('}')
+        .trim();
+    let fields: Vec<&str> = body.split(" | ").map(str::trim).collect();
+    let kind = match fields.get(1).copied().unwrap_or("") {
+        "bool" => "bool",
+        "int64_t" => "int",
+        "uint64_t" => "uint",
+        "double" => "real",
+        "mode" => "enum",
+        _ => "text",
+    };
+    let default = fields
+        .iter()
+        .find_map(|f| f.strip_prefix("default "))
+        .map(|d| d.trim_matches('"'))
+        .filter(|d| !d.is_empty())
+        .unwrap_or("-");
+    let mut values = "-".to_string();
+    for f in &fields[fields.len().min(2)..] {
+        if let Some(modes) = f.strip_prefix("modes: ") {
+            values = modes.split(", ").collect::<Vec<_>>().join("|");
+        } else if f.contains("<= x") || f.contains("x <=") {
+            let min = f.split_once(" <= x").map_or("", |(m, _)| m.trim());
+            let max = f.split_once("x <= ").map_or("", |(_, m)| m.trim());
+            values = format!("{min}..{max}");
+        }
+    }
+    let note = if fields.get(1).is_some_and(|t| t.starts_with("void")) {
+        "takes no value"
+    } else {
+        ""
+    };
+    format!("{name}\t{kind}\t{default}\t{values}\t{note}")
 }
 
 /// Sets the command line's options on `solver`; an option cvc5 refuses ends the run.

@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::judging::CallMode;
+use crate::solvers::pool::Configured;
 use crate::solvers::{InputMode, SolverConfig};
 
 /// The description of one `et run` output directory.
@@ -68,6 +69,24 @@ pub struct RunManifest {
     /// including variants such as a z3 run without Unicode strings.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reference_solvers: Vec<ManifestSolver>,
+    /// Option configurations asked for (`et run --configurations`) that the solver
+    /// refused at the start check: not run, never findings.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub refused_configurations: Vec<RefusedConfiguration>,
+}
+
+/// An option configuration the solver refused at the start (an option or value it
+/// does not take): recorded, not run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RefusedConfiguration {
+    /// Its name (`z3-4.16.0+o17`).
+    pub name: String,
+    /// The pool solver it configures.
+    pub configuration_of: String,
+    /// Its options, `name=value`.
+    pub options: Vec<String>,
+    /// What the solver did on the start check's trivial formula.
+    pub reason: String,
 }
 
 impl RunManifest {
@@ -121,6 +140,12 @@ pub struct ManifestSolver {
     /// family can run one) or fresh; absent for judges and in older directories.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<bool>,
+    /// For an option configuration: the pool solver it configures (its first judge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub configuration_of: Option<String>,
+    /// For an option configuration: its options, `name=value` (also in `command`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
 }
 
 fn is_file_input(mode: &InputMode) -> bool {
@@ -140,6 +165,8 @@ impl ManifestSolver {
             references,
             models: Some(solver.command_with_models().is_some()),
             session: None,
+            configuration_of: solver.configuration.as_ref().map(|c| c.of.clone()),
+            options: solver.configuration.as_ref().map(|c| c.options.clone()),
         }
     }
 
@@ -157,6 +184,10 @@ impl ManifestSolver {
         if let Some(models) = self.models {
             config.models = models;
         }
+        config.configuration = self.configuration_of.as_ref().map(|of| Configured {
+            of: of.clone(),
+            options: self.options.clone().unwrap_or_default(),
+        });
         config
     }
 
@@ -378,6 +409,8 @@ mod tests {
                 references: Some(vec!["cvc5".into()]),
                 models: Some(true),
                 session: Some(true),
+                configuration_of: None,
+                options: None,
             }],
             reference_solvers: vec![ManifestSolver {
                 name: "cvc5".into(),
@@ -388,7 +421,10 @@ mod tests {
                 references: None,
                 models: Some(false),
                 session: None,
+                configuration_of: None,
+                options: None,
             }],
+            refused_configurations: Vec::new(),
         }
     }
 

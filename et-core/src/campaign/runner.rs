@@ -26,7 +26,7 @@ use super::bugs::BugStore;
 use super::error::CampaignError;
 use super::ledger::Ledger;
 use super::lock::DirLock;
-use super::manifest::{first_difference, ManifestSolver, RunManifest};
+use super::manifest::{first_difference, ManifestSolver, RefusedConfiguration, RunManifest};
 use super::plan::Plan;
 use super::preflight::check_programs;
 use super::progress::Observer;
@@ -75,6 +75,9 @@ pub struct Campaign {
     pub restart_after: usize,
     /// Percent of the session calls also made fresh, to measure agreement.
     pub audit_percent: f64,
+    /// Option configurations the solver refused at the start check: recorded in
+    /// run.toml, not run.
+    pub refused: Vec<RefusedConfiguration>,
 }
 
 /// Each solver under test's judges, in order, by name.
@@ -138,6 +141,7 @@ impl Campaign {
                 })
                 .collect(),
             reference_solvers,
+            refused_configurations: self.refused.clone(),
         }
     }
 

@@ -10,6 +10,7 @@ mod grammar_arg;
 mod grammars;
 mod index;
 mod numeric;
+mod options;
 mod output;
 mod rank;
 mod sample;
@@ -67,6 +68,7 @@ correctness and performance to CSV.",
   et count --grammar core --max-size 8
   et rank --grammar core formulas.txt
   et solvers install z3@4.13.0 cvc5@1.4.2
+  et options list z3-4.16.0
   et run --grammar core --n 400 --timeout 8 --out results/core
   et report results/core
   et plot results/core --out plots
@@ -101,6 +103,8 @@ enum Command {
     Merge(merge::Args),
     /// Install solver releases side by side, list and check solver pools.
     Solvers(solvers::Args),
+    /// A solver release's options, and the configurations et enumerates from them.
+    Options(options::Args),
     /// Run a study on a Slurm cluster: a job array of shards, a merge, resubmission.
     Slurm(slurm::Args),
     /// Confirm, group and rank the bug triggers of run directories into a report.
@@ -127,6 +131,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Plot(args) => plot::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Solvers(args) => solvers::run(args),
+        Command::Options(args) => options::run(args),
         Command::Slurm(args) => slurm::run(args),
         Command::Triage(args) => triage::run(args),
         Command::Bisect(args) => bisect::run(args),
@@ -212,6 +217,9 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         return e.is_bad_input();
     }
     if let Some(e) = cause.downcast_ref::<et_core::cluster::ClusterError>() {
+        return e.is_bad_input();
+    }
+    if let Some(e) = cause.downcast_ref::<et_core::solvers::options::OptionsError>() {
         return e.is_bad_input();
     }
     if let Some(e) = cause.downcast_ref::<et_core::triage::TriageError>() {

@@ -13,6 +13,7 @@ use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
 use et_core::builtins::Builtin;
+use et_core::campaign::manifest::RefusedConfiguration;
 use et_core::campaign::manifest::RunManifest;
 use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::runner::{read_manifest, Campaign};
@@ -21,7 +22,7 @@ use et_core::enumeration::Enumeration;
 use et_core::judging::CallMode;
 use et_core::oracle::Verdict;
 use et_core::solvers::session::DEFAULT_RESTART_AFTER;
-use et_core::solvers::{self, pool::check_name, Pool, PoolError, SolverConfig};
+use et_core::solvers::{self, options, pool::check_name, Pool, PoolError, SolverConfig};
 
 use super::grammar_arg::BadInput;
 use super::numeric;
@@ -62,6 +63,8 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
   et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints
   et run --grammar ints --n 10000 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
   et run --grammar ints --n 2000 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
+  et run --grammar ints --n 1000 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
+  et run --grammar strings --n 500 --timeout 8 --configurations cvc5-1.4.2:single:20,z3-4.16.0:9..40
   et run --grammar reals --n 10000 --timeout 8 --witness-bound 20 --out results/reals
   et run --grammar fp --n 10000 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
 
@@ -109,6 +112,15 @@ pub struct Args {
     /// Default: the whole pool.
     #[arg(long, value_name = "NAMES|FILE")]
     solvers: Option<String>,
+    /// Option configurations of pool solvers, each run as a solver of its own
+    /// (`SOLVER+NAME`), judged first by SOLVER in its default mode: `SOLVER:curated`
+    /// (its family's curated modes), `SOLVER:single` or `SOLVER:single:N` (every, or
+    /// the first N, single-option configurations), `SOLVER:A..B` (indices of `et
+    /// options enumerate`). Repeatable or comma-separated. Without --solvers only the
+    /// configurations are under test. A configuration the solver refuses at the start
+    /// is recorded in run.toml and not run.
+    #[arg(long, value_name = "SOLVER:WHICH", value_delimiter = ',')]
+    configurations: Vec<String>,
     /// Judge every solver against these instead of the pool's rules: comma-separated
     /// solver names or families (a family means its newest release), in order; the
     /// first that decides a formula (sat/unsat) is the reference on it.
@@ -314,6 +326,39 @@ fn with_solvers(pool: Pool, path: &Path) -> Result<Pool, PoolError> {
         });
     }
     Ok(pool)
+}
+
+/// The configurations `specs` ask for (`SOLVER:WHICH` each), of solvers of `pool`.
+fn configurations(pool: &Pool, specs: &[String]) -> anyhow::Result<Vec<SolverConfig>> {
+    let mut out: Vec<SolverConfig> = Vec::new();
+    for spec in specs.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        let Some((name, which)) = spec.split_once(':') else {
+            return Err(BadInput(format!(
+                "--configurations {spec}: expected SOLVER:WHICH (curated, single, single:N or A..B)"
+            ))
+            .into());
+        };
+        let selection: options::Selection = which
+            .parse()
+            .map_err(|why| BadInput(format!("--configurations {spec}: {why}")))?;
+        let base = pool.select(&[name])?.solvers.remove(0);
+        if base.configuration.is_some() {
+            return Err(BadInput(format!(
+                "--configurations {spec}: {name} is itself a configuration"
+            ))
+            .into());
+        }
+        let catalog = options::catalog_of(&base, &super::options::cache())?;
+        let curated = base.family_info().curated_configurations();
+        for c in options::select(&catalog, curated, &selection)? {
+            let solver = options::configure(&base, &c);
+            check_name(&solver.name).map_err(BadInput)?;
+            if !out.iter().any(|s| s.name == solver.name) {
+                out.push(solver);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The pool of a recorded study: its solvers under test and its reference-only ones.
@@ -532,11 +577,51 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
     }
     // The logic a family's prelude states (yices), checked before anything is written.
     et_core::builtins::declared_logic(enumeration.grammar())?;
-    let (mut pool, mut under_test) =
-        match (&recorded, args.pool.is_some() || args.solvers.is_some()) {
-            (Some((m, path)), false) => recorded_pool(m, path)?,
-            _ => load_pool(args)?,
-        };
+    let asked = args.pool.is_some() || args.solvers.is_some() || !args.configurations.is_empty();
+    let (mut pool, mut under_test) = match (&recorded, asked) {
+        (Some((m, path)), false) => recorded_pool(m, path)?,
+        _ => load_pool(args)?,
+    };
+    let mut refused = match (&recorded, args.configurations.is_empty()) {
+        (Some((m, _)), true) => m.refused_configurations.clone(),
+        _ => Vec::new(),
+    };
+    if !args.configurations.is_empty() {
+        let configured = configurations(&pool, &args.configurations)?;
+        if args.solvers.is_none() {
+            under_test.clear();
+        }
+        let scratch = tempfile::tempdir().context("cannot make a scratch directory")?;
+        let refusals = options::refusals(&configured, scratch.path());
+        for solver in configured {
+            if let Some((_, why)) = refusals.iter().find(|(n, _)| *n == solver.name) {
+                eprintln!("et: {} refuses its options ({why}); not run", solver.name);
+                let c = solver
+                    .configuration
+                    .clone()
+                    .unwrap_or_else(|| unreachable!());
+                refused.push(RefusedConfiguration {
+                    name: solver.name,
+                    configuration_of: c.of,
+                    options: c.options,
+                    reason: why.clone(),
+                });
+                continue;
+            }
+            if pool.get(&solver.name).is_none() {
+                pool.solvers.push(solver.clone());
+            }
+            if !under_test.iter().any(|s| s.name == solver.name) {
+                under_test.push(solver);
+            }
+        }
+        if under_test.is_empty() {
+            return Err(BadInput(
+                "--configurations: the solver refuses every configuration asked for".into(),
+            )
+            .into());
+        }
+    }
     if args.no_models {
         for s in pool.solvers.iter_mut().chain(&mut under_test) {
             s.models = false;
@@ -572,6 +657,7 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         },
         restart_after: args.restart_after as usize,
         audit_percent: args.audit,
+        refused,
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;

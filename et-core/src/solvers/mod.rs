@@ -10,6 +10,8 @@
 //!   other-family rule).
 //! - [`install`]: real releases from PyPI wheels and Debian packages, side by side
 //!   under `$ET_HOME/solvers/<family>-<version>/`.
+//! - [`options`]: option catalogs read from the solvers, and the configurations
+//!   enumerated from them.
 //! - [`check`]: runs each solver on a known-sat and a known-unsat formula.
 //! - [`testing`]: the pool every test of et runs against, installed on first use.
 //!
@@ -20,6 +22,7 @@ pub mod call;
 pub mod check;
 pub mod family;
 pub mod install;
+pub mod options;
 pub mod pool;
 pub mod reference_rules;
 pub mod session;

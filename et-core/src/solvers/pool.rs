@@ -61,6 +61,22 @@ pub struct SolverConfig {
     /// The solvers that judge this one, in order (names or families of the pool; the
     /// first that decides a formula is its reference); empty for the pool's rules.
     pub reference: Vec<String>,
+    /// A file giving its option catalog in et's catalog line format (the pool entry's
+    /// `catalog`), for a solver whose family cannot list its options.
+    pub catalog: Option<PathBuf>,
+    /// For an option configuration of a pool solver: which solver and what options
+    /// ([`super::options`]); its first judge is that solver in its default mode.
+    pub configuration: Option<Configured>,
+}
+
+/// What makes a solver an option configuration of another: the solver it configures
+/// and the options set, as `name=value`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Configured {
+    /// The pool solver in its default mode (`z3-4.16.0`).
+    pub of: String,
+    /// The options set, `name=value`, in order.
+    pub options: Vec<String>,
 }
 
 impl SolverConfig {
@@ -75,6 +91,8 @@ impl SolverConfig {
             input: InputMode::File,
             models: family::models_by_default(family),
             reference: Vec::new(),
+            catalog: None,
+            configuration: None,
         }
     }
 
@@ -218,6 +236,20 @@ impl SolverConfig {
             let names: Vec<String> = self.reference.iter().map(|s| q(s)).collect();
             out.push_str(&format!("reference = [{}]\n", names.join(", ")));
         }
+        if let Some(catalog) = &self.catalog {
+            out.push_str(&format!(
+                "catalog = {}\n",
+                q(&catalog.display().to_string())
+            ));
+        }
+        if let Some(c) = &self.configuration {
+            let options: Vec<String> = c.options.iter().map(|s| q(s)).collect();
+            out.push_str(&format!(
+                "configuration_of = {}\noptions = [{}]\n",
+                q(&c.of),
+                options.join(", ")
+            ));
+        }
         out
     }
 }
@@ -294,6 +326,10 @@ struct RawSolver {
     input: InputMode,
     models: Option<bool>,
     reference: Option<Spanned<OneOrMany>>,
+    catalog: Option<String>,
+    configuration_of: Option<String>,
+    #[serde(default)]
+    options: Vec<String>,
 }
 
 /// `"name"` or `["name", ...]`.
@@ -475,6 +511,14 @@ impl Pool {
                 command,
                 input: raw.input,
                 reference,
+                catalog: raw.catalog.map(|c| {
+                    // Relative to the pool file, as programs with a `/` are.
+                    origin.parent().unwrap_or(Path::new(".")).join(c)
+                }),
+                configuration: raw.configuration_of.map(|of| Configured {
+                    of,
+                    options: raw.options,
+                }),
             });
         }
         let mut rules = Vec::new();
@@ -609,7 +653,9 @@ impl Pool {
     /// The solver of `family` with the highest version, e.g. the reference z3.
     pub fn newest(&self, family: &str) -> Option<&SolverConfig> {
         crate::version::newest(
-            self.solvers.iter().filter(|s| s.family == family),
+            self.solvers
+                .iter()
+                .filter(|s| s.family == family && s.configuration.is_none()),
             |s| s.version.as_str(),
             |a, b| a.name.cmp(&b.name),
         )

@@ -17,6 +17,10 @@
 //! 5. ET's rule: the newest release of the other family
 //!    ([`crate::solvers::family::Family::reference_families`]).
 //!
+//! An option configuration (a solver with [`SolverConfig::configuration`]) has its
+//! release in default mode put first in its list, whichever rule gave the rest (a
+//! same-release differential), and is never a family's newest release itself.
+//!
 //! A judge is named by a solver name or by a family (its newest release in the pool,
 //! other than the solver being judged). A rule with `unicode = false` runs its judges
 //! with their family's 8-bit strings options
@@ -315,6 +319,10 @@ pub fn assign(
         } else {
             resolver.by_rules(&pool.rules, &study, grammar)?
         };
+        let judges = match &solver.configuration {
+            Some(c) => resolver.default_mode_first(&c.of, judges)?,
+            None => judges,
+        };
         out.push(Judges {
             solver: solver.name.clone(),
             judges,
@@ -397,6 +405,23 @@ impl Resolver<'_> {
         Ok(judges)
     }
 
+    /// `judges` with `base`, the release a configuration configures, first: an
+    /// option configuration is judged first by its release in default mode.
+    fn default_mode_first(
+        &self,
+        base: &str,
+        judges: Vec<SolverConfig>,
+    ) -> Result<Vec<SolverConfig>, ReferenceError> {
+        let base = self.pool.get(base).ok_or_else(|| ReferenceError::Unknown {
+            origin: format!("the configuration {}", self.solver.name),
+            judge: base.to_string(),
+            available: self.pool.names().join(", "),
+        })?;
+        let mut first = vec![base.clone()];
+        first.extend(judges.into_iter().filter(|j| j.name != base.name));
+        Ok(first)
+    }
+
     fn is_family(&self, name: &str) -> bool {
         self.pool
             .solvers
@@ -407,10 +432,11 @@ impl Resolver<'_> {
     /// The newest release of `family` in the pool other than the solver judged.
     fn newest_of(&self, family: &str) -> Option<&SolverConfig> {
         crate::version::newest(
-            self.pool
-                .solvers
-                .iter()
-                .filter(|s| s.family.eq_ignore_ascii_case(family) && s.name != self.solver.name),
+            self.pool.solvers.iter().filter(|s| {
+                s.family.eq_ignore_ascii_case(family)
+                    && s.name != self.solver.name
+                    && s.configuration.is_none()
+            }),
             |s| s.version.as_str(),
             |a, b| a.name.cmp(&b.name),
         )

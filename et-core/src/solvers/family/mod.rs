@@ -30,6 +30,8 @@ use std::path::Path;
 use et_eval::ModelDialect;
 
 use super::install::{InstallError, Installer, WheelFiles};
+use super::options::catalog::{self, OptionSpec};
+use super::options::{common_leave_out, Curated};
 use super::SolverConfig;
 
 pub use cvc5::find_cvc5_runner;
@@ -193,6 +195,40 @@ pub trait Family: Sync {
     /// The Debian package `et solvers install debian` installs for this family, if any.
     fn debian_package(&self) -> Option<&'static str> {
         None
+    }
+
+    /// The command that prints the options of release `version` whose program is
+    /// `program` (read by [`Family::parse_options`]), or why the family cannot list
+    /// them.
+    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
+        let _ = (program, version);
+        Err("et knows no way to list this family's options".to_string())
+    }
+
+    /// The options in the output of [`Family::option_listing`]; by default the output
+    /// is in et's catalog line format ([`catalog`]).
+    fn parse_options(&self, listing: &str) -> Result<Vec<OptionSpec>, String> {
+        catalog::parse_lines(listing).map_err(|e| e.to_string())
+    }
+
+    /// Why `option` is kept in the catalog but not enumerated, if it is not: by
+    /// default et's common rule (output, tracing, limits, files, proofs, threads and
+    /// random seeds, by the words of its name, [`common_leave_out`]).
+    fn leave_out(&self, option: &OptionSpec) -> Option<String> {
+        common_leave_out(option)
+    }
+
+    /// The modes the published campaigns ran this family in, enumerated before any
+    /// other configuration (those whose options a release's catalog lacks are not
+    /// offered for it).
+    fn curated_configurations(&self) -> &'static [Curated] {
+        &[]
+    }
+
+    /// The command-line argument that sets option `name` to `value`: `--name=value` by
+    /// default.
+    fn option_argument(&self, name: &str, value: &str) -> String {
+        format!("--{name}={value}")
     }
 }
 

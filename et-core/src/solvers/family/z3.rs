@@ -6,6 +6,8 @@ use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
 use super::{Echo, Family, SessionProtocol};
+use crate::solvers::options::catalog::{OptionKind, OptionSpec};
+use crate::solvers::options::{common_leave_out, Curated};
 use crate::version::{at_least, compare_versions, leading_numbers};
 
 /// The z3 family.
@@ -111,11 +113,228 @@ impl Family for Z3 {
     fn debian_package(&self) -> Option<&'static str> {
         Some("z3")
     }
+
+    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
+        // Every parameter with its type, description and default (4.8.5 on).
+        let _ = version;
+        Ok(vec![program.to_string(), "-pd".to_string()])
+    }
+
+    fn parse_options(&self, listing: &str) -> Result<Vec<OptionSpec>, String> {
+        parse_parameters(listing)
+    }
+
+    fn leave_out(&self, option: &OptionSpec) -> Option<String> {
+        if let Some(why) = common_leave_out(option) {
+            return Some(why);
+        }
+        let module = option.name.split_once('.').map(|(m, _)| m);
+        if let Some((_, why)) = LEFT_OUT_MODULES.iter().find(|(m, _)| Some(*m) == module) {
+            return Some(why.to_string());
+        }
+        if let Some((_, why)) = LEFT_OUT_GLOBALS.iter().find(|(n, _)| *n == option.name) {
+            return Some(why.to_string());
+        }
+        let note = option.note.to_ascii_lowercase();
+        NOTE_MARKS
+            .iter()
+            .find(|(mark, _)| note.contains(mark))
+            .map(|(_, why)| why.to_string())
+    }
+
+    fn curated_configurations(&self) -> &'static [Curated] {
+        CURATED
+    }
+
+    fn option_argument(&self, name: &str, value: &str) -> String {
+        format!("{name}={value}")
+    }
+}
+
+/// The modes ET's campaigns ran z3 in besides its default.
+const CURATED: &[Curated] = &[
+    Curated {
+        name: "newcore",
+        options: &[("tactic.default_tactic", "smt"), ("sat.euf", "true")],
+        description: "z3's new core (`sat.euf`, which z3's help calls not ready)",
+    },
+    Curated {
+        name: "arith2",
+        options: &[("smt.arith.solver", "2")],
+        description: "the simplex-based arithmetic solver",
+    },
+    Curated {
+        name: "arith5",
+        options: &[("smt.arith.solver", "5")],
+        description: "the infinitary LRA arithmetic solver",
+    },
+    Curated {
+        name: "arith6",
+        options: &[("smt.arith.solver", "6")],
+        description: "the lra arithmetic solver",
+    },
+    Curated {
+        name: "z3str3",
+        options: &[("smt.string_solver", "z3str3")],
+        description: "the z3str3 string solver",
+    },
+    Curated {
+        name: "cache-all",
+        options: &[("rewriter.cache_all", "true")],
+        description: "the rewriter caches every term",
+    },
+    Curated {
+        name: "pull-cheap-ite",
+        options: &[("rewriter.pull_cheap_ite", "true")],
+        description: "the rewriter pulls cheap if-then-else terms up",
+    },
+    Curated {
+        name: "eq2ineq",
+        options: &[("rewriter.eq2ineq", "true")],
+        description: "the rewriter splits equalities into two inequalities",
+    },
+    Curated {
+        name: "hoist-mul",
+        options: &[("rewriter.hoist_mul", "true")],
+        description: "the rewriter hoists multiplication over sums",
+    },
+    Curated {
+        name: "no-flat",
+        options: &[("rewriter.flat", "false")],
+        description: "the rewriter does not flatten associative operators",
+    },
+];
+
+/// Modules whose parameters are kept in the catalog but not enumerated.
+const LEFT_OUT_MODULES: &[(&str, &str)] = &[
+    ("pp", "output only (pretty printer)"),
+    (
+        "model_evaluator",
+        "output only (how models are evaluated and printed)",
+    ),
+    ("fp", "other logics (fixed-point engines, Horn clauses)"),
+    ("opt", "other logics (optimization objectives)"),
+    ("parallel", "threads (nondeterministic)"),
+    ("smt_parallel", "experimental (z3's help), threads"),
+];
+
+/// Global parameters kept in the catalog but not enumerated.
+const LEFT_OUT_GLOBALS: &[(&str, &str)] = &[
+    ("model", "models: et asks for them"),
+    ("model_validate", "a self-check: the pool entry chooses it"),
+    ("unsat_core", "output only (unsat cores)"),
+    (
+        "encoding",
+        "changes the meaning of strings (et's study rules choose it)",
+    ),
+    (
+        "unicode",
+        "changes the meaning of strings (et's study rules choose it)",
+    ),
+    ("ctrl_c", "signals"),
+    ("warning", "output only (warnings)"),
+    ("type_check", "input checking"),
+    ("well_sorted_check", "input checking"),
+    (
+        "smtlib2_compliant",
+        "output only (SMT-LIB compliance of replies)",
+    ),
+];
+
+/// Words of a description that keep a parameter out.
+const NOTE_MARKS: &[(&str, &str)] = &[
+    ("not ready", "not ready (z3's help)"),
+    ("preliminary", "preliminary (z3's help)"),
+    ("experimental", "experimental (z3's help)"),
+    ("debugging", "debugging (z3's help)"),
+    ("[internal]", "internal (z3's help)"),
+];
+
+/// Largest value of z3's `unsigned int` parameters.
+const UNSIGNED_MAX: &str = "4294967295";
+
+/// Reads `z3 -pd`: `Global parameters` and `[module] NAME, description: ...` headings,
+/// then one `    name (type) description (default: value)` line per parameter (a
+/// module's parameters are `module.name`).
+fn parse_parameters(listing: &str) -> Result<Vec<OptionSpec>, String> {
+    let mut module: Option<String> = None;
+    let mut options = Vec::new();
+    for line in listing.lines() {
+        if let Some(rest) = line.strip_prefix("[module] ") {
+            let name = rest.split(',').next().unwrap_or(rest).trim();
+            module = Some(name.to_string());
+            continue;
+        }
+        if line.starts_with("Global parameters") {
+            module = None;
+            continue;
+        }
+        let Some(body) = line.strip_prefix("    ") else {
+            continue;
+        };
+        let Some((name, rest)) = body.split_once(" (") else {
+            continue;
+        };
+        let Some((kind, rest)) = rest.split_once(')') else {
+            return Err(format!("no type in `{line}`"));
+        };
+        let kind = match kind {
+            "bool" => OptionKind::Bool,
+            "unsigned int" => OptionKind::Uint,
+            "int" => OptionKind::Int,
+            "double" => OptionKind::Real,
+            "string" | "symbol" => OptionKind::Text,
+            other => return Err(format!("unknown parameter type `{other}` in `{line}`")),
+        };
+        let rest = rest.trim();
+        // The default is the last `(default: ...)`; a description may hold another.
+        let (note, default) = match rest.rfind("(default: ") {
+            Some(at) if rest.ends_with(')') => (
+                rest[..at].trim(),
+                Some(&rest[at + "(default: ".len()..rest.len() - 1]),
+            ),
+            _ => (rest, None),
+        };
+        let full = match &module {
+            Some(m) => format!("{m}.{name}"),
+            None => name.to_string(),
+        };
+        let mut spec = OptionSpec::new(&full, kind, default);
+        if kind == OptionKind::Uint {
+            spec.min = Some("0".to_string());
+            spec.max = Some(UNSIGNED_MAX.to_string());
+        }
+        spec.note = note.to_string();
+        options.push(spec);
+    }
+    Ok(options)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameters_are_read_with_module_type_and_default() {
+        let listing = "Global parameters\n    auto_config (bool) use heuristics (default: true)\n    \
+             timeout (unsigned int) (default: infty) timeout in milliseconds. (default: 4294967295)\n\n\
+             [module] sat, description: propositional SAT solver\n    \
+             euf (bool) enable euf solver (this feature is preliminary and not ready for general consumption) (default: false)\n\
+             [module] tactic, description: tactic parameters\n    default_tactic (symbol) overwrite default tactic\n";
+        let options = parse_parameters(listing).unwrap();
+        let names: Vec<&str> = options.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["auto_config", "timeout", "sat.euf", "tactic.default_tactic"]
+        );
+        assert_eq!(options[1].default.as_deref(), Some("4294967295"));
+        assert_eq!(options[1].note, "(default: infty) timeout in milliseconds.");
+        assert_eq!(options[3].kind, OptionKind::Text);
+        assert_eq!(options[3].default, None);
+        assert!(Z3.leave_out(&options[1]).is_some());
+        assert!(Z3.leave_out(&options[2]).unwrap().contains("not ready"));
+        assert_eq!(Z3.leave_out(&options[0]), None);
+    }
 
     #[test]
     fn pypi_versions_map_to_et_versions() {

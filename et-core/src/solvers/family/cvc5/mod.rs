@@ -10,6 +10,8 @@ use std::path::Path;
 use super::cvc4::{ANSWER_CHECKS, SELF_CHECKS, SESSION};
 use super::{Family, SessionProtocol};
 use crate::solvers::install::{wheel_install_dir, InstallError, Installer, WheelFiles};
+use crate::solvers::options::catalog::OptionSpec;
+use crate::solvers::options::{common_leave_out, Curated};
 use crate::version::{at_least, leading_numbers};
 
 pub use runner::find_cvc5_runner;
@@ -96,7 +98,119 @@ impl Family for Cvc5 {
     fn debian_package(&self) -> Option<&'static str> {
         Some("cvc5")
     }
+
+    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
+        // et's C-API driver lists them (`--et-list-options`); this build's driver is
+        // run over the install's libraries, so an older copy in the install does too.
+        let program = Path::new(program);
+        if !c_api_install(program) {
+            return Err(if runner::has_c_api(version) {
+                "only et's C-API driver lists cvc5's options (this program is not one)"
+            } else {
+                "releases before 1.2.0 have no C API; et's Python driver does not list options"
+            }
+            .to_string());
+        }
+        let lib = wheel_install_dir(program)
+            .map(|dir| dir.join("lib"))
+            .ok_or("no lib/ beside the program")?;
+        let driver = find_cvc5_runner().unwrap_or_else(|| program.to_path_buf());
+        Ok(vec![
+            driver.display().to_string(),
+            format!("--et-lib-dir={}", lib.display()),
+            "--et-list-options".to_string(),
+        ])
+    }
+
+    fn leave_out(&self, option: &OptionSpec) -> Option<String> {
+        if let Some(why) = common_leave_out(option) {
+            return Some(why);
+        }
+        let name = option.name.as_str();
+        LEFT_OUT_PREFIXES
+            .iter()
+            .find(|(p, _)| {
+                let p = p.trim_end_matches('-');
+                name == p
+                    || name
+                        .strip_prefix(p)
+                        .is_some_and(|rest| rest.starts_with('-'))
+            })
+            .map(|(_, why)| why.to_string())
+    }
+
+    fn curated_configurations(&self) -> &'static [Curated] {
+        CURATED
+    }
 }
+
+/// The modes ET's campaigns ran cvc5 in besides its default.
+const CURATED: &[Curated] = &[
+    Curated {
+        name: "eager-len-re",
+        options: &[("strings-eager-len-re", "true")],
+        description: "strings: eager length lemmas for regular expressions",
+    },
+    Curated {
+        name: "lazy-pp",
+        options: &[("strings-lazy-pp", "false")],
+        description: "strings: eager instead of lazy preprocessing",
+    },
+    Curated {
+        name: "nl-cov",
+        options: &[("nl-cov", "true")],
+        description: "nonlinear arithmetic: cylindrical algebraic coverings",
+    },
+    Curated {
+        name: "nl-tplanes",
+        options: &[("nl-ext-tplanes", "true")],
+        description: "nonlinear arithmetic: tangent planes",
+    },
+];
+
+/// Options (by name or prefix) kept in the catalog but not enumerated.
+const LEFT_OUT_PREFIXES: &[(&str, &str)] = &[
+    ("check-", "a self-check: the pool entry chooses them"),
+    ("produce-", "output only (what the solver keeps to print)"),
+    ("lang", "input language"),
+    ("input-language", "input language"),
+    ("output-lang", "output only"),
+    ("incremental", "how input is read (et's sessions choose it)"),
+    ("interactive", "how input is read"),
+    ("parse-only", "does not solve"),
+    ("preprocess-only", "does not solve"),
+    ("filename", "files"),
+    ("help", "output only"),
+    ("version", "output only"),
+    ("show-", "output only"),
+    ("copyright", "output only"),
+    ("err", "output only (a stream)"),
+    ("in", "input stream"),
+    ("out", "output only (a stream)"),
+    ("diagnostic-output-channel", "output only (a stream)"),
+    ("regular-output-channel", "output only (a stream)"),
+    ("quiet", "output only"),
+    ("cumulative-time", "a limit"),
+    ("hard-limit", "a limit"),
+    ("reproducible-resource-limits", "a limit"),
+    ("early-exit", "process exit"),
+    ("sygus", "other logics (SyGuS)"),
+    ("abduct", "other problems (abduction)"),
+    ("interpol", "other problems (interpolation)"),
+    ("sep-", "other logics (separation logic)"),
+    ("bags-", "other logics (bags)"),
+    ("ff-", "other logics (finite fields)"),
+    ("oracles", "other logics (oracles)"),
+    ("global-declarations", "how input is read"),
+    ("strict-parsing", "how input is read"),
+    ("semantic-checks", "input checking"),
+    ("type-checking", "input checking"),
+    ("safe-mode", "restricts other options"),
+    (
+        "strings-exp",
+        "the pool entry chooses it (extended string functions)",
+    ),
+];
 
 /// Whether `program` is a copy of et's C-API runner: an install et made from a wheel
 /// with the libraries in `lib/` (the Python driver's installs have `python/`).

@@ -1,0 +1,192 @@
+//! `et options`: a solver release's option catalog, and the configurations et
+//! enumerates from it.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args as ClapArgs, Subcommand};
+use et_core::solvers::options::{self, catalog_of, Catalog, Space, MAX_OPTIONS};
+use et_core::solvers::{self, Pool, SolverConfig};
+use num_bigint::BigUint;
+
+use super::numeric;
+use super::output::{finished, Closed, Output};
+
+/// Flags of `et options`.
+#[derive(ClapArgs)]
+#[command(
+    about = "A solver release's options, and the configurations et enumerates from them",
+    long_about = "Reads the options of a pool solver from the solver itself (z3: `z3 -pd`; cvc5 \
+1.2 and later: et's C-API driver, `--et-list-options`; any solver: a pool entry's `catalog` file in \
+et's catalog line format), caches them under $ET_HOME/cache/options/, and enumerates \
+configurations: the family's curated modes first, then every single option set to another \
+value, then pairs, and so on. `et run --configurations` runs them.",
+    after_help = "Examples:
+  et options list z3-4.16.0
+  et options list cvc5-1.4.2 --enumerated
+  et options enumerate z3-4.16.0 --max 2 --n 100
+  et options enumerate z3-4.16.0 --start 1000 --n 5 --max 2"
+)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Sub,
+}
+
+#[derive(Subcommand)]
+enum Sub {
+    /// Every option of a solver: name, type, default, allowed values, and whether et
+    /// enumerates it or why it leaves it out.
+    #[command(after_help = "Examples:
+  et options list z3-4.16.0
+  et options list cvc5-1.4.2 --enumerated
+  et options list z3-4.8.5 --pool my-pool.toml")]
+    List {
+        /// A solver of the pool (`z3-4.16.0`).
+        solver: String,
+        /// Only the options et enumerates.
+        #[arg(long)]
+        enumerated: bool,
+        /// The pool file (default: $ET_HOME/pool.toml).
+        #[arg(long, value_name = "FILE")]
+        pool: Option<PathBuf>,
+    },
+    /// Configurations of a solver in enumeration order, with their index, name and
+    /// options: curated modes first, then fewest options first.
+    #[command(after_help = "Examples:
+  et options enumerate z3-4.16.0 --max 2 --n 100
+  et options enumerate z3-4.16.0 --start 40 --n 10
+  et options enumerate cvc5-1.4.2 --max 1 --n 1000000 | wc -l")]
+    Enumerate {
+        /// A solver of the pool (`z3-4.16.0`).
+        solver: String,
+        /// Most options a configuration sets (1 to 8).
+        #[arg(long, default_value_t = 1, value_parser = max_options)]
+        max: usize,
+        /// How many configurations to print.
+        #[arg(long, default_value = "100", value_parser = numeric::count)]
+        n: u64,
+        /// Index of the first configuration.
+        #[arg(long, default_value = "0", value_parser = numeric::index)]
+        start: BigUint,
+        /// The pool file (default: $ET_HOME/pool.toml).
+        #[arg(long, value_name = "FILE")]
+        pool: Option<PathBuf>,
+    },
+}
+
+fn max_options(text: &str) -> Result<usize, String> {
+    let n = numeric::count(text)?;
+    usize::try_from(n)
+        .ok()
+        .filter(|n| (1..=MAX_OPTIONS).contains(n))
+        .ok_or_else(|| format!("`{text}`: between 1 and {MAX_OPTIONS} options"))
+}
+
+/// Runs `et options`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Sub::List {
+            solver,
+            enumerated,
+            pool,
+        } => {
+            let catalog = catalog(&solver, pool)?;
+            let kept = catalog.enumerated().count();
+            let result = list(&catalog, enumerated);
+            eprintln!(
+                "et: {} has {} options; {kept} enumerated, {} left out",
+                catalog.solver,
+                catalog.options.len(),
+                catalog.options.len() - kept
+            );
+            finished(result)
+        }
+        Sub::Enumerate {
+            solver,
+            max,
+            n,
+            start,
+            pool,
+        } => {
+            let base = base_solver(&solver, pool)?;
+            let catalog = catalog_of(&base, &cache())?;
+            let curated = base.family_info().curated_configurations();
+            let space = Space::new(&catalog, curated, max);
+            let result = enumerate(&space, &base.name, &start, n);
+            eprintln!(
+                "et: {} configurations of {} with at most {max} options ({} curated, {} options enumerated)",
+                space.len(),
+                base.name,
+                space.curated().len(),
+                space.option_count()
+            );
+            finished(result)
+        }
+    }
+}
+
+/// Writes one line to `out`.
+fn line(out: &mut Output, text: &str) -> Result<(), Closed> {
+    out.buf().extend_from_slice(text.as_bytes());
+    out.end_line()
+}
+
+/// The catalog as a table: name, type, default, values, whether et enumerates it
+/// (with the values it takes) or why not.
+fn list(catalog: &Catalog, only_enumerated: bool) -> Result<(), Closed> {
+    let mut out = Output::new();
+    line(&mut out, "name\ttype\tdefault\tvalues\tenumerated")?;
+    for (o, why) in &catalog.options {
+        if only_enumerated && why.is_some() {
+            continue;
+        }
+        let text = o.to_line();
+        let fields: Vec<&str> = text.split('\t').collect();
+        let status = match why {
+            None => format!("yes: {}", options::space::values(o).join(" ")),
+            Some(why) => format!("no: {why}"),
+        };
+        line(
+            &mut out,
+            &format!(
+                "{}\t{}\t{}\t{}\t{status}",
+                fields[0], fields[1], fields[2], fields[3]
+            ),
+        )?;
+    }
+    out.flush()
+}
+
+/// `n` configurations of `space` from `start`: index, name, options.
+fn enumerate(space: &Space, solver: &str, start: &BigUint, n: u64) -> Result<(), Closed> {
+    let mut out = Output::new();
+    line(&mut out, "index\tname\toptions")?;
+    for i in 0..n {
+        let Some(c) = space.get(&(start + i)) else {
+            break;
+        };
+        let text = format!(
+            "{}\t{}\t{}",
+            c.index,
+            c.name_for(solver),
+            c.option_words().join(" ")
+        );
+        line(&mut out, &text)?;
+    }
+    out.flush()
+}
+
+/// Where catalogs are cached: `$ET_HOME/cache/options/`.
+pub(super) fn cache() -> PathBuf {
+    options::cache_dir(&solvers::et_home())
+}
+
+fn base_solver(name: &str, pool: Option<PathBuf>) -> anyhow::Result<SolverConfig> {
+    let pool: Pool = super::solvers::load_pool(pool.as_deref())?;
+    Ok(pool.select(&[name])?.solvers.remove(0))
+}
+
+fn catalog(name: &str, pool: Option<PathBuf>) -> anyhow::Result<Catalog> {
+    let base = base_solver(name, pool)?;
+    Ok(catalog_of(&base, &cache())?)
+}

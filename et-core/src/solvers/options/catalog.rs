@@ -1,0 +1,255 @@
+//! An option catalog: the options of one solver release with their types, defaults
+//! and allowed values, and et's *catalog line format*, the one text form of a catalog
+//! (what `et-cvc5 --et-list-options` prints, what a pool entry's `catalog` file holds
+//! and what et caches):
+//!
+//! ```text
+//! # comment
+//! NAME<TAB>TYPE<TAB>DEFAULT<TAB>VALUES<TAB>NOTE
+//! ```
+//!
+//! `TYPE` is `bool`, `int`, `uint`, `real`, `enum` or `text`; `DEFAULT` is `-` when the
+//! solver names none; `VALUES` is an enumeration's values separated by `|`, a number's
+//! range `MIN..MAX` (either side may be empty), or `-`; `NOTE` is the solver's own
+//! description (possibly empty), which the family's rules read (`not ready`,
+//! `experimental`).
+
+use std::fmt;
+
+/// The type of an option's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `true` or `false`.
+    Bool,
+    /// A signed integer.
+    Int,
+    /// An unsigned integer.
+    Uint,
+    /// A floating-point number.
+    Real,
+    /// One of a fixed list of words.
+    Enum,
+    /// Free text (a file name, a tactic): nothing et can enumerate.
+    Text,
+}
+
+impl OptionKind {
+    /// Its word in the catalog line format.
+    pub fn label(self) -> &'static str {
+        match self {
+            OptionKind::Bool => "bool",
+            OptionKind::Int => "int",
+            OptionKind::Uint => "uint",
+            OptionKind::Real => "real",
+            OptionKind::Enum => "enum",
+            OptionKind::Text => "text",
+        }
+    }
+
+    fn parse(word: &str) -> Option<OptionKind> {
+        [
+            OptionKind::Bool,
+            OptionKind::Int,
+            OptionKind::Uint,
+            OptionKind::Real,
+            OptionKind::Enum,
+            OptionKind::Text,
+        ]
+        .into_iter()
+        .find(|k| k.label() == word)
+    }
+}
+
+impl fmt::Display for OptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// One option of a solver release, as the solver describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// Its name as the solver's command line takes it (`smt.arith.solver`, `nl-cov`).
+    pub name: String,
+    /// The type of its value.
+    pub kind: OptionKind,
+    /// Its default value, if the solver names one.
+    pub default: Option<String>,
+    /// An enumeration's values, in the solver's order.
+    pub values: Vec<String>,
+    /// A number's smallest allowed value, if bounded.
+    pub min: Option<String>,
+    /// A number's largest allowed value, if bounded.
+    pub max: Option<String>,
+    /// The solver's description of it (may be empty).
+    pub note: String,
+}
+
+impl OptionSpec {
+    /// An option of `kind` with a default and nothing else known.
+    pub fn new(name: &str, kind: OptionKind, default: Option<&str>) -> OptionSpec {
+        OptionSpec {
+            name: name.to_string(),
+            kind,
+            default: default.map(str::to_string),
+            values: Vec::new(),
+            min: None,
+            max: None,
+            note: String::new(),
+        }
+    }
+
+    /// The option as one line of the catalog line format (no newline).
+    pub fn to_line(&self) -> String {
+        let values = if !self.values.is_empty() {
+            self.values.join("|")
+        } else if self.min.is_some() || self.max.is_some() {
+            format!(
+                "{}..{}",
+                self.min.as_deref().unwrap_or(""),
+                self.max.as_deref().unwrap_or("")
+            )
+        } else {
+            "-".to_string()
+        };
+        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+        format!(
+            "{}\t{}\t{}\t{}\t{}",
+            clean(&self.name),
+            self.kind,
+            clean(self.default.as_deref().unwrap_or("-")),
+            clean(&values),
+            clean(&self.note)
+        )
+    }
+
+    /// Whether `value` is one this option allows, as far as the catalog tells.
+    pub fn allows(&self, value: &str) -> bool {
+        match self.kind {
+            OptionKind::Bool => value == "true" || value == "false",
+            OptionKind::Enum => self.values.iter().any(|v| v == value),
+            OptionKind::Int | OptionKind::Uint => value.parse::<i128>().is_ok_and(|v| {
+                let bound = |b: &Option<String>| b.as_deref().and_then(|b| b.parse::<i128>().ok());
+                (self.kind == OptionKind::Int || v >= 0)
+                    && bound(&self.min).is_none_or(|m| v >= m)
+                    && bound(&self.max).is_none_or(|m| v <= m)
+            }),
+            OptionKind::Real => value.parse::<f64>().is_ok_and(|v| {
+                let bound = |b: &Option<String>| b.as_deref().and_then(|b| b.parse::<f64>().ok());
+                v.is_finite()
+                    && bound(&self.min).is_none_or(|m| v >= m)
+                    && bound(&self.max).is_none_or(|m| v <= m)
+            }),
+            OptionKind::Text => true,
+        }
+    }
+}
+
+/// A line of a catalog that is not in the catalog line format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct LineError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// Reads text in the catalog line format (blank lines and `#` comments skipped).
+pub fn parse_lines(text: &str) -> Result<Vec<OptionSpec>, LineError> {
+    let mut options = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim_end_matches('\r');
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let error = |message: String| LineError {
+            line: i + 1,
+            message,
+        };
+        let fields: Vec<&str> = line.splitn(5, '\t').collect();
+        if fields.len() < 4 {
+            return Err(error(format!(
+                "expected NAME, TYPE, DEFAULT, VALUES and NOTE separated by tabs, got `{line}`"
+            )));
+        }
+        let kind = OptionKind::parse(fields[1]).ok_or_else(|| {
+            error(format!(
+                "unknown type `{}` (bool, int, uint, real, enum or text)",
+                fields[1]
+            ))
+        })?;
+        if fields[0].is_empty() || fields[0].contains(char::is_whitespace) {
+            return Err(error(format!("bad option name `{}`", fields[0])));
+        }
+        let mut spec = OptionSpec::new(fields[0], kind, Some(fields[2]).filter(|d| *d != "-"));
+        let values = fields[3];
+        if values != "-" {
+            match values.split_once("..").filter(|_| kind != OptionKind::Enum) {
+                Some((min, max)) => {
+                    spec.min = Some(min.to_string()).filter(|m| !m.is_empty());
+                    spec.max = Some(max.to_string()).filter(|m| !m.is_empty());
+                }
+                None => spec.values = values.split('|').map(str::to_string).collect(),
+            }
+        }
+        if kind == OptionKind::Enum && spec.values.is_empty() {
+            return Err(error(format!(
+                "enumeration `{}` lists no values",
+                fields[0]
+            )));
+        }
+        spec.note = fields.get(4).unwrap_or(&"").to_string();
+        options.push(spec);
+    }
+    Ok(options)
+}
+
+/// `options` in the catalog line format, one line each, after a `#` header line.
+pub fn to_lines(header: &str, options: &[OptionSpec]) -> String {
+    let mut text = format!("# {header}\n");
+    for o in options {
+        text.push_str(&o.to_line());
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_read_back_what_they_wrote() {
+        let mut e = OptionSpec::new("decision", OptionKind::Enum, Some("internal"));
+        e.values = vec!["internal".into(), "justification".into()];
+        let mut r = OptionSpec::new("random-freq", OptionKind::Real, Some("0"));
+        r.min = Some("0".into());
+        r.max = Some("1".into());
+        r.note = "frequency\tof random decisions".into();
+        let t = OptionSpec::new("default_tactic", OptionKind::Text, None);
+        let text = to_lines("test", &[e.clone(), r.clone(), t.clone()]);
+        let back = parse_lines(&text).unwrap();
+        r.note = "frequency of random decisions".into();
+        assert_eq!(back, [e, r, t]);
+    }
+
+    #[test]
+    fn bad_lines_name_their_line() {
+        let err = parse_lines("# x\na\tbool\n").unwrap_err();
+        assert_eq!(err.line, 2);
+        let err = parse_lines("a\tcolour\tred\t-\t\n").unwrap_err();
+        assert!(err.message.contains("colour"), "{err}");
+        assert!(parse_lines("a\tenum\tx\t-\t\n").is_err());
+    }
+
+    #[test]
+    fn allowed_values_follow_type_and_range() {
+        let mut u = OptionSpec::new("n", OptionKind::Uint, Some("4"));
+        u.max = Some("4294967295".into());
+        assert!(u.allows("0") && u.allows("4294967295"));
+        assert!(!u.allows("-1") && !u.allows("42949672950") && !u.allows("x"));
+        let b = OptionSpec::new("b", OptionKind::Bool, Some("true"));
+        assert!(b.allows("false") && !b.allows("0"));
+    }
+}

@@ -1,0 +1,469 @@
+//! Option configurations: a solver release's options read from the solver itself
+//! ([`catalog`]), which of them et enumerates (the family's rules, [`Family::leave_out`]),
+//! and the configurations built from them ([`space`]): the default mode plus a set of
+//! `option=value` pairs, each run as a solver of its own.
+//!
+//! A catalog comes from the pool entry's `catalog` file if it names one, else from the
+//! program through its family's listing ([`Family::option_listing`], parsed by
+//! [`Family::parse_options`]), cached under `$ET_HOME/cache/options/` per solver and
+//! checked against the program's size and modification time.
+//!
+//! *Must not:* know any family's options (that is [`super::family`]); judge answers.
+
+pub mod catalog;
+pub mod space;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use catalog::OptionSpec;
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
+
+use super::call::{run_call, Input, Limits};
+use super::check;
+use super::family::Family;
+use super::pool::{Configured, SolverConfig};
+
+pub use space::{Configuration, Space};
+
+/// How long listing a solver's options may take.
+const LISTING_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A curated mode of a family: options the published campaigns ran, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Curated {
+    /// Its short name, the configuration's suffix (`newcore`).
+    pub name: &'static str,
+    /// Its options and values.
+    pub options: &'static [(&'static str, &'static str)],
+    /// What it is, for `et options enumerate`.
+    pub description: &'static str,
+}
+
+/// The options of one solver release, with et's decision on each.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// The solver (pool name) it was read from.
+    pub solver: String,
+    /// Its family.
+    pub family: String,
+    /// Its release.
+    pub version: String,
+    /// Each option, with the reason it is left out of enumeration (`None`: enumerated).
+    pub options: Vec<(OptionSpec, Option<String>)>,
+}
+
+impl Catalog {
+    /// A catalog of `options`, each left out for the reason `leave_out` gives, or
+    /// because it has no value other than its default.
+    pub fn new(
+        solver: &str,
+        family: &str,
+        version: &str,
+        options: Vec<OptionSpec>,
+        leave_out: impl Fn(&OptionSpec) -> Option<String>,
+    ) -> Catalog {
+        let options = options
+            .into_iter()
+            .map(|o| {
+                let reason = leave_out(&o).or_else(|| match o.kind {
+                    catalog::OptionKind::Text => {
+                        Some("free text: no values to enumerate".to_string())
+                    }
+                    _ if space::values(&o).is_empty() => {
+                        Some("no value other than the default".to_string())
+                    }
+                    _ => None,
+                });
+                (o, reason)
+            })
+            .collect();
+        Catalog {
+            solver: solver.to_string(),
+            family: family.to_string(),
+            version: version.to_string(),
+            options,
+        }
+    }
+
+    /// The option called `name`.
+    pub fn get(&self, name: &str) -> Option<&OptionSpec> {
+        self.options.iter().map(|(o, _)| o).find(|o| o.name == name)
+    }
+
+    /// The options et enumerates, in catalog order.
+    pub fn enumerated(&self) -> impl Iterator<Item = &OptionSpec> {
+        self.options
+            .iter()
+            .filter(|(_, why)| why.is_none())
+            .map(|(o, _)| o)
+    }
+}
+
+/// Why et cannot give a solver's option catalog.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsError {
+    /// The family has no way to list its options and the pool entry names no file.
+    #[error("et cannot list the options of {solver} (family {family}): {why}; a pool entry's `catalog = \"FILE\"` can give them in et's catalog line format")]
+    NoListing {
+        /// The solver.
+        solver: String,
+        /// Its family.
+        family: String,
+        /// What the family says.
+        why: String,
+    },
+    /// The listing could not be run or gave nothing.
+    #[error("cannot list the options of {solver} with `{command}`: {why}")]
+    Listing {
+        /// The solver.
+        solver: String,
+        /// The command run.
+        command: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// A catalog file cannot be read.
+    #[error("cannot read option catalog {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A catalog file or a listing in the line format is malformed.
+    #[error("option catalog {origin}: {source}")]
+    Format {
+        /// Where it came from.
+        origin: String,
+        /// The bad line.
+        source: catalog::LineError,
+    },
+    /// A configuration's option is not in the catalog or its value not allowed.
+    #[error("{solver}: {message}")]
+    BadOption {
+        /// The solver.
+        solver: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Where catalogs are cached: `<home>/cache/options/`.
+pub fn cache_dir(home: &Path) -> PathBuf {
+    home.join("cache").join("options")
+}
+
+/// The option catalog of `solver`: its pool entry's `catalog` file, else its cached
+/// listing (in `cache`), else the listing of its program, then cached.
+pub fn catalog_of(solver: &SolverConfig, cache: &Path) -> Result<Catalog, OptionsError> {
+    let family = solver.family_info();
+    let specs = match &solver.catalog {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|source| OptionsError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            catalog::parse_lines(&text).map_err(|source| OptionsError::Format {
+                origin: path.display().to_string(),
+                source,
+            })?
+        }
+        None => listed(solver, family, cache)?,
+    };
+    Ok(Catalog::new(
+        &solver.name,
+        &solver.family,
+        &solver.version,
+        specs,
+        |o| family.leave_out(o),
+    ))
+}
+
+/// The first line of a cached listing: the program it came from, its size and time.
+fn stamp(program: &str) -> Option<String> {
+    let meta = std::fs::metadata(program).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_secs();
+    Some(format!(
+        "options of {program} ({} bytes, modified {modified})",
+        meta.len()
+    ))
+}
+
+fn listed(
+    solver: &SolverConfig,
+    family: &dyn Family,
+    cache: &Path,
+) -> Result<Vec<OptionSpec>, OptionsError> {
+    let program = solver.program();
+    let command = family
+        .option_listing(program, &solver.version)
+        .map_err(|why| OptionsError::NoListing {
+            solver: solver.name.clone(),
+            family: solver.family.clone(),
+            why,
+        })?;
+    let file = cache.join(format!("{}.tsv", solver.name));
+    let header = stamp(program);
+    if let (Some(header), Ok(text)) = (&header, std::fs::read_to_string(&file)) {
+        if text.lines().next() == Some(&format!("# {header}")) {
+            if let Ok(specs) = catalog::parse_lines(&text) {
+                return Ok(specs);
+            }
+        }
+    }
+    let failed = |why: String| OptionsError::Listing {
+        solver: solver.name.clone(),
+        command: command.join(" "),
+        why,
+    };
+    let outcome = run_call(
+        &command,
+        Input::Stdin(b""),
+        &Limits::with_timeout(LISTING_TIMEOUT),
+    )
+    .map_err(|e| failed(e.to_string()))?;
+    let stdout = outcome.stdout_text();
+    let specs = family.parse_options(&stdout).map_err(|e| {
+        let err = outcome.stderr_text();
+        failed(format!("{e}; stderr: {}", err.lines().next().unwrap_or("")))
+    })?;
+    if specs.is_empty() {
+        return Err(failed(format!(
+            "no options in its output (exit {:?}, stderr: {})",
+            outcome.exit_code,
+            outcome.stderr_text().lines().next().unwrap_or("")
+        )));
+    }
+    if let Some(header) = header {
+        // A cache that cannot be written is only slower next time.
+        let _ = std::fs::create_dir_all(cache).and_then(|_| {
+            crate::atomic_file::write(&file, catalog::to_lines(&header, &specs).as_bytes())
+        });
+    }
+    Ok(specs)
+}
+
+/// `base` run in `configuration`: named `<base>+<suffix>`, its command the base's with
+/// the family's argument for each option appended, and its options recorded.
+pub fn configure(base: &SolverConfig, configuration: &Configuration) -> SolverConfig {
+    let family = base.family_info();
+    let mut solver = base.clone();
+    solver.name = configuration.name_for(&base.name);
+    solver.command.extend(
+        configuration
+            .options
+            .iter()
+            .map(|(n, v)| family.option_argument(n, v)),
+    );
+    solver.reference = Vec::new();
+    solver.configuration = Some(Configured {
+        of: base.name.clone(),
+        options: configuration.option_words(),
+    });
+    solver
+}
+
+/// Words in option and file names that mark options which only change output,
+/// tracing, limits or files, or randomness: the rule every family starts from.
+const OUTPUT_WORDS: &[(&str, &str)] = &[
+    ("dump", "output only (dumps)"),
+    ("trace", "tracing"),
+    ("verbose", "output only (verbosity)"),
+    ("verbosity", "output only (verbosity)"),
+    ("stats", "output only (statistics)"),
+    ("statistics", "output only (statistics)"),
+    ("print", "output only (printing)"),
+    ("output", "output only"),
+    ("debug", "debugging"),
+    ("log", "output only (logging)"),
+    ("file", "files"),
+    ("timeout", "a limit"),
+    ("tlimit", "a limit"),
+    ("rlimit", "a limit"),
+    ("memory", "a limit (memory)"),
+    ("max_memory", "a limit (memory)"),
+    ("seed", "random seed"),
+    ("proof", "proofs"),
+    ("proofs", "proofs"),
+    ("threads", "threads (nondeterministic)"),
+];
+
+/// Why an option is left out by et's common rule: one of the words of its name
+/// (split at `.`, `_` and `-`) marks output, tracing, limits, files, proofs, threads
+/// or random seeds. Families add their own rules ([`Family::leave_out`]).
+pub fn common_leave_out(option: &OptionSpec) -> Option<String> {
+    let words: Vec<&str> = option.name.split(['.', '_', '-']).collect();
+    OUTPUT_WORDS
+        .iter()
+        .find(|(w, _)| words.contains(w))
+        .map(|(_, why)| why.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::catalog::OptionKind;
+    use super::*;
+
+    #[test]
+    fn common_rule_leaves_out_output_limits_and_seeds() {
+        let out = |name| common_leave_out(&OptionSpec::new(name, OptionKind::Bool, None));
+        assert!(out("dump_models").is_some());
+        assert!(out("trace_file_name").is_some());
+        assert!(out("sat.random_seed").is_some());
+        assert!(out("tlimit-per").is_some());
+        assert_eq!(out("smt.arith.solver"), None);
+        assert_eq!(out("nl-cov"), None);
+    }
+}
+
+/// Most options one enumerated configuration sets (`et options enumerate --max`, the
+/// space `--configurations` draws from).
+pub const MAX_OPTIONS: usize = 8;
+
+/// Which configurations of a solver a campaign runs (`--configurations SOLVER:WHICH`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Selection {
+    /// `curated`: the family's curated modes the release has.
+    Curated,
+    /// `single` or `single:N`: the configurations of one option, all or the first N.
+    Single(Option<u64>),
+    /// `A..B`: the configurations of indices A (included) to B (excluded), as
+    /// `et options enumerate` numbers them.
+    Range(BigUint, BigUint),
+}
+
+impl std::str::FromStr for Selection {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Selection, String> {
+        let number = |t: &str| {
+            t.parse::<BigUint>()
+                .map_err(|_| format!("`{t}` is not a configuration index"))
+        };
+        if text == "curated" {
+            Ok(Selection::Curated)
+        } else if text == "single" {
+            Ok(Selection::Single(None))
+        } else if let Some(n) = text.strip_prefix("single:") {
+            n.parse::<u64>()
+                .ok()
+                .filter(|n| *n > 0)
+                .map(|n| Selection::Single(Some(n)))
+                .ok_or_else(|| format!("`single:{n}`: the count must be a positive number"))
+        } else if let Some((a, b)) = text.split_once("..") {
+            let (a, b) = (number(a)?, number(b)?);
+            if a >= b {
+                return Err(format!("`{text}`: an empty range"));
+            }
+            Ok(Selection::Range(a, b))
+        } else {
+            Err(format!(
+                "`{text}` is not `curated`, `single`, `single:N` or a range `A..B`"
+            ))
+        }
+    }
+}
+
+/// The configurations of `catalog` that `selection` picks, in enumeration order.
+pub fn select(
+    catalog: &Catalog,
+    curated: &[Curated],
+    selection: &Selection,
+) -> Result<Vec<Configuration>, OptionsError> {
+    let bad = |message: String| OptionsError::BadOption {
+        solver: catalog.solver.clone(),
+        message,
+    };
+    let out: Vec<Configuration> = match selection {
+        Selection::Curated => Space::new(catalog, curated, 0).curated().to_vec(),
+        Selection::Single(count) => {
+            let space = Space::new(catalog, curated, 1);
+            let first = BigUint::from(space.curated().len());
+            let n = space.of_size(1);
+            let n = count.map_or(n.clone(), |c| n.min(BigUint::from(c)));
+            let n = n.to_u64().unwrap_or(u64::MAX);
+            (0..n).filter_map(|i| space.get(&(&first + i))).collect()
+        }
+        Selection::Range(a, b) => {
+            let space = Space::new(catalog, curated, MAX_OPTIONS);
+            let width = (b - a)
+                .to_u64()
+                .filter(|w| *w <= 100_000)
+                .ok_or_else(|| bad(format!("{a}..{b} holds more than 100000 configurations")))?;
+            (0..width).map_while(|i| space.get(&(a + i))).collect()
+        }
+    };
+    if out.is_empty() {
+        return Err(bad(format!(
+            "no configuration in {selection:?} (the release's catalog offers none there)"
+        )));
+    }
+    Ok(out)
+}
+
+impl OptionsError {
+    /// Whether the error is the user's input (exit 2): a solver whose options et cannot
+    /// list, a malformed catalog, an empty selection, a catalog file not there.
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            OptionsError::NoListing { .. }
+            | OptionsError::Format { .. }
+            | OptionsError::BadOption { .. } => true,
+            OptionsError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
+            OptionsError::Listing { .. } => false,
+        }
+    }
+}
+
+/// The configurations among `solvers` that their solver refuses at the start, each
+/// with what it did: run on the start check's trivial formula ([`check::KNOWN_SAT`],
+/// files in `work_dir`) for at most [`check::START_CHECK_TIMEOUT`], one that is
+/// rejected, cannot start or crashes before answering it did not take its options.
+/// Such a configuration is recorded and not run: never a finding. Solvers that are not
+/// configurations are not probed.
+pub fn refusals(solvers: &[SolverConfig], work_dir: &Path) -> Vec<(String, String)> {
+    use crate::oracle::Status;
+    use check::{probe, KNOWN_SAT, START_CHECK_TIMEOUT};
+    let supervisor = super::call::Supervisor::global();
+    let limits = Limits::with_timeout(START_CHECK_TIMEOUT);
+    let configured: Vec<&SolverConfig> = solvers
+        .iter()
+        .filter(|s| s.configuration.is_some())
+        .collect();
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut refused = Vec::new();
+    for chunk in configured.chunks(width) {
+        let probes: Vec<_> = std::thread::scope(|scope| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|s| {
+                    let limits = &limits;
+                    scope.spawn(move || {
+                        probe(supervisor, s, work_dir, Status::Sat, KNOWN_SAT, limits)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a start probe panicked"))
+                .collect()
+        });
+        for (s, p) in chunk.iter().zip(probes) {
+            if matches!(
+                p.status,
+                Status::Rejected | Status::SetupError | Status::Crash
+            ) {
+                let why = p.problem.unwrap_or_else(|| p.status.to_string());
+                refused.push((s.name.clone(), why));
+            }
+        }
+    }
+    refused
+}

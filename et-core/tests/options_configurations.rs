@@ -1,0 +1,342 @@
+//! Option configurations on real solvers: catalogs read from z3 and cvc5, their
+//! enumeration, and campaigns over configurations (a fake solver whose one option
+//! injects wrong answers, z3's curated modes in sessions, options a solver refuses).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Output;
+
+use common::{fake_release, fake_script, manifest, rows, show, solver, stdout, Scratch};
+use et_core::oracle::{Status, Verdict};
+
+/// `et args` with `$ET_HOME` in the scratch directory (catalogs are cached there).
+fn et(s: &Scratch, args: &[&str]) -> Output {
+    let o = s
+        .et()
+        .env("ET_HOME", s.join("home"))
+        .args(args)
+        .output()
+        .unwrap();
+    eprintln!("{}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// The rows of a table printed by `et options`, without its header.
+fn table(o: &Output) -> Vec<Vec<String>> {
+    assert!(o.status.success(), "{}", show(o));
+    stdout(o)
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn catalogs_are_read_from_z3_and_cvc5() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0"), solver("cvc5-1.4.2")]);
+    let pool = pool.to_str().unwrap();
+    for (name, at_least) in [("z3-4.16.0", 500), ("cvc5-1.4.2", 300)] {
+        let rows = table(&et(&s, &["options", "list", name, "--pool", pool]));
+        assert!(rows.len() >= at_least, "{name}: {} options", rows.len());
+        for r in &rows {
+            assert_eq!(r.len(), 5, "{r:?}");
+            assert!(
+                ["bool", "int", "uint", "real", "enum", "text"].contains(&r[1].as_str()),
+                "{r:?}"
+            );
+            assert!(
+                r[4].starts_with("yes: ") || r[4].starts_with("no: "),
+                "{r:?}"
+            );
+        }
+        let with_default = rows.iter().filter(|r| r[2] != "-").count();
+        assert!(
+            with_default * 10 >= rows.len() * 9,
+            "{name}: {with_default} defaults"
+        );
+        // Cached per solver, checked against its program.
+        assert!(s.join(&format!("home/cache/options/{name}.tsv")).is_file());
+    }
+    let z3 = table(&et(&s, &["options", "list", "z3-4.16.0", "--pool", pool]));
+    let get = |n: &str| z3.iter().find(|r| r[0] == n).unwrap().clone();
+    assert_eq!(get("smt.arith.solver")[1..3], ["uint", "6"]);
+    assert!(
+        get("sat.euf")[4].contains("not ready"),
+        "{:?}",
+        get("sat.euf")
+    );
+    assert!(get("timeout")[4].starts_with("no: a limit"));
+    assert!(get("smt.random_seed")[4].starts_with("no: random seed"));
+    assert_eq!(get("rewriter.flat")[4], "yes: false");
+    let cvc5 = table(&et(&s, &["options", "list", "cvc5-1.4.2", "--pool", pool]));
+    let get = |n: &str| cvc5.iter().find(|r| r[0] == n).unwrap().clone();
+    assert_eq!(get("simplification")[1..4], ["enum", "batch", "batch|none"]);
+    assert_eq!(get("simplification")[4], "yes: none");
+    assert!(get("tlimit")[4].starts_with("no: "));
+    assert!(get("check-models")[4].starts_with("no: a self-check"));
+}
+
+#[test]
+fn configurations_are_enumerated_curated_first_with_random_access() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let pool = pool.to_str().unwrap();
+    let all = table(&et(
+        &s,
+        &[
+            "options",
+            "enumerate",
+            "z3-4.16.0",
+            "--max",
+            "2",
+            "--n",
+            "1000",
+            "--pool",
+            pool,
+        ],
+    ));
+    assert_eq!(all.len(), 1000);
+    assert_eq!(all[0][1], "z3-4.16.0+newcore");
+    assert_eq!(all[0][2], "tactic.default_tactic=smt sat.euf=true");
+    let curated: Vec<&str> = all
+        .iter()
+        .take_while(|r| !r[1].contains("+o"))
+        .map(|r| r[1].as_str())
+        .collect();
+    assert!(curated.contains(&"z3-4.16.0+arith2"), "{curated:?}");
+    assert!(
+        !curated.contains(&"z3-4.16.0+arith6"),
+        "6 is 4.16.0's default"
+    );
+    // Fewest options first: singles, then pairs; every name distinct.
+    let sizes: Vec<usize> = all[curated.len()..]
+        .iter()
+        .map(|r| r[2].split(' ').count())
+        .collect();
+    assert!(sizes.windows(2).all(|w| w[0] <= w[1]));
+    let names: BTreeSet<&str> = all.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(names.len(), all.len());
+    // Random access: --start gives the same configurations as the stream.
+    let far = table(&et(
+        &s,
+        &[
+            "options",
+            "enumerate",
+            "z3-4.16.0",
+            "--max",
+            "2",
+            "--start",
+            "990",
+            "--n",
+            "10",
+            "--pool",
+            pool,
+        ],
+    ));
+    assert_eq!(far, all[990..]);
+    let o = et(
+        &s,
+        &[
+            "options",
+            "enumerate",
+            "z3-4.16.0",
+            "--max",
+            "9",
+            "--pool",
+            pool,
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+}
+
+/// A pool of the fake solver with options (its catalog from a file) and the real z3.
+fn fake_pool(s: &Scratch, catalog: &Path) -> String {
+    let z3 = solver("z3-4.16.0");
+    let mut fake = fake_release(
+        "opts-1.0",
+        "opts",
+        "1.0",
+        "options.sh",
+        &[z3.program(), "model_validate=true"],
+    );
+    fake.catalog = Some(catalog.to_path_buf());
+    s.pool_file("pool.toml", &[fake, z3]).display().to_string()
+}
+
+#[test]
+fn the_one_faulty_option_is_found_on_its_configuration_only() {
+    let s = Scratch::new();
+    let catalog = Path::new(&fake_script("options-catalog.tsv")).to_path_buf();
+    let pool = fake_pool(&s, &catalog);
+    let listed = table(&et(&s, &["options", "list", "opts-1.0", "--pool", &pool]));
+    assert_eq!(listed.len(), 30);
+    let out = s.join("run");
+    let o = et(
+        &s,
+        &[
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "50",
+            "--timeout",
+            "10",
+            "--jobs",
+            "2",
+            "--pool",
+            &pool,
+            "--configurations",
+            "opts-1.0:single",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let (_, m) = manifest(&out);
+    // Every single-option configuration the catalog enumerates; the log file and the
+    // verbosity are left out by et's common rule.
+    assert_eq!(m.solvers.len(), 26 + 1 + 2);
+    let liar = m
+        .solvers
+        .iter()
+        .find(|s| s.options.as_deref() == Some(&["xor-lies=true".to_string()][..]))
+        .unwrap();
+    assert_eq!(liar.configuration_of.as_deref(), Some("opts-1.0"));
+    assert!(liar.command.contains(&"--xor-lies=true".to_string()));
+    for s in &m.solvers {
+        // Judged first by the release in its default mode.
+        assert_eq!(s.references.as_ref().unwrap()[0], "opts-1.0", "{}", s.name);
+    }
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 50 * m.solvers.len());
+    let bugs: BTreeSet<&str> = rows
+        .iter()
+        .filter(|r| r.verdict.is_some_and(|v| v.is_bug()))
+        .map(|r| r.solver.as_str())
+        .collect();
+    assert_eq!(bugs, BTreeSet::from([liar.name.as_str()]));
+    let unsound = rows
+        .iter()
+        .filter(|r| r.solver == liar.name && r.verdict == Some(Verdict::Unsound))
+        .count();
+    assert!(unsound > 0);
+    for r in rows.iter().filter(|r| r.verdict == Some(Verdict::Unsound)) {
+        assert_eq!(r.reference, "opts-1.0", "{r:?}");
+    }
+}
+
+#[test]
+fn options_the_solver_refuses_are_recorded_and_not_run() {
+    let s = Scratch::new();
+    let mut text = std::fs::read_to_string(fake_script("options-catalog.tsv")).unwrap();
+    text.push_str("bogus\tbool\tfalse\t-\tan option the program does not take\n");
+    let catalog = s.join("catalog.tsv");
+    std::fs::write(&catalog, text).unwrap();
+    let pool = fake_pool(&s, &catalog);
+    let out = s.join("run");
+    let o = et(
+        &s,
+        &[
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "5",
+            "--timeout",
+            "10",
+            "--pool",
+            &pool,
+            "--configurations",
+            "opts-1.0:26..30",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let (text, m) = manifest(&out);
+    assert_eq!(m.refused_configurations.len(), 1, "{text}");
+    let refused = &m.refused_configurations[0];
+    assert_eq!(refused.options, ["bogus=true"]);
+    assert!(
+        refused.reason.contains("unknown option bogus"),
+        "{}",
+        refused.reason
+    );
+    let rows = rows(&out);
+    assert!(rows.iter().all(|r| r.solver != refused.name));
+    assert!(rows.iter().all(|r| r.status != Status::SetupError));
+    assert_eq!(m.solvers.len(), 3);
+}
+
+#[test]
+fn a_campaign_over_z3s_curated_modes_runs_in_sessions_and_names_them() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0"), solver("cvc5-1.4.2")]);
+    let out = s.join("run");
+    let args = [
+        "run",
+        "-g",
+        "ints",
+        "--n",
+        "1000",
+        "--timeout",
+        "10",
+        "--jobs",
+        "2",
+        "--pool",
+        pool.to_str().unwrap(),
+        "--configurations",
+        "z3-4.16.0:curated",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = et(&s, &args);
+    assert!(o.status.success(), "{}", show(&o));
+    let (_, m) = manifest(&out);
+    let names: BTreeSet<String> = m.solvers.iter().map(|s| s.name.clone()).collect();
+    assert!(names.len() >= 8, "{names:?}");
+    for c in &m.solvers {
+        assert!(c.name.starts_with("z3-4.16.0+"), "{}", c.name);
+        assert_eq!(c.session, Some(true), "{}", c.name);
+        assert!(!c.options.as_ref().unwrap().is_empty());
+        assert_eq!(c.references.as_ref().unwrap()[0], "z3-4.16.0");
+    }
+    assert!(m.reference_solvers.iter().any(|r| r.name == "z3-4.16.0"));
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 1000 * names.len());
+    assert!(rows.iter().all(|r| names.contains(&r.solver)));
+    // A finished study resumes to nothing more, and reports name the configurations.
+    let o = et(&s, &["run", "--resume", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(common::rows(&out).len(), rows.len());
+    let o = et(&s, &["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(stdout(&o).contains("z3-4.16.0+newcore"));
+}
+
+#[test]
+fn help_has_examples_and_enumerated_lists_only_those() {
+    let s = Scratch::new();
+    for args in [
+        &["options", "--help"][..],
+        &["options", "list", "--help"],
+        &["options", "enumerate", "--help"],
+    ] {
+        let o = et(&s, args);
+        assert!(stdout(&o).contains("Examples:"), "{args:?}");
+    }
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let args = [
+        "options",
+        "list",
+        "z3-4.16.0",
+        "--enumerated",
+        "--pool",
+        pool.to_str().unwrap(),
+    ];
+    let rows = table(&et(&s, &args));
+    assert!(rows.len() > 300 && rows.iter().all(|r| r[4].starts_with("yes: ")));
+}
