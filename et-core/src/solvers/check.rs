@@ -155,7 +155,10 @@ pub fn probe_model(
         .prelude(Some(KNOWN_LOGIC))
         .map_or(String::new(), |p| p + "\n");
     text.push_str(&format!("{body}{request}\n(exit)\n"));
-    let how = match (family.model_options(), family.model_preamble()) {
+    let how = match (
+        family.model_options(&solver.version),
+        family.model_preamble(),
+    ) {
         (Some(options), _) if !options.is_empty() => {
             format!("`{}` and `{request}`", options.join(" "))
         }

@@ -140,7 +140,7 @@ impl SolverConfig {
             return None;
         }
         let options = family::find_or_generic(&self.family)
-            .model_options()
+            .model_options(&self.version)
             .unwrap_or_default();
         let mut command = vec![self.command[0].clone()];
         command.extend(options.iter().map(|o| o.to_string()));

@@ -57,7 +57,7 @@ impl Family for Cvc4 {
         &["z3"]
     }
 
-    fn model_options(&self) -> Option<&'static [&'static str]> {
+    fn model_options(&self, _version: &str) -> Option<&'static [&'static str]> {
         Some(&["--produce-models"])
     }
 

@@ -86,8 +86,10 @@ pub trait Family: Sync {
     /// after `sat` (cvc5 and cvc4 refuse `(get-model)` without `--produce-models`), or
     /// `None` when the script asks for models instead ([`Family::model_preamble`]).
     /// `Some` is also what makes a pool entry's `models` default to true: et knows
-    /// this family prints models it can read.
-    fn model_options(&self) -> Option<&'static [&'static str]> {
+    /// this family prints models it can read. The options may depend on the release
+    /// (`version`); whether there are any (`Some`) does not.
+    fn model_options(&self, version: &str) -> Option<&'static [&'static str]> {
+        let _ = version;
         None
     }
 
@@ -96,7 +98,7 @@ pub trait Family: Sync {
     /// every SMT-LIB solver understands (it must come before `(set-logic ...)`).
     /// Families with model options keep their command line and get nothing here.
     fn model_preamble(&self) -> Option<&'static str> {
-        match self.model_options() {
+        match self.model_options("") {
             Some(_) => None,
             None => Some("(set-option :produce-models true)"),
         }
@@ -422,7 +424,7 @@ pub fn reference_families(name: &str) -> &'static [&'static str] {
 /// not given: yes for the families whose model options et knows; an explicit
 /// `models = true` works for any family (through [`Family::model_preamble`]).
 pub fn models_by_default(name: &str) -> bool {
-    find(name).is_some_and(|f| f.model_options().is_some())
+    find(name).is_some_and(|f| f.model_options("").is_some())
 }
 
 #[cfg(test)]
@@ -475,7 +477,7 @@ mod tests {
         for f in FAMILIES {
             assert_eq!(
                 f.model_preamble().is_some(),
-                f.model_options().is_none(),
+                f.model_options("").is_none(),
                 "{}",
                 f.name()
             );
@@ -486,10 +488,17 @@ mod tests {
         );
         assert_eq!(find_or_generic("perturbed").model_request(), "(get-model)");
         assert_eq!(
-            find("cvc5").unwrap().model_options(),
+            find("cvc5").unwrap().model_options("1.4.2"),
             Some(&["--produce-models"][..])
         );
-        assert_eq!(find("z3").unwrap().model_options(), Some(&[][..]));
+        assert_eq!(find("z3").unwrap().model_options("4.16.0"), Some(&[][..]));
+        // yices 2.7 prints SMT-LIB models by default and no longer knows the option.
+        let yices = find("yices").unwrap();
+        assert_eq!(
+            yices.model_options("2.6.5"),
+            Some(&["--smt2-model-format"][..])
+        );
+        assert_eq!(yices.model_options("2.7.0"), Some(&[][..]));
     }
 
     #[test]

@@ -20,9 +20,15 @@ impl Family for Yices {
         "yices-smt2"
     }
 
-    fn model_options(&self) -> Option<&'static [&'static str]> {
-        // Models as `define-fun`s like the other families, not yices' `(= a 2)`.
-        Some(&["--smt2-model-format"])
+    fn model_options(&self, version: &str) -> Option<&'static [&'static str]> {
+        // Models as `define-fun`s like the other families, not yices' `(= a 2)`: an
+        // option up to 2.6, the default from 2.7 on (whose yices-smt2 refuses the
+        // option: measured on the development head, 2.7.0).
+        if crate::version::at_least(version, "2.7.0") {
+            Some(&[])
+        } else {
+            Some(&["--smt2-model-format"])
+        }
     }
 
     fn model_dialect(&self, version: &str) -> ModelDialect {

@@ -40,7 +40,7 @@ impl Family for Z3 {
         &["cvc5", "cvc4"]
     }
 
-    fn model_options(&self) -> Option<&'static [&'static str]> {
+    fn model_options(&self, _version: &str) -> Option<&'static [&'static str]> {
         // z3's `model=true` is on by default: `(get-model)` just works.
         Some(&[])
     }

@@ -26,7 +26,7 @@ impl Family for Bitwuzla {
         "bitwuzla"
     }
 
-    fn model_options(&self) -> Option<&'static [&'static str]> {
+    fn model_options(&self, _version: &str) -> Option<&'static [&'static str]> {
         // Without it, `(get-model)` is an error ("model generation is not enabled").
         Some(&["--produce-models"])
     }
