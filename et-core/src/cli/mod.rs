@@ -130,14 +130,31 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause,
-/// and returns its exit code ([`exit_code`]).
+/// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause
+/// that says something new ([`causes`]), and returns its exit code ([`exit_code`]).
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
     eprintln!("et: error: {err}");
-    for cause in err.chain().skip(1) {
+    for cause in causes(err) {
         eprintln!("  caused by: {cause}");
     }
     ExitCode::from(exit_code(err))
+}
+
+/// The causes of an error worth a `caused by:` line: each distinct text once, and none
+/// that a line before it already says (a message that quotes its OS error, followed by
+/// that OS error as its source).
+fn causes(err: &anyhow::Error) -> Vec<String> {
+    let mut said = vec![err.to_string()];
+    let mut out = Vec::new();
+    for cause in err.chain().skip(1) {
+        let text = cause.to_string();
+        if text.is_empty() || said.iter().any(|s| s.contains(&text)) {
+            continue;
+        }
+        said.push(text.clone());
+        out.push(text);
+    }
+    out
 }
 
 /// The exit code of an error: [`EXIT_BAD_INPUT`] if any cause in its chain is bad input
@@ -209,6 +226,25 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let os = || std::io::Error::from_raw_os_error(libc::EACCES);
+        let quoted = anyhow::Error::new(os())
+            .context(format!("cannot write out/report.md: {}", os()))
+            .context("cannot write out");
+        assert_eq!(
+            causes(&quoted),
+            [format!("cannot write out/report.md: {}", os())],
+            "the OS error is already in the line before it"
+        );
+        let twice = anyhow::Error::new(os())
+            .context(os().to_string())
+            .context("cannot write x");
+        assert_eq!(causes(&twice), [os().to_string()]);
+        let distinct = anyhow::Error::new(os()).context("cannot write x");
+        assert_eq!(causes(&distinct), [os().to_string()]);
+    }
 
     #[test]
     fn refusals_and_bad_input_exit_2_failures_exit_1() {

@@ -118,6 +118,12 @@ impl Observer for Progress {
     fn warning(&mut self, text: &str) {
         eprintln!("et: warning: {text}");
     }
+
+    fn note(&mut self, text: &str) {
+        if !matches!(self, Progress::Quiet) {
+            eprintln!("et: {text}");
+        }
+    }
 }
 
 fn verdict_counts(summary: &Summary) -> String {
