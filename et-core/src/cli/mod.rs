@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bisect;
+mod completions;
 mod merge;
 mod plot;
 mod progress;
@@ -72,7 +73,9 @@ correctness and performance to CSV.",
   et triage results/core
   et eval bug.smt2 --model z3.out
   et bisect bug.smt2 --family z3 --expect sat
-  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm"
+  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm
+  et completions bash > ~/.local/share/bash-completion/completions/et
+  et man | man -l -"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -106,6 +109,10 @@ enum Command {
     Bisect(bisect::Args),
     /// Reduce a trigger to a smaller formula of its grammar with the same verdict.
     Shrink(shrink::Args),
+    /// Print a shell completion script (bash, zsh, fish).
+    Completions(completions::Args),
+    /// Print et's man page (roff).
+    Man(completions::ManArgs),
 }
 
 /// Runs the parsed command line.
@@ -127,6 +134,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Triage(args) => triage::run(args),
         Command::Bisect(args) => bisect::run(args),
         Command::Shrink(args) => shrink::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => completions::man(args),
     }
 }
 
