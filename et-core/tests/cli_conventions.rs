@@ -77,3 +77,63 @@ fn man_is_roff_with_a_section_per_subcommand() {
     assert!(page.contains("Examples:"));
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }
+
+#[test]
+fn an_output_folder_named_where_a_file_is_is_bad_input() {
+    let s = Scratch::new();
+    let file = s.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let report =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/core");
+    let (file, report) = (file.to_str().unwrap(), report.to_str().unwrap());
+    let inside = format!("{file}/x");
+    for args in [
+        vec!["enumerate", "-g", "core", "--n", "2", "--out-dir", file],
+        vec!["enumerate", "-g", "core", "--n", "2", "--out-dir", &inside],
+        vec!["plot", report, "--out", file],
+        vec!["report", report, "--csv", file],
+        vec!["merge", report, "--out", file],
+        vec!["triage", report, "--out", file],
+    ] {
+        let o = s.run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("et: error: "), "{args:?}: {err}");
+        assert!(err.contains("a-file"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn each_cause_of_an_error_is_said_once() {
+    let s = Scratch::new();
+    let file = s.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let inside = format!("{}/x", file.display());
+    let said_once = |o: &std::process::Output| {
+        let err = stderr(o);
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(!lines.is_empty());
+        for (i, line) in lines.iter().enumerate() {
+            let text = line.trim_start().trim_start_matches("caused by: ");
+            assert!(
+                lines[..i].iter().all(|l| !l.contains(text)),
+                "`{text}` said twice: {err}"
+            );
+        }
+    };
+    said_once(&s.run(&["enumerate", "-g", "core", "--n", "2", "--out-dir", &inside]));
+    // A campaign's I/O error quotes its OS error, which is also its source.
+    let pool = s.pool_file("pool.toml", &[common::solver("z3-4.16.0")]);
+    let cache = s.join("missing/cache.csv");
+    let cache = cache.to_str().unwrap();
+    let o = s.run(&common::campaign_args(
+        "core",
+        "2",
+        &pool,
+        &s.join("run"),
+        &["--timeout", "5", "-q", "--reference-cache", cache],
+    ));
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    said_once(&o);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}

@@ -196,6 +196,14 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
     if let Some(e) = cause.downcast_ref::<PoolError>() {
         return bad_pool(e);
     }
+    // An output folder the user named where a file is (`--out FILE`, `--out-dir FILE`):
+    // creating it fails with one of these.
+    if let Some(e) = cause.downcast_ref::<std::io::Error>() {
+        return matches!(
+            e.kind(),
+            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory
+        );
+    }
     if cause.is::<BadInput>()
         || cause.is::<et_core::grammar::GrammarError>()
         || cause.is::<et_core::campaign::plan::ShardError>()
