@@ -883,3 +883,36 @@ fn a_resume_says_it_cut_a_torn_last_line() {
     );
     assert_complete(&out, 10, &[Z3]);
 }
+
+/// What the README says of `exit_code` and `signal`: one is set for a fresh call; a
+/// session call that answered left its process running, so neither is.
+#[test]
+fn exit_code_and_signal_say_how_a_process_ended() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver(Z3)]);
+    let out = s.join("run");
+    let o = s.run(&campaign_args(
+        "core",
+        "40",
+        &pool,
+        &out,
+        &["--timeout", "10", "-q", "--audit", "50"],
+    ));
+    assert!(o.status.success(), "{}", show(&o));
+    let all = rows(&out);
+    let (mut fresh, mut session) = (0, 0);
+    for r in &all {
+        match r.mode {
+            Some(et_core::judging::CallMode::Session) => {
+                session += 1;
+                assert_eq!((r.exit_code, r.signal), (None, None), "{r:?}");
+            }
+            _ => {
+                fresh += 1;
+                assert!(r.exit_code.is_some() != r.signal.is_some(), "{r:?}");
+            }
+        }
+    }
+    assert!(session > 0, "z3 runs in sessions");
+    assert_eq!(fresh + session, 40);
+}

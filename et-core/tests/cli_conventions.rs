@@ -137,3 +137,29 @@ fn each_cause_of_an_error_is_said_once() {
     said_once(&o);
     assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
 }
+
+#[test]
+fn help_says_what_a_new_run_needs_and_every_grammar() {
+    let s = Scratch::new();
+    let o = s.run(&["run", "-h"]);
+    let help = stdout(&o);
+    let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
+    for flag in ["--grammar", "--n", "--timeout"] {
+        assert!(usage.contains(flag), "{usage}");
+    }
+    assert!(help.contains("et run --resume --out <DIR>"), "{help}");
+    // --grammar names the extensions `et grammars` lists, in every command that takes it.
+    let listed = stdout(&s.run(&["grammars"]));
+    for command in ["run", "enumerate", "index", "count", "sample", "rank"] {
+        let help = stdout(&s.run(&[command, "-h"]));
+        assert!(help.contains("NAME-5v2a"), "{command}: {help}");
+        assert!(listed.contains("strings-5v2a") && help.contains("strings-5v2a"));
+    }
+    for sub in SUBCOMMANDS {
+        let o = s.run(&[sub, "--help"]);
+        assert!(
+            stdout(&o).contains("Examples:"),
+            "et {sub} --help has no examples"
+        );
+    }
+}

@@ -90,6 +90,12 @@ enum Command {
     Count(count::Args),
     Sample(sample::Args),
     Rank(rank::Args),
+    // The usage line clap derives (`et run [OPTIONS]`) hides that a new run needs
+    // these three.
+    #[command(
+        override_usage = "et run --grammar <NAME|FILE> --n <N> --timeout <SECS> [OPTIONS]\n       \
+                                et run --resume --out <DIR> [OPTIONS]"
+    )]
     Run(Box<run::Args>),
     /// Evaluate a formula under a solver's model, or search for a witness.
     Eval(eval::Args),
