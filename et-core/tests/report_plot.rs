@@ -488,7 +488,7 @@ fn timeouts_no_run_measured_are_warned() {
     assert!(warning.contains("timeout (2 s)"), "{warning}");
     // Measured timeouts: nothing to say.
     let written = write_plots(
-        &report_of(&[ints.clone()]),
+        &report_of(std::slice::from_ref(&ints)),
         tmp.path(),
         Format::Svg,
         PlotSize::default(),
