@@ -13,7 +13,7 @@ use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
 use common::{
-    cached_answers, campaign_args, fake, manifest, rows, solver, stderr, stdout, Scratch,
+    cached_answers, campaign_args, fake, manifest, rows, show, solver, stderr, stdout, Scratch,
 };
 use et_core::campaign::row::RunRow;
 use et_core::enumeration::{Enumeration, FormulaParser};
@@ -494,7 +494,7 @@ fn interrupt_and_resume(
     at_least: usize,
     stop: impl FnOnce(Child) -> Output,
     short_resume: bool,
-) -> (Output, Output) {
+) -> (Output, Output, usize) {
     let s = Scratch::new();
     let file = s.pool_file("pool.toml", &[solver(Z3), solver(CVC5)]);
     let out = s.join("run");
@@ -507,6 +507,11 @@ fn interrupt_and_resume(
         (at_least..300).contains(&kept),
         "stopped before the end with its rows: {kept}"
     );
+    let mut solvers_of: std::collections::HashMap<String, usize> = Default::default();
+    for r in rows(&out) {
+        *solvers_of.entry(r.index).or_default() += 1;
+    }
+    let complete = solvers_of.values().filter(|&&n| n == 2).count();
     // Without --resume the directory is refused.
     let o = s.run(&args);
     assert_eq!(o.status.code(), Some(2));
@@ -525,7 +530,7 @@ fn interrupt_and_resume(
     let again = s.run(&resume);
     assert!(again.status.success(), "{}", stderr(&again));
     assert_complete(&out, 150, &[Z3, CVC5]);
-    (stopped, resumed)
+    (stopped, resumed, complete)
 }
 
 #[test]
@@ -542,7 +547,7 @@ fn kill_9_then_resume_loses_and_repeats_nothing() {
 
 #[test]
 fn ctrl_c_keeps_finished_rows_and_exits_130() {
-    let (o, resumed) = interrupt_and_resume(
+    let (o, resumed, complete) = interrupt_and_resume(
         40,
         |child| {
             // SAFETY: kill takes integers only; the child is ours and not yet reaped.
@@ -556,6 +561,12 @@ fn ctrl_c_keeps_finished_rows_and_exits_130() {
     assert_eq!(o.status.code(), Some(130));
     assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
     assert!(stdout(&o).contains(Z3), "summary printed: {}", stdout(&o));
+    // The summary counts the formulas whose rows are all in runs.csv, no more.
+    assert!(
+        stdout(&o).contains(&format!("\n{complete} formulas in ")),
+        "{complete} complete formulas in runs.csv: {}",
+        stdout(&o)
+    );
     assert!(
         stdout(&resumed).contains("done earlier"),
         "{}",
@@ -725,4 +736,183 @@ fn reference_answers_are_cached_and_reused() {
     assert!(second
         .iter()
         .all(|r| r.reference == cvc5.name && r.reference_status.is_some_and(Status::is_decided)));
+}
+
+#[test]
+fn resume_with_a_larger_n_grows_a_finished_campaign() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver(Z3), solver(CVC5)]);
+    let out = s.join("run");
+    let options = ["--timeout", "10", "-j", "2", "-q"];
+    let o = s.run(&campaign_args("core", "30", &pool, &out, &options));
+    assert!(o.status.success(), "{}", show(&o));
+    let first = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    // A shrink is refused; a grow appends exactly the next formulas.
+    let o = s.run(&[
+        "run",
+        "--resume",
+        "--n",
+        "20",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(stderr(&o).contains("--n 30, not 20"), "{}", stderr(&o));
+    let o = s.run(&[
+        "run",
+        "--resume",
+        "--n",
+        "50",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(manifest(&out).1.n, 50);
+    let grown = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert!(
+        grown.starts_with(&first),
+        "the first rows stay as they were"
+    );
+    let added: Vec<RunRow> = rows(&out).into_iter().skip(60).collect();
+    let indices: HashSet<String> = added.iter().map(|r| r.index.clone()).collect();
+    let expected: HashSet<String> = (30..50).map(|i| i.to_string()).collect();
+    assert_eq!(indices, expected, "rows for indices 30..50 only");
+    assert_complete(&out, 50, &[Z3, CVC5]);
+    // Any other change is still refused, and leaves run.toml as it was.
+    let o = s.run(&[
+        "run",
+        "--resume",
+        "--n",
+        "60",
+        "--timeout",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert_eq!(manifest(&out).1.n, 50);
+    // A shard does not grow alone.
+    let shard = s.join("shard");
+    let mut sharded = options.to_vec();
+    sharded.extend(["--shard", "1/2"]);
+    let o = s.run(&campaign_args("core", "10", &pool, &shard, &sharded));
+    assert!(o.status.success(), "{}", show(&o));
+    let o = s.run(&[
+        "run",
+        "--resume",
+        "--n",
+        "20",
+        "--out",
+        shard.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(stderr(&o).contains("shard 1/2"), "{}", stderr(&o));
+    assert_eq!(manifest(&shard).1.n, 10);
+}
+
+#[test]
+fn a_start_up_failure_leaves_nothing_behind() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver(Z3)]);
+    let out = s.join("run");
+    // The reference cache cannot be created: the run fails before its first formula.
+    let cache = s.join("missing/cache.csv");
+    let mut options = vec!["--timeout", "10", "-q", "--reference-cache"];
+    options.push(cache.to_str().unwrap());
+    let args = campaign_args("core", "5", &pool, &out, &options);
+    let o = s.run(&args);
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(!out.exists(), "the run directory is removed");
+    // A scratch directory that cannot be made: refused before anything is created.
+    let o = s
+        .et()
+        .env("TMPDIR", s.join("nonexistent"))
+        .args(campaign_args(
+            "core",
+            "5",
+            &pool,
+            &out,
+            &["--timeout", "10"],
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    assert!(!out.exists());
+    // So the same command, once the cause is gone, starts the campaign.
+    std::fs::create_dir(s.join("missing")).unwrap();
+    let o = s.run(&args);
+    assert!(o.status.success(), "{}", show(&o));
+    assert_complete(&out, 5, &[Z3]);
+    // --out naming a file is bad input.
+    let file = s.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let o = s.run(&campaign_args(
+        "core",
+        "5",
+        &pool,
+        &file,
+        &["--timeout", "10"],
+    ));
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    assert!(stderr(&o).contains("is not a directory"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_resume_says_it_cut_a_torn_last_line() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver(Z3)]);
+    let out = s.join("run");
+    let o = s.run(&campaign_args(
+        "core",
+        "10",
+        &pool,
+        &out,
+        &["--timeout", "10", "-q"],
+    ));
+    assert!(o.status.success(), "{}", show(&o));
+    // The last row half written, as by a kill -9 mid-write.
+    let text = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let cut = text.trim_end_matches('\n').rfind('\n').unwrap() + 20;
+    std::fs::write(out.join("runs.csv"), &text[..cut]).unwrap();
+    let o = s.run(&["run", "--resume", "--out", out.to_str().unwrap(), "-q"]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(
+        stderr(&o).contains("et: warning:") && stderr(&o).contains("torn last line"),
+        "{}",
+        stderr(&o)
+    );
+    assert_complete(&out, 10, &[Z3]);
+}
+
+/// What the README says of `exit_code` and `signal`: one is set for a fresh call; a
+/// session call that answered left its process running, so neither is.
+#[test]
+fn exit_code_and_signal_say_how_a_process_ended() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver(Z3)]);
+    let out = s.join("run");
+    let o = s.run(&campaign_args(
+        "core",
+        "40",
+        &pool,
+        &out,
+        &["--timeout", "10", "-q", "--audit", "50"],
+    ));
+    assert!(o.status.success(), "{}", show(&o));
+    let all = rows(&out);
+    let (mut fresh, mut session) = (0, 0);
+    for r in &all {
+        match r.mode {
+            Some(et_core::judging::CallMode::Session) => {
+                session += 1;
+                assert_eq!((r.exit_code, r.signal), (None, None), "{r:?}");
+            }
+            _ => {
+                fresh += 1;
+                assert!(r.exit_code.is_some() != r.signal.is_some(), "{r:?}");
+            }
+        }
+    }
+    assert!(session > 0, "z3 runs in sessions");
+    assert_eq!(fresh + session, 40);
 }

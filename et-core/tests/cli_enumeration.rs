@@ -201,6 +201,28 @@ fn rank_inverts_enumerate_and_names_the_failing_token() {
 }
 
 #[test]
+fn rank_prints_every_result_before_a_bad_line() {
+    // 100,000 good lines then a bad one: every good line's index is printed (the
+    // buffered output is written out before the error), then the error, exit 2.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("formulas.txt");
+    let mut text = stdout(&et(&["enumerate", "-g", "core", "--n", "100000"]));
+    text.push_str("(assert (nand a b))\n");
+    std::fs::write(&file, text).unwrap();
+    let o = et(&["rank", "-g", "core", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 100_000);
+    assert_eq!(lines[99_999].split('\t').next(), Some("99999"));
+    assert!(
+        stderr(&o).contains("formulas.txt:100001:"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn sample_is_reproducible_and_in_part() {
     let run = |seed: &str| {
         et(&[

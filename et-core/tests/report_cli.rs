@@ -217,3 +217,51 @@ fn merging_two_grammars_names_the_grammar() {
     assert!(err.contains("grammar differs (core vs strings)"), "{err}");
     assert!(!out.exists());
 }
+
+/// `fixture(name)` copied into `base`, with its files changed by `edit`.
+fn copy_of(base: &Path, name: &str, edit: impl Fn(&Path)) -> PathBuf {
+    let dir = base.join(name);
+    fs::create_dir_all(&dir).unwrap();
+    for f in ["run.toml", "runs.csv"] {
+        fs::copy(fixture(name).join(f), dir.join(f)).unwrap();
+    }
+    edit(&dir);
+    dir
+}
+
+#[test]
+fn a_binary_call_log_is_bad_input_for_merge_as_for_report() {
+    let tmp = tempfile::tempdir().unwrap();
+    let binary = copy_of(tmp.path(), "core", |dir| {
+        let bytes: Vec<u8> = (0..3000u32)
+            .map(|i| (i * 7919 % 251) as u8 | 0x80)
+            .collect();
+        fs::write(dir.join("runs.csv"), bytes).unwrap();
+    });
+    refused(&["report", path(&binary)]);
+    let out = tmp.path().join("merged");
+    let err = refused(&["merge", path(&binary), "--out", path(&out)]);
+    assert!(err.contains("runs.csv"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_unknown_grammar_in_run_toml_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let edited = copy_of(tmp.path(), "core", |dir| {
+        let toml = fs::read_to_string(dir.join("run.toml")).unwrap();
+        let toml = toml.replace("grammar = \"core\"", "grammar = \"cor\"");
+        assert!(toml.contains("\"cor\""));
+        fs::write(dir.join("run.toml"), toml).unwrap();
+    });
+    let o = et(&["report", path(&edited)]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("et: warning:") && err.contains("grammar `cor` is unknown"),
+        "{err}"
+    );
+    // The built-in name is not warned about.
+    let o = et(&["report", path(&fixture("core"))]);
+    assert!(!text(&o.stderr).contains("unknown"), "{}", text(&o.stderr));
+}

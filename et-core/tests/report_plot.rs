@@ -217,7 +217,8 @@ fn svg_text_is_legible_and_on_the_canvas() {
         Format::Svg,
         PlotSize::default(),
     )
-    .unwrap();
+    .unwrap()
+    .paths;
     assert_eq!(paths.len(), 4);
     for path in &paths {
         let svg = fs::read_to_string(path).unwrap();
@@ -408,4 +409,99 @@ fn a_size_too_small_for_the_figure_is_refused() {
         assert!(err.is_bad_input());
         assert!(!out.exists(), "a refused size wrote {}", out.display());
     }
+}
+
+/// A run directory of one solver with `bugs` unsound calls (and as many formulas).
+fn many_bugs(dir: &Path, bugs: usize) {
+    fs::create_dir_all(dir).unwrap();
+    fs::write(
+        dir.join("run.toml"),
+        format!(
+            "et_version = \"0.1.0\"\ngrammar = \"lia\"\nstart = \"0\"\nn = {bugs}\ntimeout_s = 8.0\n\
+             \n[[solvers]]\nname = \"z3-1.0\"\nfamily = \"z3\"\nversion = \"1.0\"\ncommand = [\"x\"]\n"
+        ),
+    )
+    .unwrap();
+    let mut csv = String::from(
+        "grammar,index,size,solver,family,version,status,verdict,reference,reference_status,time_s,cpu_s,max_rss_kb,exit_code,signal\n",
+    );
+    for index in 0..bugs {
+        csv.push_str(&format!(
+            "lia,{index},3,z3-1.0,z3,1.0,unsat,unsound,,,0.01,0.01,1000,0,\n"
+        ));
+    }
+    fs::write(dir.join("runs.csv"), csv).unwrap();
+}
+
+#[test]
+fn every_grid_line_of_a_log_axis_is_labelled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("run");
+    many_bugs(&dir, 150);
+    let out = tmp.path().join("plots");
+    write_plots(&report_of(&[dir]), &out, Format::Svg, PlotSize::default()).unwrap();
+    let svg = fs::read_to_string(out.join("bugs.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let grid: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline") && n.attribute("opacity") == Some("0.12"))
+        .map(|n| {
+            let first = n.attribute("points").unwrap().split_whitespace().next();
+            first.unwrap().split(',').nth(1).unwrap().parse().unwrap()
+        })
+        .collect();
+    let ticks: Vec<(f64, String)> = svg_texts(&svg)
+        .into_iter()
+        .filter(|t| t.anchor == "end" && t.text.parse::<f64>().is_ok())
+        .map(|t| (t.y, t.text))
+        .collect();
+    let labels: Vec<&str> = ticks.iter().map(|(_, t)| t.as_str()).collect();
+    for decade in ["1", "10", "100"] {
+        assert!(labels.contains(&decade), "{labels:?}");
+    }
+    assert!(grid.len() >= 3, "{grid:?}");
+    for y in &grid {
+        assert!(
+            ticks.iter().any(|(ty, _)| (ty - y).abs() < 1.0),
+            "the grid line at y = {y} has no label: {ticks:?}"
+        );
+    }
+}
+
+#[test]
+fn timeouts_no_run_measured_are_warned() {
+    let ints = fixture("ints"); // run at 2 s
+    let tmp = tempfile::tempdir().unwrap();
+    let options = ReportOptions {
+        timeouts: vec![et_core::report::timeouts::parse_timeout("100").unwrap()],
+        ..ReportOptions::default()
+    };
+    let dirs = vec![RunDir::open(&ints).unwrap()];
+    let report = build_report(&dirs, &options).unwrap();
+    let written = write_plots(&report, tmp.path(), Format::Svg, PlotSize::default()).unwrap();
+    assert_eq!(written.warnings.len(), 1, "{:?}", written.warnings);
+    let warning = &written.warnings[0];
+    assert!(
+        warning.starts_with("solved: ") && warning.contains("--timeouts value (100 s)"),
+        "{warning}"
+    );
+    assert!(warning.contains("timeout (2 s)"), "{warning}");
+    // Measured timeouts: nothing to say.
+    let written = write_plots(
+        &report_of(std::slice::from_ref(&ints)),
+        tmp.path(),
+        Format::Svg,
+        PlotSize::default(),
+    )
+    .unwrap();
+    assert!(written.warnings.is_empty(), "{:?}", written.warnings);
+    // The command says it on stderr and still succeeds.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_et"))
+        .args(["plot", ints.to_str().unwrap(), "--timeouts", "100", "--out"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("et: warning: solved: "), "{err}");
 }

@@ -69,6 +69,24 @@ pub enum CampaignError {
         /// The requested value.
         now: String,
     },
+    /// `--resume --n N2` on a study of N < N2 formulas that cannot grow.
+    #[error("cannot grow {} from --n {was} to {now}: {reason}", dir.display())]
+    CannotGrow {
+        /// The run directory.
+        dir: PathBuf,
+        /// The recorded number of formulas.
+        was: u64,
+        /// The requested number.
+        now: u64,
+        /// Why not.
+        reason: String,
+    },
+    /// `--out` names something that is not a directory.
+    #[error("--out {} is not a directory", path.display())]
+    NotADirectory {
+        /// The path given.
+        path: PathBuf,
+    },
     /// `runs.csv` (or the reference cache) of the directory to resume is malformed.
     #[error("cannot resume: {0}")]
     Ledger(#[from] super::ledger::LedgerError),

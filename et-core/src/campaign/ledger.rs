@@ -36,6 +36,9 @@ pub struct Ledger {
     /// Rows that are not calls of the run (a call's second row, another solver's),
     /// left out.
     pub left_out: LeftOut,
+    /// Bytes of an unterminated last line cut off the file before reading (a run
+    /// killed while it wrote a row): that formula's call is made again.
+    pub torn_bytes: Option<u64>,
 }
 
 /// `runs.csv` could not be read back.
@@ -97,7 +100,7 @@ impl Ledger {
     /// Reads `runs.csv` (cutting off an unterminated last line) for a study starting at
     /// `start`, run with the solvers `solvers`.
     pub fn load(path: &Path, start: &BigUint, solvers: &[String]) -> Result<Ledger, LedgerError> {
-        repair_tail(path).map_err(|source| LedgerError::Io {
+        let torn_bytes = repair_tail(path).map_err(|source| LedgerError::Io {
             path: path.display().to_string(),
             source,
         })?;
@@ -112,7 +115,10 @@ impl Ledger {
         // A formula's rows are written together, so formulas seen but not yet complete
         // stay few while reading; what is left at the end was cut off mid-formula.
         let mut pending: HashMap<u64, Vec<Option<Answer>>> = HashMap::new();
-        let mut ledger = Ledger::default();
+        let mut ledger = Ledger {
+            torn_bytes,
+            ..Ledger::default()
+        };
         while reader.read_row().map_err(LedgerError::read)? {
             let (row, line) = (reader.row(), reader.line());
             let bad = |reason: String| LedgerError::Row {
@@ -201,11 +207,16 @@ impl Ledger {
 /// without any newline holds only a torn header and is emptied): rows are written whole,
 /// so only a crash of the machine mid-write can leave one, and that row will be run
 /// again. This is a write, before et appends to the file; readers only leave the line
-/// out.
-pub fn repair_tail(path: &Path) -> std::io::Result<()> {
+/// out. Returns how many bytes were cut, if any.
+pub fn repair_tail(path: &Path) -> std::io::Result<Option<u64>> {
     match torn_tail(path)? {
-        Some(keep) => OpenOptions::new().write(true).open(path)?.set_len(keep),
-        None => Ok(()),
+        Some(keep) => {
+            let file = OpenOptions::new().write(true).open(path)?;
+            let len = file.metadata()?.len();
+            file.set_len(keep)?;
+            Ok(Some(len.saturating_sub(keep)))
+        }
+        None => Ok(None),
     }
 }
 

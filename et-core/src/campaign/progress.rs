@@ -19,4 +19,7 @@ pub trait Observer {
     /// Something the user should know that does not stop the run (rows of `runs.csv`
     /// a resume left out, say).
     fn warning(&mut self, text: &str);
+    /// What the run did that the user asked for but may like to see said (a resumed
+    /// study grown to more formulas); nothing by default.
+    fn note(&mut self, _text: &str) {}
 }

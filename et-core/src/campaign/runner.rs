@@ -193,37 +193,30 @@ impl Campaign {
         let manifest = self.manifest(&references);
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
-        let (_lock, ledger) = self.prepare_dir(&manifest, &names)?;
+        let (_lock, ledger, mut created) = self.prepare_dir(&manifest, &names)?;
+        // Until the first formula is dispatched, a failure leaves nothing behind.
+        let started = created.undo_on_error(|| self.start(&ledger, &references));
+        let (cache, mut cache_out, mut rows_out, mut undecided_out, mut disagreements_out) =
+            started?;
+        created.keep();
+        if let Some(bytes) = ledger.torn_bytes {
+            progress.warning(&format!(
+                "{}: cut a torn last line ({bytes} bytes: a row being written when the run \
+                 was killed); its call is made again",
+                runs_path.display()
+            ));
+        }
         if let Some(what) = ledger.left_out.describe() {
             progress.warning(&format!("{}: {what}", runs_path.display()));
         }
-        let cache_path = self
-            .reference_cache
-            .clone()
-            .unwrap_or_else(|| self.out.join("reference.csv"));
-        let mut reference_names: Vec<String> = references
-            .values()
-            .flatten()
-            .map(|r| r.name.clone())
-            .collect();
-        reference_names.sort();
-        reference_names.dedup();
-        let searcher = self.witness_bound.map(reference::witness_searcher);
-        let cache = ReferenceCache::load(
-            &cache_path,
-            &self.grammar,
-            &reference_names,
-            searcher.as_deref(),
-            &self.plan,
-            self.timeout.as_secs_f64(),
-            |offset| self.plan.takes(offset) && !ledger.is_complete(offset),
-        )?;
-        let mut cache_out = cache.appender()?;
-        let mut rows_out = CsvAppender::open(&runs_path, COLUMNS)?;
-        let mut undecided_out =
-            CsvAppender::open(&self.out.join(UNDECIDED_CSV), UNDECIDED_COLUMNS)?;
-        let mut disagreements_out =
-            CsvAppender::open(&self.out.join(DISAGREEMENTS_CSV), DISAGREEMENT_COLUMNS)?;
+        if let Some(was) = created.grown_from {
+            progress.note(&format!(
+                "{}: the study grows from {was} to {} formulas (run.toml now says n = {})",
+                self.out.display(),
+                self.plan.n,
+                self.plan.n
+            ));
+        }
 
         let total = self.plan.len();
         let mut summary = Summary::new(&self.under_test, ledger.complete_count());
@@ -333,10 +326,12 @@ impl Campaign {
                     cancel.store(true, Ordering::SeqCst);
                     return Err(e.into());
                 }
-                summary.add(&finished.rows, finished.call_seconds);
+                summary.add(&finished.rows, finished.call_seconds, finished.complete);
                 summary.undecided += u64::from(!finished.undecided.is_empty());
                 summary.add_rechecks(&finished.rechecks);
-                progress.formula_done(&summary);
+                if finished.complete {
+                    progress.formula_done(&summary);
+                }
             }
         });
         let failed = outcome.is_err();
@@ -350,34 +345,108 @@ impl Campaign {
         Ok(summary)
     }
 
+    /// Opens what the run reads and appends to: the reference cache and the CSV files
+    /// of the run directory.
+    fn start(&self, ledger: &Ledger, judges: &Judges) -> Result<Outputs, CampaignError> {
+        let cache_path = self
+            .reference_cache
+            .clone()
+            .unwrap_or_else(|| self.out.join("reference.csv"));
+        let mut reference_names: Vec<String> =
+            judges.values().flatten().map(|r| r.name.clone()).collect();
+        reference_names.sort();
+        reference_names.dedup();
+        let searcher = self.witness_bound.map(reference::witness_searcher);
+        let cache = ReferenceCache::load(
+            &cache_path,
+            &self.grammar,
+            &reference_names,
+            searcher.as_deref(),
+            &self.plan,
+            self.timeout.as_secs_f64(),
+            |offset| self.plan.takes(offset) && !ledger.is_complete(offset),
+        )?;
+        let cache_out = cache.appender()?;
+        let rows_out = CsvAppender::open(&self.out.join("runs.csv"), COLUMNS)?;
+        let undecided_out = CsvAppender::open(&self.out.join(UNDECIDED_CSV), UNDECIDED_COLUMNS)?;
+        let disagreements_out =
+            CsvAppender::open(&self.out.join(DISAGREEMENTS_CSV), DISAGREEMENT_COLUMNS)?;
+        Ok((cache, cache_out, rows_out, undecided_out, disagreements_out))
+    }
+
     /// Creates `out` with its manifest, or checks that a resumed directory holds the
-    /// same study; takes the directory's lock either way and returns it with what is
-    /// already done.
+    /// same study (or the same study with more formulas: then, after every check, its
+    /// `run.toml` is rewritten with the new N); takes the directory's lock either way
+    /// and returns it with what is already done and what this run created.
     fn prepare_dir(
         &self,
         manifest: &RunManifest,
         names: &[String],
-    ) -> Result<(DirLock, Ledger), CampaignError> {
+    ) -> Result<(DirLock, Ledger, Created), CampaignError> {
         let manifest_path = self.out.join("run.toml");
         let runs_path = self.out.join("runs.csv");
         let holds_campaign = || manifest_path.exists() || runs_path.exists();
+        if self.out.exists() && !self.out.is_dir() {
+            return Err(CampaignError::NotADirectory {
+                path: self.out.clone(),
+            });
+        }
         if holds_campaign() && !self.resume {
             return Err(CampaignError::Exists {
                 dir: self.out.clone(),
             });
         }
+        let mut created = Created {
+            dir: self.out.clone(),
+            made_dir: !self.out.exists(),
+            files: Vec::new(),
+            armed: true,
+            grown_from: None,
+        };
         fs::create_dir_all(&self.out).map_err(CampaignError::io("cannot create", &self.out))?;
-        let lock = DirLock::take(&self.out)?;
+        let lock = match DirLock::take(&self.out) {
+            Ok(lock) => lock,
+            Err(e) => {
+                if created.made_dir {
+                    let _ = fs::remove_dir(&self.out);
+                }
+                return Err(e);
+            }
+        };
         if !holds_campaign() {
-            let text = toml::to_string(manifest).map_err(|e| CampaignError::BadManifest {
-                path: manifest_path.clone(),
-                position: None,
-                message: e.to_string(),
-            })?;
-            crate::atomic_file::write(&manifest_path, text.as_bytes())
-                .map_err(CampaignError::io("cannot write", &manifest_path))?;
-            return Ok((lock, Ledger::default()));
+            // Everything a new run puts in the directory, removed again should it fail
+            // before its first formula.
+            created.files = [
+                "run.toml",
+                "runs.csv",
+                "reference.csv",
+                UNDECIDED_CSV,
+                DISAGREEMENTS_CSV,
+                super::lock::LOCK_FILE,
+            ]
+            .iter()
+            .map(|name| self.out.join(name))
+            .filter(|p| !p.exists() || p.ends_with(super::lock::LOCK_FILE))
+            .collect();
+            let written = toml::to_string(manifest)
+                .map_err(|e| CampaignError::BadManifest {
+                    path: manifest_path.clone(),
+                    position: None,
+                    message: e.to_string(),
+                })
+                .and_then(|text| {
+                    crate::atomic_file::write(&manifest_path, text.as_bytes())
+                        .map_err(CampaignError::io("cannot write", &manifest_path))
+                });
+            return match written {
+                Ok(()) => Ok((lock, Ledger::default(), created)),
+                Err(e) => {
+                    created.undo();
+                    Err(e)
+                }
+            };
         }
+        created.armed = false; // a resumed directory is never removed
         if !self.resume {
             // Another run created it between our two looks and has finished since.
             return Err(CampaignError::Exists {
@@ -385,7 +454,13 @@ impl Campaign {
             });
         }
         let old = read_manifest(&manifest_path)?;
-        if let Some((what, was, now)) = first_difference(&old, manifest) {
+        let grows = old.n < manifest.n;
+        let same_n = RunManifest {
+            n: old.n,
+            ..manifest.clone()
+        };
+        let compared = if grows { &same_n } else { manifest };
+        if let Some((what, was, now)) = first_difference(&old, compared) {
             return Err(CampaignError::Changed {
                 dir: self.out.clone(),
                 what,
@@ -393,12 +468,109 @@ impl Campaign {
                 now,
             });
         }
+        if grows {
+            if let Some(shard) = &old.shard {
+                return Err(CampaignError::CannotGrow {
+                    dir: self.out.clone(),
+                    was: old.n,
+                    now: manifest.n,
+                    reason: format!(
+                        "it is shard {shard} of a study, whose other shards would not grow \
+                         with it (their formulas interleave); run the extra formulas as a \
+                         study of their own (--start {}) and report or merge both",
+                        NextStart(&old)
+                    ),
+                });
+            }
+        }
         let ledger = if runs_path.exists() {
             Ledger::load(&runs_path, &self.plan.start, names)?
         } else {
             Ledger::default()
         };
-        Ok((lock, ledger))
+        if grows {
+            // Only now, after every check: the study is the old one with more formulas.
+            let text = toml::to_string(&RunManifest {
+                n: manifest.n,
+                ..old.clone()
+            })
+            .map_err(|e| CampaignError::BadManifest {
+                path: manifest_path.clone(),
+                position: None,
+                message: e.to_string(),
+            })?;
+            crate::atomic_file::write(&manifest_path, text.as_bytes())
+                .map_err(CampaignError::io("cannot write", &manifest_path))?;
+            created.grown_from = Some(old.n);
+        }
+        Ok((lock, ledger, created))
+    }
+}
+
+/// The reference cache, its appender, and the appenders of `runs.csv`,
+/// `undecided.csv` and `session-disagreements.csv`.
+type Outputs = (
+    ReferenceCache,
+    reference::ReferenceAppender,
+    CsvAppender,
+    CsvAppender,
+    CsvAppender,
+);
+
+/// The index after a study's last formula (`start + n`), as text.
+struct NextStart<'a>(&'a RunManifest);
+
+impl std::fmt::Display for NextStart<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.start.parse::<num_bigint::BigUint>() {
+            Ok(start) => write!(f, "{}", start + self.0.n),
+            Err(_) => write!(f, "{} + {}", self.0.start, self.0.n),
+        }
+    }
+}
+
+/// What a new run created in its directory, removed again when it fails before its
+/// first formula (a start-up failure leaves nothing, so the same command can be given
+/// again); nothing of a resumed directory is ever removed.
+struct Created {
+    dir: PathBuf,
+    /// The directory did not exist before.
+    made_dir: bool,
+    /// Files this run would create (they did not exist before).
+    files: Vec<PathBuf>,
+    /// Whether a failure now removes them.
+    armed: bool,
+    /// A resumed study grown from this many formulas.
+    grown_from: Option<u64>,
+}
+
+impl Created {
+    /// Runs `step`; if it fails, removes what this run created.
+    fn undo_on_error<T, E>(&mut self, step: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let result = step();
+        if result.is_err() {
+            self.undo();
+        }
+        result
+    }
+
+    /// The run has started: what it created stays.
+    fn keep(&mut self) {
+        self.armed = false;
+    }
+
+    /// Removes the files this run created, and the directory if it made it.
+    fn undo(&mut self) {
+        if !self.armed {
+            return;
+        }
+        for file in &self.files {
+            let _ = fs::remove_file(file);
+        }
+        if self.made_dir {
+            let _ = fs::remove_dir(&self.dir);
+        }
+        self.armed = false;
     }
 }
 

@@ -18,8 +18,11 @@ pub struct Summary {
     pub statuses: Vec<[u64; Status::COUNT]>,
     /// `[solver][verdict]` counts.
     pub verdicts: Vec<[u64; Verdict::COUNT]>,
-    /// Formulas finished in this run.
+    /// Formulas this run completed: with it, every solver under test has a row.
     pub formulas: u64,
+    /// Formulas of an interrupted run that got the rows of some of their calls only
+    /// (a resume makes the others).
+    pub partial: u64,
     /// Formulas already finished by an earlier run (resume).
     pub resumed: u64,
     /// Sum of the wall times of every call of this run.
@@ -28,6 +31,8 @@ pub struct Summary {
     pub elapsed: Duration,
     /// Worker count.
     pub jobs: usize,
+    /// Cores of the machine the run had (`available_parallelism`).
+    pub cores: usize,
     /// Whether the run was interrupted.
     pub interrupted: bool,
     /// Formulas of this run that no solver of the pool decided and no witness proves
@@ -63,10 +68,12 @@ impl Summary {
                 .map(|s| s.command_with_models().map(|_| 0))
                 .collect(),
             formulas: 0,
+            partial: 0,
             resumed,
             call_seconds: 0.0,
             elapsed: Duration::ZERO,
             jobs: 1,
+            cores: 1,
             interrupted: false,
             undecided: 0,
             session_calls: 0,
@@ -77,9 +84,15 @@ impl Summary {
         }
     }
 
-    /// Counts the rows of one finished formula.
-    pub fn add(&mut self, rows: &[RunRow], call_seconds: f64) {
-        self.formulas += 1;
+    /// Counts the rows of one formula written to `runs.csv`: `complete` when every
+    /// solver under test now has its row (else, an interrupted formula, only its calls
+    /// count, and the formula only if it got a row).
+    pub fn add(&mut self, rows: &[RunRow], call_seconds: f64, complete: bool) {
+        if complete {
+            self.formulas += 1;
+        } else if !rows.is_empty() {
+            self.partial += 1;
+        }
         self.call_seconds += call_seconds;
         for row in rows {
             let Some(i) = self.solvers.iter().position(|s| *s == row.solver) else {
@@ -110,6 +123,7 @@ impl Summary {
     pub fn finish(&mut self, elapsed: Duration, jobs: usize, interrupted: bool) {
         self.elapsed = elapsed;
         self.jobs = jobs;
+        self.cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         self.interrupted = interrupted;
     }
 
@@ -129,9 +143,11 @@ impl Summary {
     }
 
     /// Driver overhead: wall time ÷ (sum of call wall times ÷ J). 1.0 means the
-    /// solvers' own time is all the run cost.
+    /// solvers' own time is all the run cost. Only measured when each job can have a
+    /// core (J ≤ cores): with more jobs than cores, calls wait for a core and their
+    /// wall times count that wait, so the ratio measures the machine, not et.
     pub fn overhead(&self) -> Option<f64> {
-        (self.call_seconds > 0.0)
+        (self.call_seconds > 0.0 && self.jobs <= self.cores)
             .then(|| self.elapsed.as_secs_f64() / (self.call_seconds / self.jobs as f64))
     }
 
@@ -182,18 +198,37 @@ impl Summary {
         }
         let _ = write!(
             out,
-            "{} formulas in {:.1} s ({} done earlier); solver time {:.1} s",
+            "{} formulas in {:.1} s ({} done earlier",
             self.formulas,
             self.elapsed.as_secs_f64(),
             self.resumed,
-            self.call_seconds
         );
-        if let Some(o) = self.overhead() {
+        if self.partial > 0 {
             let _ = write!(
                 out,
-                "; driver overhead {o:.3} (wall ÷ (solver time ÷ {} jobs))",
-                self.jobs
+                "; {} more with some of their rows, the rest on --resume",
+                self.partial
             );
+        }
+        let _ = write!(out, "); solver time {:.1} s", self.call_seconds);
+        match self.overhead() {
+            Some(o) => {
+                let _ = write!(
+                    out,
+                    "; driver overhead {o:.3} (wall time ÷ the solvers' time per job, \
+                     solver time ÷ {} jobs: 1.000 means et itself cost nothing)",
+                    self.jobs
+                );
+            }
+            None if self.jobs > self.cores => {
+                let _ = write!(
+                    out,
+                    "; no driver overhead: {} jobs on {} cores share the cores, so the \
+                     solvers' time says nothing about et's own",
+                    self.jobs, self.cores
+                );
+            }
+            None => {}
         }
         if self.undecided > 0 {
             let _ = write!(
@@ -251,5 +286,41 @@ impl Summary {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_of(jobs: usize) -> Summary {
+        let solver = SolverConfig::new("z3", "z3", "1", vec!["/bin/true".into()]);
+        let mut summary = Summary::new(&[solver], 0);
+        summary.add(&[], 4.0, true);
+        summary.add(&[], 0.0, false); // interrupted with no row: not a formula
+        summary.finish(Duration::from_secs(2), jobs, true);
+        summary
+    }
+
+    #[test]
+    fn driver_overhead_only_when_each_job_has_a_core() {
+        let one = run_of(1);
+        assert_eq!(one.formulas, 1, "only formulas with their rows count");
+        assert_eq!(one.partial, 0);
+        assert_eq!(one.overhead(), Some(0.5));
+        assert!(
+            one.table().contains("driver overhead 0.500"),
+            "{}",
+            one.table()
+        );
+        let many = run_of(1024);
+        assert!(many.cores < 1024);
+        assert_eq!(many.overhead(), None);
+        let table = many.table();
+        assert!(!table.contains("driver overhead 1"), "{table}");
+        assert!(
+            table.contains("no driver overhead: 1024 jobs on"),
+            "{table}"
+        );
     }
 }

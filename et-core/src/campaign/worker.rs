@@ -66,6 +66,9 @@ pub(super) struct Job {
 pub(super) struct Finished {
     /// Rows of the solvers under test that could be judged.
     pub rows: Vec<RunRow>,
+    /// Whether, with these rows, every solver under test has a row for the formula
+    /// (an interrupted formula has the rows of the calls that finished, or none).
+    pub complete: bool,
     /// New reference answers for the cache.
     pub references: Vec<NewAnswer>,
     /// The witness search made on this formula (not taken from the cache), if any.
@@ -258,6 +261,7 @@ impl FormulaCalls<'_, '_> {
             .then(|| self.witness.get().cloned())
             .flatten();
         Ok(Finished {
+            complete: rows.len() == todo.len(),
             rows,
             references: new_references,
             witness,

@@ -89,7 +89,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     super::solvers::note_supervision();
     let caller = Caller::new(jobs)?;
-    let b = bisect(&caller, &formula, &versions, &expectation, limits)?;
+    let mut progress = super::progress::Steps::for_stderr("bisect", false);
+    progress.line(&format!("{} versions of {}", versions.len(), args.family));
+    let b = bisect(
+        &caller,
+        &formula,
+        &versions,
+        &expectation,
+        limits,
+        &mut |done, total| progress.advance(done, total),
+    )?;
 
     match (&expectation, &b.reference) {
         (Expectation::Answer(s), _) => println!("expected: {s} (given)"),

@@ -15,8 +15,9 @@ pub struct BadInput(pub String);
 /// The grammar to enumerate.
 #[derive(ClapArgs, Debug, Clone)]
 pub struct GrammarArg {
-    /// A built-in grammar (core ints reals realints bitvectors arrays fp strings; see
-    /// `et grammars`) or the path of a `.pest` file.
+    /// A built-in grammar — core ints reals realints bitvectors arrays fp strings, and
+    /// each extended to five variables and up to two asserts as NAME-5v2a (core-5v2a
+    /// ... strings-5v2a); see `et grammars` — or the path of a `.pest` file.
     #[arg(long, short = 'g', value_name = "NAME|FILE")]
     pub grammar: String,
 }

@@ -20,6 +20,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bisect;
+mod completions;
 mod merge;
 mod plot;
 mod progress;
@@ -76,7 +77,9 @@ correctness and performance to CSV.",
   et triage results/core
   et eval bug.smt2 --model z3.out
   et bisect bug.smt2 --family z3 --expect sat
-  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm"
+  et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm
+  et completions bash > ~/.local/share/bash-completion/completions/et
+  et man | man -l -"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -92,6 +95,12 @@ enum Command {
     Count(count::Args),
     Sample(sample::Args),
     Rank(rank::Args),
+    // The usage line clap derives (`et run [OPTIONS]`) hides that a new run needs
+    // these three.
+    #[command(
+        override_usage = "et run --grammar <NAME|FILE> --n <N> --timeout <SECS> [OPTIONS]\n       \
+                                et run --resume --out <DIR> [OPTIONS]"
+    )]
     Run(Box<run::Args>),
     /// Evaluate a formula under a solver's model, or search for a witness.
     Eval(eval::Args),
@@ -113,6 +122,10 @@ enum Command {
     Bisect(bisect::Args),
     /// Reduce a trigger to a smaller formula of its grammar with the same verdict.
     Shrink(shrink::Args),
+    /// Print a shell completion script (bash, zsh, fish).
+    Completions(completions::Args),
+    /// Print et's man page (roff).
+    Man(completions::ManArgs),
 }
 
 /// Runs the parsed command line.
@@ -136,11 +149,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Triage(args) => triage::run(args),
         Command::Bisect(args) => bisect::run(args),
         Command::Shrink(args) => shrink::run(args),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => completions::man(args),
     }
 }
 
-/// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause,
-/// and returns its exit code ([`exit_code`]).
+/// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause
+/// that says something new ([`causes`]), and returns its exit code ([`exit_code`]).
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
     if err.is::<et_core::grammar::GrammarError>() {
         // One `et: error: ` line per problem of the grammar.
@@ -151,10 +166,27 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
     } else {
         eprintln!("et: error: {err}");
     }
-    for cause in err.chain().skip(1) {
+    for cause in causes(err) {
         eprintln!("  caused by: {cause}");
     }
     ExitCode::from(exit_code(err))
+}
+
+/// The causes of an error worth a `caused by:` line: each distinct text once, and none
+/// that a line before it already says (a message that quotes its OS error, followed by
+/// that OS error as its source).
+fn causes(err: &anyhow::Error) -> Vec<String> {
+    let mut said = vec![err.to_string()];
+    let mut out = Vec::new();
+    for cause in err.chain().skip(1) {
+        let text = cause.to_string();
+        if text.is_empty() || said.iter().any(|s| s.contains(&text)) {
+            continue;
+        }
+        said.push(text.clone());
+        out.push(text);
+    }
+    out
 }
 
 /// The exit code of an error: [`EXIT_BAD_INPUT`] if any cause in its chain is bad input
@@ -186,6 +218,14 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
     };
     if let Some(e) = cause.downcast_ref::<PoolError>() {
         return bad_pool(e);
+    }
+    // An output folder the user named where a file is (`--out FILE`, `--out-dir FILE`):
+    // creating it fails with one of these.
+    if let Some(e) = cause.downcast_ref::<std::io::Error>() {
+        return matches!(
+            e.kind(),
+            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory
+        );
     }
     if cause.is::<BadInput>()
         || cause.is::<et_core::grammar::GrammarError>()
@@ -232,6 +272,25 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
 mod tests {
     use super::*;
     use std::path::PathBuf;
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let os = || std::io::Error::from_raw_os_error(libc::EACCES);
+        let quoted = anyhow::Error::new(os())
+            .context(format!("cannot write out/report.md: {}", os()))
+            .context("cannot write out");
+        assert_eq!(
+            causes(&quoted),
+            [format!("cannot write out/report.md: {}", os())],
+            "the OS error is already in the line before it"
+        );
+        let twice = anyhow::Error::new(os())
+            .context(os().to_string())
+            .context("cannot write x");
+        assert_eq!(causes(&twice), [os().to_string()]);
+        let distinct = anyhow::Error::new(os()).context("cannot write x");
+        assert_eq!(causes(&distinct), [os().to_string()]);
+    }
 
     #[test]
     fn refusals_and_bad_input_exit_2_failures_exit_1() {

@@ -52,6 +52,18 @@ impl Output {
     }
 }
 
+impl Drop for Output {
+    /// Writes out what is still buffered, so that an error that ends a command early
+    /// (a bad line of `et rank`'s input) comes after every result printed before it.
+    /// A closed pipe or a failed write is not reported again here.
+    fn drop(&mut self) {
+        if !self.buf.is_empty() {
+            let _ = self.out.write_all(&self.buf).and_then(|_| self.out.flush());
+            self.buf.clear();
+        }
+    }
+}
+
 /// Success, whether the output was complete or the pipe closed early.
 pub fn finished(result: Result<(), Closed>) -> anyhow::Result<ExitCode> {
     let _ = result;

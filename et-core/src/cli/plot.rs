@@ -71,8 +71,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         width: args.width,
         height: args.height,
     };
-    for path in write_plots(&report, &out, format, size)? {
+    let written = write_plots(&report, &out, format, size)?;
+    for path in &written.paths {
         println!("{}", path.display());
+    }
+    for warning in &written.warnings {
+        eprintln!("et: warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -118,6 +118,12 @@ impl Observer for Progress {
     fn warning(&mut self, text: &str) {
         eprintln!("et: warning: {text}");
     }
+
+    fn note(&mut self, text: &str) {
+        if !matches!(self, Progress::Quiet) {
+            eprintln!("et: {text}");
+        }
+    }
 }
 
 fn verdict_counts(summary: &Summary) -> String {
@@ -131,5 +137,118 @@ fn verdict_counts(summary: &Summary) -> String {
         String::new()
     } else {
         format!("[{}]", parts.join(", "))
+    }
+}
+
+/// How often a line of progress within a step is printed when stderr is not a
+/// terminal (logs of cluster jobs): as `et run` does.
+const LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// Progress of a command made of steps that run solvers (`et triage`, `et bisect`):
+/// a line per step on stderr, and within a step a bar on a terminal or a line every
+/// ten seconds otherwise; with `quiet`, the warnings only.
+pub struct Steps {
+    /// `triage`, `bisect`: the word after `et:` on each line.
+    command: &'static str,
+    shown: Shown,
+}
+
+/// How progress within a step is shown.
+enum Shown {
+    /// A bar while a step runs.
+    Bar(Option<ProgressBar>),
+    /// A line now and then: when the step started and when the last line was printed.
+    Lines { started: Instant, last: Instant },
+    /// Nothing.
+    Quiet,
+}
+
+impl Steps {
+    /// Bars on a terminal, else lines; nothing but warnings when `quiet`.
+    pub fn for_stderr(command: &'static str, quiet: bool) -> Steps {
+        let shown = if quiet {
+            Shown::Quiet
+        } else if std::io::stderr().is_terminal() {
+            Shown::Bar(None)
+        } else {
+            Shown::Lines {
+                started: Instant::now(),
+                last: Instant::now(),
+            }
+        };
+        Steps { command, shown }
+    }
+
+    /// Clears a bar being drawn (a line is about to be printed, or the step ended).
+    fn clear(&mut self) {
+        if let Shown::Bar(bar) = &mut self.shown {
+            if let Some(bar) = bar.take() {
+                bar.finish_and_clear();
+            }
+        }
+    }
+
+    /// `done` of `total` items of the current step are done.
+    pub fn advance(&mut self, done: u64, total: u64) {
+        match &mut self.shown {
+            Shown::Bar(bar) => {
+                if done >= total {
+                    self.clear();
+                    return;
+                }
+                let bar = bar.get_or_insert_with(|| {
+                    let bar =
+                        ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+                    bar.set_style(
+                        ProgressStyle::with_template(
+                            "{elapsed_precise} [{wide_bar}] {pos}/{len}, ETA {eta}",
+                        )
+                        .expect("valid template")
+                        .progress_chars("=> "),
+                    );
+                    bar
+                });
+                bar.set_length(total);
+                bar.set_position(done);
+            }
+            Shown::Lines { started, last } => {
+                if done == 0 {
+                    *started = Instant::now();
+                    *last = Instant::now();
+                } else if done < total && last.elapsed() >= LINE_EVERY {
+                    *last = Instant::now();
+                    eprintln!(
+                        "et: {}: {done}/{total} done ({:.0} s into this step)",
+                        self.command,
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            Shown::Quiet => {}
+        }
+    }
+
+    /// A line of its own: a step begins.
+    pub fn line(&mut self, text: &str) {
+        self.clear();
+        if !matches!(self.shown, Shown::Quiet) {
+            eprintln!("et: {}: {text}", self.command);
+        }
+    }
+}
+
+impl et_core::triage::Progress for Steps {
+    fn step(&mut self, text: &str) {
+        self.line(text);
+    }
+
+    /// Said even when quiet.
+    fn warning(&mut self, text: &str) {
+        self.clear();
+        eprintln!("et: warning: {text}");
+    }
+
+    fn advance(&mut self, done: u64, total: u64) {
+        Steps::advance(self, done, total);
     }
 }

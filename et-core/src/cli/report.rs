@@ -96,6 +96,15 @@ pub fn load(dirs: &[PathBuf], aggregation: &Aggregation) -> anyhow::Result<Repor
         .iter()
         .map(RunDir::open)
         .collect::<Result<Vec<_>, _>>()?;
+    for dir in &dirs {
+        if let Some(problem) = dir.grammar_problem() {
+            eprintln!(
+                "et: warning: {}: {problem}; its rows are counted, but `et triage` and \
+                 `et run --resume` cannot rebuild its formulas",
+                dir.path.join("run.toml").display()
+            );
+        }
+    }
     let report = build_report(&dirs, &options)?;
     for input in report.inputs.iter().filter(|i| !i.is_complete()) {
         eprintln!("et: warning: incomplete input: {}", input.describe());

@@ -48,7 +48,8 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
 /// verdict: model, self-check, witness or reference.
 /// Correctness bugs are saved under DIR/bugs/. Ctrl-C stops cleanly (exit 130);
 /// --resume continues exactly where a run stopped, even after `kill -9`, and refuses
-/// any change to the study. With --fail-on, a completed run that found one of those
+/// any change to the study but a larger --n (which grows it). With --fail-on, a
+/// completed run that found one of those
 /// verdicts exits 3 (for CI).
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
@@ -78,8 +79,10 @@ The summary table goes to stdout, progress and notes to stderr. Exit codes: 0 do
 written), 3 a completed run found a verdict named by --fail-on, 130 interrupted
 (continue with --resume).")]
 pub struct Args {
-    /// A built-in grammar (core ints reals realints bitvectors arrays fp strings; see
-    /// `et grammars`) or the path of a `.pest` file.
+    /// A built-in grammar — core ints reals realints bitvectors arrays fp strings, and
+    /// each extended to five variables and up to two asserts as NAME-5v2a (core-5v2a
+    /// ... strings-5v2a); see `et grammars` — or the path of a `.pest` file. Required for a new run; a resumed run
+    /// takes it from its run.toml.
     #[arg(
         long,
         short = 'g',
@@ -88,7 +91,8 @@ pub struct Args {
     )]
     grammar: Option<String>,
     /// How many formulas, at least 1 (of the whole study, before sharding). Decimal,
-    /// 10^k or k*10^j.
+    /// 10^k or k*10^j. Required for a new run; with --resume, a larger N grows the
+    /// study (an unsharded one) by the next formulas.
     #[arg(
         long,
         short = 'n',
@@ -127,7 +131,8 @@ pub struct Args {
     #[arg(long, value_name = "NAME,...")]
     reference: Option<String>,
     /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64; from
-    /// 0.001 to 604800).
+    /// 0.001 to 604800). Required for a new run; a resumed run takes it from its
+    /// run.toml.
     #[arg(
         long,
         value_name = "SECS",

@@ -262,6 +262,36 @@ pub(super) struct FormulaFile {
     pub logic: Option<String>,
 }
 
+/// Checks that the report folder `out` can be written: its parent (where the folder is
+/// staged and renamed into place) is a directory et can create files in, or can be
+/// created; an `out` that exists must be a directory. Nothing is left behind.
+fn writable_out(out: &Path) -> anyhow::Result<()> {
+    let bad = |why: String| BadInput(format!("--out {}: {why}", out.display()));
+    if out.exists() && !out.is_dir() {
+        return Err(bad("not a directory".into()).into());
+    }
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // The nearest ancestor that exists is where et would create what is missing.
+    let mut existing = parent.as_path();
+    while !existing.exists() {
+        existing = match existing.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+    }
+    if !existing.is_dir() {
+        return Err(bad(format!("{} is not a directory", existing.display())).into());
+    }
+    tempfile::Builder::new()
+        .prefix(".et-triage-check-")
+        .tempfile_in(existing)
+        .map(drop)
+        .map_err(|e| bad(format!("cannot write in {}: {e}", existing.display())).into())
+}
+
 /// Runs `et triage`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let jobs = jobs(args.jobs);
@@ -289,18 +319,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         jobs,
     };
     let quiet = args.quiet;
-    super::solvers::note_supervision();
-    // Warnings are said even when quiet.
-    let mut progress = |line: &str| match line.strip_prefix("warning: ") {
-        Some(warning) => eprintln!("et: warning: {warning}"),
-        None if !quiet => eprintln!("et: triage: {line}"),
-        None => {}
-    };
-    let result = triage::triage(&options, &mut progress)?;
     let out = args
         .out
         .clone()
         .unwrap_or_else(|| args.dirs[0].join("triage"));
+    // Before any re-run: a report that cannot be written is known now, not after them.
+    writable_out(&out)?;
+    super::solvers::note_supervision();
+    let mut progress = super::progress::Steps::for_stderr("triage", quiet);
+    let result = triage::triage(&options, &mut progress)?;
     report::write(&result, &out).with_context(|| format!("cannot write {}", out.display()))?;
     for g in &result.groups {
         let smallest = g.smallest(&result.findings);

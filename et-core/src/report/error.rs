@@ -173,7 +173,16 @@ impl ReportError {
     /// the machine (a write error, a permission problem) are not.
     pub fn is_bad_input(&self) -> bool {
         match self {
-            ReportError::Io { error, .. } => error.kind() == io::ErrorKind::NotFound,
+            // A missing file, one whose bytes are not what it should hold (not UTF-8
+            // text, a corrupt gzip stream), or an output folder named where a file is:
+            // the input is at fault, not the machine.
+            ReportError::Io { error, .. } => matches!(
+                error.kind(),
+                io::ErrorKind::NotFound
+                    | io::ErrorKind::InvalidData
+                    | io::ErrorKind::AlreadyExists
+                    | io::ErrorKind::NotADirectory
+            ),
             ReportError::Plot { .. } => false,
             ReportError::Rows(e) => e.is_bad_input(),
             ReportError::NotARunDir { .. }

@@ -391,6 +391,55 @@ fn grid(
     (panels, legend)
 }
 
+/// What the user should be told about `figs`, the figures of `report`: panels of runs
+/// that show no data (one line per figure), and why when the reason is known — every
+/// timeout of `--timeouts` above the runs' own, so that "solved within T" was measured
+/// for none.
+pub fn warnings(report: &Report, figs: &[Figure]) -> Vec<String> {
+    let mut out = Vec::new();
+    for fig in figs {
+        let empty: Vec<String> = fig
+            .panels
+            .iter()
+            .filter(|p| p.caption != "no runs" && p.series.is_empty())
+            .map(|p| format!("{} {}", p.grammar, fig.columns[p.column].family))
+            .collect();
+        if empty.is_empty() {
+            continue;
+        }
+        let ran = fig.panels.iter().filter(|p| p.caption != "no runs").count();
+        let longest_run = report
+            .cells
+            .iter()
+            .map(|c| c.run_timeout_s)
+            .fold(0.0, f64::max);
+        let shortest_asked = report
+            .timeouts
+            .iter()
+            .map(|t| t.seconds)
+            .fold(f64::INFINITY, f64::min);
+        let why =
+            if fig.name == "solved" && !super::stats::within_timeout(shortest_asked, longest_run) {
+                let asked: Vec<&str> = report.timeouts.iter().map(|t| t.label.as_str()).collect();
+                format!(
+                    ": every --timeouts value ({} s) is above the runs' timeout ({} s), and \
+                 solved within T is only measured up to it; give --timeouts at or below it",
+                    asked.join(", "),
+                    seconds_label(longest_run)
+                )
+            } else {
+                String::new()
+            };
+        out.push(format!(
+            "{}: {} of {ran} panels show no data ({}){why}",
+            fig.name,
+            empty.len(),
+            empty.join(", ")
+        ));
+    }
+    out
+}
+
 /// Every figure of `et plot`, in file order.
 pub fn figures(report: &Report) -> Vec<Figure> {
     let columns = columns(report);

@@ -64,6 +64,28 @@ impl RunDir {
         })
     }
 
+    /// What is wrong with the grammar `run.toml` names, if anything: neither a built-in
+    /// grammar nor a grammar file that exists (`grammar_file`; a merged study's
+    /// built-in grammar needs none). A report does not need the grammar — it counts
+    /// rows — but triage and `et run --resume` rebuild the formulas from it.
+    pub fn grammar_problem(&self) -> Option<String> {
+        let name = &self.manifest.grammar;
+        if crate::builtins::Builtin::find(name).is_some() {
+            return None;
+        }
+        Some(match &self.manifest.grammar_file {
+            None => format!(
+                "grammar `{name}` is unknown: not a built-in grammar (see `et grammars`), \
+                 and run.toml names no grammar_file"
+            ),
+            Some(file) if !Path::new(file).is_file() => format!(
+                "grammar `{name}` is unknown: not a built-in grammar, and its grammar_file \
+                 {file} does not exist"
+            ),
+            Some(_) => return None,
+        })
+    }
+
     /// Calls `f` on every call of the call log with its line, in file order, each call
     /// once (its first row) and only the calls of the solvers `run.toml` names; a torn
     /// last line and the rows left out are reported in the [`ReadStats`].

@@ -445,6 +445,12 @@ fn concat_csv(
             .read_line(&mut header)
             .map_err(|e| ReportError::io(&src, e))?;
         let header = header.trim_end_matches(['\r', '\n']).to_string();
+        if !header.starts_with("grammar,") {
+            return Err(ReportError::NotARunDir {
+                path: d.path.clone(),
+                reason: format!("{} does not start with et's CSV header", src.display()),
+            });
+        }
         let (w, first_header, first_dir) = match &mut writer {
             Some(w) => w,
             None => {

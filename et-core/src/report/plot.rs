@@ -217,6 +217,31 @@ fn tidy_number(v: f64, decimals: usize) -> String {
     }
 }
 
+/// The grid lines of a log axis from 0.7 to `top` drawn `height` pixels tall, each
+/// labelled: at 1, 2 and 5 × 10^k, or at the powers of ten alone where labels 1 and 2
+/// would be closer than a line of tick text.
+fn log_grid(top: f64, height: u32) -> Vec<f64> {
+    let low = 0.7f64;
+    let decades = (top / low).log10().max(1e-9);
+    let gap = 2f64.log10() / decades * f64::from(height);
+    // Digits are shorter than a line: a label's height plus a little air.
+    let mantissas: &[f64] = if gap >= text_size::TICK * 1.1 {
+        &[1.0, 2.0, 5.0]
+    } else {
+        &[1.0]
+    };
+    let mut out = Vec::new();
+    for decade in 0..=(top.log10().ceil() as i32) {
+        for m in mantissas {
+            let v = m * 10f64.powi(decade);
+            if (low..=top * (1.0 + 1e-9)).contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
 /// The y range of a panel: linear from 0, or logarithmic from below 1.
 fn y_top(fig: &Figure, panel: &Panel) -> f64 {
     let max = panel
@@ -508,16 +533,26 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
     })
 }
 
+/// The figures [`write_plots`] wrote, and what the user should know about them.
+#[derive(Debug)]
+pub struct Written {
+    /// The files, in figure order.
+    pub paths: Vec<PathBuf>,
+    /// Panels that show no data, and why ([`super::figures::warnings`]).
+    pub warnings: Vec<String>,
+}
+
 /// Writes every figure of the report into `out_dir` (created if needed); returns the
-/// paths. Every figure is laid out before anything is written, so a size that does
-/// not fit leaves no figure behind.
+/// paths and the warnings. Every figure is laid out before anything is written, so a
+/// size that does not fit leaves no figure behind.
 pub fn write_plots(
     report: &Report,
     out_dir: &Path,
     format: Format,
     size: PlotSize,
-) -> Result<Vec<PathBuf>, ReportError> {
+) -> Result<Written, ReportError> {
     let figs = figures(report);
+    let warnings = super::figures::warnings(report, &figs);
     for fig in &figs {
         layout(fig, size)?;
     }
@@ -535,7 +570,10 @@ pub fn write_plots(
         crate::atomic_file::write(&path, &bytes).map_err(|e| ReportError::io(&path, e))?;
         written.push(path);
     }
-    Ok(written)
+    Ok(Written {
+        paths: written,
+        warnings,
+    })
 }
 
 /// Renders one figure to the bytes of an SVG or PNG file.
@@ -760,46 +798,37 @@ fn draw_panel<DB: DrawingBackend>(
             .y_label_area_size(col.tick_w)
             .build_cartesian_2d(x_range, (0.7..top).log_scale())
             .map_err(err)?;
-        let last = std::cell::RefCell::new(String::new());
+        // plotters' own labels of a log axis are only some of its key points (1, 10,
+        // 100 past a decade or two): et draws every grid line's tick and label itself.
         chart
             .configure_mesh()
             .disable_x_mesh()
             .disable_x_axis()
-            .y_label_formatter(&|v: &f64| {
-                // A log axis gets a key point at every 1..9 × 10^k; label 1, 2 and 5
-                // only, and each value once (plotters repeats a point between decades).
-                let mantissa = *v / 10f64.powf(v.log10().floor());
-                let keep = [1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6);
-                let text = if keep {
-                    tidy_number(*v, 0)
-                } else {
-                    String::new()
-                };
-                if !text.is_empty() && last.replace(text.clone()) == text {
-                    return String::new();
-                }
-                text
-            })
-            .y_label_style(font(text_size::TICK))
-            .set_tick_mark_size(LabelAreaPosition::Left, TICK_LEN)
+            .y_label_formatter(&|_| String::new())
+            .set_tick_mark_size(LabelAreaPosition::Left, 0)
             .light_line_style(WHITE.mix(0.0))
-            // Grid lines only at the labelled 1, 2, 5 × 10^k (drawn below), not at
-            // every key point of the log axis.
             .bold_line_style(WHITE.mix(0.0))
             .axis_style(BLACK.stroke_width(1))
             .draw()
             .map_err(err)?;
         let (x0, x1) = (chart.x_range().start, chart.x_range().end);
-        for decade in -1..=(top.log10().ceil() as i32) {
-            for m in [1.0, 2.0, 5.0] {
-                let v = m * 10f64.powi(decade);
-                if (0.7..top).contains(&v) {
-                    chart
-                        .plotting_area()
-                        .draw(&PathElement::new(vec![(x0, v), (x1, v)], BLACK.mix(0.12)))
-                        .map_err(err)?;
-                }
-            }
+        for v in log_grid(top, row.plot_h) {
+            chart
+                .plotting_area()
+                .draw(&PathElement::new(vec![(x0, v), (x1, v)], BLACK.mix(0.12)))
+                .map_err(err)?;
+            let (_, y) = chart.backend_coord(&(x0, v));
+            root.draw(&PathElement::new(
+                vec![(col.plot_x - TICK_LEN, y), (col.plot_x, y)],
+                BLACK.stroke_width(1),
+            ))
+            .map_err(err)?;
+            root.draw(&Text::new(
+                tidy_number(v, 0),
+                (col.plot_x - TICK_LEN - 4, y),
+                font(text_size::TICK).pos(Pos::new(HPos::Right, VPos::Center)),
+            ))
+            .map_err(err)?;
         }
         draw_series(&chart, fig, panel).map_err(err)?;
         finish_panel(root, &chart, fig, panel, col, row, labels).map_err(err)

@@ -119,13 +119,15 @@ impl Bisection {
 }
 
 /// Runs `formula` on `versions` (one family, release order) in parallel, judging each
-/// against `expectation`.
+/// against `expectation`; `progress` is told how many versions have answered
+/// ([`Caller::map_observed`]).
 pub fn bisect(
     caller: &Caller,
     formula: &Formula,
     versions: &[SolverConfig],
     expectation: &Expectation,
     limits: CallSettings<'_>,
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Bisection, CallError> {
     let reference = match expectation {
         Expectation::Reference(r) => Some(caller.fresh(r, formula.text(), limits)?),
@@ -141,7 +143,11 @@ pub fn bisect(
         status,
         invalid_model: false,
     });
-    let answers = caller.map(versions, |s| caller.fresh(s, formula.text(), limits));
+    let answers = caller.map_observed(
+        versions,
+        |s| caller.fresh(s, formula.text(), limits),
+        progress,
+    );
     let mut out = Vec::with_capacity(versions.len());
     for (solver, answer) in versions.iter().zip(answers) {
         let answer = answer?;
@@ -197,6 +203,7 @@ mod tests {
             &pool(),
             &Expectation::None,
             LIMITS,
+            &mut |_, _| {},
         )
         .unwrap();
         let changes: Vec<(&str, &str)> = b
@@ -222,6 +229,7 @@ mod tests {
             &pool(),
             &Expectation::Answer(Status::Sat),
             LIMITS,
+            &mut |_, _| {},
         )
         .unwrap();
         assert_eq!(b.first_bad().unwrap().solver.version, "1.1");
@@ -236,6 +244,7 @@ mod tests {
             &pool(),
             &Expectation::Reference(reference),
             LIMITS,
+            &mut |_, _| {},
         )
         .unwrap();
         assert_eq!(b.expected, Some(Status::Unsat));

@@ -259,6 +259,46 @@ impl Caller {
         self.pool.install(|| items.par_iter().map(f).collect())
     }
 
+    /// [`Caller::map`], telling `progress` how many items are done of how many: first
+    /// `(0, total)`, then as items finish (at most a few times a second, on the calling
+    /// thread, whose job is only to wait and tell), last `(total, total)`.
+    pub fn map_observed<T: Sync, R: Send>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> R + Sync + Send,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Vec<R> {
+        let total = items.len() as u64;
+        let done = AtomicU64::new(0);
+        let waiting = std::thread::current();
+        progress(0, total);
+        let results = std::thread::scope(|scope| {
+            let work = scope.spawn(|| {
+                self.map(items, |item| {
+                    let result = f(item);
+                    done.fetch_add(1, Ordering::Relaxed);
+                    waiting.unpark();
+                    result
+                })
+            });
+            let mut told = 0;
+            while !work.is_finished() {
+                std::thread::park_timeout(Duration::from_millis(500));
+                let now = done.load(Ordering::Relaxed);
+                if now != told && now < total {
+                    told = now;
+                    progress(now, total);
+                    // Not more often than this, however fast items finish.
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+            }
+            work.join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        });
+        progress(total, total);
+        results
+    }
+
     /// Runs `solver` on `formula` in a new process, whatever ran before: the script
     /// `et run` would give it (the family's prelude, the model request with models on;
     /// `formula` may be any script et wrote, [`formula_of`]), observed and its model
@@ -412,6 +452,32 @@ mod tests {
             caller.fresh(&plain, "x", settings).unwrap().status,
             Status::Unsat
         );
+    }
+
+    #[test]
+    fn map_observed_counts_every_item_on_the_calling_thread() {
+        let caller = Caller::new(2).unwrap();
+        let items: Vec<u64> = (0..40).collect();
+        let me = std::thread::current().id();
+        let mut seen: Vec<(u64, u64)> = Vec::new();
+        let out = caller.map_observed(
+            &items,
+            |i| {
+                std::thread::sleep(Duration::from_millis(5));
+                i + 1
+            },
+            &mut |done, total| {
+                assert_eq!(std::thread::current().id(), me);
+                seen.push((done, total));
+            },
+        );
+        assert_eq!(out, (1..=40).collect::<Vec<_>>());
+        assert_eq!(seen.first(), Some(&(0, 40)));
+        assert_eq!(seen.last(), Some(&(40, 40)));
+        assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
+        let mut none = Vec::new();
+        caller.map_observed(&[] as &[u8], |_| (), &mut |d, t| none.push((d, t)));
+        assert_eq!(none, [(0, 0), (0, 0)]);
     }
 
     #[test]

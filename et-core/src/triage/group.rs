@@ -4,7 +4,7 @@
 //! crash signature, which names the failing assertion or signal and says more than the
 //! operators do. Each group names its smallest trigger (by size, then index).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::oracle::{Evidence, Verdict};
 
@@ -14,6 +14,7 @@ use super::range::VersionRange;
 use super::rank::{self, compare_indices, Kind, RankKey};
 use super::signature::Signature;
 use super::triggers::TriggerRow;
+use crate::version::compare_versions;
 
 /// One trigger after confirmation and version ranging.
 #[derive(Debug, Clone)]
@@ -79,6 +80,19 @@ pub struct GroupKey {
 }
 
 impl GroupKey {
+    /// A key that stands for nothing, while a joined group's key is being made.
+    fn placeholder() -> GroupKey {
+        GroupKey {
+            kind: Kind::Performance,
+            verdict: Verdict::Timeout,
+            family: String::new(),
+            first: String::new(),
+            last: String::new(),
+            operators: Signature::default(),
+            crash_signature: None,
+        }
+    }
+
     /// The key of a finding that was not dropped.
     pub fn of(finding: &Finding) -> Option<GroupKey> {
         let range = finding.range.as_ref()?;
@@ -199,6 +213,88 @@ impl Group {
     }
 }
 
+/// Joins the groups of one family, kind and verdict (and crash signature) that share a
+/// formula — the same formula text found on two releases whose ranges came out
+/// differently, or under two grammars that print it alike (`reals` and `realints`): a
+/// formula belongs to one group. The joined group's range runs from the oldest first
+/// affected release to the newest last one; its operators are those of the group that
+/// holds the smallest trigger.
+fn one_group_per_formula(
+    findings: &[Finding],
+    by_key: BTreeMap<GroupKey, Vec<usize>>,
+) -> Vec<(GroupKey, Vec<usize>)> {
+    let mut groups: Vec<(GroupKey, Vec<usize>)> = by_key.into_iter().collect();
+    // Union-find over the groups, by (family, kind, verdict, signature, formula).
+    let mut parent: Vec<usize> = (0..groups.len()).collect();
+    fn root(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first_with: HashMap<(&str, Kind, Verdict, Option<&str>, &str), usize> = HashMap::new();
+    for (g, (key, members)) in groups.iter().enumerate() {
+        for &i in members {
+            let at = (
+                key.family.as_str(),
+                key.kind,
+                key.verdict,
+                key.crash_signature.as_deref(),
+                findings[i].formula.as_str(),
+            );
+            match first_with.get(&at) {
+                Some(&other) => {
+                    let (a, b) = (root(&mut parent, g), root(&mut parent, other));
+                    parent[a] = b;
+                }
+                None => {
+                    first_with.insert(at, g);
+                }
+            }
+        }
+    }
+    let mut joined: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for g in 0..groups.len() {
+        let r = root(&mut parent, g);
+        joined.entry(r).or_default().push(g);
+    }
+    if joined.len() == groups.len() {
+        return groups;
+    }
+    let mut out = Vec::with_capacity(joined.len());
+    for parts in joined.into_values() {
+        let mut members: Vec<usize> = parts
+            .iter()
+            .flat_map(|&g| groups[g].1.iter().copied())
+            .collect();
+        members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
+        members.dedup();
+        let holder = parts
+            .iter()
+            .copied()
+            .find(|&g| groups[g].1.contains(&members[0]))
+            .unwrap_or(parts[0]);
+        let mut key = std::mem::replace(&mut groups[holder].0, GroupKey::placeholder());
+        for &g in &parts {
+            let other = &groups[g].0;
+            if g == holder {
+                continue;
+            }
+            if !other.first.is_empty()
+                && (key.first.is_empty() || compare_versions(&other.first, &key.first).is_lt())
+            {
+                key.first = other.first.clone();
+            }
+            if compare_versions(&other.last, &key.last).is_gt() {
+                key.last = other.last.clone();
+            }
+        }
+        out.push((key, members));
+    }
+    out
+}
+
 fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
     smallest_first(&a.trigger, &b.trigger)
 }
@@ -314,7 +410,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             by_key.entry(key).or_default().push(i);
         }
     }
-    let mut groups: Vec<Group> = by_key
+    let mut groups: Vec<Group> = one_group_per_formula(findings, by_key)
         .into_iter()
         .map(|(key, mut members)| {
             members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
@@ -401,6 +497,88 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A timeout of `solver` on `formula` (grammar `grammar`, index `index`).
+    fn finding(grammar: &str, index: &str, solver: &str, formula: &str) -> Finding {
+        use crate::campaign::row::RunRow;
+        use crate::oracle::Status;
+        let row = RunRow {
+            grammar: grammar.into(),
+            index: index.into(),
+            size: 6,
+            solver: solver.into(),
+            family: "z3".into(),
+            version: solver.trim_start_matches("z3-").into(),
+            status: Status::Timeout,
+            verdict: Some(Verdict::Timeout),
+            reference: "cvc5".into(),
+            reference_status: Some(Status::Sat),
+            time_s: 2.0,
+            cpu_s: 2.0,
+            max_rss_kb: 1,
+            exit_code: None,
+            signal: Some(9),
+            reference_usable: Some(true),
+            evidence: Some(Evidence::Reference),
+            model_check: String::new(),
+            decided_by: String::new(),
+            decided_s: None,
+            mode: None,
+        };
+        let trigger = TriggerRow::new(0, 2, row).unwrap();
+        let limits =
+            super::super::calls::CallSettings::with_timeout(std::time::Duration::from_secs(2));
+        Finding {
+            confirmation: super::super::confirm::not_rerun(&trigger, limits),
+            trigger,
+            formula: formula.into(),
+            operators: Signature::of(formula),
+            kind: Kind::Performance,
+            crash_signature: None,
+            range: None,
+            range_measured: false,
+            pinned: None,
+        }
+    }
+
+    fn key(first: &str, last: &str, formula: &str) -> GroupKey {
+        GroupKey {
+            kind: Kind::Performance,
+            verdict: Verdict::Timeout,
+            family: "z3".into(),
+            first: first.into(),
+            last: last.into(),
+            operators: Signature::of(formula),
+            crash_signature: None,
+        }
+    }
+
+    /// The same formula under two grammars (reals, realints), or on two releases whose
+    /// ranges differ, is one group whose range covers both; other formulas stay apart.
+    #[test]
+    fn a_formula_belongs_to_one_group() {
+        let sin = "(declare-const a Real) (assert (< 0.0 (sin 1.0))) (check-sat)";
+        let other = "(declare-const a Real) (assert (< a (cos 1.0))) (check-sat)";
+        let findings = vec![
+            finding("reals", "10", "z3-5.4.1", sin),
+            finding("realints", "12", "z3-5.3.3", sin),
+            finding("reals", "20", "z3-5.4.1", other),
+        ];
+        let mut by_key = BTreeMap::new();
+        by_key.insert(key("5.3.3", "5.4.1", sin), vec![0]);
+        by_key.insert(key("5.4.0", "5.4.1", sin), vec![1]);
+        by_key.insert(key("5.4.1", "5.4.1", other), vec![2]);
+        let groups = one_group_per_formula(&findings, by_key);
+        assert_eq!(groups.len(), 2, "{groups:?}");
+        let joined = groups.iter().find(|(_, m)| m.len() == 2).unwrap();
+        assert_eq!(
+            (joined.0.first.as_str(), joined.0.last.as_str()),
+            ("5.3.3", "5.4.1")
+        );
+        let mut members = joined.1.clone();
+        members.sort();
+        assert_eq!(members, [0, 1]);
+    }
 
     #[test]
     fn a_dropped_sample_is_replaced_by_the_next_smallest() {

@@ -177,6 +177,32 @@ impl TriageError {
     }
 }
 
+/// What a triage tells its caller while it works (the library prints nothing): a line
+/// per step, warnings, and how far the current step is. A closure `FnMut(&str)` is one:
+/// it gets the lines, and the warnings as `warning: ...` lines.
+pub trait Progress {
+    /// A step begins, or something to say between steps: one line.
+    fn step(&mut self, text: &str);
+    /// Something the user should know that does not stop the triage.
+    fn warning(&mut self, text: &str);
+    /// Within the current step: `done` of `total` items (triggers, solver calls,
+    /// formulas) are done. Called on the thread that called [`triage`], first with
+    /// `done = 0`, last with `done = total`, and a few times a second in between.
+    fn advance(&mut self, done: u64, total: u64);
+}
+
+impl<F: FnMut(&str)> Progress for F {
+    fn step(&mut self, text: &str) {
+        self(text);
+    }
+
+    fn warning(&mut self, text: &str) {
+        self(&format!("warning: {text}"));
+    }
+
+    fn advance(&mut self, _done: u64, _total: u64) {}
+}
+
 /// What to triage and how.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -233,8 +259,9 @@ impl Triage {
     }
 }
 
-/// Triages `options.dirs`; `progress` receives one line per phase.
-pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triage, TriageError> {
+/// Triages `options.dirs`; `progress` receives one line per step and, within the
+/// steps that run solvers, how many of their items are done.
+pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, TriageError> {
     if options.dirs.is_empty() {
         return Err(TriageError::NoInput);
     }
@@ -251,7 +278,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         rows += scan.rows;
         trigger_rows.extend(scan.triggers);
         if let Some(what) = scan.left_out.describe() {
-            progress(&format!("warning: {}: {what}", dir.path.display()));
+            progress.warning(&format!("{}: {what}", dir.path.display()));
         }
     }
     let Formulas {
@@ -259,7 +286,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         logics,
     } = formulas(&dirs, &trigger_rows, &options.grammars)?;
     let read_seconds = started.elapsed().as_secs_f64();
-    progress(&format!(
+    progress.step(&format!(
         "{} triggers in {rows} rows of {} director{} (read in {read_seconds:.2} s)",
         trigger_rows.len(),
         dirs.len(),
@@ -278,7 +305,7 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
     };
     let operators: Vec<Signature> = formulas.iter().map(|f| Signature::of(f)).collect();
     let settings = options.settings;
-    progress(&format!(
+    progress.step(&format!(
         "confirming {} triggers ({} attempts each for correctness; performance once at {}× the timeout, {})",
         trigger_rows.len(),
         settings.attempts,
@@ -288,13 +315,13 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
             Some(n) => format!("the {n} smallest surviving of each candidate group"),
         }
     ));
-    let confirmations = work.confirm_all(&resolved, settings, &operators)?;
+    let confirmations = work.confirm_all(&resolved, settings, &operators, progress)?;
     let not_rerun = confirmations
         .iter()
         .filter(|c| c.outcome == confirm::Outcome::NotRerun)
         .count();
     if not_rerun > 0 {
-        progress(&format!(
+        progress.step(&format!(
             "{not_rerun} performance triggers not re-run (their rows stand as the run observed them)"
         ));
     }
@@ -343,25 +370,31 @@ pub fn triage(options: &Options, progress: &mut dyn FnMut(&str)) -> Result<Triag
         undecided::read(&dirs, &|dir, name| grammar_of(dir, name, &options.grammars))?;
     if !undecided.is_empty() {
         let factor = options.settings.performance_factor.max(1.0);
-        progress(&format!(
+        progress.step(&format!(
             "{} formulas nobody decided; the smallest {} of each grammar tried again at {}× the timeout",
             undecided.len(),
             undecided::RETRIED_PER_GRAMMAR,
             factor
         ));
         let seconds = |s: f64| Duration::from_secs_f64(s.max(1e-3));
-        undecided::retry(&caller, &dirs, &mut undecided, &|u| {
-            let m = &dirs[u.dir].manifest;
-            CallSettings {
-                timeout: seconds(m.timeout_s),
-                cpu_timeout: m.cpu_timeout_s.map(seconds),
-                memory_mb: m.memory_mb,
-                logic: u.logic.as_deref(),
-            }
-            .scaled(factor)
-        })?;
+        undecided::retry(
+            &caller,
+            &dirs,
+            &mut undecided,
+            &|u| {
+                let m = &dirs[u.dir].manifest;
+                CallSettings {
+                    timeout: seconds(m.timeout_s),
+                    cpu_timeout: m.cpu_timeout_s.map(seconds),
+                    memory_mb: m.memory_mb,
+                    logic: u.logic.as_deref(),
+                }
+                .scaled(factor)
+            },
+            &mut |done, total| progress.advance(done, total),
+        )?;
     }
-    progress(&format!(
+    progress.step(&format!(
         "{} groups from {} triggers ({} solver calls)",
         groups.len(),
         findings.len(),
@@ -424,7 +457,7 @@ impl Work<'_> {
         &self,
         findings: &mut [Finding],
         resolved: &[(SolverConfig, Option<SolverConfig>)],
-        progress: &mut dyn FnMut(&str),
+        progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
         let to_pin: Vec<usize> = (0..findings.len())
             .filter(|&i| {
@@ -437,25 +470,29 @@ impl Work<'_> {
         if to_pin.is_empty() {
             return Ok(());
         }
-        progress(&format!(
+        progress.step(&format!(
             "pinning the models of {} invalid-model triggers (the formula with each constant equal to its model value, asked again)",
             to_pin.len()
         ));
-        let pinned = self.caller.map(&to_pin, |&i| {
-            let (solver, judge) = &resolved[i];
-            pin::pin(
-                self.caller,
-                &findings[i].formula,
-                &findings[i].confirmation.answer,
-                solver,
-                judge.as_ref(),
-                self.limits(i),
-            )
-            .map_err(|error| TriageError::Call {
-                solver: solver.name.clone(),
-                error,
-            })
-        });
+        let pinned = self.caller.map_observed(
+            &to_pin,
+            |&i| {
+                let (solver, judge) = &resolved[i];
+                pin::pin(
+                    self.caller,
+                    &findings[i].formula,
+                    &findings[i].confirmation.answer,
+                    solver,
+                    judge.as_ref(),
+                    self.limits(i),
+                )
+                .map_err(|error| TriageError::Call {
+                    solver: solver.name.clone(),
+                    error,
+                })
+            },
+            &mut |done, total| progress.advance(done, total),
+        );
         let mut wrong = 0;
         for (i, result) in to_pin.into_iter().zip(pinned) {
             let Some(p) = result? else {
@@ -469,7 +506,7 @@ impl Work<'_> {
             findings[i].pinned = Some(p);
         }
         if wrong > 0 {
-            progress(&format!(
+            progress.step(&format!(
                 "{wrong} of them answer `sat` on their pinned formula too: wrong `sat` answers"
             ));
         }
@@ -485,6 +522,7 @@ impl Work<'_> {
         resolved: &[(SolverConfig, Option<SolverConfig>)],
         settings: Settings,
         operators: &[Signature],
+        progress: &mut dyn Progress,
     ) -> Result<Vec<Confirmation>, TriageError> {
         let mut done: Vec<Option<Confirmation>> = vec![None; self.rows.len()];
         let mut next: Vec<usize> = (0..self.rows.len())
@@ -504,22 +542,28 @@ impl Work<'_> {
             if next.is_empty() {
                 break;
             }
-            let results = self.caller.map(&next, |&i| {
-                let (solver, reference) = &resolved[i];
-                confirm::confirm(
-                    self.caller,
-                    &self.rows[i],
-                    &self.formula(i),
-                    solver,
-                    reference.as_ref(),
-                    self.limits(i),
-                    settings,
-                )
-                .map_err(|error| TriageError::Call {
-                    solver: solver.name.clone(),
-                    error,
-                })
-            });
+            // Each round counts from what the rounds before it confirmed.
+            let before = done.iter().filter(|c| c.is_some()).count() as u64;
+            let results = self.caller.map_observed(
+                &next,
+                |&i| {
+                    let (solver, reference) = &resolved[i];
+                    confirm::confirm(
+                        self.caller,
+                        &self.rows[i],
+                        &self.formula(i),
+                        solver,
+                        reference.as_ref(),
+                        self.limits(i),
+                        settings,
+                    )
+                    .map_err(|error| TriageError::Call {
+                        solver: solver.name.clone(),
+                        error,
+                    })
+                },
+                &mut |d, t| progress.advance(before + d, before + t),
+            );
             for (i, result) in next.drain(..).zip(results) {
                 done[i] = Some(result?);
             }
@@ -564,7 +608,7 @@ impl Work<'_> {
         &self,
         installed: &[SolverConfig],
         ranged_by: &[Option<usize>],
-        progress: &mut dyn FnMut(&str),
+        progress: &mut dyn Progress,
     ) -> HashMap<String, Vec<SolverConfig>> {
         let mut families: HashMap<String, Vec<SolverConfig>> = HashMap::new();
         let mut tasks: Vec<(usize, SolverConfig)> = Vec::new();
@@ -585,18 +629,22 @@ impl Work<'_> {
                 }
             }
         }
-        progress(&format!(
+        progress.step(&format!(
             "version ranges: {} more calls over {} famil{}",
             tasks.len(),
             families.len(),
             if families.len() == 1 { "y" } else { "ies" }
         ));
         // Errors (a version that cannot start) are recorded by `range_of`.
-        self.caller.map(&tasks, |(i, solver)| {
-            let _ = self
-                .caller
-                .cached(solver, &self.formulas[*i], self.limits(*i));
-        });
+        self.caller.map_observed(
+            &tasks,
+            |(i, solver)| {
+                let _ = self
+                    .caller
+                    .cached(solver, &self.formulas[*i], self.limits(*i));
+            },
+            &mut |done, total| progress.advance(done, total),
+        );
         families
     }
 

@@ -145,6 +145,7 @@ pub fn retry(
     dirs: &[RunDirectory],
     undecided: &mut [Undecided],
     limits: &(dyn for<'u> Fn(&'u Undecided) -> CallSettings<'u> + Sync),
+    progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(), TriageError> {
     let mut per_grammar: BTreeMap<&str, usize> = BTreeMap::new();
     let chosen: Vec<usize> = (0..undecided.len())
@@ -154,33 +155,37 @@ pub fn retry(
             *n <= RETRIED_PER_GRAMMAR
         })
         .collect();
-    let results = caller.map(&chosen, |&i| -> Result<Retry, (String, CallError)> {
-        let u = &undecided[i];
-        let mut best: Option<Retry> = None;
-        for (name, _) in &u.answers {
-            let Some(solver) = dirs[u.dir].solver(name) else {
-                continue; // a judge et cannot run again here: nothing to learn
-            };
-            let answer = caller
-                .fresh(solver, &u.formula, limits(u))
-                .map_err(|e| (name.clone(), e))?;
-            if answer.judging_status().is_none() {
-                continue;
+    let results = caller.map_observed(
+        &chosen,
+        |&i| -> Result<Retry, (String, CallError)> {
+            let u = &undecided[i];
+            let mut best: Option<Retry> = None;
+            for (name, _) in &u.answers {
+                let Some(solver) = dirs[u.dir].solver(name) else {
+                    continue; // a judge et cannot run again here: nothing to learn
+                };
+                let answer = caller
+                    .fresh(solver, &u.formula, limits(u))
+                    .map_err(|e| (name.clone(), e))?;
+                if answer.judging_status().is_none() {
+                    continue;
+                }
+                let faster = match &best {
+                    Some(Retry::Slow { seconds, .. }) => answer.time_s < *seconds,
+                    _ => true,
+                };
+                if faster {
+                    best = Some(Retry::Slow {
+                        solver: name.clone(),
+                        status: answer.status,
+                        seconds: answer.time_s,
+                    });
+                }
             }
-            let faster = match &best {
-                Some(Retry::Slow { seconds, .. }) => answer.time_s < *seconds,
-                _ => true,
-            };
-            if faster {
-                best = Some(Retry::Slow {
-                    solver: name.clone(),
-                    status: answer.status,
-                    seconds: answer.time_s,
-                });
-            }
-        }
-        Ok(best.unwrap_or(Retry::Hopeless))
-    });
+            Ok(best.unwrap_or(Retry::Hopeless))
+        },
+        progress,
+    );
     for (i, result) in chosen.into_iter().zip(results) {
         undecided[i].retry =
             Some(result.map_err(|(solver, error)| TriageError::Call { solver, error })?);

@@ -1,0 +1,165 @@
+//! What every `et` command shares as a user meets it: shell completions and the man
+//! page generated from the command line's definition, one message per cause, and the
+//! exit codes of bad input.
+
+mod common;
+
+use common::{show, stderr, stdout, Scratch};
+
+const SUBCOMMANDS: [&str; 18] = [
+    "grammars",
+    "enumerate",
+    "index",
+    "count",
+    "sample",
+    "rank",
+    "run",
+    "eval",
+    "report",
+    "plot",
+    "merge",
+    "solvers",
+    "slurm",
+    "triage",
+    "bisect",
+    "shrink",
+    "completions",
+    "man",
+];
+
+#[test]
+fn completions_list_the_subcommands() {
+    let s = Scratch::new();
+    for shell in ["bash", "zsh", "fish"] {
+        let o = s.run(&["completions", shell]);
+        assert!(o.status.success(), "{}", show(&o));
+        let script = stdout(&o);
+        for sub in SUBCOMMANDS {
+            assert!(script.contains(sub), "{shell}: no `{sub}`");
+        }
+    }
+    // bash reads the script: it defines et's completion function and registers it.
+    let o = s.run(&["completions", "bash"]);
+    let file = s.join("et.bash");
+    std::fs::write(&file, &o.stdout).unwrap();
+    let check = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "source {} && complete -p et && declare -F _et",
+            file.display()
+        ))
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", show(&check));
+    assert!(stdout(&check).contains("_et"), "{}", show(&check));
+    // Flags of a subcommand complete too.
+    assert!(stdout(&o).contains("--timeout"));
+    // An unknown shell is bad input.
+    let o = s.run(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn man_is_roff_with_a_section_per_subcommand() {
+    let s = Scratch::new();
+    let o = s.run(&["man"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let page = stdout(&o);
+    assert!(page.contains(".TH et 1"), "a roff title line");
+    assert!(page.contains(".SH NAME"));
+    for sub in SUBCOMMANDS {
+        let title = format!(".SH \"ET {}\"", sub.to_uppercase());
+        assert!(page.contains(&title), "no section {title}");
+    }
+    // Nested subcommands and the flags and examples of each.
+    assert!(page.contains(".SH \"ET SOLVERS INSTALL\""));
+    assert!(page.contains("\\-\\-timeout"));
+    assert!(page.contains("Examples:"));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn an_output_folder_named_where_a_file_is_is_bad_input() {
+    let s = Scratch::new();
+    let file = s.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let report =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/core");
+    let (file, report) = (file.to_str().unwrap(), report.to_str().unwrap());
+    let inside = format!("{file}/x");
+    for args in [
+        vec!["enumerate", "-g", "core", "--n", "2", "--out-dir", file],
+        vec!["enumerate", "-g", "core", "--n", "2", "--out-dir", &inside],
+        vec!["plot", report, "--out", file],
+        vec!["report", report, "--csv", file],
+        vec!["merge", report, "--out", file],
+        vec!["triage", report, "--out", file],
+    ] {
+        let o = s.run(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("et: error: "), "{args:?}: {err}");
+        assert!(err.contains("a-file"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn each_cause_of_an_error_is_said_once() {
+    let s = Scratch::new();
+    let file = s.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let inside = format!("{}/x", file.display());
+    let said_once = |o: &std::process::Output| {
+        let err = stderr(o);
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(!lines.is_empty());
+        for (i, line) in lines.iter().enumerate() {
+            let text = line.trim_start().trim_start_matches("caused by: ");
+            assert!(
+                lines[..i].iter().all(|l| !l.contains(text)),
+                "`{text}` said twice: {err}"
+            );
+        }
+    };
+    said_once(&s.run(&["enumerate", "-g", "core", "--n", "2", "--out-dir", &inside]));
+    // A campaign's I/O error quotes its OS error, which is also its source.
+    let pool = s.pool_file("pool.toml", &[common::solver("z3-4.16.0")]);
+    let cache = s.join("missing/cache.csv");
+    let cache = cache.to_str().unwrap();
+    let o = s.run(&common::campaign_args(
+        "core",
+        "2",
+        &pool,
+        &s.join("run"),
+        &["--timeout", "5", "-q", "--reference-cache", cache],
+    ));
+    assert_eq!(o.status.code(), Some(1), "{}", show(&o));
+    said_once(&o);
+    assert_eq!(stderr(&o).lines().count(), 1, "{}", stderr(&o));
+}
+
+#[test]
+fn help_says_what_a_new_run_needs_and_every_grammar() {
+    let s = Scratch::new();
+    let o = s.run(&["run", "-h"]);
+    let help = stdout(&o);
+    let usage = help.lines().find(|l| l.starts_with("Usage:")).unwrap();
+    for flag in ["--grammar", "--n", "--timeout"] {
+        assert!(usage.contains(flag), "{usage}");
+    }
+    assert!(help.contains("et run --resume --out <DIR>"), "{help}");
+    // --grammar names the extensions `et grammars` lists, in every command that takes it.
+    let listed = stdout(&s.run(&["grammars"]));
+    for command in ["run", "enumerate", "index", "count", "sample", "rank"] {
+        let help = stdout(&s.run(&[command, "-h"]));
+        assert!(help.contains("NAME-5v2a"), "{command}: {help}");
+        assert!(listed.contains("strings-5v2a") && help.contains("strings-5v2a"));
+    }
+    for sub in SUBCOMMANDS {
+        let o = s.run(&[sub, "--help"]);
+        assert!(
+            stdout(&o).contains("Examples:"),
+            "et {sub} --help has no examples"
+        );
+    }
+}
