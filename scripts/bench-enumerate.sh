@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-binary enumeration figures quoted in the README:
+# Whole-binary enumeration figures quoted in docs/performance.md:
 #   - wall time to stream 10^6 `strings` formulas to /dev/null (best of 5);
 #   - peak RSS while streaming 10^7 formulas;
 #   - `et index` far out (10^1000 … 10^10000), whole process, wall and CPU time (the

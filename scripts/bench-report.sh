@@ -2,7 +2,7 @@
 # Benchmark of `et report`, `et plot` and `et merge` on a synthetic study: ROWS rows
 # (default 10^7: 714,286 formulas × 14 solvers of two families), the rows of each
 # formula shuffled in blocks of 64 formulas as a worker pool writes them. Prints wall
-# time and peak RSS of each command (release build), for the README.
+# time and peak RSS of each command (release build), for docs/performance.md.
 #
 #   scripts/bench-report.sh [ROWS]
 #

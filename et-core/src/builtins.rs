@@ -1,5 +1,5 @@
 //! The eight theory grammars of ET (`grammars/*.pest`, ET's published grammars with the
-//! token fixes the README lists) and their extensions to five variables and up to two
+//! token fixes docs/grammars.md lists) and their extensions to five variables and up to two
 //! asserts (`ints-5v2a`, …), compiled into the binary by `#[derive(Grammar)]`: each
 //! becomes a module of typed enums (`builtins::strings::BoolTerm`) and a
 //! [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;

@@ -9,9 +9,9 @@ use std::path::Path;
 
 use common::{csv_maps, fake, fake_script, rows, show, solver, Scratch};
 
-/// Runs the 300 first `core` formulas on `solvers` of `pool` into `dir`.
-fn run_core(s: &Scratch, pool: &Path, solvers: &str, dir: &Path) {
-    let o = s.run(&[
+/// Runs the 300 first `core` formulas of `pool` into `dir`, with `options`.
+fn run_core(s: &Scratch, pool: &Path, options: &[&str], dir: &Path) {
+    let mut args = vec![
         "run",
         "-g",
         "core",
@@ -19,14 +19,14 @@ fn run_core(s: &Scratch, pool: &Path, solvers: &str, dir: &Path) {
         "300",
         "--timeout",
         "30",
-        "--solvers",
-        solvers,
         "--pool",
         pool.to_str().unwrap(),
         "--out",
         dir.to_str().unwrap(),
         "-q",
-    ]);
+    ];
+    args.extend_from_slice(options);
+    let o = s.run(&args);
     assert!(o.status.success(), "{}", show(&o));
 }
 
@@ -41,7 +41,7 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
 
     // (b) z3 decides, the reference of `unknown` never does: the pool judges.
     let with_z3 = s.join("with-z3");
-    run_core(&s, &pool, "unknown,z3-4.16.0", &with_z3);
+    run_core(&s, &pool, &["--solvers", "unknown,z3-4.16.0"], &with_z3);
     let all = rows(&with_z3);
     let z3_decided: BTreeSet<String> = all
         .iter()
@@ -87,7 +87,7 @@ fn the_pool_judges_performance_and_undecided_formulas_are_listed() {
     // (c) Without z3 nobody decides: the formulas no witness proves sat are listed,
     // which on `core` (every Boolean assignment is tried) are exactly the unsat ones.
     let without = s.join("without-z3");
-    run_core(&s, &pool, "unknown", &without);
+    run_core(&s, &pool, &["--solvers", "unknown"], &without);
     let undecided = csv_maps(&without.join("undecided.csv"));
     let listed: BTreeSet<String> = undecided.iter().map(|r| r["index"].clone()).collect();
     assert_eq!(listed, z3_unsat);
@@ -218,22 +218,7 @@ fn calls_that_never_started_make_no_formula_undecided() {
     let missing = |name: &str| fake(name, "fault-on.sh", &[&unknown, "and", "not-found"]);
     let pool = s.pool_file("pool.toml", &[missing("gone-a"), missing("gone-b")]);
     let dir = s.join("run");
-    let o = s.run(&[
-        "run",
-        "-g",
-        "core",
-        "--n",
-        "300",
-        "--timeout",
-        "30",
-        "--no-witness",
-        "--pool",
-        pool.to_str().unwrap(),
-        "--out",
-        dir.to_str().unwrap(),
-        "-q",
-    ]);
-    assert!(o.status.success(), "{}", show(&o));
+    run_core(&s, &pool, &["--no-witness"], &dir);
     let all = rows(&dir);
     let never_started: BTreeSet<String> = all
         .iter()

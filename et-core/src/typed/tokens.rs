@@ -1,5 +1,5 @@
 //! ET's printing style for typed values: tokens joined by one space, except none after
-//! a `(` token and none before a `)` token (the README's Printing rule). The engine's `Printer` joins
+//! a `(` token and none before a `)` token (the Printing rule of docs/grammars.md). The engine's `Printer` joins
 //! the same way; the agreement tests compare the two on every built-in grammar.
 
 use std::fmt;
