@@ -176,6 +176,67 @@ fn plain_command(solver: &SolverConfig, file: &str) -> String {
     words.join(" ")
 }
 
+/// What the solvers' issue templates ask for, in one list: version, theory, options,
+/// the last good release, whether the input is minimized, and the search for
+/// duplicates et made (its list of known issues).
+fn template_fields(
+    out: &mut String,
+    triage: &Triage,
+    g: &Group,
+    f: &Finding,
+    solver: &SolverConfig,
+) {
+    let row = f.trigger.row();
+    let logic = triage
+        .logics
+        .get(&row.grammar)
+        .and_then(Option::as_deref)
+        .map_or_else(|| "none declared".to_string(), |l| format!("`{l}`"));
+    let options: Vec<String> = solver
+        .command_with_models()
+        .unwrap_or_else(|| solver.command.clone())
+        .iter()
+        .skip(1)
+        .map(|w| format!("`{w}`"))
+        .collect();
+    let options = if options.is_empty() {
+        "none".to_string()
+    } else {
+        format!(
+            "{} (what et gives every call: answer checks and models; the default mode otherwise)",
+            options.join(" ")
+        )
+    };
+    let last_good = match f.range.as_ref().and_then(|r| r.newest_since()) {
+        Some((first, Some(good))) => format!("`{good}` (the release before `{first}`)"),
+        Some((_, None)) => "none of the installed releases".to_string(),
+        None => "not ranged".to_string(),
+    };
+    let minimized = match f.pinned.as_ref().and_then(|p| p.shrunk.as_ref()) {
+        Some(s) => format!(
+            "yes: shrunk with ground truth beyond the grammar ({} steps of {} tried, each \
+             kept only while the solver kept its answer and et's checks kept the verdict)",
+            s.steps, s.tried
+        ),
+        None => format!(
+            "the smallest of the {} formula{} of this group, found by enumerating the `{}` \
+             grammar smallest first; not shrunk further",
+            g.formulas,
+            if g.formulas == 1 { "" } else { "s" },
+            row.grammar
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "- **Version:** {} {}\n- **Theory:** the `{}` grammar; logic {logic}\n\
+         - **Options:** {options}\n- **Last good release:** {last_good}\n\
+         - **Minimized:** {minimized}\n\
+         - **Known upstream:** no match in et's list of known issues (read in the solvers' \
+         trackers)\n",
+        solver.family, solver.version, row.grammar
+    );
+}
+
 /// One report; see the module documentation.
 fn report(
     triage: &Triage,
@@ -208,6 +269,7 @@ fn report(
             solver.family
         );
     }
+    template_fields(&mut out, triage, g, f, solver);
     let _ = writeln!(out, "## Input (`{file}`)\n");
     code_block(&mut out, "smt2", script.trim_end());
     let _ = writeln!(out, "The formula, one command per line:\n");
