@@ -167,8 +167,8 @@ fn wheel_binary(inner: &str) -> Option<PathBuf> {
 }
 
 /// Each fixture's call, run live through `solvers::call`, must classify as its saved
-/// output does (one captured under a memory limit: must fail for want of memory, see
-/// below). Every solver is required: scripts/setup.sh installs them all.
+/// output does (an allocation failure captured under a memory limit: must end without
+/// an answer, see below). Every solver is required: scripts/setup.sh installs them all.
 #[test]
 fn live_solvers_agree_with_fixtures() {
     for (name, status, invalid) in EXPECTED {
@@ -204,15 +204,16 @@ fn live_solvers_agree_with_fixtures() {
             self_check_failed,
             ..
         } = classify(&outcome);
-        if meta.memory_limit_kb.is_some() {
+        if meta.memory_limit_kb.is_some() && *status == Status::Memout {
             // Where an allocation fails under an address-space limit close to what the
             // solver needs depends on the machine's memory layout: Debian's cvc5 1.0.3
             // at this fixture's 38 MiB was seen printing `bad_alloc` (the capture),
             // segfaulting on a null pointer (a 6.18 kernel), and answering at 40 MiB.
-            // Live, it must fail for want of memory, never answer; the exact output
-            // the pattern reads is checked offline on the capture above.
+            // Live, an allocation failure must end it without an answer (reported, or
+            // a crash); the exact output the pattern reads is checked offline on the
+            // capture above. A loader failure under a limit stays exact.
             assert!(
-                matches!(got, Status::Memout | Status::Crash | Status::SetupError),
+                matches!(got, Status::Memout | Status::Crash),
                 "live {name}: {got:?}: {outcome:?}"
             );
             continue;
