@@ -394,7 +394,7 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             f.answer().time_s
         );
     }
-    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+    if let Some(p) = f.pinned_wrong_sat() {
         return format!(
             "The formula above comes from the one et's campaign found (grammar `{}`, index \
              {}, below) with each constant pinned to its value in the model `{}` printed for \

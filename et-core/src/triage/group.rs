@@ -47,10 +47,15 @@ impl Finding {
     /// The answer of the solver when the verdict showed (or the first re-run); for a
     /// wrong `sat` found by pinning a model, its answer on the pinned formula.
     pub fn answer(&self) -> &Answer {
-        match &self.pinned {
-            Some(p) if p.wrong_sat() => &p.answer,
-            _ => &self.confirmation.answer,
+        match self.pinned_wrong_sat() {
+            Some(p) => &p.answer,
+            None => &self.confirmation.answer,
         }
+    }
+
+    /// What pinning found, when it is a wrong `sat` (the finding reports it).
+    pub fn pinned_wrong_sat(&self) -> Option<&super::pin::Pinned> {
+        self.pinned.as_ref().filter(|p| p.wrong_sat())
     }
 
     /// et's own model check (not only the solver's) found the model invalid.
@@ -80,19 +85,6 @@ pub struct GroupKey {
 }
 
 impl GroupKey {
-    /// A key that stands for nothing, while a joined group's key is being made.
-    fn placeholder() -> GroupKey {
-        GroupKey {
-            kind: Kind::Performance,
-            verdict: Verdict::Timeout,
-            family: String::new(),
-            first: String::new(),
-            last: String::new(),
-            operators: Signature::default(),
-            crash_signature: None,
-        }
-    }
-
     /// The key of a finding that was not dropped.
     pub fn of(finding: &Finding) -> Option<GroupKey> {
         let range = finding.range.as_ref()?;
@@ -223,7 +215,7 @@ fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
 ) -> Vec<(GroupKey, Vec<usize>)> {
-    let mut groups: Vec<(GroupKey, Vec<usize>)> = by_key.into_iter().collect();
+    let groups: Vec<(GroupKey, Vec<usize>)> = by_key.into_iter().collect();
     // Union-find over the groups, by (family, kind, verdict, signature, formula).
     let mut parent: Vec<usize> = (0..groups.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
@@ -275,7 +267,7 @@ fn one_group_per_formula(
             .copied()
             .find(|&g| groups[g].1.contains(&members[0]))
             .unwrap_or(parts[0]);
-        let mut key = std::mem::replace(&mut groups[holder].0, GroupKey::placeholder());
+        let mut key = groups[holder].0.clone();
         for &g in &parts {
             let other = &groups[g].0;
             if g == holder {

@@ -89,28 +89,7 @@ impl Pinned {
 /// reads it), when the model gives a value to some constant and et's evaluation finds
 /// the formula false under it.
 pub fn pinned_formula(formula: &str, output: &str, dialect: ModelDialect) -> Option<PinnedFormula> {
-    let Pins {
-        script,
-        assignment,
-        pins,
-        whole,
-    } = pins(formula, output, dialect)?;
-    let whole = whole.iter().all(|&w| w);
-    let pins: String = pins.concat();
-    if pins.is_empty() {
-        return None;
-    }
-    let evaluation = evaluate(&script, &assignment, &Limits::default());
-    let Truth::False = evaluation.truth else {
-        return None;
-    };
-    let cut = formula.rfind("(check-sat)")?;
-    let text = format!("{}\n{pins}{}", formula[..cut].trim_end(), &formula[cut..]);
-    Some(PinnedFormula {
-        text,
-        whole,
-        false_at: evaluation.explanation.unwrap_or_default(),
-    })
+    pins(formula, output, dialect)?.formula(formula)
 }
 
 /// A formula and the pins of a model: what pinning and shrinking share.
@@ -124,6 +103,29 @@ pub struct Pins {
     pub pins: Vec<String>,
     /// Whether each constant is pinned whole (not an array with unlisted entries).
     pub whole: Vec<bool>,
+}
+
+impl Pins {
+    /// `formula` (the text these pins were read from) with the pins before its
+    /// `(check-sat)`, when some constant is pinned and et's evaluation finds the
+    /// formula false under the model.
+    pub fn formula(&self, formula: &str) -> Option<PinnedFormula> {
+        let pins: String = self.pins.concat();
+        if pins.is_empty() {
+            return None;
+        }
+        let evaluation = evaluate(&self.script, &self.assignment, &Limits::default());
+        let Truth::False = evaluation.truth else {
+            return None;
+        };
+        let cut = formula.rfind("(check-sat)")?;
+        let text = format!("{}\n{pins}{}", formula[..cut].trim_end(), &formula[cut..]);
+        Some(PinnedFormula {
+            text,
+            whole: self.whole.iter().all(|&w| w),
+            false_at: evaluation.explanation.unwrap_or_default(),
+        })
+    }
 }
 
 /// The pins of the model in `output` on `formula`, when the model is one of the
@@ -178,7 +180,12 @@ pub fn pin(
     let Some(output) = &answer.model_output else {
         return Ok(None);
     };
-    let Some(pinned) = pinned_formula(formula, output, solver.model_dialect()) else {
+    // The formula and the model are read once: for the pinned formula, then for
+    // shrinking.
+    let Some(pins) = pins(formula, output, solver.model_dialect()) else {
+        return Ok(None);
+    };
+    let Some(pinned) = pins.formula(formula) else {
         return Ok(None);
     };
     let unsat_by = if pinned.whole {
@@ -196,9 +203,7 @@ pub fn pin(
     let mut answer = caller.fresh(solver, &pinned.text, limits)?;
     let mut shrunk = None;
     if answer.status == Status::Sat {
-        if let Some(p) = pins(formula, output, solver.model_dialect()) {
-            shrunk = super::minimize::shrink(caller, p, solver, judge, &unsat_by, limits)?;
-        }
+        shrunk = super::minimize::shrink(caller, pins, solver, judge, &unsat_by, limits)?;
         if let Some(s) = &shrunk {
             // The answer a report shows is the one on the formula it shows (a shrunk
             // formula that does not show it again is not reported).

@@ -250,7 +250,7 @@ pub(super) fn limits_text(triage: &Triage, f: &Finding, factor: f64) -> String {
 
 pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     let a = f.answer();
-    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+    if let Some(p) = f.pinned_wrong_sat() {
         return format!(
             "{} on the formula above, which is unsatisfiable ({}): the formula et's \
              campaign found with the values of the solver's own model pinned{}",
@@ -319,7 +319,7 @@ pub(super) fn pinned_unsat_by(p: &super::pin::Pinned) -> String {
 }
 
 pub(super) fn expected_answer(f: &Finding) -> (String, String) {
-    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+    if let Some(p) = f.pinned_wrong_sat() {
         let known = match &p.reported_unsat_by() {
             super::pin::UnsatBy::Evaluation => format!(
                 "et's own evaluation, no other solver: the formula has one candidate \
@@ -825,7 +825,7 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         let _ = writeln!(out, "Output of the re-run:\n");
         code_block(out, "", &f.answer().excerpt);
     }
-    if let Some(p) = f.pinned.as_ref().filter(|p| p.wrong_sat()) {
+    if let Some(p) = f.pinned_wrong_sat() {
         let _ = writeln!(
             out,
             "**Found as an invalid model:** on the formula et's campaign found (below), the \
@@ -1021,7 +1021,7 @@ fn csv_bytes(
 /// The evidence label of a finding: the `evidence` column (or, for runs without it,
 /// what the verdict implies), else what the finding rests on.
 pub fn evidence(f: &Finding) -> String {
-    if f.pinned.as_ref().is_some_and(|p| p.wrong_sat()) {
+    if f.pinned_wrong_sat().is_some() {
         return "pinned-model".into();
     }
     if let Some(e) = f.trigger.row().evidence {
