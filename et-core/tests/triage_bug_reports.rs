@@ -230,3 +230,59 @@ fn the_report_of_a_bug_two_releases_share_names_the_newest() {
         );
     }
 }
+
+/// A timeout a newer release brought: release 1.0 of family `slow` is z3 itself,
+/// release 2.0 is z3 that never answers on formulas applying `not`. The report times
+/// its formula on both releases, three runs each at 4× the run's limit, and names the
+/// jump in median CPU seconds from 1.0 to 2.0 as the regression; the last good release
+/// is 1.0. The expected answer quotes what the run observed and who observed it.
+#[test]
+fn a_timeout_report_times_every_release_and_names_the_regression() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let release = |version: &str, faults: &[&str]| {
+        let mut extra = vec![z3.program()];
+        extra.extend_from_slice(faults);
+        fake_release(
+            &format!("slow-{version}"),
+            "slow",
+            version,
+            "fault-on.sh",
+            &extra,
+        )
+    };
+    let (old, new) = (release("1.0", &[]), release("2.0", &["not", "hang"]));
+    let run = s.campaign(
+        "core",
+        "40",
+        &[z3.clone(), old, new],
+        "run",
+        &["--timeout", "1"],
+    );
+    let o = s.run(&["triage", run.to_str().unwrap(), "--jobs", "2", "-q"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let (report, _) = report_of(&run.join("triage").join("bugs"), "slow-2.0-performance");
+    let timings = report
+        .split("## Affected releases")
+        .nth(1)
+        .expect("a releases section");
+    // 1.0 decides in each of its three runs; 2.0 is stopped at 4 s each time.
+    assert!(timings.contains("| 1.0 | 3 of 3 | "), "{report}");
+    assert!(timings.contains("| 2.0 | 0 of 3 | ≥ 4.00 |"), "{report}");
+    assert!(timings.contains("Regression (a median 5× or more"), "{report}");
+    assert!(timings.contains("`1.0` → `2.0`"), "{report}");
+    assert!(report.contains("**Last good release:** `1.0`"), "{report}");
+    let expected = report
+        .split("## Expected")
+        .nth(1)
+        .and_then(|e| e.split("##").next())
+        .unwrap();
+    assert!(
+        expected.contains("in the run, the reference `z3-4.16.0` answered `"),
+        "{report}"
+    );
+    assert!(
+        expected.contains("re-run for this report, `z3-4.16.0` answers `"),
+        "{report}"
+    );
+}

@@ -181,6 +181,16 @@ impl SolverConfig {
         })
     }
 
+    /// This solver with `option` added after its other options (the same name).
+    pub fn with_option(&self, option: &str) -> SolverConfig {
+        let mut command = self.command.clone();
+        command.push(option.to_string());
+        SolverConfig {
+            command,
+            ..self.clone()
+        }
+    }
+
     /// How this solver writes values in a model, for et's model check: its family's
     /// dialect for its release, standard SMT-LIB for a family et does not know.
     pub fn model_dialect(&self) -> et_eval::ModelDialect {

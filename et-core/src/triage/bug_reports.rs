@@ -24,6 +24,7 @@ use crate::solvers::SolverConfig;
 use super::confirm::Outcome;
 use super::group::{Finding, Group};
 use super::rank::Kind;
+use super::timing;
 use super::report::{
     code, code_block, confirmation_text, expected_answer, limits_text, model_false_at,
     one_command_per_line, shell_word, solver_of, title, wrong_answer,
@@ -38,12 +39,12 @@ pub const FOLDER: &str = "bugs";
 /// and not a limitation (an `unknown` every installed release gives, listed in
 /// `limitations.md` instead).
 pub fn reported(triage: &Triage) -> impl Iterator<Item = &Group> {
-    triage.groups.iter().filter(|g| {
-        g.outcome() == Outcome::Confirmed
-            && g.affects_newest
-            && g.known.is_none()
-            && !g.gives_up_always
-    })
+    triage.groups.iter().filter(|g| is_reported(g))
+}
+
+/// Whether a group gets a report ([`reported`]).
+pub fn is_reported(g: &Group) -> bool {
+    g.outcome() == Outcome::Confirmed && g.affects_newest && g.known.is_none() && !g.gives_up_always
 }
 
 /// `limitations.md`: the `unknown`s every installed release of a family gives, once per
@@ -103,23 +104,30 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
 /// installed release of the family, when it was found there too: the release a
 /// developer fixes.
 fn confirmed_smallest<'t>(triage: &'t Triage, g: &Group) -> &'t Finding {
+    &triage.findings[reported_member(&triage.findings, g)]
+}
+
+/// The index of [`confirmed_smallest`]'s finding.
+pub fn reported_member(findings: &[Finding], g: &Group) -> usize {
+    // Its release table must be its own: a member whose range was measured.
     let confirmed = || {
-        g.members
-            .iter()
-            .map(|&i| &triage.findings[i])
-            .filter(|f| f.confirmation.outcome == Outcome::Confirmed)
+        g.members.iter().copied().filter(|&i| {
+            let f = &findings[i];
+            f.confirmation.outcome == Outcome::Confirmed && f.range_measured
+        })
     };
     let Some(smallest) = confirmed().next() else {
-        return g.smallest(&triage.findings);
+        return g.members[0];
     };
-    let newest = smallest.range.as_ref().and_then(|r| r.newest());
-    let same_formula = |f: &&Finding| {
-        let (a, b) = (f.trigger.row(), smallest.trigger.row());
+    let first = &findings[smallest];
+    let newest = first.range.as_ref().and_then(|r| r.newest());
+    let same_formula = |&i: &usize| {
+        let (a, b) = (findings[i].trigger.row(), first.trigger.row());
         a.grammar == b.grammar && a.index == b.index
     };
     confirmed()
         .filter(same_formula)
-        .find(|f| Some(f.trigger.row().version.as_str()) == newest)
+        .find(|&i| Some(findings[i].trigger.row().version.as_str()) == newest)
         .unwrap_or(smallest)
 }
 
@@ -207,10 +215,25 @@ fn template_fields(
             options.join(" ")
         )
     };
-    let last_good = match f.range.as_ref().and_then(|r| r.newest_since()) {
-        Some((first, Some(good))) => format!("`{good}` (the release before `{first}`)"),
-        Some((_, None)) => "none of the installed releases".to_string(),
-        None => "not ranged".to_string(),
+    let last_good = match (&f.timings, f.range.as_ref().and_then(|r| r.newest_since())) {
+        (Some(t), _) => match t.newest_regression() {
+            Some(r) => format!(
+                "`{}` ({} s of CPU; `{}` takes {} s, {}{:.1}× as much: see the timings below)",
+                r.before.0,
+                r.before.1,
+                r.after.0,
+                r.after.1,
+                if r.after.1.at_least { "at least " } else { "" },
+                r.factor
+            ),
+            None => format!(
+                "none: no installed release is {}× slower on this formula than the release                  before it (timings below)",
+                timing::REGRESSION_FACTOR
+            ),
+        },
+        (None, Some((first, Some(good)))) => format!("`{good}` (the release before `{first}`)"),
+        (None, Some((_, None))) => "none of the installed releases".to_string(),
+        (None, None) => "not ranged".to_string(),
     };
     let minimized = match f.pinned.as_ref().and_then(|p| p.shrunk.as_ref()) {
         Some(s) => format!(
@@ -261,6 +284,14 @@ fn report(
         row.size,
         confirmation_text(triage, f)
     );
+    if g.long_standing {
+        let _ = writeln!(
+            out,
+            "Every installed {} release that ran this formula times out on it at the run's \
+             limits: slowness the solver has long had, not a regression.\n",
+            solver.family
+        );
+    }
     if g.gives_up_always {
         let _ = writeln!(
             out,
@@ -295,7 +326,9 @@ fn report(
         let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
         code_block(&mut out, "smt2", &witness);
     }
-    if let Some(range) = &f.range {
+    if let Some(t) = &f.timings {
+        timings_section(&mut out, triage, f, t);
+    } else if let Some(range) = &f.range {
         let since = match range.newest_since() {
             Some((first, Some(good))) => format!(
                 "; the newest release shows it since {} ({}, the release before, does not)",
@@ -308,9 +341,16 @@ fn report(
             ),
             None => String::new(),
         };
+        let measured_on = if f.range_measured {
+            String::new()
+        } else {
+            " (measured on a smaller formula of this group: this one was not run on every \
+             release)"
+                .to_string()
+        };
         let _ = writeln!(
             out,
-            "## Affected releases\n\n{} of the installed `{}` releases show it{since}.\n",
+            "## Affected releases\n\n{} of the installed `{}` releases show it{since}{measured_on}.\n",
             range.describe(),
             g.key.family,
         );
@@ -343,6 +383,98 @@ fn report(
         );
     }
     out
+}
+
+/// The report's own formula timed on every installed release ([`timing`]): the rate,
+/// the median CPU seconds and, where the family counts its work, the count; then the
+/// regression, if a release is [`timing::REGRESSION_FACTOR`]× slower than the one
+/// before it.
+fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::Timings) {
+    let factor = triage.settings.performance_factor.max(1.0);
+    let _ = writeln!(
+        out,
+        "## Affected releases\n\nThis formula, run {} times on every installed `{}` release \
+         with {} ({}× the run's limits): how many runs decided it and the median CPU \
+         seconds (≥: the runs were stopped at the limit, so it needed at least that long).\n",
+        timing::ROUNDS,
+        f.trigger.row().family,
+        limits_text(triage, f, factor),
+        super::report::trimmed(factor),
+    );
+    let work = t.work.map(|w| w.limit);
+    match work {
+        Some(limit) => {
+            let _ = writeln!(
+                out,
+                "| release | decided | median CPU s | work (`{limit}` units) |\n|---|---|---|---|"
+            );
+        }
+        None => {
+            let _ = writeln!(out, "| release | decided | median CPU s |\n|---|---|---|");
+        }
+    }
+    for r in &t.releases {
+        let median = r
+            .median(t.limit_s)
+            .map_or_else(|| "could not run".to_string(), |m| m.to_string());
+        let decided = if r.runs.is_empty() {
+            String::new()
+        } else {
+            format!("{} of {}", r.decided(), r.runs.len())
+        };
+        let _ = match work {
+            Some(_) => writeln!(
+                out,
+                "| {} | {decided} | {median} | {} |",
+                r.version,
+                r.work.map_or_else(String::new, |n| n.to_string())
+            ),
+            None => writeln!(out, "| {} | {decided} | {median} |", r.version),
+        };
+    }
+    let _ = writeln!(out);
+    match t.regressions().as_slice() {
+        [] => {
+            let _ = writeln!(
+                out,
+                "No release is {}× slower than the one before it: the table shows no regression \
+                 (the run's limit is crossed, not a jump in time).\n",
+                timing::REGRESSION_FACTOR
+            );
+        }
+        regressions => {
+            let jumps: Vec<String> = regressions
+                .iter()
+                .map(|r| {
+                    format!(
+                        "`{}` → `{}`: {} s → {} s of CPU, {}{:.1}×",
+                        r.before.0,
+                        r.after.0,
+                        r.before.1,
+                        r.after.1,
+                        if r.after.1.at_least { "at least " } else { "" },
+                        r.factor
+                    )
+                })
+                .collect();
+            let _ = writeln!(
+                out,
+                "Regression{} (a median {}× or more that of the release before): {}.\n",
+                super::report::plural(jumps.len()),
+                timing::REGRESSION_FACTOR,
+                jumps.join("; ")
+            );
+        }
+    }
+    if let Some(w) = t.work {
+        let _ = writeln!(
+            out,
+            "The work column is the solver's own deterministic count (`{}` prints it); it is \
+             the same on any machine: `{}=N` stops the solver after N units, so a release \
+             that needs more than another can be shown without timing.\n",
+            w.option, w.limit
+        );
+    }
 }
 
 /// What the finding rests on, said plainly: how strong the evidence is.

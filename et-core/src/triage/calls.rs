@@ -55,6 +55,8 @@ pub struct Answer {
     pub crash_signature: Option<String>,
     /// Wall-clock seconds.
     pub time_s: f64,
+    /// CPU seconds (user + system) of the solver's process tree.
+    pub cpu_s: f64,
     /// Exit code, if the solver exited.
     pub exit_code: Option<i32>,
     /// Signal number, if it was killed.
@@ -80,6 +82,7 @@ impl Answer {
             invalid_model,
             self_check_failed: observation.class.self_check_failed,
             time_s: outcome.wall.as_secs_f64(),
+            cpu_s: outcome.cpu.as_secs_f64(),
             exit_code: outcome.exit_code,
             signal: outcome.signal,
             excerpt: excerpt(
@@ -309,6 +312,28 @@ impl Caller {
         formula: &str,
         limits: CallSettings<'_>,
     ) -> Result<Answer, CallError> {
+        self.observe_fresh(solver, formula, limits)
+            .map(Answer::from_observation)
+    }
+
+    /// [`Caller::fresh`], with all the solver printed on stdout (its statistics, say).
+    pub fn fresh_with_output(
+        &self,
+        solver: &SolverConfig,
+        formula: &str,
+        limits: CallSettings<'_>,
+    ) -> Result<(Answer, String), CallError> {
+        let observation = self.observe_fresh(solver, formula, limits)?;
+        let stdout = observation.outcome.stdout_text().into_owned();
+        Ok((Answer::from_observation(observation), stdout))
+    }
+
+    fn observe_fresh(
+        &self,
+        solver: &SolverConfig,
+        formula: &str,
+        limits: CallSettings<'_>,
+    ) -> Result<Observation, CallError> {
         let formula = formula_of(formula);
         let invocation = Invocation::new(solver, &formula, limits.logic);
         let limits_of_call = Limits {
@@ -327,7 +352,7 @@ impl Caller {
         let parsed = || script.get_or_init(|| Script::parse(&formula)).as_ref();
         let observation = observe(invocation, &path, &limits_of_call, parsed);
         let _ = std::fs::remove_file(&path);
-        Ok(Answer::from_observation(observation?))
+        observation
     }
 
     /// The answer of `solver` on `formula` under `limits`, running it only the first

@@ -327,6 +327,7 @@ fn recorded_answer(trigger: &TriggerRow) -> Answer {
         model_check: None,
         crash_signature: None,
         time_s: trigger.row().time_s,
+        cpu_s: trigger.row().cpu_s,
         exit_code: None,
         signal: None,
         excerpt: String::new(),

@@ -41,6 +41,9 @@ pub struct Finding {
     /// the model's values pinned ([`super::pin`]). When that is a wrong `sat`, the
     /// finding is one (kind solution soundness) and `formula` is the pinned formula.
     pub pinned: Option<super::pin::Pinned>,
+    /// For the timeout a report is about: its formula timed on every installed release
+    /// ([`super::timing`]).
+    pub timings: Option<super::timing::Timings>,
 }
 
 impl Finding {
@@ -184,6 +187,9 @@ pub struct Group {
     /// gives up on ([`VersionRange::always_shown`]): a limitation the family has
     /// always had, not a regression.
     pub gives_up_always: bool,
+    /// A timeout group whose smallest formula every installed release that ran it
+    /// times out on: long-standing slowness, ranked after the regressions.
+    pub long_standing: bool,
     /// The upstream issue its smallest formula matches, if it is known
     /// ([`super::known`]).
     pub known: Option<super::known::KnownIssue>,
@@ -353,9 +359,9 @@ pub fn next_to_confirm(
 /// Which findings have their version range measured: for each finding that was not
 /// dropped, the finding whose range it takes — itself when the re-run triggers of its
 /// candidate group ([`GroupKey::candidate`], and the same solver under test, so that
-/// a range taken over always holds the trigger's own release) with the `formulas`
-/// smallest formulas (all, for `None`) include it, else the group's smallest measured
-/// trigger. A trigger that was not re-run ([`Outcome::NotRerun`]) is never measured:
+/// a range taken over always holds the trigger's own release) up to its `formulas`-th
+/// smallest confirmed formula (all, for `None`) include it, else the group's smallest
+/// measured trigger. A trigger that was not re-run ([`Outcome::NotRerun`]) is never measured:
 /// its group's re-run triggers are smaller ([`next_to_confirm`]).
 ///
 /// Ranging runs a trigger on every installed release of its family, a performance
@@ -374,14 +380,22 @@ pub fn range_samples(findings: &[Finding], formulas: Option<usize>) -> Vec<Optio
     for members in by_key.values_mut() {
         members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
         let mut sampled: HashSet<(&str, &str)> = HashSet::new();
+        // Formulas count towards `formulas` only once confirmed: a bug report is
+        // about its group's smallest confirmed formula, and its release table must be
+        // that formula's own, however many flaky ones come before it.
+        let mut confirmed: HashSet<(&str, &str)> = HashSet::new();
         let mut smallest_measured = None;
         for &i in members.iter() {
             let row = findings[i].trigger.row();
             let formula = (row.grammar.as_str(), row.index.as_str());
-            let measured = findings[i].confirmation.outcome != Outcome::NotRerun
-                && (sampled.contains(&formula)
-                    || formulas.is_none_or(|n| sampled.len() < n) && sampled.insert(formula));
+            let outcome = findings[i].confirmation.outcome;
+            let measured = outcome != Outcome::NotRerun
+                && (sampled.contains(&formula) || formulas.is_none_or(|n| confirmed.len() < n));
             if measured {
+                sampled.insert(formula);
+                if outcome == Outcome::Confirmed {
+                    confirmed.insert(formula);
+                }
                 smallest_measured.get_or_insert(i);
             }
             ranged_by[i] = if measured { Some(i) } else { smallest_measured };
@@ -437,6 +451,11 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                     .range
                     .as_ref()
                     .is_some_and(VersionRange::always_shown);
+            let long_standing = key.verdict == Verdict::Timeout
+                && findings[members[0]]
+                    .range
+                    .as_ref()
+                    .is_some_and(VersionRange::always_shown);
             let smallest = &findings[members[0]];
             let known = super::known::find(
                 &known,
@@ -457,6 +476,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 affects_newest,
                 slow_only_with_checks,
                 gives_up_always,
+                long_standing,
                 key,
                 members,
             }
@@ -470,6 +490,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             model_checked: g.model_checked,
             slow_only_with_checks: g.slow_only_with_checks,
             gives_up_always: g.gives_up_always,
+            long_standing: g.long_standing,
             affects_newest: g.affects_newest,
             last: g.key.last.clone(),
             confirmed: g.confirmed > 0,
@@ -530,6 +551,7 @@ mod tests {
             range: None,
             range_measured: false,
             pinned: None,
+            timings: None,
         }
     }
 

@@ -40,6 +40,7 @@ pub mod rank;
 pub mod report;
 pub mod shrink;
 pub mod signature;
+pub mod timing;
 pub mod triggers;
 pub mod undecided;
 
@@ -56,7 +57,6 @@ use crate::solvers::call::CallError;
 use crate::solvers::{Pool, SolverConfig};
 
 use crate::judging::Formula;
-use crate::oracle::Evidence;
 use calls::{CallSettings, Caller};
 use confirm::{Confirmation, Settings};
 use group::{Finding, Group};
@@ -340,6 +340,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
             range: None,
             range_measured: false,
             pinned: None,
+            timings: None,
         })
         .collect();
     work.pin_models(&mut findings, &resolved, progress)?;
@@ -366,6 +367,13 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         }
     }
     let groups = group::group(&findings);
+    work.time_reported_timeouts(
+        &mut findings,
+        &groups,
+        &families,
+        options.settings.performance_factor.max(1.0),
+        progress,
+    );
     let mut undecided =
         undecided::read(&dirs, &|dir, name| grammar_of(dir, name, &options.grammars))?;
     if !undecided.is_empty() {
@@ -511,6 +519,49 @@ impl Work<'_> {
             ));
         }
         Ok(())
+    }
+
+    /// Times the formula of each timeout a report will be about on every installed
+    /// release of its family ([`timing`]), at `factor` × the run's limits.
+    fn time_reported_timeouts(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        families: &HashMap<String, Vec<SolverConfig>>,
+        factor: f64,
+        progress: &mut dyn Progress,
+    ) {
+        let to_time: Vec<usize> = groups
+            .iter()
+            .filter(|g| g.key.verdict == crate::oracle::Verdict::Timeout && bug_reports::is_reported(g))
+            .map(|g| bug_reports::reported_member(findings, g))
+            .collect();
+        if to_time.is_empty() {
+            return;
+        }
+        progress.step(&format!(
+            "timing the formulas of {} reported timeouts: {} runs at {}× the limits on every release of the family",
+            to_time.len(),
+            timing::ROUNDS,
+            factor
+        ));
+        let total = to_time.len() as u64;
+        for (done, i) in to_time.into_iter().enumerate() {
+            progress.advance(done as u64, total);
+            let family = findings[i].trigger.row().family.to_ascii_lowercase();
+            let Some(versions) = families.get(&family).filter(|v| !v.is_empty()) else {
+                continue;
+            };
+            let work = versions[0].family_info().work_count();
+            findings[i].timings = Some(timing::time(
+                self.caller,
+                versions,
+                &self.formulas[i],
+                self.limits(i).scaled(factor),
+                work,
+            ));
+        }
+        progress.advance(total, total);
     }
 
     /// Confirms the triggers, `jobs` calls at a time: every correctness trigger, and
@@ -791,10 +842,7 @@ fn resolve_solvers(
             let solver = find(t, &t.row().solver, "solver")?;
             // A performance finding the pool established is confirmed against the
             // solver that decided it, the way its reference would be.
-            let judge = match t.row().evidence {
-                Some(Evidence::Pool) if !t.row().decided_by.is_empty() => &t.row().decided_by,
-                _ => &t.row().reference,
-            };
+            let judge = t.judge();
             let reference = if judge.is_empty() {
                 None
             } else {

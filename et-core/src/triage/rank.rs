@@ -6,7 +6,9 @@
 //! those et's own model check refuted before those only the solver's self-check
 //! reported, for performance those slow also without the solver's answer checks
 //! before those slow only while it checks, and `unknown` that some release answers
-//! before `unknown` in every release (a limitation, not a regression); then groups that affect the newest
+//! before `unknown` in every release (a limitation, not a regression), timeouts that
+//! some release does not show before timeouts in every release (long-standing); then
+//! groups that affect the newest
 //! installed release; confirmed before flaky; more formulas first; then the smallest
 //! trigger, so the order is total and does not depend on the order of the input. Known
 //! upstream issues ([`super::known`]) come after every new group.
@@ -119,6 +121,9 @@ pub struct RankKey {
     pub slow_only_with_checks: bool,
     /// Every installed release gives up (`unknown` only).
     pub gives_up_always: bool,
+    /// Every installed release times out (timeouts only): long-standing, after the
+    /// regressions.
+    pub long_standing: bool,
     /// The newest installed release of the family shows the verdict.
     pub affects_newest: bool,
     /// The newest affected release.
@@ -150,6 +155,7 @@ pub fn compare(a: &RankKey, b: &RankKey) -> Ordering {
         .then_with(|| checked(a).cmp(&checked(b)))
         .then_with(|| a.slow_only_with_checks.cmp(&b.slow_only_with_checks))
         .then_with(|| a.gives_up_always.cmp(&b.gives_up_always))
+        .then_with(|| a.long_standing.cmp(&b.long_standing))
         .then_with(|| Reverse(a.affects_newest).cmp(&Reverse(b.affects_newest)))
         .then_with(|| compare_versions(&b.last, &a.last))
         .then_with(|| Reverse(a.confirmed).cmp(&Reverse(b.confirmed)))
@@ -170,6 +176,7 @@ mod tests {
             model_checked: false,
             slow_only_with_checks: false,
             gives_up_always: false,
+            long_standing: false,
             affects_newest: false,
             last: "4.8.5".into(),
             confirmed: true,
@@ -251,6 +258,16 @@ mod tests {
             ..key(Kind::Performance)
         };
         assert_eq!(compare(&key(Kind::Performance), &always), Ordering::Less);
+        // And one that has always timed out: long-standing, after a regression.
+        let long_standing = RankKey {
+            long_standing: true,
+            affects_newest: true,
+            ..key(Kind::Performance)
+        };
+        assert_eq!(
+            compare(&key(Kind::Performance), &long_standing),
+            Ordering::Less
+        );
         assert_eq!(compare_indices("99", "100"), Ordering::Less);
         assert_eq!(compare_indices("100", "100"), Ordering::Equal);
     }

@@ -318,6 +318,53 @@ pub(super) fn pinned_unsat_by(p: &super::pin::Pinned) -> String {
     }
 }
 
+/// What the run observed of the formula's other answers, and what the re-run for this
+/// report saw, each named by the solver that gave it: `in the run, the reference
+/// `cvc5-1.4.2` answered `timeout` and `z3-5.3.3` decided it in 0.12 s; re-run,
+/// `z3-5.3.3` answers `sat` (0.11 s)`. `None` when no other solver was involved.
+pub(super) fn observed(f: &Finding) -> Option<String> {
+    let row = f.trigger.row();
+    let mut seen: Vec<String> = Vec::new();
+    let time = row
+        .decided_s
+        .map_or_else(String::new, |s| format!(" in {s:.2} s"));
+    if !row.reference.is_empty() {
+        let answered = row
+            .reference_status
+            .map_or_else(|| "nothing".to_string(), |s| s.to_string());
+        let decided_it = if row.decided_by == row.reference {
+            time.clone()
+        } else {
+            String::new()
+        };
+        seen.push(format!(
+            "the reference {} answered {}{decided_it}",
+            code(&row.reference),
+            code(&answered)
+        ));
+    }
+    if !row.decided_by.is_empty() && row.decided_by != row.reference {
+        seen.push(format!("{} decided it{time}", code(&row.decided_by)));
+    }
+    let mut text = if seen.is_empty() {
+        String::new()
+    } else {
+        format!("in the run, {}", seen.join(" and "))
+    };
+    if let Some(r) = &f.confirmation.reference {
+        if !text.is_empty() {
+            text.push_str("; ");
+        }
+        text.push_str(&format!(
+            "re-run for this report, {} answers {} ({:.2} s)",
+            code(f.trigger.judge()),
+            code(&r.describe()),
+            r.time_s
+        ));
+    }
+    (!text.is_empty()).then_some(text)
+}
+
 pub(super) fn expected_answer(f: &Finding) -> (String, String) {
     if let Some(p) = f.pinned_wrong_sat() {
         let known = match &p.reported_unsat_by() {
@@ -334,23 +381,7 @@ pub(super) fn expected_answer(f: &Finding) -> (String, String) {
         };
         return (code("unsat").to_string(), known);
     }
-    let reference = f.confirmation.reference.as_ref();
-    let reference_says = |what: &str| match reference {
-        Some(r) => format!(
-            "the reference {} answers {} ({:.2} s)",
-            code(&f.trigger.row().reference),
-            code(&r.describe()),
-            r.time_s
-        ),
-        None => match f.trigger.row().reference_status {
-            Some(s) => format!(
-                "the reference {} answered {} in the run",
-                code(&f.trigger.row().reference),
-                code(&s.to_string())
-            ),
-            None => what.to_string(),
-        },
-    };
+    let reference_says = |none: &str| observed(f).unwrap_or_else(|| none.to_string());
     let known_by = |default: &str| match f.trigger.row().evidence {
         Some(Evidence::Witness) => {
             "a witness: et found an assignment that satisfies the formula".to_string()
@@ -678,6 +709,12 @@ pub fn markdown(triage: &Triage) -> String {
              formula of group{s} {ranks} answers `unknown` on it — a limitation the family \
              has always had rather than a regression; such groups rank after the other \
              performance groups.\n"
+        );
+    }
+    if let Some((s, ranks)) = ranks(|g| g.long_standing) {
+        let _ = writeln!(
+            out,
+            "Long-standing: every installed release that ran the smallest formula of              group{s} {ranks} times out on it — slowness the family has always had rather              than a regression; such groups rank after the regressions.\n"
         );
     }
     for g in &triage.groups {
@@ -1103,8 +1140,8 @@ pub const TRIGGER_COLUMNS: &[&str] = &[
     "last_version",
     "range_measured",
     "answer",
-    "reference",
-    "reference_answer",
+    "judge",
+    "judge_answer",
     "note",
     "unchecked_answer",
 ];
@@ -1144,7 +1181,7 @@ fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             }
             .to_string(),
             f.answer().describe(),
-            t.row().reference.clone(),
+            t.judge().to_string(),
             c.reference
                 .as_ref()
                 .map_or_else(String::new, |r| r.describe()),

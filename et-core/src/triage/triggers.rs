@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use crate::campaign::manifest::{ManifestSolver, RunManifest};
 use crate::campaign::row::once::{Admission, CallsOnce, LeftOut};
 use crate::campaign::row::{for_each_row, RunRow};
-use crate::oracle::Verdict;
+use crate::oracle::{Evidence, Verdict};
 use crate::report::coverage::Coverage;
 use crate::report::load::RunDir;
 use crate::report::load::MANIFEST;
@@ -113,6 +113,16 @@ impl TriggerRow {
         self.row
             .verdict
             .expect("a trigger row always has a verdict")
+    }
+
+    /// The solver whose answer judged this call, empty when none did: the one of the
+    /// pool that decided a performance finding the reference did not, else the
+    /// reference. Confirmation re-runs this solver.
+    pub fn judge(&self) -> &str {
+        match self.row.evidence {
+            Some(Evidence::Pool) if !self.row.decided_by.is_empty() => &self.row.decided_by,
+            _ => &self.row.reference,
+        }
     }
 }
 

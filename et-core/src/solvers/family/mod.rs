@@ -75,6 +75,13 @@ pub trait Family: Sync {
         &[]
     }
 
+    /// How the solver counts its work deterministically, when et can read it (z3's
+    /// `rlimit`): the same count on every machine, so a slowdown reproduces without
+    /// timing. `None` for a family without one et reads.
+    fn work_count(&self) -> Option<WorkCount> {
+        None
+    }
+
     /// The families, in order of preference, whose newest release in the pool judges
     /// this family's solvers when nothing else is configured (ET's rule: the other
     /// family).
@@ -314,6 +321,18 @@ impl SessionProtocol {
         self.model_dump
             .is_some_and(|(models, _)| command.iter().any(|c| c == models))
     }
+}
+
+/// A solver's deterministic count of the work one call did ([`Family::work_count`]).
+#[derive(Debug, Clone, Copy)]
+pub struct WorkCount {
+    /// The command-line option that makes it print the count (z3: `-st`).
+    pub option: &'static str,
+    /// Reads the count from what the solver printed on stdout.
+    pub read: fn(&str) -> Option<u64>,
+    /// The option that caps the count, written `NAME=N` (z3: `rlimit`): how a reader
+    /// reproduces a budget.
+    pub limit: &'static str,
 }
 
 /// The session protocol of release `version` of family `name`; `None` for a family et

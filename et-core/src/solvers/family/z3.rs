@@ -5,7 +5,7 @@
 use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
-use super::{Echo, Family, SessionProtocol};
+use super::{Echo, Family, SessionProtocol, WorkCount};
 use crate::solvers::options::catalog::{OptionKind, OptionSpec};
 use crate::solvers::options::{common_leave_out, Curated};
 use crate::version::{at_least, compare_versions, leading_numbers};
@@ -34,6 +34,16 @@ impl Family for Z3 {
 
     fn answer_checks(&self) -> &'static [&'static str] {
         self.self_check_options()
+    }
+
+    fn work_count(&self) -> Option<WorkCount> {
+        // `-st` prints statistics after the answers, among them `:rlimit-count N`, the
+        // resource units `rlimit=N` caps (every release since 4.8 prints it).
+        Some(WorkCount {
+            option: "-st",
+            read: rlimit_count,
+            limit: "rlimit",
+        })
     }
 
     fn reference_families(&self) -> &'static [&'static str] {
@@ -342,5 +352,24 @@ mod tests {
         assert_eq!(Z3.wheel_release("4.8.5.0").as_deref(), Some("4.8.5"));
         assert_eq!(Z3.wheel_release("4.8.0.0.post1"), None);
         assert_eq!(Z3.wheel_release("4.5.1.0"), None);
+    }
+}
+
+/// The last `:rlimit-count N` of z3's `-st` statistics.
+fn rlimit_count(stdout: &str) -> Option<u64> {
+    stdout.lines().rev().find_map(|line| {
+        let rest = line.trim_start_matches([' ', '(']).strip_prefix(":rlimit-count")?;
+        rest.trim().trim_end_matches(')').trim().parse().ok()
+    })
+}
+
+#[cfg(test)]
+mod work_count_tests {
+    #[test]
+    fn the_rlimit_count_is_read_from_the_statistics() {
+        let stdout = "sat\n(\n  (define-fun x () Int 1)\n)\n(:max-memory 19.06\n :rlimit-count 92\n :time 0.01)\n";
+        assert_eq!(super::rlimit_count(stdout), Some(92));
+        assert_eq!(super::rlimit_count(" :rlimit-count       58)"), Some(58));
+        assert_eq!(super::rlimit_count("sat\n"), None);
     }
 }

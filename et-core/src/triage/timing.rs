@@ -1,0 +1,292 @@
+//! Performance evidence that holds: a reported timeout's own formula re-run
+//! [`ROUNDS`] times at the longer limit on every installed release of its family, the
+//! median CPU seconds of each release, and the regressions among them — a jump of
+//! [`REGRESSION_FACTOR`]× or more in that median between consecutive releases. Crossing
+//! the run's limit is not a regression: a release at 1.9 s and the next at 2.1 s
+//! straddle a 2 s limit, while 1.3 s then 11.6 s is a 9× regression below and above it
+//! alike. Where the family counts its work deterministically (z3's `rlimit`), each
+//! release that decides is run once more to read that count, which reproduces on any
+//! machine.
+//!
+//! *Must not:* judge answers (a timing is about time; whether an answer is right is
+//! confirmation's business), or run anything but the report's own formula.
+
+use crate::oracle::Status;
+use crate::solvers::family::WorkCount;
+use crate::solvers::SolverConfig;
+
+use super::calls::{Answer, CallSettings, Caller};
+
+/// Runs per release.
+pub const ROUNDS: usize = 3;
+/// A median this many times the previous release's is a regression.
+pub const REGRESSION_FACTOR: f64 = 5.0;
+/// CPU seconds below this are the process's start-up, not the solving: a jump is
+/// measured from at least this much.
+pub const NOISE_FLOOR_S: f64 = 0.05;
+
+/// One run of a release.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// What it answered.
+    pub status: Status,
+    /// CPU seconds (user + system) of its process tree.
+    pub cpu_s: f64,
+}
+
+/// CPU seconds, exact or a lower bound (a run stopped at the limit took at least the
+/// limit).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Seconds {
+    /// The seconds.
+    pub value: f64,
+    /// Stopped at the limit: at least `value`.
+    pub at_least: bool,
+}
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.at_least {
+            write!(f, "≥ {:.2}", self.value)
+        } else {
+            write!(f, "{:.2}", self.value)
+        }
+    }
+}
+
+/// One release's runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReleaseTiming {
+    /// The release.
+    pub version: String,
+    /// The solver's name.
+    pub solver: String,
+    /// Its runs; empty when it could not be run.
+    pub runs: Vec<Run>,
+    /// Its deterministic work count on the formula, read from one more run, when the
+    /// family has one and the release decided the formula.
+    pub work: Option<u64>,
+}
+
+impl ReleaseTiming {
+    /// Runs that answered `sat` or `unsat`.
+    pub fn decided(&self) -> usize {
+        self.runs.iter().filter(|r| r.status.is_decided()).count()
+    }
+
+    /// The median CPU seconds, a run that did not decide counting as at least
+    /// `limit_s` (or its own CPU time, if more); `None` without runs.
+    pub fn median(&self, limit_s: f64) -> Option<Seconds> {
+        let mut seconds: Vec<Seconds> = self
+            .runs
+            .iter()
+            .map(|r| {
+                if r.status.is_decided() {
+                    Seconds {
+                        value: r.cpu_s,
+                        at_least: false,
+                    }
+                } else {
+                    Seconds {
+                        value: r.cpu_s.max(limit_s),
+                        at_least: true,
+                    }
+                }
+            })
+            .collect();
+        seconds.sort_by(|a, b| a.value.total_cmp(&b.value));
+        seconds.get(seconds.len().checked_sub(1)? / 2).copied()
+    }
+}
+
+/// A jump in median CPU seconds between two consecutive releases that ran.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Regression {
+    /// The release before, and its median.
+    pub before: (String, Seconds),
+    /// The release that regressed, and its median.
+    pub after: (String, Seconds),
+    /// How many times slower (at least, when `after` is a lower bound).
+    pub factor: f64,
+}
+
+/// A formula's timings on every installed release of its family.
+#[derive(Debug, Clone)]
+pub struct Timings {
+    /// Release order, oldest first.
+    pub releases: Vec<ReleaseTiming>,
+    /// The limit each run had: CPU seconds when the run limited CPU, else wall-clock.
+    pub limit_s: f64,
+    /// The family's deterministic work count, if it has one.
+    pub work: Option<WorkCount>,
+}
+
+impl Timings {
+    /// The jumps of [`REGRESSION_FACTOR`]× or more between consecutive releases that
+    /// ran, oldest first. A release whose median is itself a lower bound cannot be the
+    /// "before" of one: how much slower the next is, is unknown.
+    pub fn regressions(&self) -> Vec<Regression> {
+        let ran: Vec<(&ReleaseTiming, Seconds)> = self
+            .releases
+            .iter()
+            .filter_map(|r| Some((r, r.median(self.limit_s)?)))
+            .collect();
+        ran.windows(2)
+            .filter_map(|pair| {
+                let [(a, ma), (b, mb)] = pair else {
+                    return None;
+                };
+                if ma.at_least {
+                    return None;
+                }
+                let factor = mb.value / ma.value.max(NOISE_FLOOR_S);
+                (factor >= REGRESSION_FACTOR).then(|| Regression {
+                    before: (a.version.clone(), *ma),
+                    after: (b.version.clone(), *mb),
+                    factor,
+                })
+            })
+            .collect()
+    }
+
+    /// The newest regression, if any.
+    pub fn newest_regression(&self) -> Option<Regression> {
+        self.regressions().pop()
+    }
+}
+
+/// Times `formula` on every solver of `versions` (a family's releases, oldest first):
+/// [`ROUNDS`] fresh runs each at `limits`, all at once on the caller's threads, then,
+/// where the family counts its work, one more run of each release that decided.
+pub fn time(
+    caller: &Caller,
+    versions: &[SolverConfig],
+    formula: &str,
+    limits: CallSettings<'_>,
+    work: Option<WorkCount>,
+) -> Timings {
+    let tasks: Vec<(usize, usize)> = (0..versions.len())
+        .flat_map(|v| (0..ROUNDS).map(move |round| (v, round)))
+        .collect();
+    let answers: Vec<Option<Answer>> = caller.map(&tasks, |&(v, _)| {
+        caller.fresh(&versions[v], formula, limits).ok()
+    });
+    let mut releases: Vec<ReleaseTiming> = versions
+        .iter()
+        .map(|s| ReleaseTiming {
+            version: s.version.clone(),
+            solver: s.name.clone(),
+            runs: Vec::new(),
+            work: None,
+        })
+        .collect();
+    for (&(v, _), answer) in tasks.iter().zip(answers) {
+        // A release that could not start (or was killed from outside) has no timing.
+        if let Some(a) = answer.filter(|a| a.status.tells_about_solver()) {
+            releases[v].runs.push(Run {
+                status: a.status,
+                cpu_s: a.cpu_s,
+            });
+        }
+    }
+    if let Some(count) = work {
+        let deciding: Vec<usize> = (0..versions.len())
+            .filter(|&v| releases[v].decided() > 0)
+            .collect();
+        let counts: Vec<Option<u64>> = caller.map(&deciding, |&v| {
+            let counting = versions[v].with_option(count.option);
+            let (answer, stdout) = caller.fresh_with_output(&counting, formula, limits).ok()?;
+            answer
+                .status
+                .is_decided()
+                .then(|| (count.read)(&stdout))
+                .flatten()
+        });
+        for (v, n) in deciding.into_iter().zip(counts) {
+            releases[v].work = n;
+        }
+    }
+    let limit_s = limits
+        .cpu_timeout
+        .unwrap_or(limits.timeout)
+        .as_secs_f64();
+    Timings {
+        releases,
+        limit_s,
+        work,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn release(version: &str, runs: &[(Status, f64)]) -> ReleaseTiming {
+        ReleaseTiming {
+            version: version.into(),
+            solver: version.into(),
+            runs: runs
+                .iter()
+                .map(|&(status, cpu_s)| Run { status, cpu_s })
+                .collect(),
+            work: None,
+        }
+    }
+
+    const SAT: Status = Status::Sat;
+    const TIMEOUT: Status = Status::Timeout;
+
+    #[test]
+    fn a_median_of_runs_stopped_at_the_limit_is_a_lower_bound() {
+        let limit = 8.0;
+        let fast = release("1", &[(SAT, 1.3), (SAT, 1.2), (SAT, 1.5)]);
+        assert_eq!(
+            fast.median(limit),
+            Some(Seconds {
+                value: 1.3,
+                at_least: false
+            })
+        );
+        // One run stopped: the median is the larger exact one.
+        let once = release("2", &[(SAT, 6.0), (TIMEOUT, 8.1), (SAT, 7.0)]);
+        assert_eq!(once.median(limit).map(|m| (m.value, m.at_least)), Some((7.0, false)));
+        // Two stopped: at least the limit.
+        let twice = release("3", &[(TIMEOUT, 7.9), (TIMEOUT, 8.2), (SAT, 7.0)]);
+        assert_eq!(twice.median(limit).map(|m| (m.value, m.at_least)), Some((8.0, true)));
+        assert_eq!(release("4", &[]).median(limit), None);
+    }
+
+    #[test]
+    fn a_regression_is_a_jump_not_a_crossing_of_the_limit() {
+        let timings = Timings {
+            releases: vec![
+                release("5.3.2", &[(SAT, 1.9), (SAT, 1.9), (SAT, 1.9)]),
+                // Crosses a 2 s limit, 1.1×: no regression.
+                release("5.3.3", &[(SAT, 2.1), (SAT, 2.1), (SAT, 2.2)]),
+                // Could not run: skipped, not a break.
+                release("5.3.4", &[]),
+                // ≥ 8 s against 2.1 s: at least 3.8×, not enough.
+                release("5.4.0", &[(TIMEOUT, 8.0), (TIMEOUT, 8.0), (TIMEOUT, 8.0)]),
+                // After a lower bound nothing can be said.
+                release("5.4.1", &[(SAT, 0.01), (SAT, 0.01), (SAT, 0.01)]),
+                release("5.5.0", &[(SAT, 0.2), (SAT, 0.3), (SAT, 0.2)]),
+            ],
+            limit_s: 8.0,
+            work: None,
+        };
+        // 0.01 → 0.2: measured from the noise floor, 4×: none either.
+        assert!(timings.regressions().is_empty());
+        let timings = Timings {
+            releases: vec![
+                release("5.3.3", &[(SAT, 1.28), (SAT, 1.3), (SAT, 1.2)]),
+                release("5.4.0", &[(SAT, 11.6), (TIMEOUT, 32.0), (SAT, 11.0)]),
+            ],
+            limit_s: 32.0,
+            work: None,
+        };
+        let r = timings.newest_regression().expect("a 9x jump");
+        assert_eq!((r.before.0.as_str(), r.after.0.as_str()), ("5.3.3", "5.4.0"));
+        assert!((r.factor - 11.6 / 1.28).abs() < 1e-9);
+        assert!(!r.after.1.at_least);
+    }
+}
