@@ -231,58 +231,66 @@ fn the_report_of_a_bug_two_releases_share_names_the_newest() {
     }
 }
 
-/// A timeout a newer release brought: release 1.0 of family `slow` is z3 itself,
-/// release 2.0 is z3 that never answers on formulas applying `not`. The report times
-/// its formula on both releases, three runs each at 4× the run's limit, and names the
-/// jump in median CPU seconds from 1.0 to 2.0 as the regression; the last good release
-/// is 1.0. The expected answer quotes what the run observed and who observed it.
+/// A timeout a newer release brought: z3 "99.0" is z3 4.16.0 behind a script that
+/// never answers on formulas applying `not`, judged by cvc5. The report times its
+/// formula on both z3 releases, three runs each at 4× the run's limit, names the jump
+/// in median CPU seconds from 4.16.0 to 99.0 as the regression and 4.16.0 as the last
+/// good release, and gives z3's own work count (`rlimit`) where it decided. The
+/// expected answer quotes what the run observed and who observed it.
 #[test]
 fn a_timeout_report_times_every_release_and_names_the_regression() {
     let s = Scratch::new();
     let z3 = solver("z3-4.16.0");
-    let release = |version: &str, faults: &[&str]| {
-        let mut extra = vec![z3.program()];
-        extra.extend_from_slice(faults);
-        fake_release(
-            &format!("slow-{version}"),
-            "slow",
-            version,
-            "fault-on.sh",
-            &extra,
-        )
-    };
-    let (old, new) = (release("1.0", &[]), release("2.0", &["not", "hang"]));
+    let cvc5 = solver("cvc5-1.4.2");
+    let hangs = fake_release(
+        "z3-99.0",
+        "z3",
+        "99.0",
+        "fault-on.sh",
+        &[z3.program(), "not", "hang"],
+    );
     let run = s.campaign(
         "core",
         "40",
-        &[z3.clone(), old, new],
+        &[cvc5.clone(), z3.clone(), hangs],
         "run",
-        &["--timeout", "1"],
+        // The script reads a formula file: one process per formula.
+        &["--timeout", "1", "--mode", "fresh"],
     );
     let o = s.run(&["triage", run.to_str().unwrap(), "--jobs", "2", "-q"]);
     assert!(o.status.success(), "{}", show(&o));
-    let (report, _) = report_of(&run.join("triage").join("bugs"), "slow-2.0-performance");
+    let (report, _) = report_of(&run.join("triage").join("bugs"), "z3-99.0-performance");
     let timings = report
         .split("## Affected releases")
         .nth(1)
         .expect("a releases section");
-    // 1.0 decides in each of its three runs; 2.0 is stopped at 4 s each time.
-    assert!(timings.contains("| 1.0 | 3 of 3 | "), "{report}");
-    assert!(timings.contains("| 2.0 | 0 of 3 | ≥ 4.00 |"), "{report}");
+    assert!(
+        timings.contains("| release | decided | median CPU s | work (`rlimit` units) |"),
+        "{report}"
+    );
+    // 4.16.0 decides in each of its three runs, with a work count; 99.0 is stopped
+    // at 4 s each time.
+    let newest_good = timings
+        .lines()
+        .find(|l| l.starts_with("| 4.16.0 | 3 of 3 | "))
+        .unwrap_or_else(|| panic!("4.16.0's row in\n{report}"));
+    let work = newest_good.trim_end_matches(" |").rsplit("| ").next().unwrap();
+    assert!(work.parse::<u64>().is_ok(), "a work count in {newest_good:?}");
+    assert!(timings.contains("| 99.0 | 0 of 3 | ≥ 4.00 |"), "{report}");
     assert!(timings.contains("Regression (a median 5× or more"), "{report}");
-    assert!(timings.contains("`1.0` → `2.0`"), "{report}");
-    assert!(report.contains("**Last good release:** `1.0`"), "{report}");
+    assert!(timings.contains("`4.16.0` → `99.0`"), "{report}");
+    assert!(report.contains("**Last good release:** `4.16.0`"), "{report}");
     let expected = report
         .split("## Expected")
         .nth(1)
         .and_then(|e| e.split("##").next())
         .unwrap();
     assert!(
-        expected.contains("in the run, the reference `z3-4.16.0` answered `"),
+        expected.contains("in the run, the reference `cvc5-1.4.2` answered `"),
         "{report}"
     );
     assert!(
-        expected.contains("re-run for this report, `z3-4.16.0` answers `"),
+        expected.contains("re-run for this report, `cvc5-1.4.2` answers `"),
         "{report}"
     );
 }
