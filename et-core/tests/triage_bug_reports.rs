@@ -274,12 +274,25 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
         .lines()
         .find(|l| l.starts_with("| 4.16.0 | 3 of 3 | "))
         .unwrap_or_else(|| panic!("4.16.0's row in\n{report}"));
-    let work = newest_good.trim_end_matches(" |").rsplit("| ").next().unwrap();
-    assert!(work.parse::<u64>().is_ok(), "a work count in {newest_good:?}");
+    let work = newest_good
+        .trim_end_matches(" |")
+        .rsplit("| ")
+        .next()
+        .unwrap();
+    assert!(
+        work.parse::<u64>().is_ok(),
+        "a work count in {newest_good:?}"
+    );
     assert!(timings.contains("| 99.0 | 0 of 3 | ≥ 4.00 |"), "{report}");
-    assert!(timings.contains("Regression (a median 5× or more"), "{report}");
+    assert!(
+        timings.contains("Regression (a median 5× or more"),
+        "{report}"
+    );
     assert!(timings.contains("`4.16.0` → `99.0`"), "{report}");
-    assert!(report.contains("**Last good release:** `4.16.0`"), "{report}");
+    assert!(
+        report.contains("**Last good release:** `4.16.0`"),
+        "{report}"
+    );
     let expected = report
         .split("## Expected")
         .nth(1)
@@ -291,6 +304,47 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
     );
     assert!(
         expected.contains("re-run for this report, `cvc5-1.4.2` answers `"),
+        "{report}"
+    );
+}
+
+/// ET's `realints` grammar applies `sin` to the Int `a`, leaning on z3's implicit
+/// Int→Real conversion, which cvc5 refuses. A report on such a formula also gives it
+/// with `to_real` written out and says what the solver answers there: here z3 behind
+/// a script that answers `unsat` only when the text holds `(sin a)`, so the bug shows
+/// on the grammar's form and not on the written-out one.
+#[test]
+fn a_report_on_a_formula_leaning_on_a_conversion_gives_it_written_out() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let liar = fake_release(
+        "liar-1.0",
+        "liar",
+        "1.0",
+        "fault-on.sh",
+        &[z3.program(), "sin a)", "unsat"],
+    );
+    // Formulas 405–416 of realints hold the first `(sin a)`s.
+    let run = s.campaign(
+        "realints",
+        "12",
+        &[z3.clone(), liar],
+        "run",
+        &["--start", "405", "--timeout", "20", "--mode", "fresh"],
+    );
+    let o = s.run(&["triage", run.to_str().unwrap(), "--jobs", "2", "-q"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let (report, _) = report_of(
+        &run.join("triage").join("bugs"),
+        "liar-1.0-refutational-soundness",
+    );
+    assert!(
+        report.contains("leans on the solver's implicit Int→Real conversion"),
+        "{report}"
+    );
+    assert!(report.contains("(sin (to_real a))"), "{report}");
+    assert!(
+        report.contains("not this bug, which shows only with the implicit conversion"),
         "{report}"
     );
 }

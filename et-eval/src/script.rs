@@ -98,6 +98,26 @@ impl Script {
         Script::checked(commands).map(|(script, _)| script)
     }
 
+    /// Reads a script from SMT-LIB text as [`Script::parse`] does, and says where it
+    /// relied on the Int→Real coercion ([`Script::from_tokens_with_coercions`]).
+    pub fn parse_with_coercions(text: &str) -> Result<(Script, Vec<Coercion>), ScriptError> {
+        Script::checked(&sexp::read_all(text)?)
+    }
+
+    /// The script as SMT-LIB on one line, as et prints formulas: its declarations, its
+    /// assertions — with every conversion the reader made written out as `to_real` —
+    /// and `(check-sat)`.
+    pub fn text(&self) -> String {
+        let mut parts: Vec<String> = self
+            .decls
+            .iter()
+            .map(|d| format!("(declare-const {} {})", d.name, d.sort))
+            .collect();
+        parts.extend(self.assertions.iter().map(|t| format!("(assert {t})")));
+        parts.push("(check-sat)".to_string());
+        parts.join(" ")
+    }
+
     /// Reads a script from tokens as [`Script::from_tokens`] does, and says where it
     /// relied on the Int→Real coercion (which SMT-LIB's mixed Int/Real logics do not
     /// have: `(sin a)` with `a` an Int is ill-sorted there).
@@ -1289,6 +1309,23 @@ mod tests {
         // `<` gets two Reals; a numeral is a Real in the theory of reals; `to_real` is
         // written out.
         assert_eq!(found, [("+", 10), ("sin", 15)]);
+    }
+
+    #[test]
+    fn a_script_relying_on_coercions_prints_them_written_out() {
+        let text =
+            "(declare-const a Int) (declare-const b Real) (assert (< b (sin a))) (check-sat)";
+        let (script, coercions) = Script::parse_with_coercions(text).unwrap();
+        assert_eq!(coercions.len(), 1);
+        let written = script.text();
+        assert_eq!(
+            written,
+            "(declare-const a Int) (declare-const b Real) (assert (< b (sin (to_real a)))) (check-sat)"
+        );
+        // What it prints reads back with nothing left to convert.
+        let (again, none) = Script::parse_with_coercions(&written).unwrap();
+        assert!(none.is_empty());
+        assert_eq!(again.text(), written);
     }
 
     #[test]

@@ -24,11 +24,11 @@ use crate::solvers::SolverConfig;
 use super::confirm::Outcome;
 use super::group::{Finding, Group};
 use super::rank::Kind;
-use super::timing;
 use super::report::{
     code, code_block, confirmation_text, expected_answer, limits_text, model_false_at,
     one_command_per_line, shell_word, solver_of, title, wrong_answer,
 };
+use super::timing;
 use super::Triage;
 
 /// The folder of the reports inside `triage/`.
@@ -305,6 +305,9 @@ fn report(
     code_block(&mut out, "smt2", script.trim_end());
     let _ = writeln!(out, "The formula, one command per line:\n");
     code_block(&mut out, "smt2", &one_command_per_line(&f.formula));
+    if let Some(c) = &f.converted {
+        converted_section(&mut out, triage, f, c);
+    }
     let _ = writeln!(out, "## Command\n");
     code_block(&mut out, "sh", &plain_command(solver, file));
     let _ = writeln!(
@@ -475,6 +478,46 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
             w.option, w.limit
         );
     }
+}
+
+/// The formula with its implicit Int→Real conversions written out, and what the
+/// solver answered on it ([`super::conversions`]).
+fn converted_section(
+    out: &mut String,
+    triage: &Triage,
+    f: &Finding,
+    c: &super::conversions::Converted,
+) {
+    let operators: Vec<String> = c.operators.iter().map(|o| code(o)).collect();
+    let _ = writeln!(
+        out,
+        "This formula gives an Int where {} expect{} a Real: it leans on the solver's \
+         implicit Int→Real conversion, which SMT-LIB's mixed Int/Real logics do not have \
+         (cvc5 refuses such input). The same formula with the conversions written out \
+         (`to_real`), which every solver reads (printed from et's own reading of it, so \
+         numbers in Real places are written as decimals):\n",
+        operators.join(", "),
+        if operators.len() == 1 { "s" } else { "" }
+    );
+    code_block(out, "smt2", &one_command_per_line(&c.text));
+    let factor = if f.kind == Kind::Performance {
+        triage.settings.performance_factor.max(1.0)
+    } else {
+        1.0
+    };
+    let _ = writeln!(
+        out,
+        "On it, `{}` answers {} ({:.2} s; limit {}): {}.\n",
+        f.trigger.row().solver,
+        code(&c.answer.describe()),
+        c.answer.time_s,
+        limits_text(triage, f, factor),
+        if c.shows {
+            "the same bug, so it does not need the implicit conversion"
+        } else {
+            "not this bug, which shows only with the implicit conversion"
+        }
+    );
 }
 
 /// What the finding rests on, said plainly: how strong the evidence is.

@@ -471,6 +471,7 @@ mod tests {
             model_check: None,
             crash_signature: None,
             time_s: 0.0,
+            cpu_s: 0.0,
             exit_code: Some(0),
             signal: None,
             excerpt: String::new(),

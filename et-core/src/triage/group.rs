@@ -44,6 +44,9 @@ pub struct Finding {
     /// For the timeout a report is about: its formula timed on every installed release
     /// ([`super::timing`]).
     pub timings: Option<super::timing::Timings>,
+    /// For the formula a report is about, when it leans on an implicit Int→Real
+    /// conversion: the solver's answer with the conversions written out.
+    pub converted: Option<super::conversions::Converted>,
 }
 
 impl Finding {
@@ -552,6 +555,7 @@ mod tests {
             range_measured: false,
             pinned: None,
             timings: None,
+            converted: None,
         }
     }
 

@@ -31,6 +31,7 @@ pub mod bisect;
 pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
+pub mod conversions;
 pub mod group;
 pub mod known;
 pub mod minimize;
@@ -341,6 +342,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
             range_measured: false,
             pinned: None,
             timings: None,
+            converted: None,
         })
         .collect();
     work.pin_models(&mut findings, &resolved, progress)?;
@@ -374,6 +376,13 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         options.settings.performance_factor.max(1.0),
         progress,
     );
+    work.write_out_conversions(
+        &mut findings,
+        &groups,
+        &resolved,
+        options.settings.performance_factor.max(1.0),
+        progress,
+    )?;
     let mut undecided =
         undecided::read(&dirs, &|dir, name| grammar_of(dir, name, &options.grammars))?;
     if !undecided.is_empty() {
@@ -450,12 +459,17 @@ impl Work<'_> {
     /// Trigger `i`'s formula as its run judged it: with the run's witness search
     /// (values per constant from `run.toml`; none when the run recorded none or `off`).
     fn formula(&self, i: usize) -> Formula {
-        let manifest = &self.dirs[self.rows[i].dir].manifest;
-        let values = manifest
+        Formula::new(&self.formulas[i], self.witness_values(i))
+    }
+
+    /// The values per constant trigger `i`'s run searched witnesses over (none when
+    /// it recorded none, or `off`).
+    fn witness_values(&self, i: usize) -> Option<usize> {
+        self.dirs[self.rows[i].dir]
+            .manifest
             .witness_bound
             .as_deref()
-            .and_then(|b| b.parse::<usize>().ok());
-        Formula::new(&self.formulas[i], values)
+            .and_then(|b| b.parse::<usize>().ok())
     }
 
     /// Pins the models of the confirmed invalid models et's own check refuted
@@ -533,7 +547,9 @@ impl Work<'_> {
     ) {
         let to_time: Vec<usize> = groups
             .iter()
-            .filter(|g| g.key.verdict == crate::oracle::Verdict::Timeout && bug_reports::is_reported(g))
+            .filter(|g| {
+                g.key.verdict == crate::oracle::Verdict::Timeout && bug_reports::is_reported(g)
+            })
             .map(|g| bug_reports::reported_member(findings, g))
             .collect();
         if to_time.is_empty() {
@@ -562,6 +578,55 @@ impl Work<'_> {
             ));
         }
         progress.advance(total, total);
+    }
+
+    /// For each formula a report will be about that leans on an implicit Int→Real
+    /// conversion: the solver's answer on it with the conversions written out
+    /// ([`conversions`]), at the limits the finding was confirmed at.
+    fn write_out_conversions(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        factor: f64,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let to_check: Vec<usize> = groups
+            .iter()
+            .filter(|g| bug_reports::is_reported(g))
+            .map(|g| bug_reports::reported_member(findings, g))
+            .filter(|&i| conversions::written_out(&findings[i].formula).is_some())
+            .collect();
+        if to_check.is_empty() {
+            return Ok(());
+        }
+        progress.step(&format!(
+            "{} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out",
+            to_check.len()
+        ));
+        let checked = self.caller.map_observed(
+            &to_check,
+            |&i| {
+                let f = &findings[i];
+                let limits = if f.kind == Kind::Performance {
+                    self.limits(i).scaled(factor)
+                } else {
+                    self.limits(i)
+                };
+                let values = self.witness_values(i);
+                conversions::check(self.caller, f, &resolved[i].0, limits, values).map_err(
+                    |error| TriageError::Call {
+                        solver: resolved[i].0.name.clone(),
+                        error,
+                    },
+                )
+            },
+            &mut |done, total| progress.advance(done, total),
+        );
+        for (i, result) in to_check.into_iter().zip(checked) {
+            findings[i].converted = result?;
+        }
+        Ok(())
     }
 
     /// Confirms the triggers, `jobs` calls at a time: every correctness trigger, and

@@ -206,10 +206,7 @@ pub fn time(
             releases[v].work = n;
         }
     }
-    let limit_s = limits
-        .cpu_timeout
-        .unwrap_or(limits.timeout)
-        .as_secs_f64();
+    let limit_s = limits.cpu_timeout.unwrap_or(limits.timeout).as_secs_f64();
     Timings {
         releases,
         limit_s,
@@ -249,10 +246,16 @@ mod tests {
         );
         // One run stopped: the median is the larger exact one.
         let once = release("2", &[(SAT, 6.0), (TIMEOUT, 8.1), (SAT, 7.0)]);
-        assert_eq!(once.median(limit).map(|m| (m.value, m.at_least)), Some((7.0, false)));
+        assert_eq!(
+            once.median(limit).map(|m| (m.value, m.at_least)),
+            Some((7.0, false))
+        );
         // Two stopped: at least the limit.
         let twice = release("3", &[(TIMEOUT, 7.9), (TIMEOUT, 8.2), (SAT, 7.0)]);
-        assert_eq!(twice.median(limit).map(|m| (m.value, m.at_least)), Some((8.0, true)));
+        assert_eq!(
+            twice.median(limit).map(|m| (m.value, m.at_least)),
+            Some((8.0, true))
+        );
         assert_eq!(release("4", &[]).median(limit), None);
     }
 
@@ -285,7 +288,10 @@ mod tests {
             work: None,
         };
         let r = timings.newest_regression().expect("a 9x jump");
-        assert_eq!((r.before.0.as_str(), r.after.0.as_str()), ("5.3.3", "5.4.0"));
+        assert_eq!(
+            (r.before.0.as_str(), r.after.0.as_str()),
+            ("5.3.3", "5.4.0")
+        );
         assert!((r.factor - 11.6 / 1.28).abs() < 1e-9);
         assert!(!r.after.1.at_least);
     }

@@ -358,7 +358,9 @@ mod tests {
 /// The last `:rlimit-count N` of z3's `-st` statistics.
 fn rlimit_count(stdout: &str) -> Option<u64> {
     stdout.lines().rev().find_map(|line| {
-        let rest = line.trim_start_matches([' ', '(']).strip_prefix(":rlimit-count")?;
+        let rest = line
+            .trim_start_matches([' ', '('])
+            .strip_prefix(":rlimit-count")?;
         rest.trim().trim_end_matches(')').trim().parse().ok()
     })
 }
