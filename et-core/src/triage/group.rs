@@ -219,7 +219,9 @@ impl Group {
 /// differently, or under two grammars that print it alike (`reals` and `realints`): a
 /// formula belongs to one group. The joined group's range runs from the oldest first
 /// affected release to the newest last one; its operators are those of the group that
-/// holds the smallest trigger.
+/// holds the smallest trigger. Formulas shrunk with ground truth ([`super::minimize`])
+/// are compared by [`shape`]: two findings whose shrunk reproducers differ only in
+/// names and constants of the same shape are one root cause.
 fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
@@ -234,6 +236,17 @@ fn one_group_per_formula(
         }
         i
     }
+    let compared: Vec<std::borrow::Cow<str>> = findings
+        .iter()
+        .map(|f| {
+            let shrunk = f.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some());
+            if shrunk {
+                shape(&f.formula).into()
+            } else {
+                f.formula.as_str().into()
+            }
+        })
+        .collect();
     let mut first_with: HashMap<(&str, Kind, Verdict, Option<&str>, &str), usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         for &i in members {
@@ -242,7 +255,7 @@ fn one_group_per_formula(
                 key.kind,
                 key.verdict,
                 key.crash_signature.as_deref(),
-                findings[i].formula.as_str(),
+                compared[i].as_ref(),
             );
             match first_with.get(&at) {
                 Some(&other) => {
@@ -294,6 +307,104 @@ fn one_group_per_formula(
         out.push((key, members));
     }
     out
+}
+
+/// A formula up to renaming and constants of the same shape: its declared names
+/// numbered in order of first use (`c0`, `c1`, ...), numerals `N`, decimals `D`,
+/// bit-vector literals by base and width (`#x16`, `#b3`), string literals `S`.
+pub fn shape(formula: &str) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let mut declared: Vec<String> = Vec::new();
+    let tokens = lex(formula);
+    // A declared name follows `declare-const` / `declare-fun`.
+    for pair in tokens.windows(2) {
+        if matches!(pair[0].as_str(), "declare-const" | "declare-fun") {
+            declared.push(pair[1].clone());
+        }
+    }
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    // Inside `(_ BitVec 64)` or `(_ extract 7 0)` numerals are part of a sort or an
+    // operator, not constants.
+    let mut indexed = false;
+    for t in tokens {
+        match t.as_str() {
+            "_" => indexed = true,
+            ")" => indexed = false,
+            _ => {}
+        }
+        let shaped = if indexed {
+            t
+        } else if declared.contains(&t) {
+            let n = names.iter().position(|x| *x == t).unwrap_or_else(|| {
+                names.push(t.clone());
+                names.len() - 1
+            });
+            format!("c{n}")
+        } else if t.starts_with('"') {
+            "S".to_string()
+        } else if let Some(hex) = t.strip_prefix("#x") {
+            format!("#x{}", hex.len() * 4)
+        } else if let Some(bin) = t.strip_prefix("#b") {
+            format!("#b{}", bin.len())
+        } else if t.chars().all(|c| c.is_ascii_digit()) {
+            "N".to_string()
+        } else if t.chars().all(|c| c.is_ascii_digit() || c == '.') && t.contains('.') {
+            "D".to_string()
+        } else {
+            t
+        };
+        out.push(shaped);
+    }
+    out.join(" ")
+}
+
+/// SMT-LIB tokens: parentheses, string literals (with `""` inside), `|quoted|`
+/// symbols, and the words between.
+fn lex(text: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' | ')' => tokens.push(c.to_string()),
+            c if c.is_whitespace() => {}
+            '"' => {
+                let mut t = String::from('"');
+                while let Some(d) = chars.next() {
+                    t.push(d);
+                    if d == '"' {
+                        if chars.peek() == Some(&'"') {
+                            t.push(chars.next().unwrap_or('"'));
+                        } else {
+                            break;
+                        }
+                    }
+                }
+                tokens.push(t);
+            }
+            '|' => {
+                let mut t = String::from('|');
+                for d in chars.by_ref() {
+                    t.push(d);
+                    if d == '|' {
+                        break;
+                    }
+                }
+                tokens.push(t);
+            }
+            _ => {
+                let mut t = c.to_string();
+                while let Some(&d) = chars.peek() {
+                    if d == '(' || d == ')' || d.is_whitespace() || d == '"' {
+                        break;
+                    }
+                    t.push(d);
+                    chars.next();
+                }
+                tokens.push(t);
+            }
+        }
+    }
+    tokens
 }
 
 fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
@@ -573,6 +684,27 @@ mod tests {
 
     /// The same formula under two grammars (reals, realints), or on two releases whose
     /// ranges differ, is one group whose range covers both; other formulas stay apart.
+    #[test]
+    fn shapes_ignore_names_and_constants_of_the_same_shape() {
+        let a = "(declare-const b (_ BitVec 64)) (assert (= #xa222222222222222 (bvadd b #x1111111111111111))) (assert (= b #x0000000000000000)) (check-sat)";
+        let b = "(declare-const x (_ BitVec 64)) (assert (= #x0000000000000001 (bvadd x #x0000000000000002))) (assert (= x #x0000000000000005)) (check-sat)";
+        assert_eq!(shape(a), shape(b));
+        // Another width, another operator, another order of names: another shape.
+        let narrower = "(declare-const b (_ BitVec 8)) (assert (= #xa2 (bvadd b #x11))) (assert (= b #x00)) (check-sat)";
+        assert!(
+            shape(narrower).contains("( _ BitVec 8 )"),
+            "{}",
+            shape(narrower)
+        );
+        assert_ne!(shape(a), shape(narrower));
+        let other_op = a.replace("bvadd", "bvmul");
+        assert_ne!(shape(a), shape(&other_op));
+        assert_eq!(
+            shape("(declare-const s String) (assert (= s \"a\"\"b\")) (assert (< 1.5 12))"),
+            "( declare-const c0 String ) ( assert ( = c0 S ) ) ( assert ( < D N ) )"
+        );
+    }
+
     #[test]
     fn a_formula_belongs_to_one_group() {
         let sin = "(declare-const a Real) (assert (< 0.0 (sin 1.0))) (check-sat)";
