@@ -364,7 +364,12 @@ fn report(
                 Some(false) => "no",
                 None => "could not run",
             };
-            let _ = writeln!(out, "| {} | {shows} | {} |", v.version, v.answer);
+            let _ = writeln!(
+                out,
+                "| {} | {shows} | {} |",
+                release_label(&g.key.family, &v.version, &v.solver),
+                v.answer
+            );
         }
         let _ = writeln!(out);
     }
@@ -396,9 +401,10 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
     let factor = triage.settings.performance_factor.max(1.0);
     let _ = writeln!(
         out,
-        "## Affected releases\n\nThis formula, run {} times on every installed `{}` release \
-         with {} ({}× the run's limits): how many runs decided it and the median CPU \
-         seconds (≥: the runs were stopped at the limit, so it needed at least that long).\n",
+        "## Affected releases\n\nThis formula, run {} times on each installed `{}` release \
+         from the last good one on, with {} ({}× the run's limits): how many runs decided it \
+         and the median CPU seconds (≥: the runs were stopped at the limit, so it needed at \
+         least that long).\n",
         timing::ROUNDS,
         f.trigger.row().family,
         limits_text(triage, f, factor),
@@ -425,14 +431,14 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         } else {
             format!("{} of {}", r.decided(), r.runs.len())
         };
+        let release = release_label(&f.trigger.row().family, &r.version, &r.solver);
         let _ = match work {
             Some(_) => writeln!(
                 out,
-                "| {} | {decided} | {median} | {} |",
-                r.version,
+                "| {release} | {decided} | {median} | {} |",
                 r.work.map_or_else(String::new, |n| n.to_string())
             ),
-            None => writeln!(out, "| {} | {decided} | {median} |", r.version),
+            None => writeln!(out, "| {release} | {decided} | {median} |"),
         };
     }
     let _ = writeln!(out);
@@ -477,6 +483,17 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
              that needs more than another can be shown without timing.\n",
             w.option, w.limit
         );
+    }
+}
+
+/// A release in a table: its version, and the pool's name for it when that is not
+/// `FAMILY-VERSION` — a local build such as a development head (`et solvers add
+/// --name yices-head-84efa927`) says which build it is.
+fn release_label(family: &str, version: &str, solver: &str) -> String {
+    if solver.eq_ignore_ascii_case(&format!("{family}-{version}")) {
+        version.to_string()
+    } else {
+        format!("{version} (`{solver}`)")
     }
 }
 

@@ -535,8 +535,9 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// Times the formula of each timeout a report will be about on every installed
-    /// release of its family ([`timing`]), at `factor` × the run's limits.
+    /// Times the formula of each timeout a report will be about on the releases of its
+    /// family from the last good one on ([`timing::window`]), at `factor` × the run's
+    /// limits.
     fn time_reported_timeouts(
         &self,
         findings: &mut [Finding],
@@ -556,7 +557,7 @@ impl Work<'_> {
             return;
         }
         progress.step(&format!(
-            "timing the formulas of {} reported timeouts: {} runs at {}× the limits on every release of the family",
+            "timing the formulas of {} reported timeouts: {} runs at {}× the limits on each release from the last good one on",
             to_time.len(),
             timing::ROUNDS,
             factor
@@ -565,13 +566,16 @@ impl Work<'_> {
         for (done, i) in to_time.into_iter().enumerate() {
             progress.advance(done as u64, total);
             let family = findings[i].trigger.row().family.to_ascii_lowercase();
-            let Some(versions) = families.get(&family).filter(|v| !v.is_empty()) else {
+            let (Some(versions), Some(range)) = (families.get(&family), &findings[i].range) else {
                 continue;
             };
-            let work = versions[0].family_info().work_count();
+            let Some(window) = timing::window(range, versions) else {
+                continue;
+            };
+            let work = window[0].family_info().work_count();
             findings[i].timings = Some(timing::time(
                 self.caller,
-                versions,
+                &window,
                 &self.formulas[i],
                 self.limits(i).scaled(factor),
                 work,

@@ -1,5 +1,6 @@
 //! Performance evidence that holds: a reported timeout's own formula re-run
-//! [`ROUNDS`] times at the longer limit on every installed release of its family, the
+//! [`ROUNDS`] times at the longer limit on the releases of its family from the last
+//! good one on ([`window`]), the
 //! median CPU seconds of each release, and the regressions among them — a jump of
 //! [`REGRESSION_FACTOR`]× or more in that median between consecutive releases. Crossing
 //! the run's limit is not a regression: a release at 1.9 s and the next at 2.1 s
@@ -16,6 +17,7 @@ use crate::solvers::family::WorkCount;
 use crate::solvers::SolverConfig;
 
 use super::calls::{Answer, CallSettings, Caller};
+use super::range::VersionRange;
 
 /// Runs per release.
 pub const ROUNDS: usize = 3;
@@ -155,6 +157,20 @@ impl Timings {
     }
 }
 
+/// The releases a timeout's formula is timed on: from the last release before the
+/// newest run of affected releases (where the regression must be) through the newest
+/// installed one, oldest first; `None` when there is no such release (every release
+/// from the oldest on times out: long-standing, nothing to bracket). Timing every
+/// release of a family with fifty of them would cost minutes of CPU per report for
+/// releases the range already shows alike.
+pub fn window(range: &VersionRange, versions: &[SolverConfig]) -> Option<Vec<SolverConfig>> {
+    let (_, Some(good)) = range.newest_since()? else {
+        return None;
+    };
+    let from = versions.iter().position(|s| s.version == good)?;
+    Some(versions[from..].to_vec())
+}
+
 /// Times `formula` on every solver of `versions` (a family's releases, oldest first):
 /// [`ROUNDS`] fresh runs each at `limits`, all at once on the caller's threads, then,
 /// where the family counts its work, one more run of each release that decided.
@@ -257,6 +273,32 @@ mod tests {
             Some((8.0, true))
         );
         assert_eq!(release("4", &[]).median(limit), None);
+    }
+
+    #[test]
+    fn the_window_runs_from_the_last_good_release() {
+        use crate::triage::range::VersionResult;
+        let versions: Vec<SolverConfig> = ["4.8.5", "5.3.2", "5.3.3", "5.4.0", "5.4.1"]
+            .iter()
+            .map(|v| SolverConfig::new(&format!("z3-{v}"), "z3", v, vec!["/bin/true".into()]))
+            .collect();
+        let range = |affected: [bool; 5]| VersionRange {
+            versions: versions
+                .iter()
+                .zip(affected)
+                .map(|(s, a)| VersionResult {
+                    version: s.version.clone(),
+                    solver: s.name.clone(),
+                    affected: Some(a),
+                    answer: String::new(),
+                })
+                .collect(),
+        };
+        let timed = window(&range([true, false, false, true, true]), &versions).unwrap();
+        let names: Vec<&str> = timed.iter().map(|s| s.version.as_str()).collect();
+        assert_eq!(names, ["5.3.3", "5.4.0", "5.4.1"]);
+        // Every release from the oldest on: long-standing, not timed.
+        assert!(window(&range([true; 5]), &versions).is_none());
     }
 
     #[test]
