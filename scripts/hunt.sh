@@ -148,6 +148,15 @@ done
 # the smallest formula of its grammar that shows the bug. The grammars go cheapest
 # first, so that a session that ends early has the correctness findings triaged.
 cd "$out"
+# The development head, where its source is at hand (yices2's: build it as its README
+# says, then YICES_HEAD=path/to/yices_smt2 YICES_HEAD_COMMIT=84efa927): added to the
+# pool under a name that carries its commit, so that triage runs every finding of the
+# family on it too and the reports' release tables say what the head answers.
+if [[ -n ${YICES_HEAD:-} ]]; then
+  head_name=yices-head-${YICES_HEAD_COMMIT:?YICES_HEAD_COMMIT: the commit the head was built from}
+  "$et" solvers list | awk '{ print $1 }' | grep -qx "$head_name" ||
+    "$et" solvers add "$YICES_HEAD" --family yices --name "$head_name" >&2
+fi
 runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
 "$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
 "$et" solvers install z3@all cvc5@all yices@all bitwuzla@all >&2
@@ -191,6 +200,18 @@ for r in rows:
           f"| {r['triggers']} | {r['formulas']} | {r['confirmed']} / {r['flaky']} / "
           f"{r['not_rerun']} | {r['index']}, {r['size']}, {r['solver']} |")
 PY
+  # The limitations (an `unknown` every installed release gives) of every grammar in
+  # one file: listed, not filed.
+  {
+    echo "# Limitations found by the hunt"
+    echo
+    echo "Made by \`scripts/hunt.sh\` from each grammar's \`triage/<grammar>/limitations.md\`."
+    for g in "${triaged[@]}"; do
+      echo
+      echo "## $g"
+      tail -n +2 "triage/$g/limitations.md"
+    done
+  } > limitations.md
   rm -rf bugs
   mkdir bugs
   local reports
