@@ -209,7 +209,12 @@ PY
     for g in "${triaged[@]}"; do
       echo
       echo "## $g"
-      tail -n +2 "triage/$g/limitations.md"
+      if [[ -f triage/$g/limitations.md ]]; then
+        tail -n +2 "triage/$g/limitations.md"
+      else
+        echo
+        echo "(triaged by an et that did not list limitations yet)"
+      fi
     done
   } > limitations.md
   rm -rf bugs
