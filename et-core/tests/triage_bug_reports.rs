@@ -348,3 +348,50 @@ fn a_report_on_a_formula_leaning_on_a_conversion_gives_it_written_out() {
         "{report}"
     );
 }
+
+/// A run directory made on another machine (the committed hunt): its solvers'
+/// programs are not here. Triage re-runs each as the pool's entry of the same name,
+/// release and options, says so, and confirms what the run found.
+#[test]
+fn a_run_from_another_machine_is_triaged_with_the_local_install() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let liar = fake_release("liar-1.0", "liar", "1.0", "always-unsat.sh", &[]);
+    // The run sees the liar at a path that is gone by triage time.
+    let elsewhere = s.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let moved = elsewhere.join("always-unsat.sh");
+    std::os::unix::fs::symlink(liar.program(), &moved).unwrap();
+    let mut recorded = liar.clone();
+    recorded.command[0] = moved.display().to_string();
+    let run = s.campaign(
+        "core",
+        "12",
+        &[z3.clone(), recorded],
+        "run",
+        &["--timeout", "60"],
+    );
+    std::fs::remove_dir_all(&elsewhere).unwrap();
+    let here = s.pool_file("here.toml", &[z3, liar]);
+    let o = s.run(&[
+        "triage",
+        run.to_str().unwrap(),
+        "--pool",
+        here.to_str().unwrap(),
+        "--jobs",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        said.contains("is not here; re-runs use the pool's"),
+        "{said}"
+    );
+    let groups = csv_maps(&run.join("triage/groups.csv"));
+    assert!(
+        groups
+            .iter()
+            .any(|g| g["solver"] == "liar-1.0" && g["status"] == "confirmed"),
+        "{groups:?}"
+    );
+}

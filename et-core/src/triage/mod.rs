@@ -272,6 +272,11 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         .iter()
         .map(|d| RunDirectory::open(d, options.pool.as_ref()))
         .collect::<Result<Vec<_>, _>>()?;
+    for dir in &dirs {
+        for line in &dir.relocated {
+            progress.warning(&format!("{}: {line}", dir.path.display()));
+        }
+    }
     let mut rows = 0;
     let mut trigger_rows: Vec<TriggerRow> = Vec::new();
     for (i, dir) in dirs.iter().enumerate() {

@@ -36,6 +36,30 @@ pub struct RunDirectory {
     /// as z3 without Unicode strings keeps its options). They judge this run's
     /// triggers; they are not versions of their family for version ranges.
     pub judges: Vec<SolverConfig>,
+    /// Solvers whose recorded program is not on this machine, re-run as the pool's
+    /// entry of the same name, release and options instead (a run directory made on
+    /// another machine): one line each, for the triage's warnings.
+    pub relocated: Vec<String>,
+}
+
+/// The pool's entry for a run's solver whose program is not on this machine: the same
+/// name, family, release and options, installed elsewhere. `None` when the recorded
+/// program is here (or is a bare name a `PATH` lookup finds), or the pool has no such
+/// entry.
+fn installed_elsewhere<'p>(
+    recorded: &SolverConfig,
+    pool: Option<&'p Pool>,
+) -> Option<&'p SolverConfig> {
+    let program = Path::new(recorded.program());
+    if !program.is_absolute() || program.exists() {
+        return None;
+    }
+    pool?.get(&recorded.name).filter(|p| {
+        p.family.eq_ignore_ascii_case(&recorded.family)
+            && p.version == recorded.version
+            && p.options() == recorded.options()
+            && Path::new(p.program()).exists()
+    })
 }
 
 impl RunDirectory {
@@ -49,11 +73,21 @@ impl RunDirectory {
             manifest,
             runs,
         } = RunDir::open(path)?;
-        let runnable = |recorded: &[ManifestSolver]| -> Vec<SolverConfig> {
+        let mut relocated = Vec::new();
+        let mut runnable = |recorded: &[ManifestSolver]| -> Vec<SolverConfig> {
             recorded
                 .iter()
                 .map(|s| {
                     let mut config = s.config();
+                    if let Some(here) = installed_elsewhere(&config, pool) {
+                        relocated.push(format!(
+                            "`{}`: `{}` is not here; re-runs use the pool's `{}`",
+                            s.name,
+                            config.program(),
+                            here.program()
+                        ));
+                        return here.clone();
+                    }
                     let listed = pool
                         .and_then(|p| p.get(&s.name))
                         .filter(|p| p.command == s.command);
@@ -72,6 +106,7 @@ impl RunDirectory {
             runs,
             solvers,
             judges,
+            relocated,
         })
     }
 
