@@ -325,6 +325,9 @@ fn report(
     }
     let _ = writeln!(out, "## Evidence\n\n{}\n", rests_on(triage, f));
     let _ = writeln!(out, "How the expected answer is known: {known}.\n");
+    if let Some(p) = f.pinned.as_ref().filter(|p| !p.wrong_sat()) {
+        pinned_not_sat(&mut out, f, p);
+    }
     if let Some(witness) = witness(triage, f) {
         let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
         code_block(&mut out, "smt2", &witness);
@@ -391,6 +394,25 @@ fn report(
         );
     }
     out
+}
+
+/// An invalid model whose pinned formula the solver does not call `sat`: the model it
+/// prints is wrong, while its `sat` on the formula stands (the formula is satisfiable
+/// by the reference's or a witness's account): a model-printing bug.
+fn pinned_not_sat(out: &mut String, f: &Finding, p: &super::pin::Pinned) {
+    let _ = writeln!(
+        out,
+        "With the printed model's values asserted on top of the formula (each constant \
+         pinned to its value; {}), `{}` answers {} ({:.2} s), not `sat`: it does not claim \
+         that wrong assignment satisfies the formula. Its `sat` stands, and what is wrong is \
+         the model it prints — a model-printing bug, not (on this evidence) a wrong `sat`. \
+         The pinned formula:\n",
+        super::report::pinned_unsat_by(p),
+        f.trigger.row().solver,
+        code(&p.answer.describe()),
+        p.answer.time_s
+    );
+    code_block(out, "smt2", &one_command_per_line(&p.formula.text));
 }
 
 /// The report's own formula timed on every installed release ([`timing`]): the rate,
