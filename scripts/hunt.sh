@@ -188,17 +188,21 @@ print("Made by `scripts/hunt.sh` from `triage/groups.csv` (ranks are per grammar
       "`triage/<grammar>/report.md` has each group's section). Grammars triaged: "
       + ", ".join(triaged) + (("; not yet: " + ", ".join(untriaged)) if untriaged else "")
       + ".\n")
-print("| grammar | rank | kind | verdict | family | first–last affected | newest | operators or crash "
-      "| triggers | formulas | confirmed / flaky / not re-run | smallest (index, size, solver) |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| grammar | rank | root cause | verdict | family | first–last affected | operators or crash "
+      "| regression (median CPU s) | known upstream | newest release answers | report "
+      "| formulas | confirmed / flaky / not re-run | smallest (index, size, solver) |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for r in rows:
     versions = r["first_version"] if r["first_version"] == r["last_version"] \
         else f"{r['first_version']}–{r['last_version']}"
     what = r["crash_signature"] or r["operators"]
-    print(f"| {r['grammar']} | {r['rank']} | {r['kind']} | {r['verdict']} | {r['family']} "
-          f"| {versions} | {'yes' if r['affects_newest'] == 'true' else 'no'} | `{what}` "
-          f"| {r['triggers']} | {r['formulas']} | {r['confirmed']} / {r['flaky']} / "
-          f"{r['not_rerun']} | {r['index']}, {r['size']}, {r['solver']} |")
+    # Columns a triage made before they existed are empty.
+    get = lambda k: r.get(k) or ""
+    report = "yes" if get("reported") == "true" else ("" if get("reported") == "" else "no")
+    print(f"| {r['grammar']} | {r['rank']} | {get('root_cause') or r['kind']} | {r['verdict']} "
+          f"| {r['family']} | {versions} | `{what}` | {get('regression')} | {get('known') or 'new'} "
+          f"| {get('newest_answer')} | {report} | {r['formulas']} "
+          f"| {r['confirmed']} / {r['flaky']} / {r['not_rerun']} | {r['index']}, {r['size']}, {r['solver']} |")
 PY
   # The limitations (an `unknown` every installed release gives) of every grammar in
   # one file: listed, not filed.

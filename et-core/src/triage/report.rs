@@ -1035,7 +1035,46 @@ pub const GROUP_COLUMNS: &[&str] = &[
     "command",
     "other_indices",
     "known",
+    "root_cause",
+    "regression",
+    "newest_answer",
+    "reported",
 ];
+
+/// The timings of a group's reported formula, if it was timed.
+fn timings_of<'f>(findings: &'f [Finding], g: &Group) -> Option<&'f super::timing::Timings> {
+    g.members.iter().find_map(|&i| findings[i].timings.as_ref())
+}
+
+/// What kind of root cause a group is, in the words a hunt's table uses: soundness,
+/// invalid model (or model printing, when the solver does not call the pinned formula
+/// `sat`), crash, validator false alarm, and for performance: a regression (a timed
+/// 5× jump), long-standing, a limitation (`unknown` in every release), or plain.
+pub fn root_cause(findings: &[Finding], g: &Group) -> &'static str {
+    match g.key.kind {
+        Kind::RefutationalSoundness | Kind::SolutionSoundness => "soundness",
+        Kind::InvalidModel => {
+            let printing = g
+                .members
+                .iter()
+                .any(|&i| findings[i].pinned.as_ref().is_some_and(|p| !p.wrong_sat()));
+            if printing {
+                "model printing"
+            } else {
+                "invalid model"
+            }
+        }
+        Kind::Crash => "crash",
+        Kind::ValidatorFalseAlarm => "validator false alarm",
+        Kind::Performance if g.gives_up_always => "limitation",
+        Kind::Performance if g.long_standing => "long-standing performance",
+        Kind::Performance => match timings_of(findings, g) {
+            Some(t) if t.newest_regression().is_some() => "performance regression",
+            Some(_) => "performance, no 5x jump",
+            None => "performance",
+        },
+    }
+}
 
 fn csv_bytes(
     header: &[&str],
@@ -1114,6 +1153,24 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             solver_of(triage, f).map_or_else(String::new, |s| command_line(s, &trigger_file(g))),
             others.join(" "),
             g.known.as_ref().map_or_else(String::new, |k| k.describe()),
+            root_cause(findings, g).to_string(),
+            timings_of(findings, g)
+                .and_then(|t| t.newest_regression())
+                .map_or_else(String::new, |r| {
+                    format!(
+                        "{} {} s -> {} {} s ({}{:.1}x)",
+                        r.before.0,
+                        r.before.1,
+                        r.after.0,
+                        r.after.1,
+                        if r.after.1.at_least { ">= " } else { "" },
+                        r.factor
+                    )
+                }),
+            range
+                .and_then(|r| r.versions.last())
+                .map_or_else(String::new, |v| format!("{}: {}", v.solver, v.answer)),
+            super::bug_reports::is_reported(g).to_string(),
         ]
     });
     csv_bytes(GROUP_COLUMNS, rows)
