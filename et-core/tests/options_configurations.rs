@@ -340,3 +340,88 @@ fn help_has_examples_and_enumerated_lists_only_those() {
     let rows = table(&et(&s, &args));
     assert!(rows.len() > 300 && rows.iter().all(|r| r[4].starts_with("yes: ")));
 }
+
+/// A configuration of two options, one harmless (`tune-01`) and one that injects
+/// wrong answers (`xor-lies`): triage reduces the finding to the one option it
+/// needs, says the default mode does not show it, and the report's command line has
+/// exactly that option.
+#[test]
+fn triage_names_the_one_option_a_finding_needs() {
+    let s = Scratch::new();
+    let catalog = Path::new(&fake_script("options-catalog.tsv")).to_path_buf();
+    let pool = fake_pool(&s, &catalog);
+    let out = s.join("run");
+    let o = et(
+        &s,
+        &[
+            "run",
+            "-g",
+            "core",
+            // The first `xor`s are formulas 40 to 47.
+            "--start",
+            "40",
+            "--n",
+            "8",
+            "--timeout",
+            "20",
+            "--pool",
+            &pool,
+            "--solvers",
+            "opts-1.0",
+            // Configuration 54: `tune-01=true xor-lies=true` (`et options enumerate`).
+            "--configurations",
+            "opts-1.0:54..55",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let (_, m) = manifest(&out);
+    let pair = m
+        .solvers
+        .iter()
+        .find(|s| {
+            s.options
+                .as_ref()
+                .is_some_and(|o| o.len() == 2 && o.contains(&"xor-lies=true".to_string()))
+        })
+        .expect("a configuration of xor-lies and one more option");
+    let o = et(
+        &s,
+        &[
+            "triage",
+            out.to_str().unwrap(),
+            "--pool",
+            &pool,
+            "--jobs",
+            "2",
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let bugs = out.join("triage/bugs");
+    let report = std::fs::read_dir(&bugs)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .find(|r| r.contains(&format!("the configuration `{}`", pair.name)))
+        .unwrap_or_else(|| panic!("a report on {} in {}", pair.name, bugs.display()));
+    assert!(
+        report.contains("the bug needs `xor-lies=true` (the default mode does not show it"),
+        "{report}"
+    );
+    let command = report
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.lines().next())
+        .unwrap();
+    assert!(command.contains("--xor-lies=true"), "{command}");
+    let other = pair
+        .options
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|o| *o != "xor-lies=true")
+        .unwrap();
+    assert!(!command.contains(&format!("--{other}")), "{command}");
+}

@@ -87,7 +87,13 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     for g in reported(triage) {
         let f = confirmed_smallest(triage, g);
-        let Some(solver) = solver_of(triage, f) else {
+        // A configuration's finding runs with exactly the options it needs.
+        let Some(solver) = f
+            .options
+            .as_ref()
+            .map(|d| &d.solver)
+            .or_else(|| solver_of(triage, f))
+        else {
             continue;
         };
         let stem = format!("{}-{}", g.rank, short_name(g, f));
@@ -207,13 +213,34 @@ fn template_fields(
         .skip(1)
         .map(|w| format!("`{w}`"))
         .collect();
-    let options = if options.is_empty() {
-        "none".to_string()
-    } else {
-        format!(
+    let options = match &f.options {
+        Some(d) if d.default_shows => format!(
+            "{} — the default mode shows it too (found on the configuration `{}`: {})",
+            options.join(" "),
+            row.solver,
+            d.all.join(" ")
+        ),
+        Some(d) => format!(
+            "{} — of the configuration `{}` ({}), the bug needs {} (the default mode does not show it{})",
+            options.join(" "),
+            row.solver,
+            d.all.join(" "),
+            d.needed
+                .iter()
+                .map(|o| format!("`{o}`"))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            if d.exhaustive {
+                "; every smaller set of these options was tried"
+            } else {
+                "; not every smaller set was tried"
+            }
+        ),
+        None if options.is_empty() => "none".to_string(),
+        None => format!(
             "{} (what et gives every call: answer checks and models; the default mode otherwise)",
             options.join(" ")
-        )
+        ),
     };
     let last_good = match (&f.timings, f.range.as_ref().and_then(|r| r.newest_since())) {
         (Some(t), _) => match t.newest_regression() {
@@ -227,7 +254,7 @@ fn template_fields(
                 r.factor
             ),
             None => format!(
-                "none: no installed release is {}× slower on this formula than the release                  before it (timings below)",
+                "none: no installed release is {}× slower on this formula than the release before it (timings below)",
                 timing::REGRESSION_FACTOR
             ),
         },

@@ -47,6 +47,9 @@ pub struct Finding {
     /// For the formula a report is about, when it leans on an implicit Int→Real
     /// conversion: the solver's answer with the conversions written out.
     pub converted: Option<super::conversions::Converted>,
+    /// For a finding of an option configuration a report is about: the options it
+    /// needs ([`super::option_delta`]).
+    pub options: Option<super::option_delta::OptionDelta>,
 }
 
 impl Finding {
@@ -667,6 +670,7 @@ mod tests {
             pinned: None,
             timings: None,
             converted: None,
+            options: None,
         }
     }
 

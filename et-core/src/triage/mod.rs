@@ -35,6 +35,7 @@ pub mod conversions;
 pub mod group;
 pub mod known;
 pub mod minimize;
+pub mod option_delta;
 pub mod pin;
 pub mod range;
 pub mod rank;
@@ -348,6 +349,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
             pinned: None,
             timings: None,
             converted: None,
+            options: None,
         })
         .collect();
     work.pin_models(&mut findings, &resolved, progress)?;
@@ -381,6 +383,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         options.settings.performance_factor.max(1.0),
         progress,
     );
+    work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(
         &mut findings,
         &groups,
@@ -587,6 +590,70 @@ impl Work<'_> {
             ));
         }
         progress.advance(total, total);
+    }
+
+    /// For each finding a report will be about whose solver is an option
+    /// configuration: the smallest set of its options that still shows it, and whether
+    /// the default mode does ([`option_delta`]).
+    fn reduce_options(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        options: &Options,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let base_of = |i: usize| {
+            let of = &resolved[i].0.configuration.as_ref()?.of;
+            self.dirs[self.rows[i].dir]
+                .solver(of)
+                .or_else(|| options.pool.as_ref().and_then(|p| p.get(of)))
+                .cloned()
+        };
+        let to_reduce: Vec<(usize, SolverConfig)> = groups
+            .iter()
+            .filter(|g| bug_reports::is_reported(g))
+            .map(|g| bug_reports::reported_member(findings, g))
+            .filter_map(|i| Some((i, base_of(i)?)))
+            .collect();
+        if to_reduce.is_empty() {
+            return Ok(());
+        }
+        progress.step(&format!(
+            "reducing the options of {} reported configuration findings (fewest options first, the default mode included)",
+            to_reduce.len()
+        ));
+        let factor = options.settings.performance_factor.max(1.0);
+        let reduced = self.caller.map_observed(
+            &to_reduce,
+            |(i, base)| {
+                let f = &findings[*i];
+                let (limits, attempts) = if f.kind == Kind::Performance {
+                    (self.limits(*i).scaled(factor), 1)
+                } else {
+                    (self.limits(*i), options.settings.attempts)
+                };
+                let formula = Formula::new(&f.formula, self.witness_values(*i));
+                option_delta::reduce(
+                    self.caller,
+                    f,
+                    &resolved[*i].0,
+                    base,
+                    &formula,
+                    limits,
+                    attempts,
+                )
+                .map_err(|error| TriageError::Call {
+                    solver: resolved[*i].0.name.clone(),
+                    error,
+                })
+            },
+            &mut |done, total| progress.advance(done, total),
+        );
+        for ((i, _), result) in to_reduce.into_iter().zip(reduced) {
+            findings[i].options = result?;
+        }
+        Ok(())
     }
 
     /// For each formula a report will be about that leans on an implicit Int→Real

@@ -714,7 +714,7 @@ pub fn markdown(triage: &Triage) -> String {
     if let Some((s, ranks)) = ranks(|g| g.long_standing) {
         let _ = writeln!(
             out,
-            "Long-standing: every installed release that ran the smallest formula of              group{s} {ranks} times out on it — slowness the family has always had rather              than a regression; such groups rank after the regressions.\n"
+            "Long-standing: every installed release that ran the smallest formula of group{s} {ranks} times out on it — slowness the family has always had rather than a regression; such groups rank after the regressions.\n"
         );
     }
     for g in &triage.groups {
