@@ -1,1 +1,4 @@
-(declare-const a (Array (_ BitVec 64) (_ BitVec 64))) (declare-const b (_ BitVec 64)) (assert (= a (store a #x0000000000000000 (bvor #x0000000000000000 (bvadd #x1111111111111111 (bvor #x1111111111111111 b)))))) (check-sat)
+(declare-const b (_ BitVec 64))
+(assert (= #xa222222222222222 (bvor #x0000000000000000 (bvadd #x1111111111111111 (bvor #x1111111111111111 b)))))
+(assert (= b #x0000000000000000))
+(check-sat)
