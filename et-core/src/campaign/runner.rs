@@ -19,6 +19,7 @@ use crate::enumeration::Enumeration;
 use crate::judging::CallMode;
 use crate::solvers::call::{Limits, Supervisor};
 use crate::solvers::check;
+use crate::solvers::reference_rules;
 use crate::solvers::{Pool, SolverConfig};
 
 use super::append::CsvAppender;
@@ -90,9 +91,9 @@ impl Campaign {
         self.mode == CallMode::Session && crate::solvers::family::session_of(solver).is_some()
     }
 
-    /// The judges of each solver under test (see [`reference::assign`]).
-    pub fn judges(&self) -> Result<Judges, crate::solvers::reference_rules::ReferenceError> {
-        reference::assign(
+    /// The judges of each solver under test (see [`reference_rules::judges_by_solver`]).
+    pub fn judges(&self) -> Result<Judges, reference_rules::ReferenceError> {
+        reference_rules::judges_by_solver(
             &self.pool,
             &self.under_test,
             &self.grammar,
