@@ -16,9 +16,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::enumeration::Enumeration;
-use crate::judging::CallMode;
+use crate::judging::{check, CallMode};
 use crate::solvers::call::{Limits, Supervisor};
-use crate::solvers::check;
 use crate::solvers::reference_rules;
 use crate::solvers::{Pool, SolverConfig};
 

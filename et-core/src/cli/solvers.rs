@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
+use et_core::judging::check::{self, cannot_start, check_solver};
 use et_core::solvers::call::{Limits, Supervisor};
-use et_core::solvers::check::{cannot_start, check_solver};
 use et_core::solvers::install::{InstallError, Installed, Installer, Spec, DEFAULT_POOL};
 use et_core::solvers::{self, family, DefaultPoolNotes, Pool};
 
@@ -381,7 +381,7 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
             continue;
         }
         let result = check_solver(supervisor, solver, work.path(), limits);
-        let show = |p: &solvers::check::Probe| match &p.problem {
+        let show = |p: &check::Probe| match &p.problem {
             None => format!("{:<5} {:>7.1} ms", p.status, p.wall.as_secs_f64() * 1e3),
             Some(problem) => format!("FAIL ({problem})"),
         };

@@ -13,6 +13,7 @@
 //! solver output (that is [`crate::oracle::classify`] and et-eval), or choose judges
 //! (that is [`crate::solvers::reference_rules`]).
 
+pub mod check;
 mod formula;
 mod invocation;
 mod observation;

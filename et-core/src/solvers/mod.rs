@@ -12,14 +12,13 @@
 //!   under `$ET_HOME/solvers/<family>-<version>/`.
 //! - [`options`]: option catalogs read from the solvers, and the configurations
 //!   enumerated from them.
-//! - [`check`]: runs each solver on a known-sat and a known-unsat formula.
 //! - [`testing`]: the pool every test of et runs against, installed on first use.
 //!
-//! This module never classifies solver output beyond the sat/unsat smoke test of
-//! [`check`]; what an answer means is the [`crate::oracle`]'s job.
+//! This module never classifies solver output: what an answer means is the
+//! [`crate::oracle`]'s job, and checking that a solver answers
+//! ([`crate::judging::check`]) sits above it.
 
 pub mod call;
-pub mod check;
 pub mod family;
 pub mod install;
 pub mod options;

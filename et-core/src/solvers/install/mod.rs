@@ -22,7 +22,7 @@
 //! which options an installed solver gets are the family's knowledge
 //! ([`super::family`]).
 //!
-//! *Must not:* run solvers on formulas (that is [`super::check`] and [`super::call`]);
+//! *Must not:* run solvers on formulas (that is [`crate::judging::check`] and [`super::call`]);
 //! parse the pool file's format (that is [`super::pool`]); name a family.
 
 mod command;

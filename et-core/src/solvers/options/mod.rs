@@ -21,7 +21,6 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::call::{run_call, Input, Limits};
-use super::check;
 use super::family::Family;
 use super::pool::{Configured, SolverConfig};
 
@@ -420,50 +419,4 @@ impl OptionsError {
             OptionsError::Listing { .. } => false,
         }
     }
-}
-
-/// The configurations among `solvers` that their solver refuses at the start, each
-/// with what it did: run on the start check's trivial formula ([`check::KNOWN_SAT`],
-/// files in `work_dir`) for at most [`check::START_CHECK_TIMEOUT`], one that is
-/// rejected, cannot start or crashes before answering it did not take its options.
-/// Such a configuration is recorded and not run: never a finding. Solvers that are not
-/// configurations are not probed.
-pub fn refusals(solvers: &[SolverConfig], work_dir: &Path) -> Vec<(String, String)> {
-    use crate::oracle::Status;
-    use check::{probe, KNOWN_SAT, START_CHECK_TIMEOUT};
-    let supervisor = super::call::Supervisor::global();
-    let limits = Limits::with_timeout(START_CHECK_TIMEOUT);
-    let configured: Vec<&SolverConfig> = solvers
-        .iter()
-        .filter(|s| s.configuration.is_some())
-        .collect();
-    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut refused = Vec::new();
-    for chunk in configured.chunks(width) {
-        let probes: Vec<_> = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunk
-                .iter()
-                .map(|s| {
-                    let limits = &limits;
-                    scope.spawn(move || {
-                        probe(supervisor, s, work_dir, Status::Sat, KNOWN_SAT, limits)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a start probe panicked"))
-                .collect()
-        });
-        for (s, p) in chunk.iter().zip(probes) {
-            if matches!(
-                p.status,
-                Status::Rejected | Status::SetupError | Status::Crash
-            ) {
-                let why = p.problem.unwrap_or_else(|| p.status.to_string());
-                refused.push((s.name.clone(), why));
-            }
-        }
-    }
-    refused
 }
