@@ -87,7 +87,7 @@ impl Campaign {
     /// Whether `solver` runs in sessions in this campaign: `--mode session` and its
     /// family can run one (else it runs fresh).
     pub fn runs_in_session(&self, solver: &SolverConfig) -> bool {
-        self.mode == CallMode::Session && crate::solvers::family::session_of(solver).is_some()
+        self.mode == CallMode::Session && crate::solvers::install::session_of(solver).is_some()
     }
 
     /// The judges of each solver under test (see [`reference_rules::judges_by_solver`]).

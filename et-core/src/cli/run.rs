@@ -748,7 +748,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         called.dedup_by(|a, b| a.name == b.name);
         for s in called
             .into_iter()
-            .filter(|s| et_core::solvers::family::stale_driver(s))
+            .filter(|s| et_core::solvers::install::stale_driver(s))
         {
             eprintln!(
                 "et: warning: {} runs fresh: its program {} is et's driver from an older et, \

@@ -8,8 +8,10 @@ use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use et_core::judging::check::{self, cannot_start, check_solver};
 use et_core::solvers::call::{Limits, Supervisor};
-use et_core::solvers::install::{InstallError, Installed, Installer, Spec, DEFAULT_POOL};
-use et_core::solvers::{self, family, DefaultPoolNotes, Pool};
+use et_core::solvers::install::{
+    packaging, InstallError, Installed, Installer, Spec, DEFAULT_POOL,
+};
+use et_core::solvers::{self, DefaultPoolNotes, Pool};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -454,10 +456,10 @@ pub(super) fn note_supervision() {
 }
 
 fn versions(name: &str) -> anyhow::Result<ExitCode> {
-    let Some(family) = family::find(name).filter(|f| f.pypi_package().is_some()) else {
+    let Some(family) = packaging::find(name).filter(|p| p.pypi_package().is_some()) else {
         return Err(super::BadInput(format!(
             "et installs no family `{name}` from PyPI: expected {}",
-            family::installable_names()
+            packaging::installable_names()
         ))
         .into());
     };
