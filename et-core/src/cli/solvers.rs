@@ -9,9 +9,9 @@ use clap::{Args as ClapArgs, Subcommand};
 use et_core::judging::check::{self, cannot_start, check_solver};
 use et_core::solvers::call::{Limits, Supervisor};
 use et_core::solvers::install::{
-    packaging, InstallError, Installed, Installer, Spec, DEFAULT_POOL,
+    self, packaging, DefaultPoolNotes, InstallError, Installed, Installer, Spec, DEFAULT_POOL,
 };
-use et_core::solvers::{self, DefaultPoolNotes, Pool};
+use et_core::solvers::{self, Pool};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -173,7 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             test_pool: true, ..
         } => {
             let home = solvers::et_home();
-            let pool = et_core::solvers::testing::install_test_pool(&home)?;
+            let pool = install::install_test_pool(&home)?;
             println!(
                 "test pool ready in {}: {}",
                 home.display(),
@@ -418,7 +418,7 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
 /// The pool of `--pool`, or the default pool, installed first (saying so on stderr)
 /// when there is none yet.
 pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
-    solvers::load_pool_or_install_default(
+    install::load_pool_or_install_default(
         pool,
         &DefaultPoolNotes {
             installing: |path, specs| {

@@ -47,8 +47,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::default_pool_path;
-use super::pool::SolverConfig;
+use super::pool::{Pool, SolverConfig};
+use super::{default_pool_path, et_home};
 use fs::TempDir;
 use packaging::Packaging;
 
@@ -76,6 +76,59 @@ pub use spec::{Spec, VersionReq};
 
 /// Specs of the default pool: the newest z3 4.x and the newest cvc5.
 pub const DEFAULT_POOL: &[&str] = &["z3@4.x", "cvc5@latest"];
+
+/// What [`load_pool_or_install_default`] tells its caller while it installs the
+/// default pool (the CLI says it on stderr).
+#[derive(Debug, Clone, Copy)]
+pub struct DefaultPoolNotes {
+    /// Before installing: the pool file that does not exist, and the specs of the
+    /// default pool.
+    pub installing: fn(&Path, &[&str]),
+    /// After each solver installed.
+    pub installed: fn(&Installed<'_>),
+    /// After installing: what happened.
+    pub done: fn(&InstallReport),
+}
+
+/// Loads `pool` if given; otherwise the default pool of [`et_home`], installing the
+/// default solvers (newest z3 4.x and newest cvc5) first if there is no pool yet, and
+/// telling `notes`. This is what every command that needs solvers calls.
+pub fn load_pool_or_install_default(
+    pool: Option<&Path>,
+    notes: &DefaultPoolNotes,
+) -> Result<Pool, InstallError> {
+    if let Some(path) = pool {
+        return Ok(Pool::load(path)?);
+    }
+    let home = et_home();
+    let path = default_pool_path(&home);
+    if !path.exists() {
+        (notes.installing)(&path, DEFAULT_POOL);
+        let mut installer = Installer::new(&home);
+        installer.on_installed = Some(notes.installed);
+        let specs = Spec::parse_all(DEFAULT_POOL)?;
+        let report = installer.install(&specs)?;
+        (notes.done)(&report);
+    }
+    Ok(Pool::load(&path)?)
+}
+
+/// Installs the test pool and the extra test solvers into `home` (what is present is
+/// kept, and cvc5 runners are refreshed from this build); returns the test pool.
+pub fn install_test_pool(home: &Path) -> Result<Pool, InstallError> {
+    use super::testing::{spec_name, EXTRA_POOL_FILE, TEST_EXTRA_SPECS, TEST_POOL_SPECS};
+    let installer = Installer::new(home);
+    installer
+        .install(&Spec::parse_all(TEST_POOL_SPECS)?)?
+        .into_result()?;
+    let mut extras = installer.clone();
+    extras.pool_file = home.join(EXTRA_POOL_FILE);
+    extras
+        .install(&Spec::parse_all(TEST_EXTRA_SPECS)?)?
+        .into_result()?;
+    let names: Vec<String> = TEST_POOL_SPECS.iter().map(|s| spec_name(s)).collect();
+    Ok(Pool::load(&default_pool_path(home))?.select(&names)?)
+}
 
 /// What one `install` call did.
 #[derive(Debug, Default)]
