@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use et_core::enumeration::Enumeration;
 use et_core::oracle::{classify, Status};
 use et_core::solvers::call::{run_call, Input, Limits};
-use et_core::solvers::family::{find_cvc5_runner, session_of};
+use et_core::solvers::install::{find_cvc5_runner, session_of};
 use et_core::solvers::session::Session;
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::SolverConfig;

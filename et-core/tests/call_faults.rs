@@ -10,7 +10,7 @@ use common::{dies_soon, fake_script};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use et_core::campaign::reference::Answer;
+use et_core::judging::reference::Answer;
 use et_core::judging::{self, Judged};
 use et_core::oracle::{classify, Status, Verdict};
 use et_core::solvers::call::{

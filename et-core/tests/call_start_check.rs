@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use et_core::oracle::{classify, Status};
-use et_core::solvers::call::{Input, Limits, Supervisor};
-use et_core::solvers::check::{
+use et_core::judging::check::{
     cannot_start, probe, start_check, EXPLAIN_MEMORY_MB, KNOWN_SAT, START_CHECK_TIMEOUT,
 };
+use et_core::oracle::{classify, Status};
+use et_core::solvers::call::{Input, Limits, Supervisor};
 use et_core::solvers::testing::{test_home, test_pool};
 use et_core::solvers::SolverConfig;
 

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
+use et_core::judging::check::{check_solver, KNOWN_SAT};
 use et_core::oracle::Status;
 use et_core::solvers::call::{Limits, Supervisor};
-use et_core::solvers::check::{check_solver, KNOWN_SAT};
 use et_core::solvers::install::{InstallError, Installer, Spec};
 use et_core::solvers::testing::{test_home, test_pool};
 use et_core::solvers::{Pool, SolverConfig};

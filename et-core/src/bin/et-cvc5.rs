@@ -274,7 +274,7 @@ fn print_error(out: &mut impl Write, msg: &str) {
 /// Says to et, which looks for it in a copy of this program, that the copy executes
 /// standard input as it arrives (et's sessions need it; older copies read all input
 /// first). Change it when what sessions rely on changes.
-const SESSION_MARK: &str = include_str!("../solvers/family/cvc5/session-mark.txt");
+const SESSION_MARK: &str = include_str!("../solvers/install/packaging/cvc5/session-mark.txt");
 
 fn main() -> ExitCode {
     // Keeps the mark's bytes in the program.
@@ -482,7 +482,7 @@ unsafe fn model(api: &Api, solver: Ptr, sm: Ptr) -> String {
 }
 
 /// Prints every option of `solver` in et's catalog line format
-/// (`NAME\tTYPE\tDEFAULT\tVALUES\tNOTE`, see `et_core::solvers::options::catalog`),
+/// (`NAME\tTYPE\tDEFAULT\tVALUES\tNOTE`, see `et_core::solvers::family::catalog`),
 /// read through `cvc5_option_info_to_string`, whose text is
 /// `OptionInfo{ NAME[, ALIAS...] | TYPE | VALUE | default DEFAULT [| MIN <= x <= MAX]
 /// [| modes: A, B] }`: the struct's layout is not needed, only room for it.

@@ -19,7 +19,7 @@ pub enum CampaignError {
         /// What is wrong with it.
         reason: String,
     },
-    /// Solvers that cannot start under the run's limits (`solvers::check::start_check`):
+    /// Solvers that cannot start under the run's limits (`judging::check::start_check`):
     /// none of their calls could get an answer.
     #[error("{}", cannot_start(solvers))]
     CannotStart {

@@ -12,9 +12,9 @@ use std::path::Path;
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
+use crate::judging::reference::Answer;
 use crate::oracle::Verdict;
 
-use super::reference::Answer;
 use super::row::once::{Admission, CallsOnce, LeftOut};
 use super::row::read::torn_tail;
 use super::row::{RowError, RowReader};

@@ -1,6 +1,8 @@
-//! Reference answers: which solver judges which, and a cache of the references'
-//! answers (`DIR/reference.csv`) so that later runs over the same formulas — a resume,
-//! or a study of other versions pointed at the same cache — do not run them again.
+//! The reference cache: the references' answers (`DIR/reference.csv`), so that later
+//! runs over the same formulas — a resume, or a study of other versions pointed at the
+//! same cache — do not run them again. Who judges whom is the pool's rules
+//! ([`crate::solvers::reference_rules`]); which judge's answer counts, and the answer
+//! itself, are judging's ([`crate::judging::reference`]).
 //!
 //! The cache also keeps et's witness searches, as rows of a pseudo-solver named for
 //! the search's bound ([`witness_searcher`], e.g. `et-witness-9`): status `sat` with
@@ -16,87 +18,12 @@ use serde::{Deserialize, Serialize};
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
+use crate::judging::reference::Answer;
 use crate::oracle::Status;
-use crate::solvers::reference_rules;
-use crate::solvers::{Pool, SolverConfig};
 
 use super::append::CsvAppender;
 use super::error::CampaignError;
 use super::plan::Plan;
-
-/// The judges of each solver under test on `grammar`, by name, in order (empty:
-/// nothing to judge against), by the pool's reference rules
-/// ([`reference_rules::assign`]): a judge may be a solver that is not under test, or a
-/// variant of one (an old z3 on strings is judged by a z3 without Unicode).
-pub fn assign(
-    pool: &Pool,
-    under_test: &[SolverConfig],
-    grammar: &str,
-    explicit: Option<&[String]>,
-) -> Result<HashMap<String, Vec<SolverConfig>>, reference_rules::ReferenceError> {
-    Ok(
-        reference_rules::assign(pool, under_test, grammar, explicit)?
-            .into_iter()
-            .map(|j| (j.solver, j.judges))
-            .collect(),
-    )
-}
-
-/// A reference's answer on a formula, as far as judging needs it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Answer {
-    /// Its classified status.
-    pub status: Status,
-    /// Its own model check failed (the status is then `sat`).
-    pub invalid_model: bool,
-}
-
-impl Answer {
-    /// Whether the answer can judge other solvers: a clean `sat` or `unsat`. An answer
-    /// whose model the solver's own check rejected has decided nothing.
-    pub fn usable(self) -> bool {
-        self.status.is_decided() && !self.invalid_model
-    }
-}
-
-/// Which judge's answer a call is judged by, as far as the answers known so far tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reference<'a> {
-    /// No judges: the call gets no soundness or performance verdict.
-    None,
-    /// The first judge whose answer is usable (a clean sat/unsat), or the first judge
-    /// when none of them had one (its answer then gives no verdict).
-    Judged(&'a SolverConfig, Answer),
-    /// This judge's answer is needed next (the ones before it did not decide).
-    Missing(&'a SolverConfig),
-}
-
-/// The published campaign's rule for an ordered list of judges: the first that
-/// decides the formula is the reference. Deciding means a usable answer
-/// ([`Answer::usable`]): a `sat` whose model the judge's own check rejected decided
-/// nothing, so the next judge is asked. `known` gives a judge's answer if there is one.
-pub fn first_decided<'a>(
-    judges: &'a [SolverConfig],
-    known: impl Fn(&str) -> Option<Answer>,
-) -> Reference<'a> {
-    for judge in judges {
-        match known(&judge.name) {
-            Some(answer) if answer.usable() => return Reference::Judged(judge, answer),
-            Some(_) => continue,
-            None => return Reference::Missing(judge),
-        }
-    }
-    match judges.first() {
-        Some(first) => Reference::Judged(
-            first,
-            known(&first.name).unwrap_or(Answer {
-                status: Status::Unknown,
-                invalid_model: false,
-            }),
-        ),
-        None => Reference::None,
-    }
-}
 
 /// Columns of the reference cache.
 pub const CACHE_COLUMNS: &[&str] = &[
@@ -334,98 +261,5 @@ impl ReferenceAppender {
             });
         }
         self.out.append(&rows)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_first_judge_that_decides_is_the_reference() {
-        let judges: Vec<SolverConfig> = ["trunk", "cvc5", "z3"]
-            .iter()
-            .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
-            .collect();
-        let plain = |status| Answer {
-            status,
-            invalid_model: false,
-        };
-        let answers = |list: &'static [(&'static str, Status)]| {
-            move |name: &str| {
-                list.iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, s)| plain(*s))
-            }
-        };
-        let name = |r: Reference| match r {
-            Reference::Judged(j, a) => format!("{} {}", j.name, a.status.label()),
-            Reference::Missing(j) => format!("need {}", j.name),
-            Reference::None => "none".to_string(),
-        };
-        assert_eq!(name(first_decided(&judges, answers(&[]))), "need trunk");
-        assert_eq!(
-            name(first_decided(&judges, answers(&[("trunk", Status::Unsat)]))),
-            "trunk unsat"
-        );
-        assert_eq!(
-            name(first_decided(
-                &judges,
-                answers(&[("trunk", Status::Timeout)])
-            )),
-            "need cvc5"
-        );
-        assert_eq!(
-            name(first_decided(
-                &judges,
-                answers(&[("trunk", Status::Timeout), ("cvc5", Status::Sat)])
-            )),
-            "cvc5 sat"
-        );
-        assert_eq!(
-            name(first_decided(
-                &judges,
-                answers(&[
-                    ("trunk", Status::Timeout),
-                    ("cvc5", Status::Unknown),
-                    ("z3", Status::Crash)
-                ])
-            )),
-            "trunk timeout"
-        );
-        assert_eq!(name(first_decided(&[], answers(&[]))), "none");
-    }
-
-    /// A judge whose `sat` came with a model its own check rejected decided nothing:
-    /// the next judge is asked, and when none decides, the call gets no verdict.
-    #[test]
-    fn an_invalid_model_does_not_decide() {
-        let judges: Vec<SolverConfig> = ["trunk", "cvc5"]
-            .iter()
-            .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
-            .collect();
-        let invalid = Answer {
-            status: Status::Sat,
-            invalid_model: true,
-        };
-        let unsat = Answer {
-            status: Status::Unsat,
-            invalid_model: false,
-        };
-        let only_trunk = |name: &str| (name == "trunk").then_some(invalid);
-        assert_eq!(
-            first_decided(&judges, only_trunk),
-            Reference::Missing(&judges[1])
-        );
-        let both = |name: &str| Some(if name == "trunk" { invalid } else { unsat });
-        assert_eq!(
-            first_decided(&judges, both),
-            Reference::Judged(&judges[1], unsat)
-        );
-        let neither = |_: &str| Some(invalid);
-        let Reference::Judged(first, answer) = first_decided(&judges, neither) else {
-            panic!("the first judge is the reference when none decides");
-        };
-        assert_eq!((first.name.as_str(), answer.usable()), ("trunk", false));
     }
 }

@@ -16,9 +16,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::enumeration::Enumeration;
-use crate::judging::CallMode;
+use crate::judging::{check, CallMode};
 use crate::solvers::call::{Limits, Supervisor};
-use crate::solvers::check;
+use crate::solvers::reference_rules;
 use crate::solvers::{Pool, SolverConfig};
 
 use super::append::CsvAppender;
@@ -87,12 +87,12 @@ impl Campaign {
     /// Whether `solver` runs in sessions in this campaign: `--mode session` and its
     /// family can run one (else it runs fresh).
     pub fn runs_in_session(&self, solver: &SolverConfig) -> bool {
-        self.mode == CallMode::Session && crate::solvers::family::session_of(solver).is_some()
+        self.mode == CallMode::Session && crate::solvers::install::session_of(solver).is_some()
     }
 
-    /// The judges of each solver under test (see [`reference::assign`]).
-    pub fn judges(&self) -> Result<Judges, crate::solvers::reference_rules::ReferenceError> {
-        reference::assign(
+    /// The judges of each solver under test (see [`reference_rules::judges_by_solver`]).
+    pub fn judges(&self) -> Result<Judges, reference_rules::ReferenceError> {
+        reference_rules::judges_by_solver(
             &self.pool,
             &self.under_test,
             &self.grammar,

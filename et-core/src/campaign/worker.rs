@@ -30,6 +30,7 @@ use anyhow::Context;
 use et_eval::{ModelCheck, Script, ScriptError};
 
 use crate::grammar::TokenId;
+use crate::judging::reference::{first_decided, Answer, Reference};
 use crate::judging::{
     self, pool_decider, search_witness, CallMode, Deciders, Decision, Invocation, Observation,
 };
@@ -40,9 +41,7 @@ use crate::solvers::session::Session;
 use crate::solvers::{InputMode, SolverConfig};
 
 use super::bugs::{BugStore, CallRecord, OwnChecks, Sample, Trigger};
-use super::reference::{
-    first_decided, Answer, NewAnswer, Reference, ReferenceCache, WitnessResult,
-};
+use super::reference::{NewAnswer, ReferenceCache, WitnessResult};
 use super::row::{RunRow, SessionDisagreement, UndecidedRow};
 
 /// A formula handed to a worker.

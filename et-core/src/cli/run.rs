@@ -19,7 +19,7 @@ use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::runner::{read_manifest, Campaign};
 use et_core::campaign::CampaignError;
 use et_core::enumeration::Enumeration;
-use et_core::judging::CallMode;
+use et_core::judging::{check, CallMode};
 use et_core::oracle::Verdict;
 use et_core::solvers::session::DEFAULT_RESTART_AFTER;
 use et_core::solvers::{self, options, pool::check_name, Pool, PoolError, SolverConfig};
@@ -597,7 +597,7 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
             under_test.clear();
         }
         let scratch = tempfile::tempdir().context("cannot make a scratch directory")?;
-        let refusals = options::refusals(&configured, scratch.path());
+        let refusals = check::refusals(&configured, scratch.path());
         for solver in configured {
             if let Some((_, why)) = refusals.iter().find(|(n, _)| *n == solver.name) {
                 eprintln!("et: {} refuses its options ({why}); not run", solver.name);
@@ -748,7 +748,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         called.dedup_by(|a, b| a.name == b.name);
         for s in called
             .into_iter()
-            .filter(|s| et_core::solvers::family::stale_driver(s))
+            .filter(|s| et_core::solvers::install::stale_driver(s))
         {
             eprintln!(
                 "et: warning: {} runs fresh: its program {} is et's driver from an older et, \

@@ -92,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .map(str::to_string)
                 .collect()
         });
-        let mut judges = et_core::campaign::reference::assign(
+        let mut judges = et_core::solvers::reference_rules::judges_by_solver(
             &pool,
             std::slice::from_ref(&solver),
             &grammar.name,

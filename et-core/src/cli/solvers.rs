@@ -6,10 +6,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
+use et_core::judging::check::{self, cannot_start, check_solver};
 use et_core::solvers::call::{Limits, Supervisor};
-use et_core::solvers::check::{cannot_start, check_solver};
-use et_core::solvers::install::{InstallError, Installed, Installer, Spec, DEFAULT_POOL};
-use et_core::solvers::{self, family, DefaultPoolNotes, Pool};
+use et_core::solvers::install::{
+    self, packaging, DefaultPoolNotes, InstallError, Installed, Installer, Spec, DEFAULT_POOL,
+};
+use et_core::solvers::{self, Pool};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -171,7 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             test_pool: true, ..
         } => {
             let home = solvers::et_home();
-            let pool = et_core::solvers::testing::install_test_pool(&home)?;
+            let pool = install::install_test_pool(&home)?;
             println!(
                 "test pool ready in {}: {}",
                 home.display(),
@@ -381,7 +383,7 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
             continue;
         }
         let result = check_solver(supervisor, solver, work.path(), limits);
-        let show = |p: &solvers::check::Probe| match &p.problem {
+        let show = |p: &check::Probe| match &p.problem {
             None => format!("{:<5} {:>7.1} ms", p.status, p.wall.as_secs_f64() * 1e3),
             Some(problem) => format!("FAIL ({problem})"),
         };
@@ -416,7 +418,7 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
 /// The pool of `--pool`, or the default pool, installed first (saying so on stderr)
 /// when there is none yet.
 pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
-    solvers::load_pool_or_install_default(
+    install::load_pool_or_install_default(
         pool,
         &DefaultPoolNotes {
             installing: |path, specs| {
@@ -454,10 +456,10 @@ pub(super) fn note_supervision() {
 }
 
 fn versions(name: &str) -> anyhow::Result<ExitCode> {
-    let Some(family) = family::find(name).filter(|f| f.pypi_package().is_some()) else {
+    let Some(family) = packaging::find(name).filter(|p| p.pypi_package().is_some()) else {
         return Err(super::BadInput(format!(
             "et installs no family `{name}` from PyPI: expected {}",
-            family::installable_names()
+            packaging::installable_names()
         ))
         .into());
     };

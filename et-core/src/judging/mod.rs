@@ -13,9 +13,11 @@
 //! solver output (that is [`crate::oracle::classify`] and et-eval), or choose judges
 //! (that is [`crate::solvers::reference_rules`]).
 
+pub mod check;
 mod formula;
 mod invocation;
 mod observation;
+pub mod reference;
 
 pub use formula::{search_witness, Formula};
 pub use invocation::{formula_of, logic_of, Invocation};
@@ -23,9 +25,9 @@ pub use observation::{observe, Observation};
 
 use et_eval::ModelCheck;
 
-use crate::campaign::reference::Answer;
 use crate::oracle::checks::{run_checks, CallFacts, Finding, WitnessFact};
 use crate::oracle::Status;
+use reference::Answer;
 
 /// How a call is made: a new process for the one formula (`fresh`), or one formula of
 /// a long-lived solver process fed formula after formula (`session`,
@@ -80,7 +82,7 @@ pub struct Judged<'a> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Deciders {
     /// The answer of the call's reference (the first judge that decided,
-    /// [`crate::campaign::reference::first_decided`]); only a usable answer (a clean
+    /// [`reference::first_decided`]); only a usable answer (a clean
     /// sat/unsat) judges.
     pub reference: Option<Answer>,
     /// Another solver of the pool (under test or judge) decided the formula with an

@@ -5,11 +5,11 @@ use std::path::Path;
 
 use et_eval::{check_model, ModelCheck, Script, ScriptError};
 
-use crate::campaign::reference::Answer;
 use crate::oracle::{self, Classification, Status};
 use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
 use crate::solvers::InputMode;
 
+use super::reference::Answer;
 use super::{as_reference, read_model, CallMode, Invocation, Judged};
 
 /// A finished call as the oracle sees it.

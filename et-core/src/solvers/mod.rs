@@ -9,17 +9,18 @@
 //! - [`reference_rules`]: who judges whom (the pool's rules, et's study rules, ET's
 //!   other-family rule).
 //! - [`install`]: real releases from PyPI wheels and Debian packages, side by side
-//!   under `$ET_HOME/solvers/<family>-<version>/`.
+//!   under `$ET_HOME/solvers/<family>-<version>/`, and the default pool installed
+//!   when there is none ([`install::load_pool_or_install_default`]).
 //! - [`options`]: option catalogs read from the solvers, and the configurations
 //!   enumerated from them.
-//! - [`check`]: runs each solver on a known-sat and a known-unsat formula.
-//! - [`testing`]: the pool every test of et runs against, installed on first use.
+//! - [`testing`]: the pool every test of et runs against (`scripts/setup.sh`
+//!   installs it, [`install::install_test_pool`]).
 //!
-//! This module never classifies solver output beyond the sat/unsat smoke test of
-//! [`check`]; what an answer means is the [`crate::oracle`]'s job.
+//! This module never classifies solver output: what an answer means is the
+//! [`crate::oracle`]'s job, and checking that a solver answers
+//! ([`crate::judging::check`]) sits above it.
 
 pub mod call;
-pub mod check;
 pub mod family;
 pub mod install;
 pub mod options;
@@ -48,40 +49,4 @@ pub fn et_home() -> PathBuf {
 /// The pool file used when no `--pool` is given: `<home>/pool.toml`.
 pub fn default_pool_path(home: &Path) -> PathBuf {
     home.join("pool.toml")
-}
-
-/// What [`load_pool_or_install_default`] tells its caller while it installs the
-/// default pool (the CLI says it on stderr).
-#[derive(Debug, Clone, Copy)]
-pub struct DefaultPoolNotes {
-    /// Before installing: the pool file that does not exist, and the specs of the
-    /// default pool.
-    pub installing: fn(&Path, &[&str]),
-    /// After each solver installed.
-    pub installed: fn(&install::Installed<'_>),
-    /// After installing: what happened.
-    pub done: fn(&install::InstallReport),
-}
-
-/// Loads `pool` if given; otherwise the default pool of [`et_home`], installing the
-/// default solvers (newest z3 4.x and newest cvc5) first if there is no pool yet, and
-/// telling `notes`. This is what every command that needs solvers calls.
-pub fn load_pool_or_install_default(
-    pool: Option<&Path>,
-    notes: &DefaultPoolNotes,
-) -> Result<Pool, install::InstallError> {
-    if let Some(path) = pool {
-        return Ok(Pool::load(path)?);
-    }
-    let home = et_home();
-    let path = default_pool_path(&home);
-    if !path.exists() {
-        (notes.installing)(&path, install::DEFAULT_POOL);
-        let mut installer = install::Installer::new(&home);
-        installer.on_installed = Some(notes.installed);
-        let specs = install::Spec::parse_all(install::DEFAULT_POOL)?;
-        let report = installer.install(&specs)?;
-        (notes.done)(&report);
-    }
-    Ok(Pool::load(&path)?)
 }

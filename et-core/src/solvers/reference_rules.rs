@@ -30,6 +30,7 @@
 //! *Must not:* run solvers or read answers; the campaign walks the lists.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -330,6 +331,21 @@ pub fn assign(
         });
     }
     Ok(out)
+}
+
+/// The judges of each solver under test on `grammar`, by name, in order (empty:
+/// nothing to judge against), by [`assign`]: a judge may be a solver that is not under
+/// test, or a variant of one (an old z3 on strings is judged by a z3 without Unicode).
+pub fn judges_by_solver(
+    pool: &Pool,
+    under_test: &[SolverConfig],
+    grammar: &str,
+    explicit: Option<&[String]>,
+) -> Result<HashMap<String, Vec<SolverConfig>>, ReferenceError> {
+    Ok(assign(pool, under_test, grammar, explicit)?
+        .into_iter()
+        .map(|j| (j.solver, j.judges))
+        .collect())
 }
 
 struct Resolver<'a> {

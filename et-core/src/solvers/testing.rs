@@ -11,7 +11,6 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::default_pool_path;
-use super::install::{InstallError, Installer, Spec};
 use super::pool::{Pool, SolverConfig};
 
 /// The test pool, in `<home>/pool.toml`: old z3 releases with known bugs (4.8.5, 4.8.7,
@@ -46,7 +45,7 @@ pub fn test_home() -> PathBuf {
 }
 
 /// `z3@4.8.5` → `z3-4.8.5`: the name an installed exact release gets.
-fn spec_name(spec: &str) -> String {
+pub(crate) fn spec_name(spec: &str) -> String {
     spec.replacen('@', "-", 1)
 }
 
@@ -104,20 +103,4 @@ fn read_installed(file: &Path, specs: &[&str]) -> Result<Pool, String> {
         }
     }
     Ok(selected)
-}
-
-/// Installs the test pool and the extra test solvers into `home` (what is present is
-/// kept, and cvc5 runners are refreshed from this build); returns the test pool.
-pub fn install_test_pool(home: &Path) -> Result<Pool, InstallError> {
-    let installer = Installer::new(home);
-    installer
-        .install(&Spec::parse_all(TEST_POOL_SPECS)?)?
-        .into_result()?;
-    let mut extras = installer.clone();
-    extras.pool_file = home.join(EXTRA_POOL_FILE);
-    extras
-        .install(&Spec::parse_all(TEST_EXTRA_SPECS)?)?
-        .into_result()?;
-    let names: Vec<String> = TEST_POOL_SPECS.iter().map(|s| spec_name(s)).collect();
-    Ok(Pool::load(&default_pool_path(home))?.select(&names)?)
 }

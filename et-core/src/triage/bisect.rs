@@ -4,7 +4,7 @@
 //! it (et's model check and the formula's witness included),
 //! which turns the changes into first-bad / first-fixed releases.
 
-use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Answer as ReferenceAnswer;
 use crate::judging::Formula;
 use crate::oracle::{Status, Verdict};
 use crate::solvers::call::CallError;

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use et_eval::{ModelCheck, Script};
 
-use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Answer as ReferenceAnswer;
 use crate::judging::{self, formula_of, observe, Deciders, Invocation, Judged, Observation};
 use crate::oracle::checks::{Finding, WitnessFact};
 use crate::oracle::Status;

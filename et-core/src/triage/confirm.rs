@@ -23,7 +23,7 @@
 
 use std::time::Duration;
 
-use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Answer as ReferenceAnswer;
 use crate::judging::Formula;
 use crate::oracle::checks::WitnessFact;
 use crate::oracle::Verdict;

@@ -5,7 +5,7 @@
 //! [`Caller::cached`], so a formula is run once per solver however many triggers (of
 //! several versions under test) share it.
 
-use crate::campaign::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Answer as ReferenceAnswer;
 use crate::judging::Formula;
 use crate::solvers::SolverConfig;
 use crate::version::compare_versions;

@@ -1,5 +1,5 @@
-//! cvc4 (Stanford, Iowa): only Debian's 1.8 binary (no wheels with a program). Same
-//! self-checks as cvc5; judged by the newest z3 by default.
+//! cvc4 (Stanford, Iowa), whose last release is 1.8. Same self-checks as cvc5; judged
+//! by the newest z3 by default.
 
 use super::{Echo, Family, SessionProtocol};
 
@@ -64,9 +64,5 @@ impl Family for Cvc4 {
     fn session(&self, version: &str) -> Option<SessionProtocol> {
         let _ = version;
         Some(SESSION)
-    }
-
-    fn debian_package(&self) -> Option<&'static str> {
-        Some("cvc4")
     }
 }

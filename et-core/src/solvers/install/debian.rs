@@ -7,17 +7,17 @@
 
 use std::process::Command;
 
-use super::super::family::{Family, FAMILIES};
 use super::super::pool::SolverConfig;
 use super::command::run;
+use super::packaging::{Packaging, PACKAGINGS};
 use super::InstallError;
 
 /// Installs the Debian package of every family that has one with apt-get (as root) if
 /// missing and returns their configs, named `<family>-<version>-debian`.
 pub(super) fn install() -> Result<Vec<SolverConfig>, InstallError> {
-    let packages: Vec<(&dyn Family, &str)> = FAMILIES
+    let packages: Vec<(&dyn Packaging, &str)> = PACKAGINGS
         .iter()
-        .filter_map(|f| Some((*f, f.debian_package()?)))
+        .filter_map(|p| Some((*p, p.debian_package()?)))
         .collect();
     let installed = |pkg: &str| {
         Command::new("dpkg-query")
@@ -56,7 +56,7 @@ pub(super) fn install() -> Result<Vec<SolverConfig>, InstallError> {
         let upstream = raw.trim().rsplit(':').next().unwrap_or("");
         let version = upstream.split('-').next().unwrap_or(upstream).to_string();
         configs.push(SolverConfig::installed(
-            family,
+            family.family(),
             &format!("{pkg}-{version}-debian"),
             &version,
             &format!("/usr/bin/{pkg}"),

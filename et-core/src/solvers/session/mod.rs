@@ -61,6 +61,7 @@ use super::call::{
     CallOutcome, Contained, Ended, Limits, Supervisor, CANCEL_POLL,
 };
 use super::family::{self, Echo, SessionProtocol};
+use super::install;
 use super::SolverConfig;
 use sentinel::Sentinel;
 
@@ -341,7 +342,7 @@ impl<'s> Session<'s> {
     /// if the scripts ask for models) under et's supervisor, if the solver's family can
     /// run one; `None` runs it fresh.
     pub fn for_solver(solver: &SolverConfig, command: &[String]) -> Option<Session<'static>> {
-        let protocol = family::session_of(solver)?;
+        let protocol = install::session_of(solver)?;
         let mut session = Session::new(Supervisor::global(), command, protocol);
         session.model_request = solver.family_info().model_request();
         Some(session)

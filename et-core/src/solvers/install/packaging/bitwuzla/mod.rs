@@ -1,15 +1,13 @@
-//! Bitwuzla (Stanford, JKU Linz): bit-vectors, floating point, arrays and
-//! uninterpreted functions (no integers, reals or strings: a formula with them is
-//! rejected with an `(error ...)`). Its PyPI wheels (`bitwuzla`, 0.9.0 on) hold the
-//! Python bindings, not the program; their `Parser` reads SMT-LIB and prints answers
-//! as the program does, so et installs the wheel's module in `python/` and its own
-//! driver, `python_runner.py`, as `bin/bitwuzla` (the command line of the program:
-//! `-m`/`--produce-models` for models). Judged like any family without a reference of
-//! its own; needs no `(set-logic ...)`.
+//! Bitwuzla: its PyPI wheels (`bitwuzla`, 0.9.0 on) hold the Python bindings, not the
+//! program; their `Parser` reads SMT-LIB and prints answers as the program does, so et
+//! installs the wheel's module in `python/` and its own driver, `python_runner.py`, as
+//! `bin/bitwuzla` (the command line of the program: `-m`/`--produce-models` for
+//! models).
 
 use std::path::Path;
 
-use super::{Echo, Family, SessionProtocol};
+use super::Packaging;
+use crate::solvers::family::{Bitwuzla, Family};
 use crate::solvers::install::{
     python_runner_is, refresh_python_runner, wheel_install_dir, InstallError, Installer, WheelFiles,
 };
@@ -17,35 +15,9 @@ use crate::solvers::install::{
 /// The driver installed as `bin/bitwuzla`.
 const PYTHON_RUNNER: &str = include_str!("python_runner.py");
 
-/// The bitwuzla family.
-#[derive(Debug, Clone, Copy)]
-pub struct Bitwuzla;
-
-impl Family for Bitwuzla {
-    fn name(&self) -> &'static str {
-        "bitwuzla"
-    }
-
-    fn model_options(&self, _version: &str) -> Option<&'static [&'static str]> {
-        // Without it, `(get-model)` is an error ("model generation is not enabled").
-        Some(&["--produce-models"])
-    }
-
-    fn session(&self, version: &str) -> Option<SessionProtocol> {
-        // et's driver executes standard input as it arrives and serves `(reset)` with a
-        // new parser (bitwuzla 0.9.1's own reset leaves `(get-model)` to crash): one
-        // process per session instead of a Python start-up per formula (measured on
-        // bitvectors: 0.3 ms a formula against 26 ms fresh). Echoes come back quoted;
-        // an error ends the driver, as it ends the program.
-        let _ = version;
-        Some(SessionProtocol {
-            options: &[],
-            reset: "(reset)",
-            restore: &[],
-            echo: Echo::Quoted,
-            ends_on_error: true,
-            model_dump: None,
-        })
+impl Packaging for Bitwuzla {
+    fn family(&self) -> &'static dyn Family {
+        &Bitwuzla
     }
 
     fn pypi_package(&self) -> Option<&'static str> {
@@ -90,7 +62,7 @@ fn wheel_install(program: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solvers::family::{session_of, stale_driver};
+    use crate::solvers::install::packaging::{session_of, stale_driver};
     use crate::solvers::SolverConfig;
 
     #[test]

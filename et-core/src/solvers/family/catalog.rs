@@ -13,6 +13,11 @@
 //! range `MIN..MAX` (either side may be empty), or `-`; `NOTE` is the solver's own
 //! description (possibly empty), which the family's rules read (`not ready`,
 //! `experimental`).
+//!
+//! With the family's curated modes ([`Curated`]) and et's common rule for options
+//! left out of enumeration ([`common_leave_out`]), these are the terms a family
+//! describes its options in; `crate::solvers::options` reads catalogs and builds
+//! configurations from them.
 
 use std::fmt;
 
@@ -215,6 +220,53 @@ pub fn to_lines(header: &str, options: &[OptionSpec]) -> String {
     text
 }
 
+/// A curated mode of a family: options the published campaigns ran, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Curated {
+    /// Its short name, the configuration's suffix (`newcore`).
+    pub name: &'static str,
+    /// Its options and values.
+    pub options: &'static [(&'static str, &'static str)],
+    /// What it is, for `et options enumerate`.
+    pub description: &'static str,
+}
+
+/// Words in option and file names that mark options which only change output,
+/// tracing, limits or files, or randomness: the rule every family starts from.
+const OUTPUT_WORDS: &[(&str, &str)] = &[
+    ("dump", "output only (dumps)"),
+    ("trace", "tracing"),
+    ("verbose", "output only (verbosity)"),
+    ("verbosity", "output only (verbosity)"),
+    ("stats", "output only (statistics)"),
+    ("statistics", "output only (statistics)"),
+    ("print", "output only (printing)"),
+    ("output", "output only"),
+    ("debug", "debugging"),
+    ("log", "output only (logging)"),
+    ("file", "files"),
+    ("timeout", "a limit"),
+    ("tlimit", "a limit"),
+    ("rlimit", "a limit"),
+    ("memory", "a limit (memory)"),
+    ("max_memory", "a limit (memory)"),
+    ("seed", "random seed"),
+    ("proof", "proofs"),
+    ("proofs", "proofs"),
+    ("threads", "threads (nondeterministic)"),
+];
+
+/// Why an option is left out by et's common rule: one of the words of its name
+/// (split at `.`, `_` and `-`) marks output, tracing, limits, files, proofs, threads
+/// or random seeds. Families add their own rules ([`super::Family::leave_out`]).
+pub fn common_leave_out(option: &OptionSpec) -> Option<String> {
+    let words: Vec<&str> = option.name.split(['.', '_', '-']).collect();
+    OUTPUT_WORDS
+        .iter()
+        .find(|(w, _)| words.contains(w))
+        .map(|(_, why)| why.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,5 +303,16 @@ mod tests {
         assert!(!u.allows("-1") && !u.allows("42949672950") && !u.allows("x"));
         let b = OptionSpec::new("b", OptionKind::Bool, Some("true"));
         assert!(b.allows("false") && !b.allows("0"));
+    }
+
+    #[test]
+    fn common_rule_leaves_out_output_limits_and_seeds() {
+        let out = |name| common_leave_out(&OptionSpec::new(name, OptionKind::Bool, None));
+        assert!(out("dump_models").is_some());
+        assert!(out("trace_file_name").is_some());
+        assert!(out("sat.random_seed").is_some());
+        assert!(out("tlimit-per").is_some());
+        assert_eq!(out("smt.arith.solver"), None);
+        assert_eq!(out("nl-cov"), None);
     }
 }

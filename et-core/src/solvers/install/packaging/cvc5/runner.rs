@@ -9,16 +9,12 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::Cvc5;
-use crate::solvers::family::Family;
+use super::super::Packaging;
+use crate::solvers::family::Cvc5;
 use crate::solvers::install::{io, run, unique_suffix, InstallError};
-use crate::version::at_least;
 
 /// The driver for cvc5 wheels without a C API, installed as their `bin/cvc5`.
 const PYTHON_RUNNER: &str = include_str!("python_runner.py");
-
-/// Oldest cvc5 wheel whose libraries export the C API the runner drives.
-const CVC5_C_API: &str = "1.2.0";
 
 /// Where the `et-cvc5` runner is: `$ET_CVC5_RUNNER`, or next to the running executable
 /// (or one directory up, for test executables in `target/*/deps/`).
@@ -31,11 +27,6 @@ pub fn find_cvc5_runner() -> Option<PathBuf> {
     [dir.join("et-cvc5"), dir.parent()?.join("et-cvc5")]
         .into_iter()
         .find(|p| p.is_file())
-}
-
-/// Whether cvc5 release `version` exports the C API (and so gets the `et-cvc5` runner).
-pub(super) fn has_c_api(version: &str) -> bool {
-    at_least(version, CVC5_C_API)
 }
 
 /// The runner to copy into cvc5 installs: `configured` if given, else

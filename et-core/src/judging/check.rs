@@ -4,20 +4,23 @@
 //! campaigns with a memory limit first check that each solver can start under it
 //! ([`start_check`]).
 //!
-//! Calls go through [`super::call`] (the one supervisor: limits, whole-tree kill) and
-//! their outputs through [`crate::oracle::classify`] (the one classification table), so
-//! a check answers exactly as a campaign would; the model is read and checked by
-//! et-eval, as a campaign checks it.
+//! Option configurations a solver refuses at the start are found the same way
+//! ([`refusals`]).
+//!
+//! Calls go through [`crate::solvers::call`] (the one supervisor: limits, whole-tree
+//! kill) and their outputs through [`crate::oracle::classify`] (the one classification
+//! table), so a check answers exactly as a campaign would; the model is read and
+//! checked by et-eval, as a campaign checks it.
 
 use std::path::Path;
 use std::time::Duration;
 
 use et_eval::{check_model, ModelCheck, Script};
 
-use super::call::{CallOutcome, Input, Limits, Supervisor};
-use super::family;
-use super::pool::{InputMode, SolverConfig};
 use crate::oracle::{classify, Status};
+use crate::solvers::call::{CallOutcome, Input, Limits, Supervisor};
+use crate::solvers::family;
+use crate::solvers::{InputMode, SolverConfig};
 
 /// A satisfiable formula of [`KNOWN_LOGIC`] every family accepts (behind its prelude):
 /// Booleans only, since bitwuzla has no integers.
@@ -456,4 +459,48 @@ pub fn cannot_start(
         .into_iter()
         .filter_map(|c| c.cannot_start.map(|why| (c.name, why)))
         .collect()
+}
+
+/// The configurations among `solvers` that their solver refuses at the start, each
+/// with what it did: run on the start check's trivial formula ([`KNOWN_SAT`],
+/// files in `work_dir`) for at most [`START_CHECK_TIMEOUT`], one that is
+/// rejected, cannot start or crashes before answering it did not take its options.
+/// Such a configuration is recorded and not run: never a finding. Solvers that are not
+/// configurations are not probed.
+pub fn refusals(solvers: &[SolverConfig], work_dir: &Path) -> Vec<(String, String)> {
+    let supervisor = Supervisor::global();
+    let limits = Limits::with_timeout(START_CHECK_TIMEOUT);
+    let configured: Vec<&SolverConfig> = solvers
+        .iter()
+        .filter(|s| s.configuration.is_some())
+        .collect();
+    let width = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut refused = Vec::new();
+    for chunk in configured.chunks(width) {
+        let probes: Vec<_> = std::thread::scope(|scope| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|s| {
+                    let limits = &limits;
+                    scope.spawn(move || {
+                        probe(supervisor, s, work_dir, Status::Sat, KNOWN_SAT, limits)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a start probe panicked"))
+                .collect()
+        });
+        for (s, p) in chunk.iter().zip(probes) {
+            if matches!(
+                p.status,
+                Status::Rejected | Status::SetupError | Status::Crash
+            ) {
+                let why = p.problem.unwrap_or_else(|| p.status.to_string());
+                refused.push((s.name.clone(), why));
+            }
+        }
+    }
+    refused
 }

@@ -1,0 +1,148 @@
+//! cvc5 (Stanford, Iowa). Same self-checks as cvc4; judged by the newest z3 by
+//! default; `(get-model)` needs `--produce-models`. Its wheels ship libcvc5, not a
+//! program: et installs a driver of its own as `bin/cvc5`
+//! (`crate::solvers::install::packaging::cvc5`), which also lists the options.
+
+use super::catalog::{common_leave_out, Curated, OptionSpec};
+use super::cvc4::{ANSWER_CHECKS, SELF_CHECKS, SESSION};
+use super::{Family, SessionProtocol};
+use crate::version::at_least;
+
+/// The cvc5 family.
+#[derive(Debug, Clone, Copy)]
+pub struct Cvc5;
+
+impl Cvc5 {
+    /// Oldest release whose API can read SMT-LIB (an input parser): the oldest wheel
+    /// et can drive.
+    pub const OLDEST_USABLE: &'static str = "1.0.9";
+
+    /// Oldest release whose libraries export the C API that et's `et-cvc5` runner
+    /// drives; the wheels before it get et's Python driver.
+    pub const C_API: &'static str = "1.2.0";
+
+    /// Whether release `version` exports the C API (and so gets the `et-cvc5` runner).
+    pub fn has_c_api(version: &str) -> bool {
+        at_least(version, Cvc5::C_API)
+    }
+}
+
+impl Family for Cvc5 {
+    fn name(&self) -> &'static str {
+        "cvc5"
+    }
+
+    fn self_check_options(&self) -> &'static [&'static str] {
+        SELF_CHECKS
+    }
+
+    fn answer_checks(&self) -> &'static [&'static str] {
+        ANSWER_CHECKS
+    }
+
+    fn reference_families(&self) -> &'static [&'static str] {
+        &["z3"]
+    }
+
+    fn model_options(&self, _version: &str) -> Option<&'static [&'static str]> {
+        Some(&["--produce-models"])
+    }
+
+    fn session(&self, version: &str) -> Option<SessionProtocol> {
+        // Releases 1.0.9-1.1.x installed from wheels run et's Python driver, which
+        // reads all of its input before answering: no session. Older releases are
+        // binaries (Debian's 1.0.3), newer ones binaries or et's C-API runner, which
+        // executes standard input as it arrives.
+        let python_driver = !Cvc5::has_c_api(version) && at_least(version, Cvc5::OLDEST_USABLE);
+        (!python_driver).then_some(SESSION)
+    }
+
+    fn leave_out(&self, option: &OptionSpec) -> Option<String> {
+        if let Some(why) = common_leave_out(option) {
+            return Some(why);
+        }
+        let name = option.name.as_str();
+        LEFT_OUT_PREFIXES
+            .iter()
+            .find(|(p, _)| {
+                let p = p.trim_end_matches('-');
+                name == p
+                    || name
+                        .strip_prefix(p)
+                        .is_some_and(|rest| rest.starts_with('-'))
+            })
+            .map(|(_, why)| why.to_string())
+    }
+
+    fn curated_configurations(&self) -> &'static [Curated] {
+        CURATED
+    }
+}
+
+/// The modes ET's campaigns ran cvc5 in besides its default.
+const CURATED: &[Curated] = &[
+    Curated {
+        name: "eager-len-re",
+        options: &[("strings-eager-len-re", "true")],
+        description: "strings: eager length lemmas for regular expressions",
+    },
+    Curated {
+        name: "lazy-pp",
+        options: &[("strings-lazy-pp", "false")],
+        description: "strings: eager instead of lazy preprocessing",
+    },
+    Curated {
+        name: "nl-cov",
+        options: &[("nl-cov", "true")],
+        description: "nonlinear arithmetic: cylindrical algebraic coverings",
+    },
+    Curated {
+        name: "nl-tplanes",
+        options: &[("nl-ext-tplanes", "true")],
+        description: "nonlinear arithmetic: tangent planes",
+    },
+];
+
+/// Options (by name or prefix) kept in the catalog but not enumerated.
+const LEFT_OUT_PREFIXES: &[(&str, &str)] = &[
+    ("check-", "a self-check: the pool entry chooses them"),
+    ("produce-", "output only (what the solver keeps to print)"),
+    ("lang", "input language"),
+    ("input-language", "input language"),
+    ("output-lang", "output only"),
+    ("incremental", "how input is read (et's sessions choose it)"),
+    ("interactive", "how input is read"),
+    ("parse-only", "does not solve"),
+    ("preprocess-only", "does not solve"),
+    ("filename", "files"),
+    ("help", "output only"),
+    ("version", "output only"),
+    ("show-", "output only"),
+    ("copyright", "output only"),
+    ("err", "output only (a stream)"),
+    ("in", "input stream"),
+    ("out", "output only (a stream)"),
+    ("diagnostic-output-channel", "output only (a stream)"),
+    ("regular-output-channel", "output only (a stream)"),
+    ("quiet", "output only"),
+    ("cumulative-time", "a limit"),
+    ("hard-limit", "a limit"),
+    ("reproducible-resource-limits", "a limit"),
+    ("early-exit", "process exit"),
+    ("sygus", "other logics (SyGuS)"),
+    ("abduct", "other problems (abduction)"),
+    ("interpol", "other problems (interpolation)"),
+    ("sep-", "other logics (separation logic)"),
+    ("bags-", "other logics (bags)"),
+    ("ff-", "other logics (finite fields)"),
+    ("oracles", "other logics (oracles)"),
+    ("global-declarations", "how input is read"),
+    ("strict-parsing", "how input is read"),
+    ("semantic-checks", "input checking"),
+    ("type-checking", "input checking"),
+    ("safe-mode", "restricts other options"),
+    (
+        "strings-exp",
+        "the pool entry chooses it (extended string functions)",
+    ),
+];

@@ -1,0 +1,131 @@
+//! cvc5: PyPI `cvc5` wheels from 1.0.9 on and Debian's `cvc5`. The wheels ship
+//! libcvc5, not a program: et puts a driver in `bin/cvc5` ([`runner`]), and that
+//! driver is also what lists a release's options.
+
+mod runner;
+
+use std::path::Path;
+
+use super::Packaging;
+use crate::solvers::family::{Cvc5, Family};
+use crate::solvers::install::{wheel_install_dir, InstallError, Installer, WheelFiles};
+use crate::version::{at_least, leading_numbers};
+
+pub use runner::find_cvc5_runner;
+
+impl Packaging for Cvc5 {
+    fn family(&self) -> &'static dyn Family {
+        &Cvc5
+    }
+
+    fn pypi_package(&self) -> Option<&'static str> {
+        Some("cvc5")
+    }
+
+    fn wheel_release(&self, pip_version: &str) -> Option<String> {
+        (leading_numbers(pip_version).len() == 3).then(|| pip_version.to_string())
+    }
+
+    fn unusable(&self, version: &str) -> Option<String> {
+        (!at_least(version, Cvc5::OLDEST_USABLE)).then(|| {
+            "cvc5 wheels before 1.0.9 cannot read SMT-LIB through their API (no input parser)"
+                .to_string()
+        })
+    }
+
+    fn unpack(&self, wheel: &WheelFiles<'_>) -> Result<(), InstallError> {
+        if !Cvc5::has_c_api(wheel.version()) {
+            // No C API: unpack the Python package and drive its InputParser.
+            wheel.extract(&["cvc5/*", "cvc5.libs/*"])?;
+            wheel.place(wheel.unpacked(), &wheel.stage().join("python"))?;
+            return runner::place_python_runner(&wheel.installer().python, &wheel.bin());
+        }
+        wheel.extract(&["cvc5.libs/*"])?;
+        let libs = wheel.unpacked().join("cvc5.libs");
+        if !libs.is_dir() {
+            return Err(wheel.unusable("holds no cvc5.libs/"));
+        }
+        wheel.place(&libs, &wheel.stage().join("lib"))?;
+        runner::place_c_api_runner(wheel.installer().cvc5_runner.as_deref(), &wheel.bin())
+    }
+
+    fn driver_is_current(&self, program: &Path) -> bool {
+        !c_api_install(program) || runner::is_current(program)
+    }
+
+    fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
+        if c_api_install(program) {
+            runner::refresh(installer.cvc5_runner.as_deref(), program)?;
+        }
+        Ok(())
+    }
+
+    fn debian_package(&self) -> Option<&'static str> {
+        Some("cvc5")
+    }
+
+    fn option_listing(&self, program: &Path, version: &str) -> Option<Result<Vec<String>, String>> {
+        Some(listing(program, version))
+    }
+}
+
+/// The command that lists the options of the cvc5 `program` of release `version`: et's
+/// C-API driver does (`--et-list-options`); this build's driver is run over the
+/// install's libraries, so an older copy in the install does too. Any other cvc5
+/// program cannot.
+fn listing(program: &Path, version: &str) -> Result<Vec<String>, String> {
+    if !c_api_install(program) {
+        return Err(if Cvc5::has_c_api(version) {
+            "only et's C-API driver lists cvc5's options (this program is not one)"
+        } else {
+            "releases before 1.2.0 have no C API; et's Python driver does not list options"
+        }
+        .to_string());
+    }
+    let lib = wheel_install_dir(program)
+        .map(|dir| dir.join("lib"))
+        .ok_or("no lib/ beside the program")?;
+    let driver = find_cvc5_runner().unwrap_or_else(|| program.to_path_buf());
+    Ok(vec![
+        driver.display().to_string(),
+        format!("--et-lib-dir={}", lib.display()),
+        "--et-list-options".to_string(),
+    ])
+}
+
+/// Whether `program` is a copy of et's C-API runner: an install et made from a wheel
+/// with the libraries in `lib/` (the Python driver's installs have `python/`).
+fn c_api_install(program: &Path) -> bool {
+    wheel_install_dir(program).is_some_and(|dir| dir.join("lib").is_dir())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_runner_copy_without_the_session_mark_runs_fresh() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        std::fs::write(dir.path().join("SOURCE"), "cvc5-1.4.2.whl\n").unwrap();
+        let program = dir.path().join("bin/cvc5");
+        std::fs::write(&program, b"\x7fELF an older et-cvc5").unwrap();
+        assert!(!Cvc5.driver_is_current(&program));
+        let mark = include_str!("session-mark.txt");
+        std::fs::write(&program, format!("\x7fELF ... {mark} ...")).unwrap();
+        assert!(Cvc5.driver_is_current(&program));
+        // A cvc5 of the user's or the system's (not an install et made: `/usr/bin/cvc5`
+        // has a `lib/` beside its `bin/` too) is not et's driver.
+        std::fs::remove_file(dir.path().join("SOURCE")).unwrap();
+        std::fs::write(&program, b"\x7fELF cvc5").unwrap();
+        assert!(Cvc5.driver_is_current(&program));
+    }
+
+    #[test]
+    fn releases_before_1_0_9_are_unusable() {
+        assert_eq!(Cvc5.wheel_release("1.4.2").as_deref(), Some("1.4.2"));
+        assert!(Cvc5.unusable("1.0.8").is_some());
+        assert!(Cvc5.unusable("1.0.9").is_none());
+    }
+}
