@@ -39,6 +39,7 @@ pub struct BugStore {
 }
 
 /// One solver call's side of a trigger's log.
+#[derive(Clone, Copy)]
 pub struct CallRecord<'a> {
     /// The solver.
     pub solver: &'a SolverConfig,

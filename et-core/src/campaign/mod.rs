@@ -17,8 +17,9 @@ pub mod progress;
 pub mod reference;
 pub mod row;
 pub mod runner;
+mod scratch;
 pub mod summary;
 mod worker;
 
 pub use error::CampaignError;
-pub use worker::scratch_dir;
+pub use scratch::scratch_dir;

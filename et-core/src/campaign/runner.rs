@@ -34,8 +34,9 @@ use super::reference::{self, ReferenceCache};
 use super::row::{
     COLUMNS, DISAGREEMENTS_CSV, DISAGREEMENT_COLUMNS, UNDECIDED_COLUMNS, UNDECIDED_CSV,
 };
+use super::scratch::Scratch;
 use super::summary::Summary;
-use super::worker::{Finished, Job, Scratch, Worker};
+use super::worker::{Finished, Job, Worker};
 
 /// Everything `et run` was asked to do.
 pub struct Campaign {

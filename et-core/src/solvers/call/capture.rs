@@ -1,4 +1,5 @@
-//! Bounded capture of a solver's stdout or stderr.
+//! Bounded capture of a solver's stdout or stderr, and the non-blocking read of a pipe
+//! that feeds it.
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd};
@@ -6,12 +7,11 @@ use std::os::fd::{AsRawFd, OwnedFd};
 /// Size of the buffer each `read` fills; large outputs are consumed in chunks this big.
 pub(super) const READ_CHUNK: usize = 64 * 1024;
 
-/// One captured output stream: the pipe while it is open, and the kept bytes. Like
-/// BenchExec, an overlong output loses its middle, not its end: the first
-/// `cap - tail_cap` bytes and the last `tail_cap` bytes are kept, because a solver's
-/// final words (its answer after a long trace, an assertion after a long dump) matter.
-pub(super) struct Capture {
-    pub fd: Option<OwnedFd>,
+/// One captured output stream: the kept bytes. Like BenchExec, an overlong output loses
+/// its middle, not its end: the first `cap - tail_cap` bytes and the last `tail_cap`
+/// bytes are kept, because a solver's final words (its answer after a long trace, an
+/// assertion after a long dump) matter.
+pub(crate) struct Capture {
     head: Vec<u8>,
     head_cap: usize,
     /// Bytes after the head; trimmed to the last `tail_cap` bytes now and then.
@@ -20,43 +20,37 @@ pub(super) struct Capture {
     total: u64,
 }
 
+/// One non-blocking read of `fd` into `buf` (one per wake-up, so a flooding stream
+/// cannot starve the other one or the deadline): `Some(0)` at end of file, `None` when
+/// nothing is there.
+pub(super) fn read_some(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
+    loop {
+        // SAFETY: the pointer and length describe the live, writable `buf`; read
+        // writes at most `buf.len()` bytes into it, and any bytes are valid u8s.
+        let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
+        if n >= 0 {
+            return Ok(Some(n as usize));
+        }
+        let e = io::Error::last_os_error();
+        match e.kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => return Ok(None),
+            _ => return Err(e),
+        }
+    }
+}
+
 impl Capture {
-    pub fn new(fd: Option<OwnedFd>, cap: usize) -> Self {
+    /// An empty capture keeping at most `cap` bytes.
+    pub fn new(cap: usize) -> Self {
         let tail_cap = (cap / 4).min(64 * 1024);
         Capture {
-            fd,
             head: Vec::new(),
             head_cap: cap - tail_cap,
             tail: Vec::new(),
             tail_cap,
             total: 0,
         }
-    }
-
-    /// One non-blocking read (one per wake-up, so a flooding stream cannot starve the
-    /// other one or the deadline); closes the pipe at end of file.
-    pub fn read_some(&mut self, buf: &mut [u8]) -> io::Result<()> {
-        let Some(fd) = &self.fd else { return Ok(()) };
-        let n = loop {
-            // SAFETY: the pointer and length describe the live, writable `buf`; read
-            // writes at most `buf.len()` bytes into it, and any bytes are valid u8s.
-            let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-            if n >= 0 {
-                break n as usize;
-            }
-            let e = io::Error::last_os_error();
-            match e.kind() {
-                io::ErrorKind::Interrupted => continue,
-                io::ErrorKind::WouldBlock => return Ok(()),
-                _ => return Err(e),
-            }
-        };
-        if n == 0 {
-            self.fd = None;
-            return Ok(());
-        }
-        self.push(&buf[..n]);
-        Ok(())
     }
 
     /// Keeps `chunk`, the next bytes of the stream, within the bounds.

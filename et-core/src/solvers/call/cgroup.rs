@@ -475,13 +475,6 @@ pub(super) struct CallCgroup<'a> {
     baseline: Baseline,
 }
 
-/// What the cgroup measured, read after its processes are gone.
-pub(super) struct Totals {
-    pub cpu: Duration,
-    pub peak_memory_kb: Option<u64>,
-    pub oom_kills: u64,
-}
-
 impl<'a> CallCgroup<'a> {
     /// A call cgroup with the given memory limit: an idle one of an earlier call with
     /// the same limit, its counters started afresh (v1), or a new one.
@@ -607,17 +600,6 @@ impl<'a> CallCgroup<'a> {
             .and_then(read_open)
             .and_then(|t| parse_number(&t));
         peak.map(|b| b.saturating_sub(self.baseline.memory_bytes) / 1024)
-    }
-
-    /// The call's totals; call after [`Self::kill_all`].
-    pub fn totals(&self) -> Totals {
-        Totals {
-            cpu: self.cpu_usage(),
-            peak_memory_kb: self.peak_memory_kb(),
-            oom_kills: self
-                .oom_kills_so_far()
-                .saturating_sub(self.baseline.oom_kills),
-        }
     }
 }
 

@@ -1,125 +1,166 @@
 //! A process contained the way a call's solver is (its own cgroup or process group,
-//! the memory limit, death with et), started for a caller that talks to it over time
-//! instead of handing it one input: a solver session (`solvers::session`) feeds it
-//! formula after formula and measures each from the outside with the counters here.
-//! It starts through [`spawn::start`], as [`Supervisor::run`] starts its solver: one
-//! way to start a contained process.
+//! the memory limit, death with et), with its standard streams piped (non-blocking):
+//! what [`watch`](super::watch) drives. A fresh call starts one for its input and
+//! watches it until it ends; a solver session (`solvers::session`) starts one with its
+//! standard input open, watches it once per formula and measures each from the outside
+//! with the counters here. Both start it through [`Supervisor::contain`]: one way to
+//! start a contained process.
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::time::{Duration, Instant};
 
-use super::capture::Capture;
+use super::capture::READ_CHUNK;
 use super::cgroup::CallCgroup;
 use super::process::{child_exited, pidfd_open, timeval, Reaper};
 use super::spawn::{self, Running, Started};
-use super::watch::{set_nonblocking, write_some};
-use super::{near_address_space_limit, CallError, CallOutcome, Input, Limits, Supervisor};
+use super::watch::set_nonblocking;
+use super::{CallError, During, Input, Limits, SupervisionFailure, Supervisor};
 
 /// A running process contained like a call's solver, with its standard input, output
-/// and error piped (non-blocking) for the caller. Dropping it kills everything it
-/// started and reaps it.
+/// and error piped (non-blocking). Dropping it kills everything it started and reaps
+/// it.
 pub(crate) struct Contained<'a> {
     /// When the process exec'd (by its own clock reading).
     pub started: Instant,
-    reaper: Reaper<'a>,
+    pub(super) reaper: Reaper<'a>,
     pidfd: Option<OwnedFd>,
-    /// The pipes, taken from the child: stdin, stdout, stderr.
-    pub stdin: Option<OwnedFd>,
-    pub stdout: Option<OwnedFd>,
-    pub stderr: Option<OwnedFd>,
+    /// The pipes, taken from the child: stdin (`None` once closed, or when the input
+    /// is a file), stdout, stderr (`None` once at end of file).
+    pub(super) stdin: Option<OwnedFd>,
+    pub(super) stdout: Option<OwnedFd>,
+    pub(super) stderr: Option<OwnedFd>,
+    /// The buffer the pipes are read into (one per process, not per watch).
+    pub(super) buf: Vec<u8>,
 }
 
 impl Supervisor {
-    /// Starts `command` contained as [`Supervisor::run`] would (its own cgroup with
-    /// `memory_mb` as the limit of its whole tree, or `RLIMIT_AS` without cgroups),
-    /// with all three standard streams piped. `Ok(Err(why))` when the program cannot
-    /// be started (a start error, as [`CallOutcome::start_error`]).
+    /// Starts `command` on `input` contained (in a new cgroup with `limits`' memory as
+    /// the limit of its whole tree, or alone in a process group under `RLIMIT_AS`
+    /// without cgroups), its pipes non-blocking; `use_pidfd` false waits for its exit
+    /// on 1 ms `waitid` slices (tests of the fallback for kernels without pidfds).
+    /// `Ok(Err(why))` when the program cannot be started (a start error, as
+    /// [`super::CallOutcome::start_error`]).
+    pub(super) fn contain(
+        &self,
+        command: &[String],
+        input: Input<'_>,
+        limits: &Limits,
+        use_pidfd: bool,
+    ) -> Result<Result<Contained<'_>, String>, SupervisionFailure> {
+        let cgroup = match &self.cgroups {
+            Some(cgroups) => {
+                Some(CallCgroup::create(cgroups, limits.memory_mb).during("creating a cgroup")?)
+            }
+            None => None,
+        };
+        let Running {
+            mut child,
+            start,
+            reaper,
+        } = match spawn::start(command, input, limits, cgroup)? {
+            Started::Running(running) => running,
+            Started::NotStarted(why) => return Ok(Err(why)),
+        };
+        let pid = reaper.pid;
+        let pipe = |fd: Option<OwnedFd>| -> Result<Option<OwnedFd>, SupervisionFailure> {
+            if let Some(fd) = &fd {
+                set_nonblocking(fd.as_raw_fd()).during("fcntl")?;
+            }
+            Ok(fd)
+        };
+        // From here on, dropping `reaper` (inside `Contained` or not) kills the tree.
+        let stdin = pipe(child.stdin.take().map(OwnedFd::from))?;
+        let stdout = pipe(child.stdout.take().map(OwnedFd::from))?;
+        let stderr = pipe(child.stderr.take().map(OwnedFd::from))?;
+        Ok(Ok(Contained {
+            pidfd: if use_pidfd { pidfd_open(pid) } else { None },
+            started: start,
+            reaper,
+            stdin,
+            stdout,
+            stderr,
+            buf: vec![0u8; READ_CHUNK],
+        }))
+    }
+
+    /// Starts `command` contained for a caller that feeds it over time (a session):
+    /// its standard input stays open, `memory_mb` limits its whole tree.
     pub(crate) fn start_contained(
         &self,
         command: &[String],
         memory_mb: Option<u64>,
     ) -> Result<Result<Contained<'_>, String>, CallError> {
         let program = command.first().ok_or(CallError::EmptyCommand)?;
-        let sup = |what: &'static str| {
-            let program = program.clone();
-            move |source: io::Error| CallError::Supervise {
-                program,
-                what,
-                source,
-            }
-        };
-        let cgroup = match &self.cgroups {
-            Some(cgroups) => {
-                Some(CallCgroup::create(cgroups, memory_mb).map_err(sup("creating a cgroup"))?)
-            }
-            None => None,
-        };
-        // The session's standard input stays open: the caller writes formula after
-        // formula into it.
         let memory = Limits {
             memory_mb,
             ..Limits::with_timeout(Duration::MAX)
         };
-        let Running {
-            mut child,
-            start: started,
-            reaper,
-        } = match spawn::start(command, Input::Stdin(&[]), &memory, cgroup) {
-            Ok(Started::Running(running)) => running,
-            Ok(Started::NotStarted(why)) => return Ok(Err(why)),
-            Err(failure) => return Err(failure.into_call_error(program)),
-        };
-        let pid = reaper.pid;
-        let pipe = |fd: Option<OwnedFd>| -> Result<Option<OwnedFd>, CallError> {
-            if let Some(fd) = &fd {
-                set_nonblocking(fd.as_raw_fd()).map_err(sup("fcntl"))?;
-            }
-            Ok(fd)
-        };
-        let stdin = pipe(child.stdin.take().map(OwnedFd::from))?;
-        let stdout = pipe(child.stdout.take().map(OwnedFd::from))?;
-        let stderr = pipe(child.stderr.take().map(OwnedFd::from))?;
-        Ok(Ok(Contained {
-            pidfd: pidfd_open(pid),
-            started,
-            reaper,
-            stdin,
-            stdout,
-            stderr,
-        }))
+        self.contain(command, Input::Stdin(&[]), &memory, true)
+            .map_err(|failure| failure.into_call_error(program))
     }
 }
 
+/// Where a span of a contained process's life is measured from ([`Contained::watch`]):
+/// when it started and the CPU time the process had used before.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Span {
+    pub start: Instant,
+    pub cpu_before: Duration,
+}
+
 impl Contained<'_> {
+    /// The span from the exec of the process (a fresh call, a session's first formula).
+    pub fn span_since_exec(&self) -> Span {
+        Span {
+            start: self.started,
+            cpu_before: Duration::ZERO,
+        }
+    }
+
+    /// The span from now (a session's later formulas).
+    pub fn span_from_now(&self) -> Span {
+        Span {
+            start: Instant::now(),
+            cpu_before: self.cpu_used(),
+        }
+    }
+
     /// A descriptor that becomes readable when the process exits (`None` on kernels
     /// without pidfds: ask [`Self::exited`]).
-    pub fn pidfd(&self) -> Option<RawFd> {
+    pub(super) fn pidfd(&self) -> Option<RawFd> {
         self.pidfd.as_ref().map(AsRawFd::as_raw_fd)
     }
 
     /// Whether the process has exited (without reaping it).
-    pub fn exited(&self) -> io::Result<bool> {
+    pub(super) fn exited(&self) -> io::Result<bool> {
         child_exited(self.reaper.pid)
     }
 
     /// The out-of-memory notification to poll and its events, with cgroups.
-    pub fn oom_poll(&self) -> Option<(RawFd, libc::c_short)> {
+    pub(super) fn oom_poll(&self) -> Option<(RawFd, libc::c_short)> {
         self.reaper.cgroup.as_ref().and_then(CallCgroup::oom_poll)
     }
 
-    /// After [`Self::oom_poll`] fired: whether the cgroup's OOM killer acted since the
-    /// process started (an eventfd's count is cleared so it does not stay readable).
-    pub fn oom_killed(&self) -> bool {
+    /// Whether the cgroup's OOM killer acted since the process started (after
+    /// [`Self::oom_poll`] fired, an eventfd's count is cleared so it does not stay
+    /// readable); false without cgroups.
+    pub(super) fn oom_killed(&self) -> bool {
         if let Some((fd, libc::POLLIN)) = self.oom_poll() {
             let mut count = 0u64;
-            // SAFETY: reading 8 bytes into a u64 from a non-blocking eventfd.
+            // SAFETY: reading 8 bytes into a u64 (any bytes are a valid u64) from a
+            // non-blocking eventfd the cgroup owns while the process lives.
             unsafe { libc::read(fd, (&mut count as *mut u64).cast(), 8) };
         }
         self.reaper
             .cgroup
             .as_ref()
             .is_some_and(CallCgroup::oom_killed)
+    }
+
+    /// The process's cgroup, with cgroups.
+    pub(super) fn cgroup(&self) -> Option<&CallCgroup<'_>> {
+        self.reaper.cgroup.as_ref()
     }
 
     /// CPU time used since the start: the cgroup's (every process of the tree), else
@@ -172,9 +213,29 @@ impl Contained<'_> {
         self.reaper.cgroup.is_some()
     }
 
+    /// Whether anything arrived on stdout or stderr that nobody read yet, or either
+    /// was closed (asked between two watches of a session: output nobody asked for).
+    pub fn has_unread_output(&self) -> bool {
+        [self.stdout.as_ref(), self.stderr.as_ref()]
+            .into_iter()
+            .any(|fd| match fd {
+                None => true,
+                Some(fd) => {
+                    let mut pfd = libc::pollfd {
+                        fd: fd.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    };
+                    // SAFETY: one initialised pollfd, no waiting.
+                    let n = unsafe { libc::poll(&mut pfd, 1, 0) };
+                    n != 0
+                }
+            })
+    }
+
     /// Kills everything the process started (after it exited, or to end it) and
     /// reaps it: how it ended.
-    pub fn kill_and_reap(&mut self) -> io::Result<Ended> {
+    pub(super) fn kill_and_reap(&mut self) -> io::Result<Ended> {
         self.stdin = None;
         let (status, usage) = self.reaper.kill_and_reap()?;
         Ok(Ended {
@@ -197,37 +258,4 @@ pub(crate) struct Ended {
     pub max_rss_kb: u64,
     /// Its CPU time (and its waited-for descendants'), over its whole life.
     pub cpu: Duration,
-}
-
-/// Writes as much of `bytes` to the non-blocking `fd` as it takes, advancing `bytes`;
-/// true when all is written.
-pub(crate) fn write_pending(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
-    write_some(fd, bytes)
-}
-
-/// Without cgroups: whether a process that died under `limits` ran into its address
-/// space limit (see [`Supervisor::run`]).
-pub(crate) fn hit_address_space_limit(outcome: &CallOutcome, limits: &Limits) -> bool {
-    near_address_space_limit(outcome, limits)
-}
-
-/// A bounded copy of one output stream, kept as a call keeps its solver's stdout and
-/// stderr (start and end of an overlong output), for output read by the caller.
-pub(crate) struct BoundedOutput(Capture);
-
-impl BoundedOutput {
-    /// An empty copy keeping at most `cap` bytes.
-    pub fn new(cap: usize) -> BoundedOutput {
-        BoundedOutput(Capture::new(None, cap))
-    }
-
-    /// Appends the next bytes of the stream.
-    pub fn push(&mut self, bytes: &[u8]) {
-        self.0.push(bytes);
-    }
-
-    /// The kept bytes and whether the middle was dropped.
-    pub fn finish(self) -> (Vec<u8>, bool) {
-        self.0.finish()
-    }
 }

@@ -46,9 +46,12 @@
 //! `setup_error`. This module never interprets output.
 //!
 //! A call goes through named steps: a cgroup for it ([`cgroup`]), the solver started
-//! inside it ([`spawn`]), watched until it stops for one [`watch::Stop`] reason
-//! ([`watch`], reading through [`capture`], killing and reaping through [`process`]),
-//! and the outcome measured ([`CallOutcome`]).
+//! inside it ([`spawn`]) as a [`Contained`] process ([`contained`]), watched until it
+//! stops for one [`watch::Stop`] reason ([`watch`], reading through [`capture`],
+//! killing and reaping through [`process`]), and the outcome measured
+//! ([`CallOutcome`]). A solver session (`solvers::session`) takes the same steps with
+//! one process for many formulas: [`Contained::watch`] is the one supervision loop of
+//! both, and [`watch::Watched::outcome`] the one classification of how it stopped.
 
 mod capture;
 mod cgroup;
@@ -65,14 +68,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use cgroup::{CallCgroup, Cgroups};
-use process::timeval;
-use spawn::Started;
-use watch::{Stop, Watch, Watched};
+use cgroup::Cgroups;
+use watch::Watched;
 
-pub(crate) use contained::{
-    hit_address_space_limit, write_pending, BoundedOutput, Contained, Ended,
-};
+pub(crate) use capture::Capture;
+pub(crate) use contained::Contained;
+pub(crate) use watch::{AfterInput, StdoutSink};
 
 /// Default cap on the bytes kept from each of stdout and stderr (1 MiB).
 pub const DEFAULT_CAPTURE_BYTES: usize = 1 << 20;
@@ -400,8 +401,8 @@ impl Supervisor {
             .map_err(|failure| failure.into_call_error(program))
     }
 
-    /// The steps of a call: a cgroup for it (when cgroups are used), the solver started
-    /// inside it, watched until it stops, and the outcome measured.
+    /// The steps of a call: the solver started contained (in a cgroup of its own when
+    /// cgroups are used), watched until it stops, and the outcome measured.
     fn contain_and_watch(
         &self,
         command: &[String],
@@ -409,30 +410,38 @@ impl Supervisor {
         limits: &Limits,
         use_pidfd: bool,
     ) -> Result<CallOutcome, SupervisionFailure> {
-        let cgroup = match &self.cgroups {
-            Some(cgroups) => {
-                Some(CallCgroup::create(cgroups, limits.memory_mb).during("creating a cgroup")?)
-            }
-            None => None,
+        let mut process = match self.contain(command, input, limits, use_pidfd)? {
+            Ok(process) => process,
+            Err(why) => return Ok(CallOutcome::not_started(why)),
         };
-        let running = match spawn::start(command, input, limits, cgroup)? {
-            Started::Running(running) => running,
-            Started::NotStarted(why) => return Ok(CallOutcome::not_started(why)),
+        let bytes = match input {
+            Input::Stdin(bytes) => bytes,
+            Input::File(_) => &[],
         };
-        let watched = Watch::new(running, input, limits, use_pidfd)?.until_stopped()?;
-        Ok(measure(watched, limits))
+        let span = process.span_since_exec();
+        let mut stdout = Capture::new(limits.capture_bytes);
+        let mut stderr = Capture::new(limits.capture_bytes);
+        let watched = process.watch(
+            bytes,
+            AfterInput::Close,
+            span,
+            limits,
+            &mut stdout,
+            &mut stderr,
+        )?;
+        Ok(measure(watched, &process, (stdout, stderr), limits))
     }
 }
 
 /// A system call that failed while supervising a call: what it was, and why.
-struct SupervisionFailure {
+pub(crate) struct SupervisionFailure {
     what: &'static str,
     source: io::Error,
 }
 
 impl SupervisionFailure {
     /// The call's error, naming the program it was supervising.
-    fn into_call_error(self, program: &str) -> CallError {
+    pub(crate) fn into_call_error(self, program: &str) -> CallError {
         CallError::Supervise {
             program: program.to_string(),
             what: self.what,
@@ -452,51 +461,31 @@ impl<T> During<T> for io::Result<T> {
     }
 }
 
-/// The outcome of a stopped call: its captured output, its wall time, and its CPU time
-/// and peak memory (the cgroup's totals, else the reaped child's rusage).
-fn measure(watched: Watched<'_>, limits: &Limits) -> CallOutcome {
-    let Watched {
-        stopped,
-        stdout,
-        stderr,
-        reaper,
-    } = watched;
-    let (status, usage) = (stopped.status, stopped.usage);
-    let (stdout, stdout_truncated) = stdout.finish();
-    let (stderr, stderr_truncated) = stderr.finish();
-    let timed_out = stopped.why.is_timeout();
-    let mut outcome = CallOutcome {
-        stdout,
-        stderr,
-        stdout_truncated,
-        stderr_truncated,
-        wall: stopped.wall,
-        cpu: timeval(usage.ru_utime) + timeval(usage.ru_stime),
-        max_rss_kb: usage.ru_maxrss.max(0) as u64,
-        exit_code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
-        signal: libc::WIFSIGNALED(status).then(|| libc::WTERMSIG(status)),
-        timed_out,
-        memory_limit_hit: false,
-        cancelled: stopped.why == Stop::Cancelled,
-        start_error: None,
+/// The outcome of a call whose process ended: its captured output, its wall time, and
+/// its CPU time and peak memory over its whole life (the cgroup's, never less than the
+/// reaped child's largest resident set; else the reaped child's rusage).
+fn measure(
+    watched: Watched,
+    process: &Contained<'_>,
+    output: (Capture, Capture),
+    limits: &Limits,
+) -> CallOutcome {
+    let ended = watched
+        .ended
+        .expect("a call's watch ends only after its process ended");
+    let (cpu, max_rss_kb) = match process.cgroup() {
+        // The tree's peak, and never less than the solver's own largest resident set:
+        // a reused v1 cgroup's peak is counted from the memory it still held when the
+        // call began, and what the kernel uncharges of that during the call could
+        // hide a small solver's memory.
+        Some(cg) => (
+            cg.cpu_usage(),
+            cg.peak_memory_kb()
+                .map_or(ended.max_rss_kb, |peak| peak.max(ended.max_rss_kb)),
+        ),
+        None => (ended.cpu, ended.max_rss_kb),
     };
-    match &reaper.cgroup {
-        Some(cg) => {
-            let totals = cg.totals();
-            outcome.cpu = totals.cpu;
-            // The tree's peak, and never less than the solver's own largest resident
-            // set: a reused v1 cgroup's peak is counted from the memory it still held
-            // when the call began, and what the kernel uncharges of that during the
-            // call could hide a small solver's memory.
-            if let Some(peak) = totals.peak_memory_kb {
-                outcome.max_rss_kb = outcome.max_rss_kb.max(peak);
-            }
-            outcome.memory_limit_hit =
-                stopped.why == Stop::MemoryLimit || (totals.oom_kills > 0 && !timed_out);
-        }
-        None => outcome.memory_limit_hit = near_address_space_limit(&outcome, limits),
-    }
-    outcome
+    watched.outcome(process, output, cpu, max_rss_kb, limits)
 }
 
 /// Without cgroups, `RLIMIT_AS` makes allocations fail rather than killing, and a

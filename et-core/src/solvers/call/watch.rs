@@ -1,77 +1,101 @@
-//! Watching a running call until it stops and its output is in: one thread
-//! multiplexes, with `ppoll`, the stdin pipe (when the formula is passed on stdin), the
-//! stdout and stderr pipes, a pidfd of the child and the cgroup's out-of-memory
-//! notification, and checks the wall-clock deadline, the CPU time and the cancel flag.
-//! A call stops for one [`Stop`] reason; what stops it first is checked in a fixed
-//! order (exit seen by `waitid`, wall clock, CPU time, cancel; then, after the poll,
-//! memory before exit). Then the pipes are drained for a grace period.
+//! Watching a contained process ([`Contained`]) until it stops: one thread multiplexes,
+//! with `ppoll`, the stdin pipe (while there is input to write), the stdout and stderr
+//! pipes, a pidfd of the process and the cgroup's out-of-memory notification, and
+//! checks the wall-clock deadline, the CPU time and the cancel flag. A fresh call is
+//! watched once, until its process ends; a solver session is watched once per formula,
+//! until the end-of-answer mark its [`StdoutSink`] looks for (then the process goes
+//! on). A watch stops for one [`Stop`] reason; what stops it first is checked in a fixed
+//! order (exit seen by `waitid`, the answer complete, wall clock, CPU time, cancel;
+//! then, after the poll, memory before exit). After a stop that ends the process the
+//! pipes are drained for a grace period. [`Watched::outcome`] is the one
+//! classification of how a watch stopped: timeout, memout, cancel, exit or signal.
 
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::process::Child;
+use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::capture::{Capture, READ_CHUNK};
-use super::cgroup::CallCgroup;
-use super::process::{child_exited, pidfd_open, Reaper};
-use super::spawn::Running;
-use super::{During, Input, Limits, SupervisionFailure, CANCEL_POLL};
+use super::capture::{read_some, Capture};
+use super::contained::{Contained, Ended, Span};
+use super::{
+    near_address_space_limit, CallOutcome, During, Limits, SupervisionFailure, CANCEL_POLL,
+};
 
-/// How long to keep draining the pipes after the solver exited or was killed: only a
+/// How long to keep draining the pipes after the process exited or was killed: only a
 /// process that escaped the process group (own `setsid`, without cgroups) can hold them
 /// open that long.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
-/// Why a call stopped.
+/// Why a watch stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Stop {
-    /// The solver exited (by itself, or killed by something other than et's limits).
+pub(crate) enum Stop {
+    /// The process exited (by itself, or killed by something other than et's limits).
     Exited,
     /// The wall-clock limit passed.
     WallTimeout,
     /// The CPU-time limit was used up.
     CpuTimeout,
-    /// The call's cgroup reached its memory limit: the kernel's OOM killer acted, and
-    /// the rest of the tree would run short of memory.
+    /// The process's cgroup reached its memory limit: the kernel's OOM killer acted,
+    /// and the rest of the tree would run short of memory.
     MemoryLimit,
-    /// The call's cancel flag was set (Ctrl-C of a campaign).
+    /// The cancel flag was set (Ctrl-C of a campaign).
     Cancelled,
+    /// The answer is complete ([`StdoutSink::answered`]): the process goes on.
+    Answered,
 }
 
 impl Stop {
-    /// Whether et killed the call at one of its time limits.
+    /// Whether et killed the process at one of its time limits.
     pub fn is_timeout(self) -> bool {
         matches!(self, Stop::WallTimeout | Stop::CpuTimeout)
     }
 
     /// How long the pipes are drained after the stop: not at all after a cancel (the
-    /// campaign is going away and the call says nothing about the solver).
+    /// campaign is going away and the call says nothing about the solver) or an answer
+    /// (the process goes on).
     fn drain_grace(self) -> Duration {
         match self {
-            Stop::Cancelled => Duration::ZERO,
+            Stop::Cancelled | Stop::Answered => Duration::ZERO,
             _ => DRAIN_GRACE,
         }
     }
 }
 
-/// A stopped call: why, its wall time, and the reaped child's wait status and rusage.
-pub(super) struct Stopped {
-    pub why: Stop,
-    pub wall: Duration,
-    pub status: libc::c_int,
-    pub usage: libc::rusage,
-    /// When to stop draining the pipes.
-    drain_until: Instant,
+/// Where a watched process's stdout goes, and whether it said all it was asked.
+pub(crate) trait StdoutSink {
+    /// Takes the next bytes of stdout.
+    fn push(&mut self, bytes: &[u8]);
+    /// Whether the answer is complete: the watch stops ([`Stop::Answered`]) and the
+    /// process goes on. A fresh call's answer is complete only when its process ends.
+    fn answered(&self) -> bool;
 }
 
-/// What a watch ends with: the stop, the captured streams, and the reaper (which holds
-/// the call's cgroup and its totals).
-pub(super) struct Watched<'a> {
-    pub stopped: Stopped,
-    pub stdout: Capture,
-    pub stderr: Capture,
-    pub reaper: Reaper<'a>,
+impl StdoutSink for Capture {
+    fn push(&mut self, bytes: &[u8]) {
+        Capture::push(self, bytes);
+    }
+
+    fn answered(&self) -> bool {
+        false
+    }
+}
+
+/// What happens to stdin once the input is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum AfterInput {
+    /// It is closed: the process reads to end of file (a fresh call).
+    Close,
+    /// It stays open for the next input (a session).
+    KeepOpen,
+}
+
+/// How a watch stopped: why, the wall time of its span, and how the process ended
+/// (`None` when it goes on: [`Stop::Answered`]).
+#[derive(Debug)]
+pub(crate) struct Watched {
+    pub why: Stop,
+    pub wall: Duration,
+    pub ended: Option<Ended>,
 }
 
 /// Which of the polled descriptors are ready.
@@ -84,86 +108,64 @@ struct Ready {
     memory: bool,
 }
 
-/// A running call being watched.
-pub(super) struct Watch<'a, 'i, 'l> {
-    child: Child,
-    reaper: Reaper<'a>,
-    start: Instant,
+/// A contained process being watched.
+struct Watch<'w, 'a, O> {
+    process: &'w mut Contained<'a>,
+    span: Span,
     deadline: Instant,
-    limits: &'l Limits,
+    limits: &'w Limits,
     /// When the CPU time can first have reached the limit.
     next_cpu_check: Option<Instant>,
     cpus: u32,
-    /// The stdin pipe and the bytes still to write, while there are any.
-    stdin: Option<(OwnedFd, &'i [u8])>,
-    stdout: Capture,
-    stderr: Capture,
-    /// Readable when the child exits; `None` without `pidfd_open` (1 ms `waitid` slices).
-    pidfd: Option<OwnedFd>,
-    /// The cgroup's out-of-memory notification and its poll events.
-    memory_events: Option<(RawFd, libc::c_short)>,
-    buf: Vec<u8>,
-    stopped: Option<Stopped>,
+    /// The bytes still to write to stdin.
+    input: &'w [u8],
+    after_input: AfterInput,
+    stdout: &'w mut O,
+    stderr: &'w mut Capture,
+    /// Why it stopped, and until when to drain the pipes.
+    stopped: Option<(Watched, Instant)>,
 }
 
-impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
-    /// Takes the running solver's pipes (non-blocking) and sets the deadlines.
-    pub fn new(
-        running: Running<'a>,
-        input: Input<'i>,
-        limits: &'l Limits,
-        use_pidfd: bool,
-    ) -> Result<Self, SupervisionFailure> {
-        let Running {
-            mut child,
-            start,
-            reaper,
-        } = running;
-        let stdin = match input {
-            Input::Stdin(bytes) => child.stdin.take().map(|s| (OwnedFd::from(s), bytes)),
-            Input::File(_) => None,
-        };
-        let stdout = Capture::new(child.stdout.take().map(OwnedFd::from), limits.capture_bytes);
-        let stderr = Capture::new(child.stderr.take().map(OwnedFd::from), limits.capture_bytes);
+impl Contained<'_> {
+    /// Writes `input` to the process and watches it from `span` on, under `limits`,
+    /// until it stops ([`Stop`]) and its output is in: stdout into `stdout`, stderr into
+    /// `stderr`. A process stopped at a limit, by a cancel or by its exit is killed and
+    /// reaped; one whose answer is complete goes on (unless its cgroup's OOM killer
+    /// acted meanwhile, which ends it at the memory limit).
+    pub(crate) fn watch<O: StdoutSink>(
+        &mut self,
+        input: &[u8],
+        after_input: AfterInput,
+        span: Span,
+        limits: &Limits,
+        stdout: &mut O,
+        stderr: &mut Capture,
+    ) -> Result<Watched, SupervisionFailure> {
         let cpus = super::usable_cpus();
-        let mut watch = Watch {
-            deadline: start + limits.timeout,
-            next_cpu_check: limits.cpu_timeout.map(|cpu| start + cpu / cpus),
+        if input.is_empty() && after_input == AfterInput::Close {
+            self.stdin = None;
+        }
+        Watch {
+            deadline: span.start + limits.timeout,
+            next_cpu_check: limits.cpu_timeout.map(|cpu| span.start + cpu / cpus),
             cpus,
-            pidfd: None,
-            memory_events: reaper.cgroup.as_ref().and_then(CallCgroup::oom_poll),
-            child,
-            reaper,
-            start,
+            process: self,
+            span,
             limits,
-            stdin,
+            input,
+            after_input,
             stdout,
             stderr,
-            buf: vec![0u8; READ_CHUNK],
             stopped: None,
-        };
-        for fd in [watch.stdout.fd.as_ref(), watch.stderr.fd.as_ref()]
-            .into_iter()
-            .flatten()
-        {
-            set_nonblocking(fd.as_raw_fd()).during("fcntl")?;
         }
-        if let Some((fd, bytes)) = &watch.stdin {
-            if bytes.is_empty() {
-                watch.stdin = None;
-            } else {
-                set_nonblocking(fd.as_raw_fd()).during("fcntl")?;
-            }
-        }
-        if use_pidfd {
-            watch.pidfd = pidfd_open(watch.reaper.pid);
-        }
-        Ok(watch)
+        .until_stopped()
     }
+}
 
-    /// Serves the pipes until the call stopped and its output is in (or the drain
+impl<O: StdoutSink> Watch<'_, '_, O> {
+    /// Serves the pipes until the process stopped and its output is in (or the drain
     /// grace passed).
-    pub fn until_stopped(mut self) -> Result<Watched<'a>, SupervisionFailure> {
+    fn until_stopped(mut self) -> Result<Watched, SupervisionFailure> {
         loop {
             self.check_stops()?;
             if self.output_is_in() {
@@ -174,35 +176,22 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
             };
             self.serve(ready)?;
         }
-        let Watch {
-            child,
-            reaper,
-            stdin,
-            stdout,
-            stderr,
-            stopped,
-            ..
-        } = self;
-        drop(stdin);
-        drop(child);
-        Ok(Watched {
-            stopped: stopped.expect("the watch ends only after the child was reaped"),
-            stdout,
-            stderr,
-            reaper,
-        })
+        let (mut watched, _) = self.stopped.take().expect("the watch ends after a stop");
+        if watched.why == Stop::Answered {
+            self.after_answer(&mut watched)?;
+        }
+        Ok(watched)
     }
 
-    /// Stops the call for `why`: kills everything and reaps the child.
+    /// Stops the watch for `why`: kills everything and reaps the process.
     fn stop(&mut self, why: Stop, wall: Duration) -> Result<(), SupervisionFailure> {
-        let (status, usage) = self.reaper.kill_and_reap().during("wait4")?;
-        self.stopped = Some(Stopped {
+        let ended = self.process.kill_and_reap().during("wait4")?;
+        let watched = Watched {
             why,
             wall,
-            status,
-            usage,
-            drain_until: Instant::now() + why.drain_grace(),
-        });
+            ended: Some(ended),
+        };
+        self.stopped = Some((watched, Instant::now() + why.drain_grace()));
         Ok(())
     }
 
@@ -210,26 +199,36 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
         self.stopped.is_none()
     }
 
-    /// Has the child exited (asked of `waitid` without a pidfd; the pidfd is polled),
-    /// or has a limit passed?
+    /// Has the process exited (asked of `waitid` without a pidfd; the pidfd is
+    /// polled), is the answer complete, or has a limit passed?
     fn check_stops(&mut self) -> Result<(), SupervisionFailure> {
+        let start = self.span.start;
         if self.running()
-            && self.pidfd.is_none()
-            && child_exited(self.reaper.pid).during("waitid")?
+            && self.process.pidfd().is_none()
+            && self.process.exited().during("waitid")?
         {
-            self.stop(Stop::Exited, self.start.elapsed())?;
+            self.stop(Stop::Exited, start.elapsed())?;
+        }
+        if self.running() && self.stdout.answered() {
+            let watched = Watched {
+                why: Stop::Answered,
+                wall: start.elapsed(),
+                ended: None,
+            };
+            self.stopped = Some((watched, Instant::now() + Stop::Answered.drain_grace()));
+            return Ok(());
         }
         let now = Instant::now();
         if self.running() && now >= self.deadline {
-            self.stop(Stop::WallTimeout, now - self.start)?;
+            self.stop(Stop::WallTimeout, now - start)?;
         }
         if let (true, Some(limit), Some(at)) =
             (self.running(), self.limits.cpu_timeout, self.next_cpu_check)
         {
             if now >= at {
-                let used = self.reaper.cpu_used();
+                let used = self.process.cpu_used().saturating_sub(self.span.cpu_before);
                 if used >= limit {
-                    self.stop(Stop::CpuTimeout, now - self.start)?;
+                    self.stop(Stop::CpuTimeout, now - start)?;
                 } else {
                     // The tree uses at most `cpus` CPU-seconds per second.
                     let wait = ((limit - used) / self.cpus).max(Duration::from_millis(1));
@@ -239,22 +238,22 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
         }
         let cancel = self.limits.cancel.as_ref();
         if self.running() && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
-            self.stop(Stop::Cancelled, now - self.start)?;
+            self.stop(Stop::Cancelled, now - start)?;
         }
         Ok(())
     }
 
-    /// Whether the call stopped and both pipes are closed, or the drain grace passed
+    /// Whether the watch stopped and both pipes are closed, or the drain grace passed
     /// (an escaped process holds the pipes; keep what we have).
     fn output_is_in(&self) -> bool {
-        self.stopped.as_ref().is_some_and(|s| {
-            (self.stdout.fd.is_none() && self.stderr.fd.is_none())
-                || Instant::now() >= s.drain_until
+        self.stopped.as_ref().is_some_and(|(_, drain_until)| {
+            (self.process.stdout.is_none() && self.process.stderr.is_none())
+                || Instant::now() >= *drain_until
         })
     }
 
-    /// Waits for the next event: a pipe ready, the child's exit, a memory event, or the
-    /// next deadline (the drain's once stopped). `None` when a signal interrupted.
+    /// Waits for the next event: a pipe ready, the process's exit, a memory event, or
+    /// the next deadline (the drain's once stopped). `None` when a signal interrupted.
     fn wait_for_event(&mut self) -> Result<Option<Ready>, SupervisionFailure> {
         let unused = libc::pollfd {
             fd: -1,
@@ -273,35 +272,37 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
             };
             nfds += 1;
         };
-        if let Some(fd) = &self.stdout.fd {
+        let process = &*self.process;
+        if let Some(fd) = &process.stdout {
             push(0, fd.as_raw_fd(), libc::POLLIN);
         }
-        if let Some(fd) = &self.stderr.fd {
+        if let Some(fd) = &process.stderr {
             push(1, fd.as_raw_fd(), libc::POLLIN);
         }
-        if self.running() {
-            if let Some((fd, _)) = &self.stdin {
+        let running = self.stopped.is_none();
+        if running {
+            if let (Some(fd), false) = (&process.stdin, self.input.is_empty()) {
                 push(2, fd.as_raw_fd(), libc::POLLOUT);
             }
-            if let Some(fd) = &self.pidfd {
-                push(3, fd.as_raw_fd(), libc::POLLIN);
+            if let Some(fd) = process.pidfd() {
+                push(3, fd, libc::POLLIN);
             }
-            if let Some((fd, events)) = self.memory_events {
+            if let Some((fd, events)) = process.oom_poll() {
                 push(4, fd, events);
             }
         }
         let until = match &self.stopped {
-            Some(stopped) => stopped.drain_until,
+            Some((_, drain_until)) => *drain_until,
             None => match self.next_cpu_check {
                 Some(at) => self.deadline.min(at),
                 None => self.deadline,
             },
         };
         let mut wait = until.saturating_duration_since(Instant::now());
-        if self.running() && self.pidfd.is_none() {
+        if running && process.pidfd().is_none() {
             wait = wait.min(Duration::from_millis(1));
         }
-        if self.running() && self.limits.cancel.is_some() {
+        if running && self.limits.cancel.is_some() {
             wait = wait.min(CANCEL_POLL);
         }
         if !super::poll_for(&mut fds[..nfds], wait).during("ppoll")? {
@@ -317,61 +318,134 @@ impl<'a, 'i, 'l> Watch<'a, 'i, 'l> {
         }))
     }
 
-    /// Reads what the solver wrote, writes what it can take, and stops the call when
-    /// memory ran out or the child exited.
+    /// Reads what the process wrote, writes what it can take, and stops the watch when
+    /// memory ran out or the process exited.
     fn serve(&mut self, ready: Ready) -> Result<(), SupervisionFailure> {
+        let process = &mut *self.process;
         if ready.stdout {
-            self.stdout.read_some(&mut self.buf).during("read stdout")?;
+            if let Some(fd) = &process.stdout {
+                match read_some(fd, &mut process.buf).during("read stdout")? {
+                    Some(0) => process.stdout = None,
+                    Some(n) => self.stdout.push(&process.buf[..n]),
+                    None => {}
+                }
+            }
         }
         if ready.stderr {
-            self.stderr.read_some(&mut self.buf).during("read stderr")?;
+            if let Some(fd) = &process.stderr {
+                match read_some(fd, &mut process.buf).during("read stderr")? {
+                    Some(0) => process.stderr = None,
+                    Some(n) => self.stderr.push(&process.buf[..n]),
+                    None => {}
+                }
+            }
         }
         if ready.stdin {
             self.feed_stdin()?;
         }
-        if ready.memory && self.running() {
-            if let Some((fd, libc::POLLIN)) = self.memory_events {
-                // Clear the eventfd's count so it does not stay readable.
-                let mut count = 0u64;
-                // SAFETY: reading 8 bytes into a u64 (any bytes are a valid u64) from a
-                // non-blocking eventfd the cgroup owns for the whole call.
-                unsafe { libc::read(fd, (&mut count as *mut u64).cast(), 8) };
-            }
-            if self
-                .reaper
-                .cgroup
-                .as_ref()
-                .is_some_and(CallCgroup::oom_killed)
-            {
-                // Reaching the memory limit ends the call, whatever the OOM killer
-                // chose to kill: the rest of the tree would run short of memory.
-                self.stop(Stop::MemoryLimit, self.start.elapsed())?;
-            }
+        // Reaching the memory limit ends the process, whatever the OOM killer chose to
+        // kill: the rest of the tree would run short of memory.
+        if ready.memory && self.running() && self.process.oom_killed() {
+            self.stop(Stop::MemoryLimit, self.span.start.elapsed())?;
         }
         if ready.exit && self.running() {
-            self.stop(Stop::Exited, self.start.elapsed())?;
+            self.stop(Stop::Exited, self.span.start.elapsed())?;
         }
         Ok(())
     }
 
-    /// Writes as much of the formula as the stdin pipe takes; closes it when all is
-    /// written or the solver will read no more.
+    /// Writes as much of the input as the stdin pipe takes; closes it when all is
+    /// written ([`AfterInput::Close`]) or the process will read no more.
     fn feed_stdin(&mut self) -> Result<(), SupervisionFailure> {
-        if let Some((fd, bytes)) = &mut self.stdin {
-            match write_some(fd.as_raw_fd(), bytes) {
-                Ok(done) if done => self.stdin = None,
-                Ok(_) => {}
-                // The solver closed its stdin or exited: nothing more to send.
-                Err(e) if e.raw_os_error() == Some(libc::EPIPE) => self.stdin = None,
-                Err(e) => return Err(e).during("write stdin"),
+        let Some(fd) = &self.process.stdin else {
+            return Ok(());
+        };
+        match write_some(fd.as_raw_fd(), &mut self.input) {
+            Ok(true) if self.after_input == AfterInput::Close => self.process.stdin = None,
+            Ok(_) => {}
+            // The process closed its stdin or exited: nothing more to send (its end is
+            // noticed next).
+            Err(e) if e.raw_os_error() == Some(libc::EPIPE) => {
+                self.input = &[];
+                if self.after_input == AfterInput::Close {
+                    self.process.stdin = None;
+                }
+            }
+            Err(e) => return Err(e).during("write stdin"),
+        }
+        Ok(())
+    }
+
+    /// After the answer: the OOM killer may have killed a process of the tree (not the
+    /// solver) and the answer come anyway; the memory limit was reached during the
+    /// span all the same (an OOM kill ends the process, so every one counted happened
+    /// in this span). Else stderr written before the answer's end is read, which is
+    /// in its pipe by now.
+    fn after_answer(&mut self, watched: &mut Watched) -> Result<(), SupervisionFailure> {
+        let process = &mut *self.process;
+        if process.oom_killed() {
+            watched.why = Stop::MemoryLimit;
+            watched.ended = Some(process.kill_and_reap().during("wait4")?);
+            return Ok(());
+        }
+        while let Some(fd) = &process.stderr {
+            match read_some(fd, &mut process.buf).during("read stderr")? {
+                Some(0) => process.stderr = None,
+                Some(n) => self.stderr.push(&process.buf[..n]),
+                None => break,
             }
         }
         Ok(())
     }
 }
 
+impl Watched {
+    /// The outcome of the watched span, with its output and its CPU time and peak
+    /// memory as the caller measured them; how it stopped is classified here, the same
+    /// for a fresh call and a session's formula: a timeout, a cancel, the memory limit
+    /// (with cgroups: a stop at it, or an OOM kill in the cgroup of a process that
+    /// ended neither at a time limit nor by a cancel; without: see
+    /// [`near_address_space_limit`]), and the exit code or signal of a process that
+    /// ended.
+    pub(crate) fn outcome(
+        &self,
+        process: &Contained<'_>,
+        (stdout, stderr): (Capture, Capture),
+        cpu: Duration,
+        max_rss_kb: u64,
+        limits: &Limits,
+    ) -> CallOutcome {
+        let (stdout, stdout_truncated) = stdout.finish();
+        let (stderr, stderr_truncated) = stderr.finish();
+        let timed_out = self.why.is_timeout();
+        let cancelled = self.why == Stop::Cancelled;
+        let mut outcome = CallOutcome {
+            stdout,
+            stderr,
+            stdout_truncated,
+            stderr_truncated,
+            wall: self.wall,
+            cpu,
+            max_rss_kb,
+            exit_code: self.ended.and_then(|e| e.exit_code),
+            signal: self.ended.and_then(|e| e.signal),
+            timed_out,
+            memory_limit_hit: false,
+            cancelled,
+            start_error: None,
+        };
+        outcome.memory_limit_hit = if process.in_cgroup() {
+            self.why == Stop::MemoryLimit
+                || (self.ended.is_some() && !timed_out && !cancelled && process.oom_killed())
+        } else {
+            near_address_space_limit(&outcome, limits)
+        };
+        outcome
+    }
+}
+
 /// Writes as much of `bytes` as the pipe takes; returns true when all is written.
-pub(super) fn write_some(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
+fn write_some(fd: RawFd, bytes: &mut &[u8]) -> io::Result<bool> {
     while !bytes.is_empty() {
         // SAFETY: the pointer and length describe the live slice `bytes`, which write
         // only reads.

@@ -1,5 +1,7 @@
 //! A solver session: one long-lived solver process fed formula after formula, reset in
-//! between, under the same supervision as a call ([`super::call`]).
+//! between, watched by the same loop as a call ([`super::call`]): this module only
+//! frames its input (the formula, the model request, the echoes, the reset) and its
+//! output (split at the echoes), and measures each formula.
 //!
 //! On et's smallest formulas a solver spends far longer starting than solving; a
 //! session starts it once. [`Session::call`] is the drop-in for
@@ -52,13 +54,8 @@
 
 mod sentinel;
 
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
-
 use super::call::{
-    hit_address_space_limit, poll_for, usable_cpus, write_pending, BoundedOutput, CallError,
-    CallOutcome, Contained, Ended, Limits, Supervisor, CANCEL_POLL,
+    AfterInput, CallError, CallOutcome, Capture, Contained, Limits, StdoutSink, Supervisor,
 };
 use super::family::{self, Echo, SessionProtocol};
 use super::install;
@@ -71,9 +68,6 @@ use sentinel::Sentinel;
 /// keeps); restarting every 1,000 formulas keeps that growth small while the start of a
 /// new process costs a thousandth of the calls.
 pub const DEFAULT_RESTART_AFTER: usize = 1000;
-
-/// How long to keep reading the pipes after the session process ended (as a call).
-const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// What happened to a session's processes so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -264,7 +258,7 @@ impl<'s> Session<'s> {
             if live.memory_mb != limits.memory_mb || live.formulas >= self.restart_after {
                 self.stats.replaced += 1;
                 self.end();
-            } else if out_of_step(&live.process) {
+            } else if live.process.has_unread_output() {
                 self.stats.out_of_step += 1;
                 self.end();
             }
@@ -349,46 +343,28 @@ impl<'s> Session<'s> {
     }
 }
 
-/// Whether anything arrived on the process's stdout or stderr since the last echo, or
-/// they were closed: output nobody asked for, so the session is out of step.
-fn out_of_step(process: &Contained<'_>) -> bool {
-    [process.stdout.as_ref(), process.stderr.as_ref()]
-        .into_iter()
-        .any(|fd| match fd {
-            None => true,
-            Some(fd) => {
-                let mut pfd = libc::pollfd {
-                    fd: fd.as_raw_fd(),
-                    events: libc::POLLIN,
-                    revents: 0,
-                };
-                // SAFETY: one initialised pollfd, no waiting.
-                let n = unsafe { libc::poll(&mut pfd, 1, 0) };
-                n != 0
-            }
-        })
+/// A formula's stdout, split at its echoes: the bytes between the lead and the closing
+/// echo are kept, the answer is complete at the closing echo's line.
+struct Framed {
+    sentinel: Sentinel,
+    out: Capture,
 }
 
-/// Reads what `fd` has now (non-blocking) into `buf`: `Some(0)` at end of file, `None`
-/// when nothing is there.
-fn read_now(fd: &OwnedFd, buf: &mut [u8]) -> std::io::Result<Option<usize>> {
-    loop {
-        // SAFETY: reading at most `buf.len()` bytes into `buf`.
-        let n = unsafe { libc::read(fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
-        if n >= 0 {
-            return Ok(Some(n as usize));
-        }
-        let e = std::io::Error::last_os_error();
-        match e.kind() {
-            std::io::ErrorKind::Interrupted => continue,
-            std::io::ErrorKind::WouldBlock => return Ok(None),
-            _ => return Err(e),
-        }
+impl StdoutSink for Framed {
+    fn push(&mut self, bytes: &[u8]) {
+        let out = &mut self.out;
+        self.sentinel.feed(bytes, |b| out.push(b));
+    }
+
+    fn answered(&self) -> bool {
+        self.sentinel.seen()
     }
 }
 
-/// Writes `input` to the session process and reads until the `echo` line, the end of
-/// the process or a limit; `first` when the process was started for this formula.
+/// Writes `input` to the session process and watches it (as a call is watched) until
+/// the `echo` line, the end of the process or a limit; `first` when the process was
+/// started for this formula. The formula's CPU time and peak memory are measured here,
+/// from the outside, as what the process used since the formula began.
 fn exchange(
     process: &mut Contained<'_>,
     input: &[u8],
@@ -398,238 +374,43 @@ fn exchange(
     first: bool,
     program: &str,
 ) -> Result<Exchange, CallError> {
-    let sup = |what: &'static str| {
-        let program = program.to_string();
-        move |source: std::io::Error| CallError::Supervise {
-            program,
-            what,
-            source,
-        }
-    };
     process.restart_peak();
-    let (start, cpu_before) = if first {
-        (process.started, Duration::ZERO)
+    let span = if first {
+        process.span_since_exec()
     } else {
-        (Instant::now(), process.cpu_used())
+        process.span_from_now()
     };
-    let deadline = start + limits.timeout;
-    let cpus = usable_cpus();
-    let mut next_cpu_check = limits.cpu_timeout.map(|cpu| start + cpu / cpus);
-    let mut pending = input;
-    let mut out = BoundedOutput::new(limits.capture_bytes);
-    let mut err = BoundedOutput::new(limits.capture_bytes);
-    let mut sentinel = Sentinel::new(lead, echo);
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut ended: Option<Ended> = None;
-    let mut wall = Duration::ZERO;
-    let (mut timed_out, mut cancelled, mut oom) = (false, false, false);
-    let mut drain_deadline = deadline;
-
-    loop {
-        // 1. Has the process ended, or a limit passed?
-        if ended.is_none()
-            && process.pidfd().is_none()
-            && process.exited().map_err(sup("waitid"))?
-        {
-            wall = start.elapsed();
-            ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-            drain_deadline = Instant::now() + DRAIN_GRACE;
-        }
-        let now = Instant::now();
-        if ended.is_none() && !sentinel.seen() && now >= deadline {
-            wall = now - start;
-            timed_out = true;
-            ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-            drain_deadline = Instant::now() + DRAIN_GRACE;
-        }
-        if let (None, false, Some(limit), Some(at)) =
-            (&ended, sentinel.seen(), limits.cpu_timeout, next_cpu_check)
-        {
-            if now >= at {
-                let used = process.cpu_used().saturating_sub(cpu_before);
-                if used >= limit {
-                    wall = now - start;
-                    timed_out = true;
-                    ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-                    drain_deadline = Instant::now() + DRAIN_GRACE;
-                } else {
-                    let wait = ((limit - used) / cpus).max(Duration::from_millis(1));
-                    next_cpu_check = Some(now + wait);
-                }
-            }
-        }
-        let cancel = limits.cancel.as_ref();
-        if ended.is_none() && !sentinel.seen() && cancel.is_some_and(|c| c.load(Ordering::Relaxed))
-        {
-            wall = now - start;
-            cancelled = true;
-            ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-            drain_deadline = Instant::now();
-        }
-        if sentinel.seen() && ended.is_none() {
-            wall = start.elapsed();
-            break;
-        }
-        let open = process.stdout.is_some() || process.stderr.is_some();
-        if ended.is_some() && (!open || Instant::now() >= drain_deadline) {
-            break;
-        }
-
-        // 2. Wait for the next event.
-        let unused = libc::pollfd {
-            fd: -1,
-            events: 0,
-            revents: 0,
-        };
-        let mut fds = [unused; 5];
-        let mut slots = [usize::MAX; 5]; // stdout, stderr, stdin, pidfd, oom
-        let mut nfds = 0;
-        let mut push = |slot: usize, fd: RawFd, events: libc::c_short| {
-            slots[slot] = nfds;
-            fds[nfds] = libc::pollfd {
-                fd,
-                events,
-                revents: 0,
-            };
-            nfds += 1;
-        };
-        if let Some(fd) = &process.stdout {
-            push(0, fd.as_raw_fd(), libc::POLLIN);
-        }
-        if let Some(fd) = &process.stderr {
-            push(1, fd.as_raw_fd(), libc::POLLIN);
-        }
-        if ended.is_none() {
-            if let (Some(fd), false) = (&process.stdin, pending.is_empty()) {
-                push(2, fd.as_raw_fd(), libc::POLLOUT);
-            }
-            if let Some(fd) = process.pidfd() {
-                push(3, fd, libc::POLLIN);
-            }
-            if let Some((fd, events)) = process.oom_poll() {
-                push(4, fd, events);
-            }
-        }
-        let mut until = if ended.is_some() {
-            drain_deadline
-        } else {
-            deadline
-        };
-        if ended.is_none() {
-            if let Some(at) = next_cpu_check {
-                until = until.min(at);
-            }
-        }
-        let mut wait = until.saturating_duration_since(Instant::now());
-        if ended.is_none() && process.pidfd().is_none() {
-            wait = wait.min(Duration::from_millis(1));
-        }
-        if ended.is_none() && limits.cancel.is_some() {
-            wait = wait.min(CANCEL_POLL);
-        }
-        if !poll_for(&mut fds[..nfds], wait).map_err(sup("ppoll"))? {
-            continue;
-        }
-        let ready = |slot: usize| slots[slot] != usize::MAX && fds[slots[slot]].revents != 0;
-
-        // 3. Serve what is ready.
-        if ready(0) {
-            if let Some(fd) = &process.stdout {
-                match read_now(fd, &mut buf).map_err(sup("read stdout"))? {
-                    Some(0) => process.stdout = None,
-                    Some(n) => sentinel.feed(&buf[..n], |b| out.push(b)),
-                    None => {}
-                }
-            }
-        }
-        if ready(1) {
-            if let Some(fd) = &process.stderr {
-                match read_now(fd, &mut buf).map_err(sup("read stderr"))? {
-                    Some(0) => process.stderr = None,
-                    Some(n) => err.push(&buf[..n]),
-                    None => {}
-                }
-            }
-        }
-        if ready(2) {
-            if let Some(fd) = &process.stdin {
-                match write_pending(fd.as_raw_fd(), &mut pending) {
-                    Ok(_) => {}
-                    // The solver closed its stdin or exited: its end is noticed next.
-                    Err(e) if e.raw_os_error() == Some(libc::EPIPE) => pending = &[],
-                    Err(e) => return Err(sup("write stdin")(e)),
-                }
-            }
-        }
-        if ready(4) && ended.is_none() && process.oom_killed() {
-            // Reaching the memory limit ends the session, as it ends a call.
-            oom = true;
-            wall = start.elapsed();
-            ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-            drain_deadline = Instant::now() + DRAIN_GRACE;
-        }
-        if ready(3) && ended.is_none() {
-            wall = start.elapsed();
-            ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-            drain_deadline = Instant::now() + DRAIN_GRACE;
-        }
-    }
-
-    // The OOM killer may have killed a process of the tree (not the solver) and the
-    // echo come anyway: the memory limit was reached during this formula all the same
-    // (an OOM kill ends a session, so every one counted happened in this formula).
-    if ended.is_none() && process.oom_killed() {
-        oom = true;
-        ended = Some(process.kill_and_reap().map_err(sup("wait4"))?);
-    }
-    // stderr written before the echo is in its pipe by now.
-    if ended.is_none() {
-        if let Some(fd) = &process.stderr {
-            while let Some(n) = read_now(fd, &mut buf).map_err(sup("read stderr"))? {
-                if n == 0 {
-                    process.stderr = None;
-                    break;
-                }
-                err.push(&buf[..n]);
-            }
-        }
-    }
-    let rest = sentinel.rest();
-    out.push(&rest);
-    let (cpu, max_rss_kb) = match (&ended, process.in_cgroup()) {
+    let mut stdout = Framed {
+        sentinel: Sentinel::new(lead, echo),
+        out: Capture::new(limits.capture_bytes),
+    };
+    let mut stderr = Capture::new(limits.capture_bytes);
+    let watched = process
+        .watch(
+            input,
+            AfterInput::KeepOpen,
+            span,
+            limits,
+            &mut stdout,
+            &mut stderr,
+        )
+        .map_err(|failure| failure.into_call_error(program))?;
+    let Framed {
+        mut sentinel,
+        mut out,
+    } = stdout;
+    out.push(&sentinel.rest());
+    let (cpu, max_rss_kb) = match (&watched.ended, process.in_cgroup()) {
         // Without a cgroup, a reaped process's counters are its rusage (its whole life).
-        (Some(end), false) => (end.cpu.saturating_sub(cpu_before), end.max_rss_kb),
+        (Some(end), false) => (end.cpu.saturating_sub(span.cpu_before), end.max_rss_kb),
         _ => (
-            process.cpu_used().saturating_sub(cpu_before),
+            process.cpu_used().saturating_sub(span.cpu_before),
             process.peak_memory_kb(),
         ),
     };
-    if ended.is_some() && process.in_cgroup() && !timed_out && !cancelled {
-        oom = oom || process.oom_killed();
-    }
-    let (stdout, stdout_truncated) = out.finish();
-    let (stderr, stderr_truncated) = err.finish();
-    let mut outcome = CallOutcome {
-        stdout,
-        stderr,
-        stdout_truncated,
-        stderr_truncated,
-        wall,
-        cpu,
-        max_rss_kb,
-        exit_code: ended.and_then(|e| e.exit_code),
-        signal: ended.and_then(|e| e.signal),
-        timed_out,
-        memory_limit_hit: oom,
-        cancelled,
-        start_error: None,
-    };
-    if !process.in_cgroup() {
-        outcome.memory_limit_hit = hit_address_space_limit(&outcome, limits);
-    }
     Ok(Exchange {
-        goes_on: ended.is_none() && sentinel.unasked() == 0,
-        outcome,
+        outcome: watched.outcome(process, (out, stderr), cpu, max_rss_kb, limits),
+        goes_on: watched.ended.is_none() && sentinel.unasked() == 0,
     })
 }
 
