@@ -263,7 +263,18 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
         // The script reads a formula file: one process per formula.
         &["--timeout", "1", "--mode", "fresh"],
     );
-    let o = s.run(&["triage", run.to_str().unwrap(), "--jobs", "2", "-q"]);
+    // The run's own pool: the releases timed are 4.16.0 and 99.0, whatever else the
+    // machine's default et home holds.
+    let pool = s.join("pool.toml");
+    let o = s.run(&[
+        "triage",
+        run.to_str().unwrap(),
+        "--pool",
+        pool.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "-q",
+    ]);
     assert!(o.status.success(), "{}", show(&o));
     let (report, _) = report_of(&run.join("triage").join("bugs"), "z3-99.0-performance");
     let timings = report
