@@ -415,8 +415,8 @@ fn report(
         };
         let _ = writeln!(
             out,
-            "## Other formulas\n\n{count} more formula{} of the same operators and releases \
-             show it (the solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
+            "## Other formulas\n\n{count} more formula{} of the same root cause (the operators \
+             above, on the same releases) show it (the solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
             super::report::plural(count)
         );
     }

@@ -2,7 +2,10 @@
 //! solver family, the same kind of verdict, the same version range (first and last
 //! affected release), and the same operator signature — or, for crashes, the same
 //! crash signature, which names the failing assertion or signal and says more than the
-//! operators do. Each group names its smallest trigger (by size, then index).
+//! operators do. Groups are then joined into root causes: those that share a formula
+//! (or a shrunk formula's shape), and those whose formulas compute the same thing on
+//! the same releases, whatever compares it. Each group names its smallest trigger (by
+//! size, then index).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -221,24 +224,14 @@ impl Group {
 /// formula — the same formula text found on two releases whose ranges came out
 /// differently, or under two grammars that print it alike (`reals` and `realints`): a
 /// formula belongs to one group. The joined group's range runs from the oldest first
-/// affected release to the newest last one; its operators are those of the group that
-/// holds the smallest trigger. Formulas shrunk with ground truth ([`super::minimize`])
-/// are compared by [`shape`]: two findings whose shrunk reproducers differ only in
-/// names and constants of the same shape are one root cause.
+/// affected release to the newest last one. Formulas shrunk with ground truth
+/// ([`super::minimize`]) are compared by [`shape`]: two findings whose shrunk
+/// reproducers differ only in names and constants of the same shape are one root cause.
 fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
 ) -> Vec<(GroupKey, Vec<usize>)> {
     let groups: Vec<(GroupKey, Vec<usize>)> = by_key.into_iter().collect();
-    // Union-find over the groups, by (family, kind, verdict, signature, formula).
-    let mut parent: Vec<usize> = (0..groups.len()).collect();
-    fn root(parent: &mut [usize], mut i: usize) -> usize {
-        while parent[i] != i {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        i
-    }
     let compared: Vec<std::borrow::Cow<str>> = findings
         .iter()
         .map(|f| {
@@ -250,6 +243,7 @@ fn one_group_per_formula(
             }
         })
         .collect();
+    let mut classes = Classes::new(groups.len());
     let mut first_with: HashMap<(&str, Kind, Verdict, Option<&str>, &str), usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         for &i in members {
@@ -260,56 +254,131 @@ fn one_group_per_formula(
                 key.crash_signature.as_deref(),
                 compared[i].as_ref(),
             );
-            match first_with.get(&at) {
-                Some(&other) => {
-                    let (a, b) = (root(&mut parent, g), root(&mut parent, other));
-                    parent[a] = b;
-                }
-                None => {
-                    first_with.insert(at, g);
-                }
+            classes.join_first(&mut first_with, at, g);
+        }
+    }
+    classes.merge(findings, groups)
+}
+
+/// Joins the groups of one family, kind and verdict whose formulas compute the same
+/// thing ([`Signature::theory`]: the same operators once the Boolean skeleton and the
+/// relations are left out) and whose own version ranges, each measured on the group's
+/// own formula, are the same: `(< 0.0 (sin 1.0))` and `(not (>= 0.0 (sin 1.0)))`
+/// timing out on the same releases are one root cause, reported once with every formula.
+/// The theory decides, the coinciding ranges only support it: groups with the same
+/// range and different theories stay apart, and so do groups whose formulas are all
+/// skeleton (the core theory: nothing but Booleans to tell bugs apart by).
+fn one_group_per_root_cause(
+    findings: &[Finding],
+    groups: Vec<(GroupKey, Vec<usize>)>,
+) -> Vec<(GroupKey, Vec<usize>)> {
+    let mut classes = Classes::new(groups.len());
+    type At<'k> = (&'k str, Kind, Verdict, &'k str, &'k str, Signature);
+    let mut first_with: HashMap<At, usize> = HashMap::new();
+    for (g, (key, _)) in groups.iter().enumerate() {
+        let theory = key.operators.theory();
+        if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
+            continue;
+        }
+        let at = (
+            key.family.as_str(),
+            key.kind,
+            key.verdict,
+            key.first.as_str(),
+            key.last.as_str(),
+            theory,
+        );
+        classes.join_first(&mut first_with, at, g);
+    }
+    classes.merge(findings, groups)
+}
+
+/// Classes of groups to join: a union-find over group positions.
+struct Classes {
+    parent: Vec<usize>,
+}
+
+impl Classes {
+    fn new(groups: usize) -> Classes {
+        Classes {
+            parent: (0..groups).collect(),
+        }
+    }
+
+    fn root(&mut self, mut g: usize) -> usize {
+        while self.parent[g] != g {
+            self.parent[g] = self.parent[self.parent[g]];
+            g = self.parent[g];
+        }
+        g
+    }
+
+    /// Puts group `g` in the class of the first group seen `at`, or makes it that one.
+    fn join_first<K: std::hash::Hash + Eq>(
+        &mut self,
+        first_with: &mut HashMap<K, usize>,
+        at: K,
+        g: usize,
+    ) {
+        match first_with.entry(at) {
+            std::collections::hash_map::Entry::Occupied(other) => {
+                let (a, b) = (self.root(g), self.root(*other.get()));
+                self.parent[a] = b;
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(g);
             }
         }
     }
-    let mut joined: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-    for g in 0..groups.len() {
-        let r = root(&mut parent, g);
-        joined.entry(r).or_default().push(g);
-    }
-    if joined.len() == groups.len() {
-        return groups;
-    }
-    let mut out = Vec::with_capacity(joined.len());
-    for parts in joined.into_values() {
-        let mut members: Vec<usize> = parts
-            .iter()
-            .flat_map(|&g| groups[g].1.iter().copied())
-            .collect();
-        members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
-        members.dedup();
-        let holder = parts
-            .iter()
-            .copied()
-            .find(|&g| groups[g].1.contains(&members[0]))
-            .unwrap_or(parts[0]);
-        let mut key = groups[holder].0.clone();
-        for &g in &parts {
-            let other = &groups[g].0;
-            if g == holder {
-                continue;
-            }
-            if !other.first.is_empty()
-                && (key.first.is_empty() || compare_versions(&other.first, &key.first).is_lt())
-            {
-                key.first = other.first.clone();
-            }
-            if compare_versions(&other.last, &key.last).is_gt() {
-                key.last = other.last.clone();
-            }
+
+    /// One group per class: members smallest first; the range from the oldest first
+    /// affected release to the newest last one; the operators every part applies.
+    fn merge(
+        mut self,
+        findings: &[Finding],
+        groups: Vec<(GroupKey, Vec<usize>)>,
+    ) -> Vec<(GroupKey, Vec<usize>)> {
+        let mut joined: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for g in 0..groups.len() {
+            let r = self.root(g);
+            joined.entry(r).or_default().push(g);
         }
-        out.push((key, members));
+        if joined.len() == groups.len() {
+            return groups;
+        }
+        let mut out = Vec::with_capacity(joined.len());
+        for parts in joined.into_values() {
+            let mut members: Vec<usize> = parts
+                .iter()
+                .flat_map(|&g| groups[g].1.iter().copied())
+                .collect();
+            members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
+            members.dedup();
+            let holder = parts
+                .iter()
+                .copied()
+                .find(|&g| groups[g].1.contains(&members[0]))
+                .unwrap_or(parts[0]);
+            let mut key = groups[holder].0.clone();
+            for &g in &parts {
+                let other = &groups[g].0;
+                if g == holder {
+                    continue;
+                }
+                if !other.first.is_empty()
+                    && (key.first.is_empty() || compare_versions(&other.first, &key.first).is_lt())
+                {
+                    key.first = other.first.clone();
+                }
+                if compare_versions(&other.last, &key.last).is_gt() {
+                    key.last = other.last.clone();
+                }
+                key.operators.0.retain(|op| other.operators.0.contains(op));
+            }
+            out.push((key, members));
+        }
+        out
     }
-    out
 }
 
 /// A formula up to renaming and constants of the same shape: its declared names
@@ -533,7 +602,8 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             by_key.entry(key).or_default().push(i);
         }
     }
-    let mut groups: Vec<Group> = one_group_per_formula(findings, by_key)
+    let joined = one_group_per_formula(findings, by_key);
+    let mut groups: Vec<Group> = one_group_per_root_cause(findings, joined)
         .into_iter()
         .map(|(key, mut members)| {
             members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
@@ -732,6 +802,38 @@ mod tests {
         let mut members = joined.1.clone();
         members.sort();
         assert_eq!(members, [0, 1]);
+    }
+
+    #[test]
+    fn groups_computing_the_same_on_the_same_releases_are_one_root_cause() {
+        let less = "(declare-const a Real) (assert (< 0.0 (sin 1.0))) (check-sat)";
+        let not_at_least = "(declare-const a Real) (assert (not (>= 0.0 (sin 1.0)))) (check-sat)";
+        let cos = "(declare-const a Real) (assert (< a (cos 1.0))) (check-sat)";
+        let older = "(declare-const a Real) (assert (> a (sin a))) (check-sat)";
+        let findings: Vec<Finding> = [less, not_at_least, cos, older]
+            .iter()
+            .enumerate()
+            .map(|(i, f)| finding("reals", &i.to_string(), "z3-5.4.1", f))
+            .collect();
+        let groups = vec![
+            (key("5.3.3", "5.4.1", less), vec![0]),
+            (key("5.3.3", "5.4.1", not_at_least), vec![1]),
+            (key("5.3.3", "5.4.1", cos), vec![2]),
+            (key("4.8.5", "5.4.1", older), vec![3]),
+        ];
+        let joined = one_group_per_root_cause(&findings, groups);
+        assert_eq!(joined.len(), 3, "{joined:?}");
+        let sin = joined.iter().find(|(_, m)| m.len() == 2).unwrap();
+        let mut members = sin.1.clone();
+        members.sort();
+        assert_eq!(members, [0, 1]);
+        // The operators every formula of the root cause applies.
+        assert_eq!(sin.0.operators.to_string(), "sin");
+        // Another range or another theory: another root cause.
+        assert!(joined
+            .iter()
+            .any(|(k, m)| m == &[2] && k.operators.to_string() == "< cos"));
+        assert!(joined.iter().any(|(k, m)| m == &[3] && k.first == "4.8.5"));
     }
 
     #[test]

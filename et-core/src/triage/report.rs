@@ -582,7 +582,9 @@ pub fn markdown(triage: &Triage) -> String {
          timeout, kept only while the reference still decides the formula within the \
          run's timeout. Version ranges: {} run on each installed release of its family \
          (the runs' solvers{}){}. Groups share family, kind, version range and operators \
-         (crashes: the crash signature); {} solver calls in all.\n",
+         (crashes: the crash signature); groups whose formulas apply the same operators \
+         beside the Boolean skeleton and the comparisons, on the same releases, are one \
+         root cause; {} solver calls in all.\n",
         triage.settings.attempts,
         match triage.settings.performance_formulas {
             None => "every performance trigger".to_string(),

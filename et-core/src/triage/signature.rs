@@ -38,6 +38,23 @@ impl Signature {
         Signature(ops)
     }
 
+    /// The operators of the theory, without the Boolean skeleton and the relations
+    /// that compare terms (`not`, `and`, `or`, `xor`, `=>`, `ite`, `=`, `distinct`, `<`,
+    /// `<=`, `>`, `>=`): what a formula computes, whatever asks about it. `(< 0.0 (sin
+    /// 1.0))` and `(not (>= 0.0 (sin 1.0)))` both have the theory `sin`.
+    pub fn theory(&self) -> Signature {
+        const SKELETON: [&str; 12] = [
+            "not", "and", "or", "xor", "=>", "ite", "=", "distinct", "<", "<=", ">", ">=",
+        ];
+        Signature(
+            self.0
+                .iter()
+                .filter(|op| !SKELETON.contains(&op.as_str()))
+                .cloned()
+                .collect(),
+        )
+    }
+
     /// The operators, comma-separated (`=, mod`); `(none)` for the empty set.
     pub fn describe(&self) -> String {
         if self.0.is_empty() {
@@ -183,6 +200,16 @@ mod tests {
         assert_eq!(ops(f), ["-", "=", "abs", "mod"]);
         assert_eq!(Signature::of(f).to_string(), "- = abs mod");
         assert_eq!(Signature::of(f).describe(), "-, =, abs, mod");
+    }
+
+    #[test]
+    fn the_theory_leaves_out_what_compares() {
+        let theory = |f: &str| Signature::of(f).theory().to_string();
+        assert_eq!(theory("(assert (< 0.0 (sin 1.0)))"), "sin");
+        assert_eq!(theory("(assert (not (>= 0.0 (sin 1.0))))"), "sin");
+        assert_eq!(theory("(assert (= 1 (mod (* a a) a)))"), "* mod");
+        assert_eq!(theory("(assert (bvult (bvurem a b) c))"), "bvult bvurem");
+        assert_eq!(theory("(assert (and (=> p q) (xor p (ite q p q))))"), "");
     }
 
     #[test]
