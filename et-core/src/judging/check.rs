@@ -7,28 +7,29 @@
 //! Option configurations a solver refuses at the start are found the same way
 //! ([`refusals`]).
 //!
-//! Calls go through [`crate::solvers::call`] (the one supervisor: limits, whole-tree
-//! kill) and their outputs through [`crate::oracle::classify`] (the one classification
-//! table), so a check answers exactly as a campaign would; the model is read and
-//! checked by et-eval, as a campaign checks it.
+//! Calls are made and read by [`super::observe_with`], the one call-and-judge path of
+//! campaigns and triage (the one supervisor, the one classification table, et-eval's
+//! model check), on the campaign's own [`Invocation`] for the model probe: a check
+//! answers exactly as a campaign would.
 
 use std::path::Path;
 use std::time::Duration;
 
-use et_eval::{check_model, ModelCheck, Script};
+use et_eval::{ModelCheck, Script};
 
-use crate::oracle::{classify, Status};
-use crate::solvers::call::{CallOutcome, Input, Limits, Supervisor};
+use super::{observe_with, Invocation, Observation};
+use crate::oracle::Status;
+use crate::solvers::call::{CallOutcome, Limits, Supervisor};
 use crate::solvers::family;
 use crate::solvers::{InputMode, SolverConfig};
 
 /// A satisfiable formula of [`KNOWN_LOGIC`] every family accepts (behind its prelude):
 /// Booleans only, since bitwuzla has no integers.
 pub const KNOWN_SAT: &str =
-    "(declare-const a Bool)\n(declare-const b Bool)\n(assert (and a (not b)))\n(check-sat)\n(exit)\n";
+    "(declare-const a Bool)\n(declare-const b Bool)\n(assert (and a (not b)))\n(check-sat)\n";
 /// An unsatisfiable formula of [`KNOWN_LOGIC`] every family accepts.
 pub const KNOWN_UNSAT: &str = "(declare-const a Bool)\n(declare-const b Bool)\n\
-                               (assert (and (or a b) (not a) (not b)))\n(check-sat)\n(exit)\n";
+                               (assert (and (or a b) (not a) (not b)))\n(check-sat)\n";
 /// The logic of the known formulas, for the families that need it stated (yices).
 pub const KNOWN_LOGIC: &str = "QF_UF";
 
@@ -139,25 +140,22 @@ pub fn check_solver(
     }
 }
 
-/// Runs `solver` on [`KNOWN_SAT`] the way a campaign asks it for a model (its command
-/// with the family's model options; the script behind the family's model preamble,
-/// `(set-option :produce-models true)` for a family et does not know, with
-/// `(get-model)` after `(check-sat)`) and checks that the answer is `sat` with a model
-/// et reads and finds valid. `None` when models are off for the solver.
+/// Runs `solver` on [`KNOWN_SAT`] the way a campaign asks it for a model: the
+/// campaign's [`Invocation`] (its command with the family's model options; the
+/// family's model preamble, `(set-option :produce-models true)` for a family et does
+/// not know, and the model request after `(check-sat)`), observed as a campaign
+/// observes a call ([`observe_with`]: the classification table, et's check of the
+/// printed model). The answer must be `sat` with a model et reads and finds valid.
+/// `None` when models are off for the solver.
 pub fn probe_model(
     supervisor: &Supervisor,
     solver: &SolverConfig,
     work_dir: &Path,
     limits: &Limits,
 ) -> Option<Probe> {
-    let command = solver.command_with_models()?;
+    solver.command_with_models()?;
     let family = family::find_or_generic(&solver.family);
     let request = family.model_request();
-    let body = KNOWN_SAT.strip_suffix("(exit)\n").unwrap_or(KNOWN_SAT);
-    let mut text = solver
-        .prelude(Some(KNOWN_LOGIC))
-        .map_or(String::new(), |p| p + "\n");
-    text.push_str(&format!("{body}{request}\n(exit)\n"));
     let how = match (
         family.model_options(&solver.version),
         family.model_preamble(),
@@ -168,61 +166,63 @@ pub fn probe_model(
         (_, Some(preamble)) => format!("`{preamble}` and `{request}`"),
         _ => format!("`{request}`"),
     };
+    let invocation = Invocation::new(solver, KNOWN_SAT, Some(KNOWN_LOGIC));
     let file = work_dir.join(format!("known-model-{}.smt2", file_safe(&solver.name)));
-    let outcome = match run_script(supervisor, &command, solver.input, &file, &text, limits) {
-        Ok(outcome) => outcome,
+    let observation = match call(supervisor, invocation, &file, limits, KNOWN_SAT) {
+        Ok(observation) => observation,
         Err(problem) => return Some(Probe::not_started(problem, limits)),
     };
-    let class = classify(&outcome);
+    let (class, outcome) = (&observation.class, &observation.outcome);
     let problem = if class.self_check_failed {
-        Some(format!("invalid model: {}", first_line(&outcome)))
+        Some(format!("invalid model: {}", first_line(outcome)))
     } else if class.status != Status::Sat {
         let detail = describe(
             Status::Sat,
             class.status,
-            &outcome,
+            outcome,
             limits,
-            class.crash_signature,
+            class.crash_signature.clone(),
         );
         Some(format!("asked for a model with {how}: {detail}"))
     } else {
-        let script = Script::parse(KNOWN_SAT).expect("the known-sat formula is well-formed");
-        let dialect = solver.model_dialect();
-        match check_model(&script, &outcome.stdout_text(), dialect) {
-            ModelCheck::Valid => None,
-            ModelCheck::NoModel { reason } => Some(format!(
+        match observation.model_check.as_ref() {
+            Some(ModelCheck::Valid) => None,
+            Some(ModelCheck::NoModel { reason }) => Some(format!(
                 "asked for a model with {how}, got none et can read: {reason}"
             )),
-            other => Some(format!("asked for a model with {how}: model {other}")),
+            Some(other) => Some(format!("asked for a model with {how}: model {other}")),
+            None => Some(format!("asked for a model with {how}: no model checked")),
         }
     };
-    Some(Probe::new(class.status, &outcome, limits, problem))
+    Some(Probe::new(class.status, outcome, limits, problem))
 }
 
-/// Runs `command` on the script `text`: on standard input, or written to `file` (removed
-/// afterwards) whose path is appended. An error says why it could not run.
-fn run_script(
+/// Makes the call of `invocation` through the one call-and-judge path
+/// ([`observe_with`]), its script written to `file` (removed afterwards) for a solver
+/// that reads a file; a printed model is checked against `formula`. An error says why
+/// it could not run.
+fn call(
     supervisor: &Supervisor,
-    command: &[String],
-    input: InputMode,
+    invocation: Invocation<'_>,
     file: &Path,
-    text: &str,
     limits: &Limits,
-) -> Result<CallOutcome, String> {
-    let outcome = match input {
-        InputMode::Stdin => supervisor.run(command, Input::Stdin(text.as_bytes()), limits),
-        InputMode::File => {
-            std::fs::write(file, text)
-                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-            let outcome = supervisor.run(command, Input::File(file), limits);
-            let _ = std::fs::remove_file(file);
-            outcome
-        }
-    };
-    outcome.map_err(|e| e.to_string())
+    formula: &str,
+) -> Result<Observation, String> {
+    let written = invocation.solver.input == InputMode::File;
+    if written {
+        std::fs::write(file, &invocation.script)
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    }
+    let formula = Script::parse(formula);
+    let observation = observe_with(supervisor, invocation, file, limits, || formula.as_ref());
+    if written {
+        let _ = std::fs::remove_file(file);
+    }
+    observation.map_err(|e| e.to_string())
 }
 
-/// Runs `solver` on `formula` and compares the classified answer with `expected`.
+/// Runs `solver` on `formula` with its plain command and the family's prelude
+/// ([`Invocation::plain`]) and compares the classified answer with `expected`.
 pub fn probe(
     supervisor: &Supervisor,
     solver: &SolverConfig,
@@ -236,37 +236,26 @@ pub fn probe(
         expected,
         file_safe(&solver.name)
     ));
-    // The plain command, so the family's prelude alone (not the model preamble).
-    let formula = match family::find_or_generic(&solver.family).prelude(Some(KNOWN_LOGIC)) {
-        Some(prelude) => format!("{prelude}\n{formula}"),
-        None => formula.to_string(),
-    };
-    let outcome = match run_script(
-        supervisor,
-        &solver.command,
-        solver.input,
-        &file,
-        &formula,
-        limits,
-    ) {
-        Ok(outcome) => outcome,
+    let invocation = Invocation::plain(solver, formula, Some(KNOWN_LOGIC));
+    let observation = match call(supervisor, invocation, &file, limits, formula) {
+        Ok(observation) => observation,
         Err(problem) => return Probe::not_started(problem, limits),
     };
-    let class = classify(&outcome);
+    let (class, outcome) = (&observation.class, &observation.outcome);
     let problem = if class.self_check_failed {
-        Some(format!("invalid model: {}", first_line(&outcome)))
+        Some(format!("invalid model: {}", first_line(outcome)))
     } else if class.status == expected {
         None
     } else {
         Some(describe(
             expected,
             class.status,
-            &outcome,
+            outcome,
             limits,
-            class.crash_signature,
+            class.crash_signature.clone(),
         ))
     };
-    Probe::new(class.status, &outcome, limits, problem)
+    Probe::new(class.status, outcome, limits, problem)
 }
 
 /// What a wrong or failed answer was, in one line.

@@ -45,6 +45,26 @@ impl<'a> Invocation<'a> {
             script,
         }
     }
+
+    /// The call of `solver` on `formula` without a model request, whether or not et
+    /// asks the solver for models in a campaign: its plain command line and the family's
+    /// prelude before the formula (what `et solvers check` asks first: does it answer
+    /// at all).
+    pub fn plain(solver: &'a SolverConfig, formula: &str, logic: Option<&str>) -> Invocation<'a> {
+        // The family's prelude alone: the model preamble asks for models.
+        let mut script = solver
+            .family_info()
+            .prelude(logic)
+            .map_or(String::new(), |p| p + "\n");
+        script.push_str(formula.trim_end());
+        script.push('\n');
+        Invocation {
+            solver,
+            models: false,
+            command: solver.command.clone(),
+            script,
+        }
+    }
 }
 
 /// The commands et adds around a formula, each on a line of its own: a prelude's
@@ -105,6 +125,11 @@ mod tests {
         assert_eq!(call.script, format!("{f}\n"));
         assert!(!call.models);
         assert_eq!(call.command, off.command);
+        // Plain: no model request, the plain command, the family's prelude alone.
+        let call = Invocation::plain(&yices, f, Some("QF_NIA"));
+        assert_eq!(call.script, format!("(set-logic QF_NIA)\n{f}\n"));
+        assert!(!call.models);
+        assert_eq!(call.command, yices.command);
     }
 
     #[test]

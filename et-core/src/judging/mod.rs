@@ -21,7 +21,7 @@ pub mod reference;
 
 pub use formula::{search_witness, Formula};
 pub use invocation::{formula_of, logic_of, Invocation};
-pub use observation::{observe, Observation};
+pub use observation::{observe, observe_with, Observation};
 
 use et_eval::ModelCheck;
 

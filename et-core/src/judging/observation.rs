@@ -6,7 +6,7 @@ use std::path::Path;
 use et_eval::{check_model, ModelCheck, Script, ScriptError};
 
 use crate::oracle::{self, Classification, Status};
-use crate::solvers::call::{run_call, CallError, CallOutcome, Input, Limits};
+use crate::solvers::call::{CallError, CallOutcome, Input, Limits, Supervisor};
 use crate::solvers::InputMode;
 
 use super::reference::Answer;
@@ -126,10 +126,27 @@ pub fn observe<'s>(
     limits: &Limits,
     formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
 ) -> Result<Observation, CallError> {
+    observe_with(
+        Supervisor::global(),
+        invocation,
+        script_file,
+        limits,
+        formula,
+    )
+}
+
+/// [`observe`] under `supervisor` (a start check may be asked to run without cgroups).
+pub fn observe_with<'s>(
+    supervisor: &Supervisor,
+    invocation: Invocation<'_>,
+    script_file: &Path,
+    limits: &Limits,
+    formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
+) -> Result<Observation, CallError> {
     let input = match invocation.solver.input {
         InputMode::File => Input::File(script_file),
         InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
     };
-    let outcome = run_call(&invocation.command, input, limits)?;
+    let outcome = supervisor.call(&invocation.command, input, limits)?;
     Ok(Observation::new(invocation, outcome, formula))
 }

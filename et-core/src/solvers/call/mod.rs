@@ -343,35 +343,47 @@ pub enum CallError {
     },
 }
 
-/// Runs a call under [`Supervisor::global`]; see [`Supervisor::run`].
-///
-/// A call stopped by the wall-clock limit before it used its CPU-time limit (when that
-/// is the smaller one) is made once more, and the second outcome is the call's: the
-/// wall-clock limit is a safety net above the CPU limit, and reaching it first means
-/// the solver was waiting rather than computing — on a machine loaded by other work,
-/// waiting for a CPU, which says nothing about the solver and must not become a
-/// `timeout` finding. A solver that stops the same way again keeps its timeout (it
-/// hangs without computing, or the machine is still that loaded).
-///
-/// A call killed from outside ([`CallOutcome::killed_from_outside`]) is made again, up
-/// to [`OUTSIDE_KILL_RETRIES`] times: the kill says nothing about the solver. One that
-/// is killed every time keeps that outcome (classified `killed`, never a finding).
+/// Runs a call under [`Supervisor::global`]: [`Supervisor::call`].
 pub fn run_call(
     command: &[String],
     input: Input<'_>,
     limits: &Limits,
 ) -> Result<CallOutcome, CallError> {
-    let supervisor = Supervisor::global();
-    let mut outcome = supervisor.run(command, input, limits)?;
-    let mut retries = 0;
-    while outcome.killed_from_outside() && retries < OUTSIDE_KILL_RETRIES {
-        retries += 1;
-        outcome = supervisor.run(command, input, limits)?;
+    Supervisor::global().call(command, input, limits)
+}
+
+impl Supervisor {
+    /// Makes a call: [`Supervisor::run`], made again where its outcome says nothing
+    /// about the solver.
+    ///
+    /// A call stopped by the wall-clock limit before it used its CPU-time limit (when that
+    /// is the smaller one) is made once more, and the second outcome is the call's: the
+    /// wall-clock limit is a safety net above the CPU limit, and reaching it first means
+    /// the solver was waiting rather than computing — on a machine loaded by other work,
+    /// waiting for a CPU, which says nothing about the solver and must not become a
+    /// `timeout` finding. A solver that stops the same way again keeps its timeout (it
+    /// hangs without computing, or the machine is still that loaded).
+    ///
+    /// A call killed from outside ([`CallOutcome::killed_from_outside`]) is made again, up
+    /// to [`OUTSIDE_KILL_RETRIES`] times: the kill says nothing about the solver. One that
+    /// is killed every time keeps that outcome (classified `killed`, never a finding).
+    pub fn call(
+        &self,
+        command: &[String],
+        input: Input<'_>,
+        limits: &Limits,
+    ) -> Result<CallOutcome, CallError> {
+        let mut outcome = self.run(command, input, limits)?;
+        let mut retries = 0;
+        while outcome.killed_from_outside() && retries < OUTSIDE_KILL_RETRIES {
+            retries += 1;
+            outcome = self.run(command, input, limits)?;
+        }
+        if starved(&outcome, limits) {
+            return self.run(command, input, limits);
+        }
+        Ok(outcome)
     }
-    if starved(&outcome, limits) {
-        return supervisor.run(command, input, limits);
-    }
-    Ok(outcome)
 }
 
 /// How many times [`run_call`] makes a call again that something outside et killed.
