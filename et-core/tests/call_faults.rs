@@ -10,7 +10,7 @@ use common::{dies_soon, fake_script};
 use std::path::PathBuf;
 use std::time::Duration;
 
-use et_core::judging::reference::Answer;
+use et_core::judging::reference::Ruling;
 use et_core::judging::{self, Judged};
 use et_core::oracle::{classify, Status, Verdict};
 use et_core::solvers::call::{
@@ -25,7 +25,7 @@ fn judge(status: Status, self_check_failed: bool, reference: Option<Status>) -> 
         self_check_failed,
         model_check: None,
     };
-    let reference = reference.map(|status| Answer {
+    let reference = reference.map(|status| Ruling {
         status,
         invalid_model: false,
     });

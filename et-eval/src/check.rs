@@ -9,7 +9,6 @@ use std::fmt;
 use crate::eval::{evaluate, Evaluation, Limits, Truth};
 use crate::model::{parse_model, without_error_lines, ModelDialect, ModelError};
 use crate::script::{Script, ScriptError};
-use crate::witness::{find_witness, Witness, WitnessBound};
 
 /// The result of checking a solver's model.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,15 +123,10 @@ pub fn evaluate_model(
     ))
 }
 
-/// A witness of the formula within `bound`, if the search finds one: the formula is
-/// then satisfiable, whatever any solver says.
-pub fn check_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
-    find_witness(script, bound)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::witness::{find_witness, WitnessBound};
 
     #[test]
     fn verdicts_and_csv_cells() {
@@ -171,7 +165,7 @@ mod tests {
         assert_eq!(check_model(&script, flagged, z3), ModelCheck::Valid);
         let none = check_model(&script, "unsat\n(error \"model is not available\")", z3);
         assert_eq!(none.csv(), "");
-        assert!(check_witness(&script, &WitnessBound::default()).is_some());
+        assert!(find_witness(&script, &WitnessBound::default()).is_some());
         let unknown_op =
             Script::parse("(declare-const a Int)(assert (> (frobnicate a) 0))").unwrap_err();
         let unsupported = ModelCheck::of_unreadable(&unknown_op).unwrap();

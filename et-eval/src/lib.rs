@@ -22,7 +22,7 @@ pub mod term;
 pub mod value;
 pub mod witness;
 
-pub use check::{check_model, check_witness, evaluate_model, ModelCheck};
+pub use check::{check_model, evaluate_model, ModelCheck};
 pub use eval::{evaluate, value_of, Assignment, Binding, Evaluation, Limits, Truth};
 pub use fp::generic::Fp;
 

@@ -12,7 +12,7 @@ use std::path::Path;
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
-use crate::judging::reference::Answer;
+use crate::judging::reference::Ruling;
 use crate::oracle::Verdict;
 
 use super::row::once::{Admission, CallsOnce, LeftOut};
@@ -30,7 +30,7 @@ pub struct Ledger {
     complete_count: u64,
     /// Formulas with rows for some solvers only: solver name → its answer (which may
     /// judge the others, when that solver is their reference).
-    partial: HashMap<u64, HashMap<String, Answer>>,
+    partial: HashMap<u64, HashMap<String, Ruling>>,
     /// Number of rows read.
     pub rows: u64,
     /// Rows that are not calls of the run (a call's second row, another solver's),
@@ -114,7 +114,7 @@ impl Ledger {
         let mut calls = CallsOnce::new(start, u64::MAX, solvers.iter().map(String::as_str));
         // A formula's rows are written together, so formulas seen but not yet complete
         // stay few while reading; what is left at the end was cut off mid-formula.
-        let mut pending: HashMap<u64, Vec<Option<Answer>>> = HashMap::new();
+        let mut pending: HashMap<u64, Vec<Option<Ruling>>> = HashMap::new();
         let mut ledger = Ledger {
             torn_bytes,
             ..Ledger::default()
@@ -151,7 +151,7 @@ impl Ledger {
             let done = pending
                 .entry(offset)
                 .or_insert_with(|| vec![None; solvers.len()]);
-            done[solver] = Some(Answer {
+            done[solver] = Some(Ruling {
                 status: row.status,
                 invalid_model,
             });
@@ -193,7 +193,7 @@ impl Ledger {
     }
 
     /// The solvers that already have a row for the formula, with their answers.
-    pub fn done(&self, offset: u64) -> Option<&HashMap<String, Answer>> {
+    pub fn done(&self, offset: u64) -> Option<&HashMap<String, Ruling>> {
         self.partial.get(&offset)
     }
 

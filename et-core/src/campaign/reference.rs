@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
-use crate::judging::reference::Answer;
+use crate::judging::reference::Ruling;
 use crate::oracle::Status;
 
 use super::append::CsvAppender;
@@ -86,7 +86,7 @@ pub struct ReferenceCache {
     path: PathBuf,
     grammar: String,
     references: Vec<String>,
-    known: HashMap<(u64, u16), Answer>,
+    known: HashMap<(u64, u16), Ruling>,
     /// The witness searcher of this run, if it searches.
     searcher: Option<String>,
     /// Cached witness searches by formula offset.
@@ -169,7 +169,7 @@ impl ReferenceCache {
                 if status.is_decided() || row.timeout_s >= timeout_s {
                     known.insert(
                         (offset, reference as u16),
-                        Answer {
+                        Ruling {
                             status,
                             invalid_model,
                         },
@@ -193,7 +193,7 @@ impl ReferenceCache {
     }
 
     /// The cached answer of `solver` on the formula at `offset`, if one stands.
-    pub fn get(&self, solver: &str, offset: u64) -> Option<Answer> {
+    pub fn get(&self, solver: &str, offset: u64) -> Option<Ruling> {
         let reference = self.references.iter().position(|r| r == solver)?;
         self.known.get(&(offset, reference as u16)).copied()
     }
@@ -209,7 +209,7 @@ impl ReferenceCache {
 }
 
 /// A new reference answer to cache: solver, answer, wall seconds.
-pub type NewAnswer = (String, Answer, f64);
+pub type NewAnswer = (String, Ruling, f64);
 
 /// Appends new reference answers as they come, whole.
 pub struct ReferenceAppender {

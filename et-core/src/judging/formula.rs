@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use et_eval::{check_witness, Script, WitnessBound};
+use et_eval::{find_witness, Script, WitnessBound};
 
 use crate::oracle::checks::WitnessFact;
 
@@ -17,7 +17,7 @@ use super::formula_of;
 /// last line is cut cleanly.
 pub fn search_witness(script: &Script, values: usize) -> Option<String> {
     let bound = WitnessBound::exhaustive(values, script.decls.len());
-    let found = check_witness(script, &bound)?;
+    let found = find_witness(script, &bound)?;
     let mut text = found.to_smtlib(script).trim_end().replace('\n', " ");
     if !found.evaluation.choices.is_empty() {
         let choices: Vec<String> = found

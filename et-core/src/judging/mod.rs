@@ -27,7 +27,7 @@ use et_eval::ModelCheck;
 
 use crate::oracle::checks::{run_checks, CallFacts, Finding, WitnessFact};
 use crate::oracle::Status;
-use reference::Answer;
+use reference::Ruling;
 
 /// How a call is made: a new process for the one formula (`fresh`), or one formula of
 /// a long-lived solver process fed formula after formula (`session`,
@@ -84,15 +84,15 @@ pub struct Deciders {
     /// The answer of the call's reference (the first judge that decided,
     /// [`reference::first_decided`]); only a usable answer (a clean
     /// sat/unsat) judges.
-    pub reference: Option<Answer>,
+    pub reference: Option<Ruling>,
     /// Another solver of the pool (under test or judge) decided the formula with an
     /// answer nothing contradicts ([`pool_decider`]).
     pub pool: bool,
 }
 
-impl From<Option<Answer>> for Deciders {
+impl From<Option<Ruling>> for Deciders {
     /// A reference's answer, and nothing known of the rest of the pool.
-    fn from(reference: Option<Answer>) -> Deciders {
+    fn from(reference: Option<Ruling>) -> Deciders {
         Deciders {
             reference,
             pool: false,
@@ -121,7 +121,7 @@ pub struct Decision<'a> {
     /// The solver's name.
     pub solver: &'a str,
     /// Its answer as a judge ([`as_reference`]).
-    pub answer: Answer,
+    pub answer: Ruling,
     /// et found the model it printed valid.
     pub model_valid: bool,
     /// Seconds it took.
@@ -159,8 +159,8 @@ pub fn as_reference(
     status: Status,
     self_check_failed: bool,
     model_check: Option<&ModelCheck>,
-) -> Answer {
-    Answer {
+) -> Ruling {
+    Ruling {
         status,
         invalid_model: match model_check {
             Some(ModelCheck::Valid) => false,

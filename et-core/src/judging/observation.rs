@@ -9,7 +9,7 @@ use crate::oracle::{self, Classification, Status};
 use crate::solvers::call::{CallError, CallOutcome, Input, Limits, Supervisor};
 use crate::solvers::InputMode;
 
-use super::reference::Answer;
+use super::reference::Ruling;
 use super::{as_reference, read_model, CallMode, Invocation, Judged};
 
 /// A finished call as the oracle sees it.
@@ -108,7 +108,7 @@ impl Observation {
     }
 
     /// This call's answer as a judge of others ([`as_reference`]).
-    pub fn as_reference(&self) -> Answer {
+    pub fn as_reference(&self) -> Ruling {
         as_reference(
             self.class.status,
             self.class.self_check_failed,

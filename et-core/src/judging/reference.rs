@@ -1,22 +1,25 @@
 //! A reference's answer and the rule that picks it: of a solver's ordered judges
 //! (who they are is the pool's rules, [`crate::solvers::reference_rules`]), the first
 //! that decides the formula is its reference ([`first_decided`]); deciding means a
-//! clean `sat` or `unsat` ([`Answer::usable`]). The campaign and triage judge with it;
+//! clean `sat` or `unsat` ([`Ruling::usable`]). The campaign and triage judge with it;
 //! the campaign's cache of answers is its own (`campaign::reference`).
 
 use crate::oracle::Status;
 use crate::solvers::SolverConfig;
 
-/// A reference's answer on a formula, as far as judging needs it.
+/// A judge's answer on a formula, as far as judging others needs it
+/// ([`super::as_reference`] makes one of a call).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Answer {
+pub struct Ruling {
     /// Its classified status.
     pub status: Status,
-    /// Its own model check failed (the status is then `sat`).
+    /// The model it printed is wrong (the status is then `sat`): et's check found it
+    /// false, or, where et's check decided nothing, the solver's own check failed.
+    /// This is the one meaning of `invalid_model` in et.
     pub invalid_model: bool,
 }
 
-impl Answer {
+impl Ruling {
     /// Whether the answer can judge other solvers: a clean `sat` or `unsat`. An answer
     /// whose model the solver's own check rejected has decided nothing.
     pub fn usable(self) -> bool {
@@ -31,18 +34,18 @@ pub enum Reference<'a> {
     None,
     /// The first judge whose answer is usable (a clean sat/unsat), or the first judge
     /// when none of them had one (its answer then gives no verdict).
-    Judged(&'a SolverConfig, Answer),
+    Judged(&'a SolverConfig, Ruling),
     /// This judge's answer is needed next (the ones before it did not decide).
     Missing(&'a SolverConfig),
 }
 
 /// The published campaign's rule for an ordered list of judges: the first that
 /// decides the formula is the reference. Deciding means a usable answer
-/// ([`Answer::usable`]): a `sat` whose model the judge's own check rejected decided
+/// ([`Ruling::usable`]): a `sat` whose model the judge's own check rejected decided
 /// nothing, so the next judge is asked. `known` gives a judge's answer if there is one.
 pub fn first_decided<'a>(
     judges: &'a [SolverConfig],
-    known: impl Fn(&str) -> Option<Answer>,
+    known: impl Fn(&str) -> Option<Ruling>,
 ) -> Reference<'a> {
     for judge in judges {
         match known(&judge.name) {
@@ -54,7 +57,7 @@ pub fn first_decided<'a>(
     match judges.first() {
         Some(first) => Reference::Judged(
             first,
-            known(&first.name).unwrap_or(Answer {
+            known(&first.name).unwrap_or(Ruling {
                 status: Status::Unknown,
                 invalid_model: false,
             }),
@@ -73,7 +76,7 @@ mod tests {
             .iter()
             .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
             .collect();
-        let plain = |status| Answer {
+        let plain = |status| Ruling {
             status,
             invalid_model: false,
         };
@@ -130,11 +133,11 @@ mod tests {
             .iter()
             .map(|n| SolverConfig::new(n, n, "1", vec![n.to_string()]))
             .collect();
-        let invalid = Answer {
+        let invalid = Ruling {
             status: Status::Sat,
             invalid_model: true,
         };
-        let unsat = Answer {
+        let unsat = Ruling {
             status: Status::Unsat,
             invalid_model: false,
         };

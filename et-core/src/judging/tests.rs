@@ -12,14 +12,14 @@ fn call(status: Status) -> Judged<'static> {
     }
 }
 
-fn decided(status: Status) -> Option<Answer> {
-    Some(Answer {
+fn decided(status: Status) -> Option<Ruling> {
+    Some(Ruling {
         status,
         invalid_model: false,
     })
 }
 
-fn verdict(call: Judged<'_>, reference: Option<Answer>, witness: bool) -> Option<Verdict> {
+fn verdict(call: Judged<'_>, reference: Option<Ruling>, witness: bool) -> Option<Verdict> {
     judge(call, reference.into(), &witness).map(|f| f.verdict)
 }
 
@@ -54,7 +54,7 @@ fn judging_against_the_reference() {
 
 #[test]
 fn a_reference_whose_model_is_wrong_decides_nothing() {
-    let broken = Some(Answer {
+    let broken = Some(Ruling {
         status: Sat,
         invalid_model: true,
     });
@@ -116,7 +116,7 @@ fn a_judge_is_usable_by_the_campaigns_rule() {
 fn the_pool_decider_is_the_fastest_answer_nothing_contradicts() {
     let decision = |solver, status, model_valid, seconds| Decision {
         solver,
-        answer: Answer {
+        answer: Ruling {
             status,
             invalid_model: false,
         },
@@ -142,7 +142,7 @@ fn the_pool_decider_is_the_fastest_answer_nothing_contradicts() {
     );
     // A sat whose model is wrong decided nothing.
     let broken = Decision {
-        answer: Answer {
+        answer: Ruling {
             status: Sat,
             invalid_model: true,
         },

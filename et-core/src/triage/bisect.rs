@@ -4,7 +4,7 @@
 //! it (et's model check and the formula's witness included),
 //! which turns the changes into first-bad / first-fixed releases.
 
-use crate::judging::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Ruling;
 use crate::judging::Formula;
 use crate::oracle::{Status, Verdict};
 use crate::solvers::call::CallError;
@@ -139,7 +139,7 @@ pub fn bisect(
         Expectation::Reference(_) => reference.as_ref().and_then(Answer::judging_status),
     };
     let judged = !matches!(expectation, Expectation::None);
-    let judge = expected.map(|status| ReferenceAnswer {
+    let judge = expected.map(|status| Ruling {
         status,
         invalid_model: false,
     });
@@ -152,7 +152,7 @@ pub fn bisect(
     for (solver, answer) in versions.iter().zip(answers) {
         let answer = answer?;
         let verdict = if judged {
-            answer.judge(judge, formula).map(|f| f.verdict)
+            answer.finding(judge, formula).map(|f| f.verdict)
         } else {
             None
         };

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 use et_eval::{ModelCheck, Script};
 
-use crate::judging::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Ruling;
 use crate::judging::{self, formula_of, observe, Deciders, Invocation, Judged, Observation};
 use crate::oracle::checks::{Finding, WitnessFact};
 use crate::oracle::Status;
@@ -113,7 +113,7 @@ impl Answer {
     /// ([`judging::judge`]): against `deciders` (a judge's answer, or an expected
     /// answer given by the user; whether another solver decided the formula) and the
     /// formula's witness.
-    pub fn judge(
+    pub fn finding(
         &self,
         deciders: impl Into<Deciders>,
         witness: &dyn WitnessFact,
@@ -124,7 +124,7 @@ impl Answer {
     /// This answer as a judge of others (the campaign's rule: a `sat` whose model is
     /// wrong decided nothing; a self-check failure on a model et found valid is a
     /// false alarm that does not spoil it).
-    pub fn as_reference(&self) -> ReferenceAnswer {
+    pub fn as_reference(&self) -> Ruling {
         judging::as_reference(
             self.status,
             self.self_check_failed,

@@ -23,7 +23,7 @@
 
 use std::time::Duration;
 
-use crate::judging::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Ruling;
 use crate::judging::Formula;
 use crate::oracle::checks::WitnessFact;
 use crate::oracle::Verdict;
@@ -116,30 +116,27 @@ impl Confirmation {
 }
 
 /// Whether `answer` shows the trigger's verdict, judged as `et run` judges
-/// ([`Answer::judge`]: et's model check, the formula's `witness`, the `reference`'s
+/// ([`Answer::finding`]: et's model check, the formula's `witness`, the `reference`'s
 /// answer): the same verdict, and for `unsound` the same wrong answer (an `unsat` that
 /// turns into a wrong `sat` is another bug).
 pub fn shows(
     trigger: &TriggerRow,
     answer: &Answer,
-    reference: Option<ReferenceAnswer>,
+    reference: Option<Ruling>,
     witness: &dyn WitnessFact,
 ) -> bool {
-    let verdict = answer.judge(reference, witness).map(|f| f.verdict);
+    let verdict = answer.finding(reference, witness).map(|f| f.verdict);
     verdict == Some(trigger.verdict())
         && (trigger.verdict() != Verdict::Unsound || answer.status == trigger.row().status)
 }
 
 /// The reference answer the run recorded for a trigger, for when its reference solver
 /// cannot be run again (not installed here): what the run knew.
-pub fn recorded_reference(trigger: &TriggerRow) -> Option<ReferenceAnswer> {
-    trigger
-        .row()
-        .reference_status
-        .map(|status| ReferenceAnswer {
-            status,
-            invalid_model: false,
-        })
+pub fn recorded_reference(trigger: &TriggerRow) -> Option<Ruling> {
+    trigger.row().reference_status.map(|status| Ruling {
+        status,
+        invalid_model: false,
+    })
 }
 
 /// Confirms one trigger (see the module documentation). `limits` are the run's.
@@ -359,8 +356,8 @@ mod tests {
         Formula::new("f", Some(9))
     }
 
-    fn decided(status: Status) -> Option<ReferenceAnswer> {
-        Some(ReferenceAnswer {
+    fn decided(status: Status) -> Option<Ruling> {
+        Some(Ruling {
             status,
             invalid_model: false,
         })

@@ -983,7 +983,7 @@ fn resolve_solvers(
             let solver = find(t, &t.row().solver, "solver")?;
             // A performance finding the pool established is confirmed against the
             // solver that decided it, the way its reference would be.
-            let judge = t.judge();
+            let judge = t.judge_name();
             let reference = if judge.is_empty() {
                 None
             } else {

@@ -5,7 +5,7 @@
 //! [`Caller::cached`], so a formula is run once per solver however many triggers (of
 //! several versions under test) share it.
 
-use crate::judging::reference::Answer as ReferenceAnswer;
+use crate::judging::reference::Ruling;
 use crate::judging::Formula;
 use crate::solvers::SolverConfig;
 use crate::version::compare_versions;
@@ -180,7 +180,7 @@ pub fn version_range(
     trigger: &TriggerRow,
     formula: &Formula,
     versions: &[SolverConfig],
-    reference: Option<ReferenceAnswer>,
+    reference: Option<Ruling>,
     limits: CallSettings,
     own_answer: &str,
 ) -> VersionRange {

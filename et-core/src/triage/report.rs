@@ -357,7 +357,7 @@ pub(super) fn observed(f: &Finding) -> Option<String> {
         }
         text.push_str(&format!(
             "re-run for this report, {} answers {} ({:.2} s)",
-            code(f.trigger.judge()),
+            code(f.trigger.judge_name()),
             code(&r.describe()),
             r.time_s
         ));
@@ -1240,7 +1240,7 @@ fn triggers_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             }
             .to_string(),
             f.answer().describe(),
-            t.judge().to_string(),
+            t.judge_name().to_string(),
             c.reference
                 .as_ref()
                 .map_or_else(String::new, |r| r.describe()),

@@ -93,7 +93,7 @@ impl Goal<'_> {
                 }
             }
         }
-        let verdict = answer.judge(reference, &formula).map(|f| f.verdict);
+        let verdict = answer.finding(reference, &formula).map(|f| f.verdict);
         Ok(verdict == Some(self.verdict))
     }
 

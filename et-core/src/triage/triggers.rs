@@ -153,7 +153,7 @@ impl TriggerRow {
     /// The solver whose answer judged this call, empty when none did: the one of the
     /// pool that decided a performance finding the reference did not, else the
     /// reference. Confirmation re-runs this solver.
-    pub fn judge(&self) -> &str {
+    pub fn judge_name(&self) -> &str {
         match self.row.evidence {
             Some(Evidence::Pool) if !self.row.decided_by.is_empty() => &self.row.decided_by,
             _ => &self.row.reference,

@@ -107,7 +107,7 @@ impl FormulaCalls<'_, '_> {
         }
         let mut rows = Vec::new();
         for solver in &todo {
-            if let Some(row) = self.judge(solver, job)? {
+            if let Some(row) = self.call_and_judge(solver, job)? {
                 rows.push(row);
             }
         }

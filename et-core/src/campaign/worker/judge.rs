@@ -11,13 +11,17 @@ use crate::oracle::Status;
 use crate::solvers::SolverConfig;
 
 use super::{FormulaCalls, Job, RunRow, UndecidedRow};
-use crate::judging::reference::{first_decided, Answer, Reference};
+use crate::judging::reference::{first_decided, Reference, Ruling};
 
 impl FormulaCalls<'_, '_> {
     /// The row of a solver under test, judged against its reference, saving a bug
     /// trigger if it is one ([`Self::save_triggers`]); `None` if it was not run or its
     /// reference is unknown.
-    pub(super) fn judge(&self, solver: &SolverConfig, job: &Job) -> anyhow::Result<Option<RunRow>> {
+    pub(super) fn call_and_judge(
+        &self,
+        solver: &SolverConfig,
+        job: &Job,
+    ) -> anyhow::Result<Option<RunRow>> {
         let w = self.worker;
         let Some(m) = self.made.get(&solver.name) else {
             return Ok(None);
@@ -197,7 +201,7 @@ pub(super) struct Assessment<'s> {
     /// The call's reference: the first judge that decided, or the first judge.
     pub(super) reference: Option<&'s SolverConfig>,
     /// The reference's answer.
-    pub(super) reference_answer: Option<Answer>,
+    pub(super) reference_answer: Option<Ruling>,
     /// The fastest solver of the pool whose answer nothing contradicts (asked only for
     /// a timeout or unknown).
     pub(super) pool: Option<Decision<'s>>,

@@ -37,7 +37,7 @@ use crate::solvers::SolverConfig;
 use super::bugs::BugStore;
 use super::reference::{NewAnswer, ReferenceCache, WitnessResult};
 use super::row::{RunRow, UndecidedRow};
-use crate::judging::reference::Answer;
+use crate::judging::reference::Ruling;
 
 pub(super) use settle::SessionRechecks;
 
@@ -55,7 +55,7 @@ pub(super) struct Job {
     /// model check and the witness search read, without re-parsing the text.
     pub tokens: Vec<TokenId>,
     /// Answers of solvers that already have a row (resume of a partly done formula).
-    pub done: HashMap<String, Answer>,
+    pub done: HashMap<String, Ruling>,
 }
 
 /// What a worker sends back for one formula.
@@ -136,7 +136,7 @@ struct FormulaCalls<'w, 'a> {
     searched: std::cell::Cell<bool>,
     made: HashMap<String, Observation>,
     /// Answers by solver name: made here, found in runs.csv, or from the cache.
-    known: HashMap<String, Answer>,
+    known: HashMap<String, Ruling>,
     call_seconds: f64,
     rechecks: SessionRechecks,
 }
