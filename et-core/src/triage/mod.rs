@@ -264,34 +264,14 @@ impl Triage {
 /// Triages `options.dirs`; `progress` receives one line per step and, within the
 /// steps that run solvers, how many of their items are done.
 pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, TriageError> {
-    if options.dirs.is_empty() {
-        return Err(TriageError::NoInput);
-    }
     let started = Instant::now();
-    let dirs = options
-        .dirs
-        .iter()
-        .map(|d| RunDirectory::open(d, options.pool.as_ref()))
-        .collect::<Result<Vec<_>, _>>()?;
-    for dir in &dirs {
-        for line in &dir.relocated {
-            progress.warning(&format!("{}: {line}", dir.path.display()));
-        }
-    }
-    let mut rows = 0;
-    let mut trigger_rows: Vec<TriggerRow> = Vec::new();
-    for (i, dir) in dirs.iter().enumerate() {
-        let scan = triggers::scan(&dir.runs, i, &mut triggers::calls_of(dir)?)?;
-        rows += scan.rows;
-        trigger_rows.extend(scan.triggers);
-        if let Some(what) = scan.left_out.describe() {
-            progress.warning(&format!("{}: {what}", dir.path.display()));
-        }
-    }
-    let Formulas {
-        texts: formulas,
+    let Input {
+        dirs,
+        rows,
+        triggers: trigger_rows,
+        formulas,
         logics,
-    } = formulas(&dirs, &trigger_rows, &options.grammars)?;
+    } = read_input(options, progress)?;
     let read_seconds = started.elapsed().as_secs_f64();
     progress.step(&format!(
         "{} triggers in {rows} rows of {} director{} (read in {read_seconds:.2} s)",
@@ -310,48 +290,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         logics: &logics,
         caller: &caller,
     };
-    let operators: Vec<Signature> = formulas.iter().map(|f| Signature::of(f)).collect();
-    let settings = options.settings;
-    progress.step(&format!(
-        "confirming {} triggers ({} attempts each for correctness; performance once at {}× the timeout, {})",
-        trigger_rows.len(),
-        settings.attempts,
-        settings.performance_factor,
-        match settings.performance_formulas {
-            None => "every one".to_string(),
-            Some(n) => format!("the {n} smallest surviving of each candidate group"),
-        }
-    ));
-    let confirmations = work.confirm_all(&resolved, settings, &operators, progress)?;
-    let not_rerun = confirmations
-        .iter()
-        .filter(|c| c.outcome == confirm::Outcome::NotRerun)
-        .count();
-    if not_rerun > 0 {
-        progress.step(&format!(
-            "{not_rerun} performance triggers not re-run (their rows stand as the run observed them)"
-        ));
-    }
-    let crash_signatures = work.crash_signatures(&confirmations);
-    let mut findings: Vec<Finding> = trigger_rows
-        .iter()
-        .zip(confirmations)
-        .enumerate()
-        .map(|(i, (t, c))| Finding {
-            kind: Kind::of(t.verdict(), t.row().status),
-            operators: operators[i].clone(),
-            formula: formulas[i].clone(),
-            crash_signature: crash_signatures[i].clone(),
-            trigger: t.clone(),
-            confirmation: c,
-            range: None,
-            range_measured: false,
-            pinned: None,
-            timings: None,
-            converted: None,
-            options: None,
-        })
-        .collect();
+    let mut findings = work.confirmed_findings(&resolved, options.settings, progress)?;
     work.pin_models(&mut findings, &resolved, progress)?;
     // Ranges are measured on what each finding reports: a pinned formula where pinning
     // found a wrong `sat`.
@@ -360,65 +299,14 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         formulas: &reported,
         ..work
     };
-    let ranged_by = group::range_samples(&findings, options.ranged);
     let installed = installed_solvers(&dirs, options.pool.as_ref());
-    let families = work.run_ranges(&installed, &ranged_by, progress);
-    for i in 0..findings.len() {
-        if ranged_by[i] == Some(i) {
-            let family = &families[&trigger_rows[i].row().family.to_ascii_lowercase()];
-            findings[i].range = Some(work.range_of(i, &findings[i].confirmation, family));
-            findings[i].range_measured = true;
-        }
-    }
-    for i in 0..findings.len() {
-        if let Some(j) = ranged_by[i].filter(|&j| j != i) {
-            findings[i].range = findings[j].range.clone();
-        }
-    }
+    let families = work.range_findings(&mut findings, &installed, options.ranged, progress);
     let groups = group::group(&findings);
-    work.time_reported_timeouts(
-        &mut findings,
-        &groups,
-        &families,
-        options.settings.performance_factor.max(1.0),
-        progress,
-    );
+    let factor = options.settings.performance_factor.max(1.0);
+    work.time_reported_timeouts(&mut findings, &groups, &families, factor, progress);
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
-    work.write_out_conversions(
-        &mut findings,
-        &groups,
-        &resolved,
-        options.settings.performance_factor.max(1.0),
-        progress,
-    )?;
-    let mut undecided =
-        undecided::read(&dirs, &|dir, name| grammar_of(dir, name, &options.grammars))?;
-    if !undecided.is_empty() {
-        let factor = options.settings.performance_factor.max(1.0);
-        progress.step(&format!(
-            "{} formulas nobody decided; the smallest {} of each grammar tried again at {}× the timeout",
-            undecided.len(),
-            undecided::RETRIED_PER_GRAMMAR,
-            factor
-        ));
-        let seconds = |s: f64| Duration::from_secs_f64(s.max(1e-3));
-        undecided::retry(
-            &caller,
-            &dirs,
-            &mut undecided,
-            &|u| {
-                let m = &dirs[u.dir].manifest;
-                CallSettings {
-                    timeout: seconds(m.timeout_s),
-                    cpu_timeout: m.cpu_timeout_s.map(seconds),
-                    memory_mb: m.memory_mb,
-                    logic: u.logic.as_deref(),
-                }
-                .scaled(factor)
-            },
-            &mut |done, total| progress.advance(done, total),
-        )?;
-    }
+    work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
+    let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
         "{} groups from {} triggers ({} solver calls)",
         groups.len(),
@@ -440,6 +328,95 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     })
 }
 
+/// What triage reads before it runs anything: the run directories, their triggers
+/// and the formula of each.
+struct Input {
+    dirs: Vec<RunDirectory>,
+    /// Rows read, triggers or not.
+    rows: u64,
+    triggers: Vec<TriggerRow>,
+    /// The formula of each trigger.
+    formulas: Vec<String>,
+    /// The logic each grammar declares, by grammar name.
+    logics: HashMap<String, Option<String>>,
+}
+
+/// Opens the run directories of `options` (saying which solvers are re-run from
+/// another place) and reads their triggers and formulas.
+fn read_input(options: &Options, progress: &mut dyn Progress) -> Result<Input, TriageError> {
+    if options.dirs.is_empty() {
+        return Err(TriageError::NoInput);
+    }
+    let dirs = options
+        .dirs
+        .iter()
+        .map(|d| RunDirectory::open(d, options.pool.as_ref()))
+        .collect::<Result<Vec<_>, _>>()?;
+    for dir in &dirs {
+        for line in &dir.relocated {
+            progress.warning(&format!("{}: {line}", dir.path.display()));
+        }
+    }
+    let mut rows = 0;
+    let mut triggers: Vec<TriggerRow> = Vec::new();
+    for (i, dir) in dirs.iter().enumerate() {
+        let scan = triggers::scan(&dir.runs, i, &mut triggers::calls_of(dir)?)?;
+        rows += scan.rows;
+        triggers.extend(scan.triggers);
+        if let Some(what) = scan.left_out.describe() {
+            progress.warning(&format!("{}: {what}", dir.path.display()));
+        }
+    }
+    let Formulas { texts, logics } = formulas(&dirs, &triggers, &options.grammars)?;
+    Ok(Input {
+        dirs,
+        rows,
+        triggers,
+        formulas: texts,
+        logics,
+    })
+}
+
+/// The formulas nobody decided in the runs, the smallest of each grammar tried again
+/// at the performance factor ([`undecided`]).
+fn retry_undecided(
+    caller: &Caller,
+    dirs: &[RunDirectory],
+    options: &Options,
+    progress: &mut dyn Progress,
+) -> Result<Vec<undecided::Undecided>, TriageError> {
+    let mut undecided =
+        undecided::read(dirs, &|dir, name| grammar_of(dir, name, &options.grammars))?;
+    if undecided.is_empty() {
+        return Ok(undecided);
+    }
+    let factor = options.settings.performance_factor.max(1.0);
+    progress.step(&format!(
+        "{} formulas nobody decided; the smallest {} of each grammar tried again at {}× the timeout",
+        undecided.len(),
+        undecided::RETRIED_PER_GRAMMAR,
+        factor
+    ));
+    let seconds = |s: f64| Duration::from_secs_f64(s.max(1e-3));
+    undecided::retry(
+        caller,
+        dirs,
+        &mut undecided,
+        &|u| {
+            let m = &dirs[u.dir].manifest;
+            CallSettings {
+                timeout: seconds(m.timeout_s),
+                cpu_timeout: m.cpu_timeout_s.map(seconds),
+                memory_mb: m.memory_mb,
+                logic: u.logic.as_deref(),
+            }
+            .scaled(factor)
+        },
+        &mut |done, total| progress.advance(done, total),
+    )?;
+    Ok(undecided)
+}
+
 /// The triggers being triaged and what re-runs them.
 struct Work<'a> {
     dirs: &'a [RunDirectory],
@@ -451,6 +428,85 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
+    /// Every trigger re-run ([`Work::confirm_all`]) into a finding: its kind,
+    /// operators, formula and crash signature, not yet pinned, ranged or grouped.
+    fn confirmed_findings(
+        &self,
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        settings: Settings,
+        progress: &mut dyn Progress,
+    ) -> Result<Vec<Finding>, TriageError> {
+        let operators: Vec<Signature> = self.formulas.iter().map(|f| Signature::of(f)).collect();
+        progress.step(&format!(
+            "confirming {} triggers ({} attempts each for correctness; performance once at {}× the timeout, {})",
+            self.rows.len(),
+            settings.attempts,
+            settings.performance_factor,
+            match settings.performance_formulas {
+                None => "every one".to_string(),
+                Some(n) => format!("the {n} smallest surviving of each candidate group"),
+            }
+        ));
+        let confirmations = self.confirm_all(resolved, settings, &operators, progress)?;
+        let not_rerun = confirmations
+            .iter()
+            .filter(|c| c.outcome == confirm::Outcome::NotRerun)
+            .count();
+        if not_rerun > 0 {
+            progress.step(&format!(
+                "{not_rerun} performance triggers not re-run (their rows stand as the run observed them)"
+            ));
+        }
+        let crash_signatures = self.crash_signatures(&confirmations);
+        Ok(self
+            .rows
+            .iter()
+            .zip(confirmations)
+            .enumerate()
+            .map(|(i, (t, c))| Finding {
+                kind: Kind::of(t.verdict(), t.row().status),
+                operators: operators[i].clone(),
+                formula: self.formulas[i].clone(),
+                crash_signature: crash_signatures[i].clone(),
+                trigger: t.clone(),
+                confirmation: c,
+                range: None,
+                range_measured: false,
+                pinned: None,
+                timings: None,
+                converted: None,
+                options: None,
+            })
+            .collect())
+    }
+
+    /// The version range of every finding: measured on the samples
+    /// [`group::range_samples`] picks (`ranged` per candidate group), borrowed from its
+    /// sample by every other finding. Returns the installed releases by family.
+    fn range_findings(
+        &self,
+        findings: &mut [Finding],
+        installed: &[SolverConfig],
+        ranged: Option<usize>,
+        progress: &mut dyn Progress,
+    ) -> HashMap<String, Vec<SolverConfig>> {
+        let ranged_by = group::range_samples(findings, ranged);
+        let families = self.run_ranges(installed, &ranged_by, progress);
+        for i in 0..findings.len() {
+            if ranged_by[i] == Some(i) {
+                let family = &families[&self.rows[i].row().family.to_ascii_lowercase()];
+                findings[i].range = Some(self.range_of(i, &findings[i].confirmation, family));
+                findings[i].range_measured = true;
+            }
+        }
+        for i in 0..findings.len() {
+            if let Some(j) = ranged_by[i].filter(|&j| j != i) {
+                findings[i].range = findings[j].range.clone();
+            }
+        }
+        families
+    }
+
     /// The run's limits for trigger `i`, and its grammar's logic.
     fn limits(&self, i: usize) -> CallSettings<'_> {
         let t = &self.rows[i];

@@ -558,10 +558,6 @@ fn describe_dir(out: &mut String, d: &RunDirectory) {
 pub fn markdown(triage: &Triage) -> String {
     let mut out = String::new();
     let findings = &triage.findings;
-    let dropped = findings
-        .iter()
-        .filter(|f| f.confirmation.outcome == Outcome::Dropped)
-        .count();
     let _ = writeln!(
         out,
         "# et triage: {} bug group{} from {} trigger{}\n",
@@ -575,6 +571,19 @@ pub fn markdown(triage: &Triage) -> String {
         describe_dir(&mut out, d);
     }
     let _ = writeln!(out);
+    how_triaged(&mut out, triage);
+    summary_table(&mut out, triage);
+    notes(&mut out, triage);
+    for g in &triage.groups {
+        section(&mut out, triage, g);
+    }
+    undecided_section(&mut out, triage);
+    out
+}
+
+/// How the triggers were re-run, ranged and grouped: one paragraph.
+fn how_triaged(out: &mut String, triage: &Triage) {
+    let findings = &triage.findings;
     let _ = writeln!(
         out,
         "Every correctness trigger was re-run {} times (solver and reference, fresh \
@@ -625,6 +634,11 @@ pub fn markdown(triage: &Triage) -> String {
         },
         triage.calls
     );
+}
+
+/// The groups, one row each, worst first.
+fn summary_table(out: &mut String, triage: &Triage) {
+    let findings = &triage.findings;
     if triage.groups.is_empty() {
         let _ = writeln!(
             out,
@@ -664,6 +678,16 @@ pub fn markdown(triage: &Triage) -> String {
         }
         let _ = writeln!(out);
     }
+}
+
+/// What the summary says of the groups as a whole: the reports to file, the dropped
+/// triggers, and the groups that rank low and why.
+fn notes(out: &mut String, triage: &Triage) {
+    let dropped = triage
+        .findings
+        .iter()
+        .filter(|f| f.confirmation.outcome == Outcome::Dropped)
+        .count();
     let to_file: Vec<String> = super::bug_reports::reported(triage)
         .map(|g| g.rank.to_string())
         .collect();
@@ -719,11 +743,6 @@ pub fn markdown(triage: &Triage) -> String {
             "Long-standing: every installed release that ran the smallest formula of group{s} {ranks} times out on it — slowness the family has always had rather than a regression; such groups rank after the regressions.\n"
         );
     }
-    for g in &triage.groups {
-        section(&mut out, triage, g);
-    }
-    undecided_section(&mut out, triage);
-    out
 }
 
 /// Formulas nobody decided: a performance finding of every solver that ran on them,
