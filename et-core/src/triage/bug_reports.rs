@@ -113,6 +113,18 @@ fn confirmed_smallest<'t>(triage: &'t Triage, g: &Group) -> &'t Finding {
     &triage.findings[reported_member(&triage.findings, g)]
 }
 
+/// The findings the reports are about: [`reported_member`] of each [`is_reported`]
+/// group.
+pub fn reported_members<'a>(
+    findings: &'a [Finding],
+    groups: &'a [Group],
+) -> impl Iterator<Item = usize> + 'a {
+    groups
+        .iter()
+        .filter(|g| is_reported(g))
+        .map(|g| reported_member(findings, g))
+}
+
 /// The index of [`confirmed_smallest`]'s finding.
 pub fn reported_member(findings: &[Finding], g: &Group) -> usize {
     // Its release table must be its own: a member whose range was measured.

@@ -560,28 +560,21 @@ impl Work<'_> {
             "pinning the models of {} invalid-model triggers (the formula with each constant equal to its model value, asked again)",
             to_pin.len()
         ));
-        let pinned = self.caller.map_observed(
-            &to_pin,
-            |&i| {
-                let (solver, judge) = &resolved[i];
-                pin::pin(
-                    self.caller,
-                    &findings[i].formula,
-                    &findings[i].confirmation.answer,
-                    solver,
-                    judge.as_ref(),
-                    self.limits(i),
-                )
-                .map_err(|error| TriageError::Call {
-                    solver: solver.name.clone(),
-                    error,
-                })
-            },
-            &mut |done, total| progress.advance(done, total),
-        );
+        let pinned = self.each(&to_pin, resolved, progress, |i| {
+            let (solver, judge) = &resolved[i];
+            let f = &findings[i];
+            pin::pin(
+                self.caller,
+                &f.formula,
+                &f.confirmation.answer,
+                solver,
+                judge.as_ref(),
+                self.limits(i),
+            )
+        })?;
         let mut wrong = 0;
-        for (i, result) in to_pin.into_iter().zip(pinned) {
-            let Some(p) = result? else {
+        for (i, p) in to_pin.into_iter().zip(pinned) {
+            let Some(p) = p else {
                 continue;
             };
             if p.wrong_sat() {
@@ -610,12 +603,8 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) {
-        let to_time: Vec<usize> = groups
-            .iter()
-            .filter(|g| {
-                g.key.verdict == crate::oracle::Verdict::Timeout && bug_reports::is_reported(g)
-            })
-            .map(|g| bug_reports::reported_member(findings, g))
+        let to_time: Vec<usize> = bug_reports::reported_members(findings, groups)
+            .filter(|&i| findings[i].trigger.verdict() == crate::oracle::Verdict::Timeout)
             .collect();
         if to_time.is_empty() {
             return;
@@ -666,48 +655,39 @@ impl Work<'_> {
                 .or_else(|| options.pool.as_ref().and_then(|p| p.get(of)))
                 .cloned()
         };
-        let to_reduce: Vec<(usize, SolverConfig)> = groups
-            .iter()
-            .filter(|g| bug_reports::is_reported(g))
-            .map(|g| bug_reports::reported_member(findings, g))
+        let bases: HashMap<usize, SolverConfig> = bug_reports::reported_members(findings, groups)
             .filter_map(|i| Some((i, base_of(i)?)))
             .collect();
-        if to_reduce.is_empty() {
+        if bases.is_empty() {
             return Ok(());
         }
+        let mut to_reduce: Vec<usize> = bases.keys().copied().collect();
+        to_reduce.sort_unstable();
         progress.step(&format!(
             "reducing the options of {} reported configuration findings (fewest options first, the default mode included)",
             to_reduce.len()
         ));
         let factor = options.settings.performance_factor.max(1.0);
-        let reduced = self.caller.map_observed(
-            &to_reduce,
-            |(i, base)| {
-                let f = &findings[*i];
-                let (limits, attempts) = if f.kind == Kind::Performance {
-                    (self.limits(*i).scaled(factor), 1)
-                } else {
-                    (self.limits(*i), options.settings.attempts)
-                };
-                let formula = Formula::new(&f.formula, self.witness_values(*i));
-                option_delta::reduce(
-                    self.caller,
-                    f,
-                    &resolved[*i].0,
-                    base,
-                    &formula,
-                    limits,
-                    attempts,
-                )
-                .map_err(|error| TriageError::Call {
-                    solver: resolved[*i].0.name.clone(),
-                    error,
-                })
-            },
-            &mut |done, total| progress.advance(done, total),
-        );
-        for ((i, _), result) in to_reduce.into_iter().zip(reduced) {
-            findings[i].options = result?;
+        let reduced = self.each(&to_reduce, resolved, progress, |i| {
+            let f = &findings[i];
+            let attempts = if f.kind == Kind::Performance {
+                1
+            } else {
+                options.settings.attempts
+            };
+            let formula = Formula::new(&f.formula, self.witness_values(i));
+            option_delta::reduce(
+                self.caller,
+                f,
+                &resolved[i].0,
+                &bases[&i],
+                &formula,
+                self.confirmed_limits(i, f, factor),
+                attempts,
+            )
+        })?;
+        for (i, delta) in to_reduce.into_iter().zip(reduced) {
+            findings[i].options = delta;
         }
         Ok(())
     }
@@ -723,10 +703,7 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let to_check: Vec<usize> = groups
-            .iter()
-            .filter(|g| bug_reports::is_reported(g))
-            .map(|g| bug_reports::reported_member(findings, g))
+        let to_check: Vec<usize> = bug_reports::reported_members(findings, groups)
             .filter(|&i| conversions::written_out(&findings[i].formula).is_some())
             .collect();
         if to_check.is_empty() {
@@ -736,29 +713,56 @@ impl Work<'_> {
             "{} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out",
             to_check.len()
         ));
-        let checked = self.caller.map_observed(
-            &to_check,
-            |&i| {
-                let f = &findings[i];
-                let limits = if f.kind == Kind::Performance {
-                    self.limits(i).scaled(factor)
-                } else {
-                    self.limits(i)
-                };
-                let values = self.witness_values(i);
-                conversions::check(self.caller, f, &resolved[i].0, limits, values).map_err(
-                    |error| TriageError::Call {
-                        solver: resolved[i].0.name.clone(),
-                        error,
-                    },
-                )
-            },
-            &mut |done, total| progress.advance(done, total),
-        );
-        for (i, result) in to_check.into_iter().zip(checked) {
-            findings[i].converted = result?;
+        let checked = self.each(&to_check, resolved, progress, |i| {
+            let f = &findings[i];
+            let limits = self.confirmed_limits(i, f, factor);
+            conversions::check(
+                self.caller,
+                f,
+                &resolved[i].0,
+                limits,
+                self.witness_values(i),
+            )
+        })?;
+        for (i, converted) in to_check.into_iter().zip(checked) {
+            findings[i].converted = converted;
         }
         Ok(())
+    }
+
+    /// The limits finding `i` was confirmed at: the run's, or `factor` × the run's for
+    /// a performance finding.
+    fn confirmed_limits(&self, i: usize, f: &Finding, factor: f64) -> CallSettings<'_> {
+        if f.kind == Kind::Performance {
+            self.limits(i).scaled(factor)
+        } else {
+            self.limits(i)
+        }
+    }
+
+    /// `step` on each of the findings `members`, `jobs` at a time, telling `progress`
+    /// how many are done; a call that could not be made is an error naming the
+    /// finding's solver.
+    fn each<R: Send>(
+        &self,
+        members: &[usize],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        progress: &mut dyn Progress,
+        step: impl Fn(usize) -> Result<R, CallError> + Sync + Send,
+    ) -> Result<Vec<R>, TriageError> {
+        self.caller
+            .map_observed(
+                members,
+                |&i| {
+                    step(i).map_err(|error| TriageError::Call {
+                        solver: resolved[i].0.name.clone(),
+                        error,
+                    })
+                },
+                &mut |done, total| progress.advance(done, total),
+            )
+            .into_iter()
+            .collect()
     }
 
     /// Confirms the triggers, `jobs` calls at a time: every correctness trigger, and
