@@ -80,6 +80,48 @@ fn catalogs_are_read_from_z3_and_cvc5() {
 }
 
 #[test]
+fn the_yices_catalog_is_read_from_its_three_help_texts() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("yices-2.6.5")]);
+    let pool = pool.to_str().unwrap();
+    let rows = table(&et(&s, &["options", "list", "yices-2.6.5", "--pool", pool]));
+    let get = |n: &str| rows.iter().find(|r| r[0] == n).unwrap().clone();
+    // The main help, MCSat's and the exists-forall solver's.
+    assert_eq!(get("delegate")[1], "enum");
+    assert!(
+        get("delegate")[3].contains("y2sat"),
+        "{:?}",
+        get("delegate")
+    );
+    assert_eq!(
+        get("mcsat-nra-nlsat")[1..5],
+        ["bool", "false", "-", "yes: true"]
+    );
+    assert!(get("ematch")[4].starts_with("no: exists-forall"));
+    assert!(get("timeout")[4].starts_with("no: a limit"));
+    // Curated first: MCSat on every logic, given as the bare flag yices takes.
+    let configurations = table(&et(
+        &s,
+        &[
+            "options",
+            "enumerate",
+            "yices-2.6.5",
+            "--max",
+            "1",
+            "--n",
+            "1",
+            "--pool",
+            pool,
+        ],
+    ));
+    assert_eq!(
+        configurations[0][1], "yices-2.6.5+mcsat",
+        "{configurations:?}"
+    );
+    assert_eq!(configurations[0][2], "mcsat=true");
+}
+
+#[test]
 fn configurations_are_enumerated_curated_first_with_random_access() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);

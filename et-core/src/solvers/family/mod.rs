@@ -158,11 +158,12 @@ pub trait Family: Sync {
         None
     }
 
-    /// The command that prints the options of release `version` whose program is
-    /// `program` (read by [`Family::parse_options`]), or why the family cannot list
-    /// them. A driver et installs may list them instead (cvc5's:
+    /// The commands that print the options of release `version` whose program is
+    /// `program`, one after the other (their outputs, joined, are read by
+    /// [`Family::parse_options`]), or why the family cannot list them. A driver et
+    /// installs may list them instead (cvc5's:
     /// [`super::install::packaging::option_listing`]).
-    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
+    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<Vec<String>>, String> {
         let _ = (program, version);
         Err("et knows no way to list this family's options".to_string())
     }

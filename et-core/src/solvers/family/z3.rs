@@ -94,10 +94,10 @@ impl Family for Z3 {
         })
     }
 
-    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<String>, String> {
+    fn option_listing(&self, program: &str, version: &str) -> Result<Vec<Vec<String>>, String> {
         // Every parameter with its type, description and default (4.8.5 on).
         let _ = version;
-        Ok(vec![program.to_string(), "-pd".to_string()])
+        Ok(vec![vec![program.to_string(), "-pd".to_string()]])
     }
 
     fn parse_options(&self, listing: &str) -> Result<Vec<OptionSpec>, String> {

@@ -192,7 +192,7 @@ fn listed(
     cache: &Path,
 ) -> Result<Vec<OptionSpec>, OptionsError> {
     let program = solver.program();
-    let command = packaging::option_listing(family, program, &solver.version).map_err(|why| {
+    let commands = packaging::option_listing(family, program, &solver.version).map_err(|why| {
         OptionsError::NoListing {
             solver: solver.name.clone(),
             family: solver.family.clone(),
@@ -208,27 +208,36 @@ fn listed(
             }
         }
     }
+    let shown: Vec<String> = commands.iter().map(|c| c.join(" ")).collect();
     let failed = |why: String| OptionsError::Listing {
         solver: solver.name.clone(),
-        command: command.join(" "),
+        command: shown.join("; "),
         why,
     };
-    let outcome = run_call(
-        &command,
-        Input::Stdin(b""),
-        &Limits::with_timeout(LISTING_TIMEOUT),
-    )
-    .map_err(|e| failed(e.to_string()))?;
-    let stdout = outcome.stdout_text();
-    let specs = family.parse_options(&stdout).map_err(|e| {
-        let err = outcome.stderr_text();
-        failed(format!("{e}; stderr: {}", err.lines().next().unwrap_or("")))
-    })?;
+    let mut stdout = String::new();
+    let mut first_stderr = String::new();
+    let mut exit_code = None;
+    for command in &commands {
+        let outcome = run_call(
+            command,
+            Input::Stdin(b""),
+            &Limits::with_timeout(LISTING_TIMEOUT),
+        )
+        .map_err(|e| failed(e.to_string()))?;
+        stdout.push_str(&outcome.stdout_text());
+        stdout.push('\n');
+        let stderr = outcome.stderr_text();
+        if first_stderr.is_empty() {
+            first_stderr = stderr.lines().next().unwrap_or("").to_string();
+        }
+        exit_code = exit_code.or(outcome.exit_code.filter(|&c| c != 0));
+    }
+    let specs = family
+        .parse_options(&stdout)
+        .map_err(|e| failed(format!("{e}; stderr: {first_stderr}")))?;
     if specs.is_empty() {
         return Err(failed(format!(
-            "no options in its output (exit {:?}, stderr: {})",
-            outcome.exit_code,
-            outcome.stderr_text().lines().next().unwrap_or("")
+            "no options in its output (exit {exit_code:?}, stderr: {first_stderr})"
         )));
     }
     if let Some(header) = header {

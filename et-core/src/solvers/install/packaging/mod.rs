@@ -91,7 +91,11 @@ pub trait Packaging: Sync {
     /// `program`, when it takes a driver et installs to list them (cvc5's `et-cvc5`),
     /// or why not; `None` (the default) leaves it to
     /// [`Family::option_listing`]. See [`option_listing`].
-    fn option_listing(&self, program: &Path, version: &str) -> Option<Result<Vec<String>, String>> {
+    fn option_listing(
+        &self,
+        program: &Path,
+        version: &str,
+    ) -> Option<Result<Vec<Vec<String>>, String>> {
         let _ = (program, version);
         None
     }
@@ -172,7 +176,7 @@ pub fn option_listing(
     family: &dyn Family,
     program: &str,
     version: &str,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<Vec<String>>, String> {
     find(family.name())
         .and_then(|p| p.option_listing(Path::new(program), version))
         .unwrap_or_else(|| family.option_listing(program, version))

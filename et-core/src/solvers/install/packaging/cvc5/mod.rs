@@ -64,8 +64,12 @@ impl Packaging for Cvc5 {
         Some("cvc5")
     }
 
-    fn option_listing(&self, program: &Path, version: &str) -> Option<Result<Vec<String>, String>> {
-        Some(listing(program, version))
+    fn option_listing(
+        &self,
+        program: &Path,
+        version: &str,
+    ) -> Option<Result<Vec<Vec<String>>, String>> {
+        Some(listing(program, version).map(|command| vec![command]))
     }
 }
 
