@@ -1,4 +1,5 @@
-//! Option configurations on real solvers: catalogs read from z3 and cvc5, their
+//! Option configurations on real solvers: catalogs read from z3, cvc5, yices and
+//! bitwuzla, their
 //! enumeration, and campaigns over configurations (a fake solver whose one option
 //! injects wrong answers, z3's curated modes in sessions, options a solver refuses).
 
@@ -77,6 +78,57 @@ fn catalogs_are_read_from_z3_and_cvc5() {
     assert_eq!(get("simplification")[4], "yes: none");
     assert!(get("tlimit")[4].starts_with("no: "));
     assert!(get("check-models")[4].starts_with("no: a self-check"));
+}
+
+#[test]
+fn the_bitwuzla_catalog_is_read_through_its_python_api() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("bitwuzla-0.9.1")]);
+    let pool = pool.to_str().unwrap();
+    let rows = table(&et(
+        &s,
+        &["options", "list", "bitwuzla-0.9.1", "--pool", pool],
+    ));
+    assert!(rows.len() >= 50, "{} options", rows.len());
+    let get = |n: &str| rows.iter().find(|r| r[0] == n).unwrap().clone();
+    assert_eq!(
+        get("bv-solver")[1..4],
+        ["enum", "bitblast", "preprop|prop|bitblast"]
+    );
+    assert_eq!(get("rewrite-level")[1..3], ["uint", "2"]);
+    assert_eq!(get("abstraction")[4], "yes: false");
+    assert!(get("produce-models")[4].starts_with("no: "));
+    assert!(get("check-model")[4].starts_with("no: a self-check"));
+    // The options go to the driver in bitwuzla's own syntax: the first three
+    // configurations are taken (none refused) and answer every formula in sessions.
+    let out = s.join("campaign");
+    let o = et(
+        &s,
+        &[
+            "run",
+            "-g",
+            "bitvectors",
+            "--n",
+            "30",
+            "--timeout",
+            "10",
+            "--pool",
+            pool,
+            "--configurations",
+            "bitwuzla-0.9.1:0..3",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let (_, m) = manifest(&out);
+    let names: BTreeSet<String> = m.solvers.iter().map(|s| s.name.clone()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    let calls = common::rows(&out);
+    assert_eq!(calls.len(), 90);
+    assert!(calls
+        .iter()
+        .all(|r| names.contains(&r.solver) && matches!(r.status, Status::Sat | Status::Unsat)));
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! `crate::solvers::install::packaging`). Judged like any family without a reference
 //! of its own; needs no `(set-logic ...)`.
 
+use super::catalog::{common_leave_out, OptionSpec};
 use super::{Echo, Family, SessionProtocol};
 
 /// The bitwuzla family.
@@ -36,5 +37,61 @@ impl Family for Bitwuzla {
             ends_on_error: true,
             model_dump: None,
         })
+    }
+
+    fn leave_out(&self, option: &OptionSpec) -> Option<String> {
+        if let Some(why) = common_leave_out(option) {
+            return Some(why);
+        }
+        let name = option.name.as_str();
+        LEFT_OUT_PREFIXES
+            .iter()
+            .find(|(prefix, _)| name.starts_with(prefix))
+            .map(|(_, why)| why.to_string())
+    }
+}
+
+/// Bitwuzla options kept in the catalog and not enumerated, by the start of their
+/// names, beyond et's common rule.
+const LEFT_OUT_PREFIXES: &[(&str, &str)] = &[
+    ("produce-", "et decides what the solver produces (models)"),
+    (
+        "interpolants-",
+        "interpolation only (et asks for no interpolants)",
+    ),
+    ("check-", "a self-check (et checks answers itself)"),
+    ("dbg-", "debugging"),
+    ("write-", "files"),
+    ("time-limit", "a limit"),
+    ("nthreads", "threads (nondeterministic)"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solvers::family::catalog::OptionKind;
+
+    #[test]
+    fn what_et_decides_and_debugging_are_left_out() {
+        let option = |name: &str| OptionSpec::new(name, OptionKind::Bool, Some("false"));
+        for left in [
+            "produce-models",
+            "check-model",
+            "dbg-rw-node-thresh",
+            "time-limit-per",
+            "interpolants-simp",
+            "seed",
+            "log-level",
+        ] {
+            assert!(Bitwuzla.leave_out(&option(left)).is_some(), "{left}");
+        }
+        for kept in [
+            "bv-solver",
+            "abstraction",
+            "pp-elim-bvudiv",
+            "rewrite-level",
+        ] {
+            assert!(Bitwuzla.leave_out(&option(kept)).is_none(), "{kept}");
+        }
     }
 }

@@ -51,6 +51,23 @@ impl Packaging for Bitwuzla {
         }
         Ok(())
     }
+
+    fn option_listing(
+        &self,
+        program: &Path,
+        version: &str,
+    ) -> Option<Result<Vec<Vec<String>>, String>> {
+        let _ = version;
+        // The wheel's Python API knows every option; et's driver prints them.
+        Some(if wheel_install(program) {
+            Ok(vec![vec![
+                program.display().to_string(),
+                "--et-list-options".to_string(),
+            ]])
+        } else {
+            Err("only et's driver over the wheel lists bitwuzla's options (this program is not one)".to_string())
+        })
+    }
 }
 
 /// Whether `program` is et's driver in an install from a wheel (the wheel's module

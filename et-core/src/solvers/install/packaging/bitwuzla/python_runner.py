@@ -6,6 +6,7 @@ SMT-LIB and prints answers, models and values as the program does. This script b
 like the program where a campaign can see it: `bitwuzla [OPTIONS] [FILE]` (stdin
 without FILE), options in bitwuzla's own syntax (`-m`/`--produce-models`,
 `--time-limit-per=MS`, `--seed=N`, ...: handed to `Options.set_args`), `-V`/`--version`,
+`--et-list-options` (every option in et's catalog line format, for `et options list`),
 and on any error an `(error "...")` line on stdout and exit 1, stopping there as the
 program does. A file costs one Python start-up per call; standard input is executed
 as it arrives, so one process serves a whole et session (see `session`).
@@ -97,11 +98,37 @@ def located(message, source, line, col):
     return "%s:%d:%d: %s" % (source, line + l - 1, c, rest)
 
 
+def list_options(bitwuzla):
+    """Every option of this release in et's catalog line format
+    (NAME<TAB>TYPE<TAB>DEFAULT<TAB>VALUES<TAB>NOTE), read from the Python API: what
+    `et options list` shows and enumerates."""
+    options = bitwuzla.Options()
+    print("# options of bitwuzla %s, read through its Python API by et's driver" % bitwuzla.version())
+    for option in bitwuzla.Option:
+        name = options.lng(option)
+        value = options.get(option)
+        values = "-"
+        if options.is_bool(option):
+            kind, default = "bool", "true" if value else "false"
+        elif options.is_numeric(option):
+            kind, default = "uint", str(value)
+        elif options.is_mode(option):
+            kind, default = "enum", str(value)
+            values = "|".join(options.modes(option))
+        else:
+            kind, default = "text", "-" if value in (None, "") else str(value)
+        note = " ".join(options.description(option).split())
+        print("\t".join([name, kind, default, values, note]))
+    return 0
+
+
 def main(argv):
-    args, source, version = [], None, False
+    args, source, version, listing = [], None, False, False
     for arg in argv:
         if arg in ("-V", "--version"):
             version = True
+        elif arg == "--et-list-options":
+            listing = True
         elif arg in ("-h", "--help"):
             print(USAGE)
             return 0
@@ -119,6 +146,8 @@ def main(argv):
     if version:
         print("%s [et runner over the Python API]" % bitwuzla.version())
         return 0
+    if listing:
+        return list_options(bitwuzla)
     options = bitwuzla.Options()
     if args:
         try:
