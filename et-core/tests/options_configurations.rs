@@ -37,9 +37,17 @@ fn table(o: &Output) -> Vec<Vec<String>> {
 #[test]
 fn catalogs_are_read_from_z3_and_cvc5() {
     let s = Scratch::new();
-    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0"), solver("cvc5-1.4.2")]);
+    let pool = s.pool_file(
+        "pool.toml",
+        &[
+            solver("z3-4.16.0"),
+            solver("cvc5-1.4.2"),
+            et_core::solvers::testing::test_extra("cvc5-1.1.2"),
+        ],
+    );
     let pool = pool.to_str().unwrap();
-    for (name, at_least) in [("z3-4.16.0", 500), ("cvc5-1.4.2", 300)] {
+    // cvc5 1.4.2 through et's C-API runner, 1.1.2 (no C API) through its Python driver.
+    for (name, at_least) in [("z3-4.16.0", 500), ("cvc5-1.4.2", 300), ("cvc5-1.1.2", 300)] {
         let rows = table(&et(&s, &["options", "list", name, "--pool", pool]));
         assert!(rows.len() >= at_least, "{name}: {} options", rows.len());
         for r in &rows {
@@ -78,6 +86,11 @@ fn catalogs_are_read_from_z3_and_cvc5() {
     assert_eq!(get("simplification")[4], "yes: none");
     assert!(get("tlimit")[4].starts_with("no: "));
     assert!(get("check-models")[4].starts_with("no: a self-check"));
+    let old = table(&et(&s, &["options", "list", "cvc5-1.1.2", "--pool", pool]));
+    let get = |n: &str| old.iter().find(|r| r[0] == n).unwrap().clone();
+    assert_eq!(get("simplification")[1..4], ["enum", "batch", "batch|none"]);
+    assert_eq!(get("random-freq")[3], "0.0..1.0");
+    assert_eq!(get("nl-cov")[4], "yes: true");
 }
 
 #[test]

@@ -52,7 +52,6 @@ use super::{default_pool_path, et_home};
 use fs::TempDir;
 use packaging::Packaging;
 
-pub(crate) use command::run;
 pub(crate) use error::io;
 pub(crate) use fs::unique_suffix;
 pub(crate) use pypi::{python_runner_is, refresh_python_runner};

@@ -8,7 +8,9 @@ use std::path::Path;
 
 use super::Packaging;
 use crate::solvers::family::{Cvc5, Family};
-use crate::solvers::install::{wheel_install_dir, InstallError, Installer, WheelFiles};
+use crate::solvers::install::{
+    python_runner_is, refresh_python_runner, wheel_install_dir, InstallError, Installer, WheelFiles,
+};
 use crate::version::{at_least, leading_numbers};
 
 pub use runner::find_cvc5_runner;
@@ -38,7 +40,7 @@ impl Packaging for Cvc5 {
             // No C API: unpack the Python package and drive its InputParser.
             wheel.extract(&["cvc5/*", "cvc5.libs/*"])?;
             wheel.place(wheel.unpacked(), &wheel.stage().join("python"))?;
-            return runner::place_python_runner(&wheel.installer().python, &wheel.bin());
+            return wheel.place_python_runner(self.program(), runner::PYTHON_RUNNER);
         }
         wheel.extract(&["cvc5.libs/*"])?;
         let libs = wheel.unpacked().join("cvc5.libs");
@@ -50,12 +52,17 @@ impl Packaging for Cvc5 {
     }
 
     fn driver_is_current(&self, program: &Path) -> bool {
+        if python_install(program) {
+            return python_runner_is(program, runner::PYTHON_RUNNER);
+        }
         !c_api_install(program) || runner::is_current(program)
     }
 
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
         if c_api_install(program) {
             runner::refresh(installer.cvc5_runner.as_deref(), program)?;
+        } else if python_install(program) {
+            refresh_python_runner(program, runner::PYTHON_RUNNER)?;
         }
         Ok(())
     }
@@ -78,13 +85,18 @@ impl Packaging for Cvc5 {
 /// install's libraries, so an older copy in the install does too. Any other cvc5
 /// program cannot.
 fn listing(program: &Path, version: &str) -> Result<Vec<String>, String> {
+    if python_install(program) {
+        // Releases before 1.2.0: et's Python driver reads the Python API.
+        return Ok(vec![
+            program.display().to_string(),
+            "--et-list-options".to_string(),
+        ]);
+    }
     if !c_api_install(program) {
-        return Err(if Cvc5::has_c_api(version) {
-            "only et's C-API driver lists cvc5's options (this program is not one)"
-        } else {
-            "releases before 1.2.0 have no C API; et's Python driver does not list options"
-        }
-        .to_string());
+        let _ = version;
+        return Err(
+            "only et's drivers list cvc5's options (this program is not one of them)".to_string(),
+        );
     }
     let lib = wheel_install_dir(program)
         .map(|dir| dir.join("lib"))
@@ -95,6 +107,12 @@ fn listing(program: &Path, version: &str) -> Result<Vec<String>, String> {
         format!("--et-lib-dir={}", lib.display()),
         "--et-list-options".to_string(),
     ])
+}
+
+/// Whether `program` is et's Python driver: an install et made from a wheel before
+/// 1.2.0, with the wheel's package in `python/`.
+fn python_install(program: &Path) -> bool {
+    wheel_install_dir(program).is_some_and(|dir| dir.join("python").is_dir())
 }
 
 /// Whether `program` is a copy of et's C-API runner: an install et made from a wheel

@@ -5,7 +5,8 @@ Those wheels have no C API, but their Python API has an SMT-LIB InputParser. Thi
 behaves like the cvc5 binary where a campaign can see it (same as et's C-API runner
 et-cvc5): outputs on stdout as they come, `(error "...")` and exit 1 on a parse or
 command error, `--tlimit=MS` prints `cvc5 interrupted by timeout.` and aborts, options
-`--name=value`, `--name`, `--no-name`, `-q`. Costs one Python start-up per call.
+`--name=value`, `--name`, `--no-name`, `-q`; `--et-list-options` prints every option in
+et's catalog line format. Costs one Python start-up per call.
 """
 import os
 import sys
@@ -39,11 +40,37 @@ def timeout(ms):
     return child
 
 
+def list_options(solver):
+    """Every option of this release in et's catalog line format
+    (NAME<TAB>TYPE<TAB>DEFAULT<TAB>VALUES<TAB>NOTE), from the Python API's
+    getOptionNames and getOptionInfo: what et's C-API runner prints for 1.2 and later."""
+    kinds = {bool: "bool", int: "int", float: "real", str: "text", "mode": "enum"}
+    print("# cvc5 %s options" % solver.getVersion().decode())
+    for name in solver.getOptionNames():
+        info = solver.getOptionInfo(name)
+        kind = kinds.get(info.get("type"), "text")
+        default = info.get("default")
+        if isinstance(default, bool):
+            default = "true" if default else "false"
+        default = "-" if default is None or default == "" else str(default)
+        values = "-"
+        if kind == "enum":
+            values = "|".join(info.get("modes", [])) or "-"
+        elif info.get("minimum") is not None or info.get("maximum") is not None:
+            low, high = info.get("minimum"), info.get("maximum")
+            values = "%s..%s" % ("" if low is None else low, "" if high is None else high)
+        note = "takes no value" if info.get("type") is None else ""
+        print("\t".join([name, kind, default, values, note]))
+    return 0
+
+
 def main(argv):
     global WATCHDOG
-    options, source, version = [], None, False
+    options, source, version, listing = [], None, False, False
     for arg in argv:
-        if arg in ("-q", "--quiet"):
+        if arg == "--et-list-options":
+            listing = True
+        elif arg in ("-q", "--quiet"):
             options.append(("quiet", "true", arg))
         elif arg in ("-v", "--verbose"):
             options.append(("verbose", "true", arg))
@@ -87,6 +114,8 @@ def main(argv):
     if version:
         print("This is cvc5 version %s [et runner over the Python API]" % solver.getVersion().decode())
         return 0
+    if listing:
+        return list_options(solver)
     for name, value, arg in options:
         try:
             solver.setOption(name, value)

@@ -7,14 +7,13 @@
 //! existing installs. *Must not:* download wheels (that is the installer's job).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use super::super::Packaging;
 use crate::solvers::family::Cvc5;
-use crate::solvers::install::{io, run, unique_suffix, InstallError};
+use crate::solvers::install::{io, unique_suffix, InstallError};
 
 /// The driver for cvc5 wheels without a C API, installed as their `bin/cvc5`.
-const PYTHON_RUNNER: &str = include_str!("python_runner.py");
+pub(super) const PYTHON_RUNNER: &str = include_str!("python_runner.py");
 
 /// Where the `et-cvc5` runner is: `$ET_CVC5_RUNNER`, or next to the running executable
 /// (or one directory up, for test executables in `target/*/deps/`).
@@ -52,15 +51,6 @@ pub(super) fn place_c_api_runner(
     let runner = locate(configured)?;
     std::fs::copy(&runner, bin.join(Cvc5.program())).map_err(io("cannot copy", &runner))?;
     Ok(())
-}
-
-/// Writes the Python runner into `bin` as the cvc5 program, started by the interpreter
-/// behind `python` (the wheel's package must sit in `<bin>/../python`).
-pub(super) fn place_python_runner(python: &str, bin: &Path) -> Result<(), InstallError> {
-    let interpreter = run(Command::new(python).args(["-c", "import sys; print(sys.executable)"]))?;
-    // -S -E: no site-packages or PYTHON* variables, a faster and isolated start.
-    let script = format!("#!{} -SE\n{PYTHON_RUNNER}", interpreter.trim());
-    std::fs::write(bin.join(Cvc5.program()), script).map_err(io("cannot write", bin))
 }
 
 /// The text the `et-cvc5` runner carries from the build on that executes standard
