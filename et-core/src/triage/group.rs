@@ -9,6 +9,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use et_eval::sexp::{Sexp, SexpKind};
+
 use crate::oracle::{Evidence, Verdict};
 
 use super::calls::Answer;
@@ -383,100 +385,72 @@ impl Classes {
 
 /// A formula up to renaming and constants of the same shape: its declared names
 /// numbered in order of first use (`c0`, `c1`, ...), numerals `N`, decimals `D`,
-/// bit-vector literals by base and width (`#x16`, `#b3`), string literals `S`.
+/// bit-vector literals by base and width (`#x16`, `#b3`), string literals `S`. The
+/// formula is read by et-eval's S-expression reader; text it cannot read is its own
+/// shape.
 pub fn shape(formula: &str) -> String {
-    let mut names: Vec<String> = Vec::new();
-    let mut declared: Vec<String> = Vec::new();
-    let tokens = lex(formula);
+    let Ok(commands) = et_eval::sexp::read_all(formula) else {
+        return formula.to_string();
+    };
+    let mut shaper = Shaper::default();
     // A declared name follows `declare-const` / `declare-fun`.
-    for pair in tokens.windows(2) {
-        if matches!(pair[0].as_str(), "declare-const" | "declare-fun") {
-            declared.push(pair[1].clone());
+    for command in &commands {
+        if let SexpKind::List(items) = &command.kind {
+            if let [head, name, ..] = items.as_slice() {
+                if matches!(head.as_symbol(), Some("declare-const" | "declare-fun")) {
+                    if let Some(name) = name.as_symbol() {
+                        shaper.declared.push(name.to_string());
+                    }
+                }
+            }
         }
     }
-    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
-    // Inside `(_ BitVec 64)` or `(_ extract 7 0)` numerals are part of a sort or an
-    // operator, not constants.
-    let mut indexed = false;
-    for t in tokens {
-        match t.as_str() {
-            "_" => indexed = true,
-            ")" => indexed = false,
-            _ => {}
-        }
-        let shaped = if indexed {
-            t
-        } else if declared.contains(&t) {
-            let n = names.iter().position(|x| *x == t).unwrap_or_else(|| {
-                names.push(t.clone());
-                names.len() - 1
-            });
-            format!("c{n}")
-        } else if t.starts_with('"') {
-            "S".to_string()
-        } else if let Some(hex) = t.strip_prefix("#x") {
-            format!("#x{}", hex.len() * 4)
-        } else if let Some(bin) = t.strip_prefix("#b") {
-            format!("#b{}", bin.len())
-        } else if t.chars().all(|c| c.is_ascii_digit()) {
-            "N".to_string()
-        } else if t.chars().all(|c| c.is_ascii_digit() || c == '.') && t.contains('.') {
-            "D".to_string()
-        } else {
-            t
-        };
-        out.push(shaped);
+    for command in &commands {
+        shaper.shape(command, false);
     }
-    out.join(" ")
+    shaper.out.join(" ")
 }
 
-/// SMT-LIB tokens: parentheses, string literals (with `""` inside), `|quoted|`
-/// symbols, and the words between.
-fn lex(text: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '(' | ')' => tokens.push(c.to_string()),
-            c if c.is_whitespace() => {}
-            '"' => {
-                let mut t = String::from('"');
-                while let Some(d) = chars.next() {
-                    t.push(d);
-                    if d == '"' {
-                        if chars.peek() == Some(&'"') {
-                            t.push(chars.next().unwrap_or('"'));
-                        } else {
-                            break;
-                        }
-                    }
+/// The state of [`shape`]: the declared names, those seen so far, the tokens out.
+#[derive(Default)]
+struct Shaper {
+    declared: Vec<String>,
+    seen: Vec<String>,
+    out: Vec<String>,
+}
+
+impl Shaper {
+    /// Shapes `sexp`; inside `(_ BitVec 64)` or `(_ extract 7 0)` (`indexed`) numerals
+    /// are part of a sort or an operator, not constants.
+    fn shape(&mut self, sexp: &Sexp, indexed: bool) {
+        let token = match &sexp.kind {
+            SexpKind::List(items) => {
+                self.out.push("(".to_string());
+                let indexed = items.first().and_then(Sexp::as_symbol) == Some("_");
+                for item in items {
+                    self.shape(item, indexed);
                 }
-                tokens.push(t);
+                self.out.push(")".to_string());
+                return;
             }
-            '|' => {
-                let mut t = String::from('|');
-                for d in chars.by_ref() {
-                    t.push(d);
-                    if d == '|' {
-                        break;
-                    }
-                }
-                tokens.push(t);
+            SexpKind::Symbol(name) if self.declared.contains(name) => {
+                let n = self.seen.iter().position(|x| x == name).unwrap_or_else(|| {
+                    self.seen.push(name.clone());
+                    self.seen.len() - 1
+                });
+                format!("c{n}")
             }
-            _ => {
-                let mut t = c.to_string();
-                while let Some(&d) = chars.peek() {
-                    if d == '(' || d == ')' || d.is_whitespace() || d == '"' {
-                        break;
-                    }
-                    t.push(d);
-                    chars.next();
-                }
-                tokens.push(t);
-            }
-        }
+            SexpKind::Symbol(name) => name.clone(),
+            SexpKind::Keyword(word) => format!(":{word}"),
+            SexpKind::Numeral(digits) if indexed => digits.clone(),
+            SexpKind::Numeral(_) => "N".to_string(),
+            SexpKind::Decimal(_) => "D".to_string(),
+            SexpKind::Hex(digits) => format!("#x{}", digits.len() * 4),
+            SexpKind::Binary(digits) => format!("#b{}", digits.len()),
+            SexpKind::Str(_) => "S".to_string(),
+        };
+        self.out.push(token);
     }
-    tokens
 }
 
 fn by_size_then_index(a: &Finding, b: &Finding) -> std::cmp::Ordering {
