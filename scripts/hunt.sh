@@ -147,6 +147,8 @@ done
 # formula smaller than a trigger (enumeration order), so a group's smallest trigger is
 # the smallest formula of its grammar that shows the bug. The grammars go cheapest
 # first, so that a session that ends early has the correctness findings triaged.
+# reals and realints are one step: the two grammars print many formulas alike, and
+# triaged together the same formula is one group (one report), not one per grammar.
 cd "$out"
 # The development head, where its source is at hand (yices2's: build it as its README
 # says, then YICES_HEAD=path/to/yices_smt2 YICES_HEAD_COMMIT=84efa927): added to the
@@ -160,13 +162,16 @@ fi
 runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
 "$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
 "$et" solvers install z3@all cvc5@all yices@all bitwuzla@all >&2
+# The triage steps, cheapest first; a step of two grammars joined by `+` triages both
+# run directories together.
+triage_steps=(core arrays ints bitvectors reals+realints strings fp)
 # The groups of every grammar triaged so far in one table (ranked within their grammar;
 # the grammar column names it), and the reports to file where the hunt's readers look
 # for them: made again after every triage step, so that what a session leaves is
 # usable before the last grammar is triaged.
 join_triage() {
   local triaged=() g
-  for g in core ints reals realints bitvectors arrays strings fp; do
+  for g in "${triage_steps[@]}"; do
     [[ -f triage/$g/groups.csv ]] && triaged+=("$g")
   done
   ((${#triaged[@]} > 0)) || return 0
@@ -181,7 +186,7 @@ join_triage() {
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 triaged = sys.argv[2].split()
-untriaged = [g for g in "core ints reals realints bitvectors arrays strings fp".split()
+untriaged = [g for g in "core arrays ints bitvectors reals+realints strings fp".split()
              if g not in triaged]
 print("# Bug groups of the hunt\n")
 print("Made by `scripts/hunt.sh` from `triage/groups.csv` (ranks are per grammar; "
@@ -231,7 +236,7 @@ PY
   return 0
 }
 mkdir -p triage
-for g in core arrays ints bitvectors realints reals strings fp; do
+for g in "${triage_steps[@]}"; do
   [[ -f triage/$g/groups.csv ]] && continue
   if ((done_steps >= steps)); then
     join_triage
@@ -239,7 +244,9 @@ for g in core arrays ints bitvectors realints reals strings fp; do
     exit 0
   fi
   start=$(date +%s)
-  "$et" triage "runs/$g" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
+  step_runs=()
+  for part in ${g//+/ }; do step_runs+=("runs/$part"); done
+  "$et" triage "${step_runs[@]}" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
     --confirm 3 --ranged 1 --out "triage/$g"
   echo "$g triage: $(($(date +%s) - start)) s, et built at $build" | tee -a triage/times.txt >&2
   join_triage
