@@ -58,6 +58,32 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The finding of `trigger` on `formula` (whose operators are `operators`) after
+    /// its confirmation: its kind from the row, not yet pinned, ranged, timed, written
+    /// out or reduced.
+    pub fn confirmed(
+        trigger: TriggerRow,
+        formula: String,
+        operators: Signature,
+        confirmation: Confirmation,
+        crash_signature: Option<String>,
+    ) -> Finding {
+        Finding {
+            kind: Kind::of(trigger.verdict(), trigger.row().status),
+            trigger,
+            formula,
+            operators,
+            confirmation,
+            crash_signature,
+            range: None,
+            range_measured: false,
+            pinned: None,
+            timings: None,
+            converted: None,
+            options: None,
+        }
+    }
+
     /// The answer of the solver when the verdict showed (or the first re-run); for a
     /// wrong `sat` found by pinning a model, its answer on the pinned formula.
     pub fn answer(&self) -> &Answer {
@@ -702,20 +728,14 @@ mod tests {
         let trigger = TriggerRow::new(0, 2, row).unwrap();
         let limits =
             super::super::calls::CallSettings::with_timeout(std::time::Duration::from_secs(2));
-        Finding {
-            confirmation: super::super::confirm::not_rerun(&trigger, limits),
+        let confirmation = super::super::confirm::not_rerun(&trigger, limits);
+        Finding::confirmed(
             trigger,
-            formula: formula.into(),
-            operators: Signature::of(formula),
-            kind: Kind::Performance,
-            crash_signature: None,
-            range: None,
-            range_measured: false,
-            pinned: None,
-            timings: None,
-            converted: None,
-            options: None,
-        }
+            formula.into(),
+            Signature::of(formula),
+            confirmation,
+            None,
+        )
     }
 
     fn key(first: &str, last: &str, formula: &str) -> GroupKey {

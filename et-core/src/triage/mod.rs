@@ -463,19 +463,14 @@ impl Work<'_> {
             .iter()
             .zip(confirmations)
             .enumerate()
-            .map(|(i, (t, c))| Finding {
-                kind: Kind::of(t.verdict(), t.row().status),
-                operators: operators[i].clone(),
-                formula: self.formulas[i].clone(),
-                crash_signature: crash_signatures[i].clone(),
-                trigger: t.clone(),
-                confirmation: c,
-                range: None,
-                range_measured: false,
-                pinned: None,
-                timings: None,
-                converted: None,
-                options: None,
+            .map(|(i, (t, c))| {
+                Finding::confirmed(
+                    t.clone(),
+                    self.formulas[i].clone(),
+                    operators[i].clone(),
+                    c,
+                    crash_signatures[i].clone(),
+                )
             })
             .collect())
     }

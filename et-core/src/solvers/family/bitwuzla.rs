@@ -5,7 +5,7 @@
 //! `crate::solvers::install::packaging`). Judged like any family without a reference
 //! of its own; needs no `(set-logic ...)`.
 
-use super::catalog::{common_leave_out, OptionSpec};
+use super::catalog::{leave_out_by, OptionSpec};
 use super::{Echo, Family, SessionProtocol};
 
 /// The bitwuzla family.
@@ -40,14 +40,9 @@ impl Family for Bitwuzla {
     }
 
     fn leave_out(&self, option: &OptionSpec) -> Option<String> {
-        if let Some(why) = common_leave_out(option) {
-            return Some(why);
-        }
-        let name = option.name.as_str();
-        LEFT_OUT_PREFIXES
-            .iter()
-            .find(|(prefix, _)| name.starts_with(prefix))
-            .map(|(_, why)| why.to_string())
+        leave_out_by(option, LEFT_OUT_PREFIXES, |name, prefix| {
+            name.starts_with(prefix)
+        })
     }
 }
 

@@ -256,6 +256,22 @@ const OUTPUT_WORDS: &[(&str, &str)] = &[
     ("threads", "threads (nondeterministic)"),
 ];
 
+/// Why `option` is left out: by et's common rule ([`common_leave_out`]), else by the
+/// first entry of a family's `table` of (name pattern, reason) whose pattern the name
+/// `matches`.
+pub fn leave_out_by(
+    option: &OptionSpec,
+    table: &[(&str, &str)],
+    matches: impl Fn(&str, &str) -> bool,
+) -> Option<String> {
+    common_leave_out(option).or_else(|| {
+        table
+            .iter()
+            .find(|(pattern, _)| matches(&option.name, pattern))
+            .map(|(_, why)| why.to_string())
+    })
+}
+
 /// Why an option is left out by et's common rule: one of the words of its name
 /// (split at `.`, `_` and `-`) marks output, tracing, limits, files, proofs, threads
 /// or random seeds. Families add their own rules ([`super::Family::leave_out`]).

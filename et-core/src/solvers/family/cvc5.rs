@@ -3,7 +3,7 @@
 //! program: et installs a driver of its own as `bin/cvc5`
 //! (`crate::solvers::install::packaging::cvc5`), which also lists the options.
 
-use super::catalog::{common_leave_out, Curated, OptionSpec};
+use super::catalog::{leave_out_by, Curated, OptionSpec};
 use super::cvc4::{ANSWER_CHECKS, SELF_CHECKS, SESSION};
 use super::{Family, SessionProtocol};
 use crate::version::at_least;
@@ -58,20 +58,14 @@ impl Family for Cvc5 {
     }
 
     fn leave_out(&self, option: &OptionSpec) -> Option<String> {
-        if let Some(why) = common_leave_out(option) {
-            return Some(why);
-        }
-        let name = option.name.as_str();
-        LEFT_OUT_PREFIXES
-            .iter()
-            .find(|(p, _)| {
-                let p = p.trim_end_matches('-');
-                name == p
-                    || name
-                        .strip_prefix(p)
-                        .is_some_and(|rest| rest.starts_with('-'))
-            })
-            .map(|(_, why)| why.to_string())
+        // A prefix `sygus-` takes `sygus` and `sygus-...`, not `sygusx`.
+        leave_out_by(option, LEFT_OUT_PREFIXES, |name, prefix| {
+            let prefix = prefix.trim_end_matches('-');
+            name == prefix
+                || name
+                    .strip_prefix(prefix)
+                    .is_some_and(|rest| rest.starts_with('-'))
+        })
     }
 
     fn curated_configurations(&self) -> &'static [Curated] {

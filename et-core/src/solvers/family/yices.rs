@@ -4,7 +4,7 @@
 
 use et_eval::ModelDialect;
 
-use super::catalog::{common_leave_out, Curated, OptionKind, OptionSpec};
+use super::catalog::{leave_out_by, Curated, OptionKind, OptionSpec};
 use super::{Echo, Family, SessionProtocol};
 
 /// The yices family.
@@ -73,22 +73,9 @@ impl Family for Yices {
     }
 
     fn leave_out(&self, option: &OptionSpec) -> Option<String> {
-        if let Some(why) = common_leave_out(option) {
-            return Some(why);
-        }
-        let name = option.name.as_str();
-        LEFT_OUT
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, why)| why.to_string())
-            .or_else(|| {
-                ["ematch", "mbqi"]
-                    .iter()
-                    .any(|p| name.starts_with(p))
-                    .then(|| {
-                        "exists-forall solving only (et's grammars are quantifier-free)".to_string()
-                    })
-            })
+        leave_out_by(option, LEFT_OUT_PREFIXES, |name, prefix| {
+            name.starts_with(prefix)
+        })
     }
 
     fn curated_configurations(&self) -> &'static [Curated] {
@@ -110,8 +97,9 @@ impl Family for Yices {
     }
 }
 
-/// yices-smt2 options kept in the catalog and not enumerated, beyond et's common rule.
-const LEFT_OUT: &[(&str, &str)] = &[
+/// yices-smt2 options kept in the catalog and not enumerated, by the start of their
+/// names, beyond et's common rule.
+const LEFT_OUT_PREFIXES: &[(&str, &str)] = &[
     (
         "incremental",
         "changes which formulas yices accepts (non-linear terms and division by zero become errors), not how it solves them",
@@ -121,6 +109,14 @@ const LEFT_OUT: &[(&str, &str)] = &[
     ("bvconst-in-decimal", "output only (model format)"),
     ("dimacs", "exports the problem to a file instead of solving it"),
     ("nthreads", "threads (nondeterministic)"),
+    (
+        "ematch",
+        "exists-forall solving only (et's grammars are quantifier-free)",
+    ),
+    (
+        "mbqi-",
+        "exists-forall solving only (et's grammars are quantifier-free)",
+    ),
 ];
 
 /// The options in yices-smt2's help texts: lines `--name` (a flag) or `--name=<arg>`
