@@ -17,6 +17,19 @@ struct Options {
     print: String,
 }
 
+/// One constructor: its path (`Type` or `Type::Variant`), its fields, its options.
+type Constructor<'a> = (TokenStream, &'a Fields, Options);
+
+/// What each constructor contributes to the generated impls: its entry in the rule's
+/// table and its arms in `from_term`, `shape` and `write_tokens`.
+#[derive(Default)]
+struct Arms {
+    table: Vec<TokenStream>,
+    from_term: Vec<TokenStream>,
+    shape: Vec<TokenStream>,
+    write_tokens: Vec<TokenStream>,
+}
+
 /// The expansion of `#[derive(Enumerable)]`.
 pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     if !input.generics.params.is_empty() {
@@ -25,8 +38,19 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             "`#[derive(Enumerable)]` does not support generic types",
         ));
     }
+    let constructors = constructors(input)?;
+    let mut arms = Arms::default();
+    for (alt, constructor) in constructors.iter().enumerate() {
+        arms.add(alt as u32, constructor);
+    }
+    Ok(impls(&input.ident, &arms))
+}
+
+/// The constructors of the type: the struct itself, or each variant of the enum;
+/// `#[enumerable(...)]` anywhere else is an error at its span.
+fn constructors(input: &DeriveInput) -> syn::Result<Vec<Constructor<'_>>> {
     let ident = &input.ident;
-    let mut constructors: Vec<(TokenStream, &Fields, Options)> = Vec::new();
+    let mut constructors: Vec<Constructor<'_>> = Vec::new();
     match &input.data {
         Data::Struct(s) => {
             let options = options(&input.attrs, &ident.to_string())?;
@@ -62,18 +86,16 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     }
+    Ok(constructors)
+}
 
-    let name = ident.to_string();
-    let mut table = Vec::new();
-    let mut from_arms = Vec::new();
-    let mut shape_arms = Vec::new();
-    let mut write_arms = Vec::new();
-    for (alt, (path, fields, options)) in constructors.iter().enumerate() {
-        let alt = alt as u32;
+impl Arms {
+    /// Adds constructor number `alt`.
+    fn add(&mut self, alt: u32, (path, fields, options): &Constructor<'_>) {
         let Options { cost, print } = options;
         let field_types: Vec<(Type, bool)> = fields.iter().map(|f| unbox(&f.ty)).collect();
         let tys: Vec<&Type> = field_types.iter().map(|(t, _)| t).collect();
-        table.push(quote! {
+        self.table.push(quote! {
             ::et_core::typed::Constructor {
                 print: #print,
                 cost: #cost,
@@ -107,8 +129,8 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 quote!(#path { #(#names: #values),* })
             }
         };
-        from_arms.push(quote!(#alt => #build,));
-        shape_arms.push(quote! {
+        self.from_term.push(quote!(#alt => #build,));
+        self.shape.push(quote! {
             #pattern => ::et_core::typed::node(0, #alt, #cost, ::std::vec![
                 #(<#tys as ::et_core::typed::Constructors>::shape(#binds)),*
             ]),
@@ -118,7 +140,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         let open = wrap.then(|| quote!(out.token("(")?;));
         let close = wrap.then(|| quote!(out.token(")")?;));
         let op = (!print.is_empty()).then(|| quote!(out.token(#print)?;));
-        write_arms.push(quote! {
+        self.write_tokens.push(quote! {
             #pattern => {
                 #open
                 #op
@@ -127,8 +149,19 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         });
     }
+}
+
+/// The impls of `Constructors`, `Enumerable` and `Display` for `ident`.
+fn impls(ident: &Ident, arms: &Arms) -> TokenStream {
+    let name = ident.to_string();
+    let Arms {
+        table,
+        from_term: from_arms,
+        shape: shape_arms,
+        write_tokens: write_arms,
+    } = arms;
     let bad_alt = format!("type `{name}` has no constructor {{}}: the term is not of this type");
-    Ok(quote! {
+    quote! {
         impl ::et_core::typed::Constructors for #ident {
             fn rule() -> &'static ::et_core::typed::AdtRule {
                 static RULE: ::et_core::typed::AdtRule = ::et_core::typed::AdtRule {
@@ -185,7 +218,7 @@ pub fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
                 ::et_core::typed::display(self, f)
             }
         }
-    })
+    }
 }
 
 /// Reads `#[enumerable(cost = n, print = "...")]`; anything else is an error at its span.

@@ -130,179 +130,11 @@ impl Script {
     }
 
     fn checked(commands: &[Sexp]) -> Result<(Script, Vec<Coercion>), ScriptError> {
-        let mut checker = Checker::default();
-        let mut assertions = Vec::new();
-        // (assertions, declarations, definitions) at each push.
-        let mut levels: Vec<(usize, usize, HashMap<String, Macro>)> = Vec::new();
-        let mut first_check: Option<(Vec<Term>, Vec<Decl>)> = None;
+        let mut reading = Reading::default();
         for command in commands {
-            let items = command.as_list().ok_or_else(|| {
-                err(
-                    command.pos,
-                    format!("expected a command, found '{command}'"),
-                )
-            })?;
-            let head = items.first().and_then(Sexp::as_symbol).unwrap_or("");
-            match head {
-                "declare-const" | "declare-fun" => {
-                    let (name, sort) = match (head, items) {
-                        ("declare-const", [_, name, sort]) => (name, sort),
-                        ("declare-fun", [_, name, params, sort]) => {
-                            if params.as_list().is_none_or(|p| !p.is_empty()) {
-                                return Err(err(
-                                    params.pos,
-                                    "unsupported declare-fun of a function (only constants, arity 0)",
-                                ));
-                            }
-                            (name, sort)
-                        }
-                        _ => return Err(err(command.pos, format!("malformed {head}"))),
-                    };
-                    let name = name
-                        .as_symbol()
-                        .ok_or_else(|| err(name.pos, "expected a symbol"))?;
-                    let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
-                    if checker.vars.contains_key(name) {
-                        return Err(err(command.pos, format!("'{name}' is declared twice")));
-                    }
-                    checker.vars.insert(name.to_string(), checker.decls.len());
-                    checker.decls.push(Decl {
-                        name: name.into(),
-                        sort,
-                    });
-                }
-                "assert" => {
-                    let [_, body] = items else {
-                        return Err(err(command.pos, "assert takes one term"));
-                    };
-                    let term = checker.term(body)?;
-                    if term.sort != Sort::Bool {
-                        return Err(err(
-                            body.pos,
-                            format!("asserted term has sort {}, not Bool", term.sort),
-                        ));
-                    }
-                    assertions.push(term);
-                }
-                "define-fun" => {
-                    let [_, name, params, sort, body] = items else {
-                        return Err(err(command.pos, "malformed define-fun"));
-                    };
-                    let name = name
-                        .as_symbol()
-                        .ok_or_else(|| err(name.pos, "expected a symbol"))?;
-                    let params = params
-                        .as_list()
-                        .ok_or_else(|| err(params.pos, "expected a parameter list"))?
-                        .iter()
-                        .map(|p| match p.as_list() {
-                            Some([n, s]) if n.as_symbol().is_some() => Ok((
-                                n.as_symbol().unwrap_or_default().to_string(),
-                                Sort::parse(s).map_err(|m| err(s.pos, m))?,
-                            )),
-                            _ => Err(err(p.pos, "malformed parameter")),
-                        })
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
-                    if checker.vars.contains_key(name) || checker.macros.contains_key(name) {
-                        return Err(err(command.pos, format!("'{name}' is declared twice")));
-                    }
-                    // Checked once now, with placeholder parameters, so errors point
-                    // at the definition.
-                    let placeholder: HashMap<String, Term> = params
-                        .iter()
-                        .map(|(p, s)| (p.clone(), placeholder(s)))
-                        .collect();
-                    checker.scopes.push(placeholder);
-                    let checked = checker.term(body);
-                    checker.scopes.pop();
-                    coerce(checked?, &sort).map_err(|m| err(body.pos, m))?;
-                    checker.macros.insert(
-                        name.to_string(),
-                        Macro {
-                            params,
-                            sort,
-                            body: body.clone(),
-                            scope: Vec::new(),
-                        },
-                    );
-                }
-                "push" | "pop" => {
-                    let n = match items {
-                        [_] => 1,
-                        [_, n] => match &n.kind {
-                            SexpKind::Numeral(k) => k.parse::<usize>().unwrap_or(usize::MAX),
-                            _ => return Err(err(n.pos, format!("malformed {head}"))),
-                        },
-                        _ => return Err(err(command.pos, format!("malformed {head}"))),
-                    };
-                    if head == "push" {
-                        for _ in 0..n.min(1 << 16) {
-                            levels.push((
-                                assertions.len(),
-                                checker.decls.len(),
-                                checker.macros.clone(),
-                            ));
-                        }
-                    } else {
-                        if n > levels.len() {
-                            return Err(err(
-                                command.pos,
-                                format!("pop {n} with {} levels pushed", levels.len()),
-                            ));
-                        }
-                        for _ in 0..n {
-                            if let Some((a, d, m)) = levels.pop() {
-                                assertions.truncate(a);
-                                for decl in checker.decls.drain(d..) {
-                                    checker.vars.remove(&*decl.name);
-                                }
-                                checker.macros = m;
-                            }
-                        }
-                    }
-                }
-                "check-sat" | "check-sat-assuming" => {
-                    if head == "check-sat-assuming" {
-                        let [_, literals] = items else {
-                            return Err(err(command.pos, "malformed check-sat-assuming"));
-                        };
-                        let literals = literals
-                            .as_list()
-                            .ok_or_else(|| err(literals.pos, "expected a list of literals"))?;
-                        for l in literals {
-                            let t = checker.term(l)?;
-                            if t.sort != Sort::Bool {
-                                return Err(err(l.pos, format!("assumption of sort {}", t.sort)));
-                            }
-                            assertions.push(t);
-                        }
-                    }
-                    // The formula is what the first check asks about: a model printed
-                    // after it answers that question.
-                    first_check.get_or_insert_with(|| (assertions.clone(), checker.decls.clone()));
-                    if head == "check-sat-assuming" {
-                        let keep = assertions.len() - items[1].as_list().map_or(0, <[Sexp]>::len);
-                        assertions.truncate(keep);
-                    }
-                }
-                // Commands that do not change what the formula means.
-                "get-model" | "set-logic" | "set-option" | "set-info" | "exit" | "get-info"
-                | "echo" | "get-value" | "get-assignment" | "get-unsat-core" => {}
-                _ => {
-                    return Err(err(
-                        command.pos,
-                        format!(
-                            "unsupported command '{}'",
-                            items.first().map(|h| h.to_string()).unwrap_or_default()
-                        ),
-                    ))
-                }
-            }
+            reading.command(command)?;
         }
-        let coercions = std::mem::take(&mut checker.coercions);
-        let (assertions, decls) = first_check.unwrap_or((assertions, checker.decls));
-        Ok((Script { decls, assertions }, coercions))
+        Ok(reading.finish())
     }
 
     /// The index of a declared constant.
@@ -323,6 +155,232 @@ impl Script {
             ..Checker::default()
         };
         checker.term(sexp)
+    }
+}
+
+/// What a `push` saves: the number of assertions and declarations, and the
+/// definitions, which a `pop` restores.
+type Level = (usize, usize, HashMap<String, Macro>);
+
+/// The state of reading a script's commands in order.
+#[derive(Default)]
+struct Reading {
+    checker: Checker,
+    assertions: Vec<Term>,
+    /// One per `push` not yet popped.
+    levels: Vec<Level>,
+    /// The assertions and declarations at the first `check-sat`.
+    first_check: Option<(Vec<Term>, Vec<Decl>)>,
+}
+
+impl Reading {
+    fn command(&mut self, command: &Sexp) -> Result<(), ScriptError> {
+        let items = command.as_list().ok_or_else(|| {
+            err(
+                command.pos,
+                format!("expected a command, found '{command}'"),
+            )
+        })?;
+        let head = items.first().and_then(Sexp::as_symbol).unwrap_or("");
+        match head {
+            "declare-const" | "declare-fun" => self.declare(head, items, command.pos),
+            "assert" => self.assert(items, command.pos),
+            "define-fun" => self.define(items, command.pos),
+            "push" | "pop" => {
+                let n = push_pop_count(head, items, command.pos)?;
+                if head == "push" {
+                    self.push(n);
+                    Ok(())
+                } else {
+                    self.pop(n, command.pos)
+                }
+            }
+            "check-sat" | "check-sat-assuming" => self.check_sat(head, items, command.pos),
+            // Commands that do not change what the formula means.
+            "get-model" | "set-logic" | "set-option" | "set-info" | "exit" | "get-info"
+            | "echo" | "get-value" | "get-assignment" | "get-unsat-core" => Ok(()),
+            _ => Err(err(
+                command.pos,
+                format!(
+                    "unsupported command '{}'",
+                    items.first().map(|h| h.to_string()).unwrap_or_default()
+                ),
+            )),
+        }
+    }
+
+    /// `declare-const`, or `declare-fun` of a constant.
+    fn declare(&mut self, head: &str, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
+        let (name, sort) = match (head, items) {
+            ("declare-const", [_, name, sort]) => (name, sort),
+            ("declare-fun", [_, name, params, sort]) => {
+                if params.as_list().is_none_or(|p| !p.is_empty()) {
+                    return Err(err(
+                        params.pos,
+                        "unsupported declare-fun of a function (only constants, arity 0)",
+                    ));
+                }
+                (name, sort)
+            }
+            _ => return Err(err(pos, format!("malformed {head}"))),
+        };
+        let name = name
+            .as_symbol()
+            .ok_or_else(|| err(name.pos, "expected a symbol"))?;
+        let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+        let checker = &mut self.checker;
+        if checker.vars.contains_key(name) {
+            return Err(err(pos, format!("'{name}' is declared twice")));
+        }
+        checker.vars.insert(name.to_string(), checker.decls.len());
+        checker.decls.push(Decl {
+            name: name.into(),
+            sort,
+        });
+        Ok(())
+    }
+
+    fn assert(&mut self, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
+        let [_, body] = items else {
+            return Err(err(pos, "assert takes one term"));
+        };
+        let term = self.checker.term(body)?;
+        if term.sort != Sort::Bool {
+            return Err(err(
+                body.pos,
+                format!("asserted term has sort {}, not Bool", term.sort),
+            ));
+        }
+        self.assertions.push(term);
+        Ok(())
+    }
+
+    /// `define-fun`: checked now, expanded where it is applied.
+    fn define(&mut self, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
+        let [_, name, params, sort, body] = items else {
+            return Err(err(pos, "malformed define-fun"));
+        };
+        let name = name
+            .as_symbol()
+            .ok_or_else(|| err(name.pos, "expected a symbol"))?;
+        let params = params
+            .as_list()
+            .ok_or_else(|| err(params.pos, "expected a parameter list"))?
+            .iter()
+            .map(|p| match p.as_list() {
+                Some([n, s]) if n.as_symbol().is_some() => Ok((
+                    n.as_symbol().unwrap_or_default().to_string(),
+                    Sort::parse(s).map_err(|m| err(s.pos, m))?,
+                )),
+                _ => Err(err(p.pos, "malformed parameter")),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+        let checker = &mut self.checker;
+        if checker.vars.contains_key(name) || checker.macros.contains_key(name) {
+            return Err(err(pos, format!("'{name}' is declared twice")));
+        }
+        // Checked once now, with placeholder parameters, so errors point
+        // at the definition.
+        let placeholder: HashMap<String, Term> = params
+            .iter()
+            .map(|(p, s)| (p.clone(), placeholder(s)))
+            .collect();
+        checker.scopes.push(placeholder);
+        let checked = checker.term(body);
+        checker.scopes.pop();
+        coerce(checked?, &sort).map_err(|m| err(body.pos, m))?;
+        checker.macros.insert(
+            name.to_string(),
+            Macro {
+                params,
+                sort,
+                body: body.clone(),
+                scope: Vec::new(),
+            },
+        );
+        Ok(())
+    }
+
+    fn push(&mut self, n: usize) {
+        for _ in 0..n.min(1 << 16) {
+            self.levels.push((
+                self.assertions.len(),
+                self.checker.decls.len(),
+                self.checker.macros.clone(),
+            ));
+        }
+    }
+
+    fn pop(&mut self, n: usize, pos: Pos) -> Result<(), ScriptError> {
+        if n > self.levels.len() {
+            return Err(err(
+                pos,
+                format!("pop {n} with {} levels pushed", self.levels.len()),
+            ));
+        }
+        for _ in 0..n {
+            if let Some((a, d, m)) = self.levels.pop() {
+                self.assertions.truncate(a);
+                for decl in self.checker.decls.drain(d..) {
+                    self.checker.vars.remove(&*decl.name);
+                }
+                self.checker.macros = m;
+            }
+        }
+        Ok(())
+    }
+
+    /// `check-sat`, or `check-sat-assuming` (its literals count as assertions for
+    /// this check only).
+    fn check_sat(&mut self, head: &str, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
+        if head == "check-sat-assuming" {
+            let [_, literals] = items else {
+                return Err(err(pos, "malformed check-sat-assuming"));
+            };
+            let literals = literals
+                .as_list()
+                .ok_or_else(|| err(literals.pos, "expected a list of literals"))?;
+            for l in literals {
+                let t = self.checker.term(l)?;
+                if t.sort != Sort::Bool {
+                    return Err(err(l.pos, format!("assumption of sort {}", t.sort)));
+                }
+                self.assertions.push(t);
+            }
+        }
+        // The formula is what the first check asks about: a model printed
+        // after it answers that question.
+        let (assertions, decls) = (&self.assertions, &self.checker.decls);
+        self.first_check
+            .get_or_insert_with(|| (assertions.clone(), decls.clone()));
+        if head == "check-sat-assuming" {
+            let keep = self.assertions.len() - items[1].as_list().map_or(0, <[Sexp]>::len);
+            self.assertions.truncate(keep);
+        }
+        Ok(())
+    }
+
+    /// The script (what the first check asks about, else every assertion) and the
+    /// coercions made.
+    fn finish(mut self) -> (Script, Vec<Coercion>) {
+        let coercions = std::mem::take(&mut self.checker.coercions);
+        let (assertions, decls) = self
+            .first_check
+            .unwrap_or((self.assertions, self.checker.decls));
+        (Script { decls, assertions }, coercions)
+    }
+}
+
+/// How many levels a `push` or `pop` command names (1 when it names none).
+fn push_pop_count(head: &str, items: &[Sexp], pos: Pos) -> Result<usize, ScriptError> {
+    match items {
+        [_] => Ok(1),
+        [_, n] => match &n.kind {
+            SexpKind::Numeral(k) => Ok(k.parse::<usize>().unwrap_or(usize::MAX)),
+            _ => Err(err(n.pos, format!("malformed {head}"))),
+        },
+        _ => Err(err(pos, format!("malformed {head}"))),
     }
 }
 
@@ -540,88 +598,12 @@ impl Checker {
             return Ok(Term::lit(value));
         }
         match &sexp.kind {
-            SexpKind::Symbol(name) => {
-                if let Some(t) = self.scopes.iter().rev().find_map(|s| s.get(name.as_str())) {
-                    return Ok(t.clone());
-                }
-                if self.macros.contains_key(name.as_str()) {
-                    return self.expand(name, Vec::new(), sexp.pos);
-                }
-                if let Some(&i) = self.vars.get(name.as_str()) {
-                    let decl = &self.decls[i];
-                    return Ok(Term {
-                        kind: TermKind::Var(i, decl.name.clone()),
-                        sort: decl.sort.clone(),
-                    });
-                }
-                let constant = match name.as_str() {
-                    "true" => return Ok(Term::lit(Value::Bool(true))),
-                    "real.pi" => {
-                        return Ok(Term {
-                            kind: TermKind::App(Op::Pi, Vec::new()),
-                            sort: Sort::Real,
-                        })
-                    }
-                    "false" => return Ok(Term::lit(Value::Bool(false))),
-                    "re.none" | "re.nostr" => ReConst::None,
-                    "re.all" => ReConst::All,
-                    "re.allchar" => ReConst::Allchar,
-                    _ => return Err(err(sexp.pos, format!("unknown constant '{name}'"))),
-                };
-                Ok(Term {
-                    kind: TermKind::ReConst(constant),
-                    sort: Sort::RegLan,
-                })
-            }
+            SexpKind::Symbol(name) => self.symbol(name, sexp.pos),
             SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("let") => {
-                let [_, bindings, body] = items.as_slice() else {
-                    return Err(err(sexp.pos, "malformed let"));
-                };
-                let bindings = bindings
-                    .as_list()
-                    .ok_or_else(|| err(bindings.pos, "expected let bindings"))?;
-                // Parallel: every bound term is checked in the outer scope.
-                let mut scope = HashMap::new();
-                for b in bindings {
-                    match b.as_list() {
-                        Some([name, t]) if name.as_symbol().is_some() => {
-                            let t = self.term(t)?;
-                            scope.insert(name.as_symbol().unwrap_or_default().to_string(), t);
-                        }
-                        _ => return Err(err(b.pos, "malformed let binding")),
-                    }
-                }
-                self.scopes.push(scope);
-                let body = self.term(body);
-                self.scopes.pop();
-                body
+                self.let_term(items, sexp.pos)
             }
             SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("!") => {
-                let Some(body) = items.get(1) else {
-                    return Err(err(sexp.pos, "malformed annotation"));
-                };
-                let term = self.term(body)?;
-                let mut rest = items[2..].iter();
-                while let Some(attr) = rest.next() {
-                    if let SexpKind::Keyword(k) = &attr.kind {
-                        if k == "named" {
-                            let name = rest
-                                .next()
-                                .and_then(Sexp::as_symbol)
-                                .ok_or_else(|| err(attr.pos, ":named needs a symbol"))?;
-                            self.macros.insert(
-                                name.to_string(),
-                                Macro {
-                                    params: Vec::new(),
-                                    sort: term.sort.clone(),
-                                    body: body.clone(),
-                                    scope: self.scopes.clone(),
-                                },
-                            );
-                        }
-                    }
-                }
-                Ok(term)
+                self.annotated(items, sexp.pos)
             }
             SexpKind::List(items)
                 if items
@@ -635,56 +617,134 @@ impl Checker {
                     .collect::<Result<Vec<_>, _>>()?;
                 self.expand(items[0].as_symbol().unwrap_or_default(), args, sexp.pos)
             }
-            SexpKind::List(items) if !items.is_empty() => {
-                let (op, array_sort) = self.operator(&items[0])?;
-                let mut args = items[1..]
-                    .iter()
-                    .map(|a| self.term(a))
-                    .collect::<Result<Vec<_>, _>>()?;
-                if op == Op::ConstArray {
-                    let sort = array_sort.expect("const carries its sort");
-                    let [value] = args.as_mut_slice() else {
-                        return Err(err(sexp.pos, "(as const ...) takes one value"));
-                    };
-                    let (_, element) = sort.array_parts().expect("checked array sort");
-                    let element = element.clone();
-                    let value = std::mem::replace(value, Term::lit(Value::Bool(false)));
-                    let value = coerce(value, &element).map_err(|m| err(items[1].pos, m))?;
-                    // A constant array of a literal is itself a literal.
-                    if let TermKind::Lit(v) = &value.kind {
-                        return Ok(Term::lit(Value::Array(Arc::new(ArrayValue::constant(
-                            sort,
-                            v.clone(),
-                        )))));
-                    }
-                    return Ok(Term {
-                        kind: TermKind::App(op, vec![value]),
-                        sort,
-                    });
-                }
-                let ints: Vec<bool> = args
-                    .iter()
-                    .map(|a| a.sort == Sort::Int && !matches!(a.kind, TermKind::Lit(_)))
-                    .collect();
-                let sort = signature(op, &mut args)
-                    .map_err(|m| err(sexp.pos, format!("{m} in '{sexp}'")))?;
-                if args
-                    .iter()
-                    .zip(ints)
-                    .any(|(a, int)| int && a.sort == Sort::Real)
-                {
-                    self.coercions.push(Coercion {
-                        operator: op.name(),
-                        pos: sexp.pos,
-                    });
-                }
-                Ok(Term {
-                    kind: TermKind::App(op, args),
-                    sort,
-                })
-            }
+            SexpKind::List(items) if !items.is_empty() => self.application(sexp, items),
             _ => Err(err(sexp.pos, format!("unsupported term '{sexp}'"))),
         }
+    }
+
+    /// A symbol in term position: a bound name, a definition without parameters, a
+    /// declared constant, or a constant of a theory.
+    fn symbol(&mut self, name: &str, pos: Pos) -> Result<Term, ScriptError> {
+        if let Some(t) = self.scopes.iter().rev().find_map(|s| s.get(name)) {
+            return Ok(t.clone());
+        }
+        if self.macros.contains_key(name) {
+            return self.expand(name, Vec::new(), pos);
+        }
+        if let Some(&i) = self.vars.get(name) {
+            let decl = &self.decls[i];
+            return Ok(Term {
+                kind: TermKind::Var(i, decl.name.clone()),
+                sort: decl.sort.clone(),
+            });
+        }
+        let constant = match name {
+            "true" => return Ok(Term::lit(Value::Bool(true))),
+            "real.pi" => {
+                return Ok(Term {
+                    kind: TermKind::App(Op::Pi, Vec::new()),
+                    sort: Sort::Real,
+                })
+            }
+            "false" => return Ok(Term::lit(Value::Bool(false))),
+            "re.none" | "re.nostr" => ReConst::None,
+            "re.all" => ReConst::All,
+            "re.allchar" => ReConst::Allchar,
+            _ => return Err(err(pos, format!("unknown constant '{name}'"))),
+        };
+        Ok(Term {
+            kind: TermKind::ReConst(constant),
+            sort: Sort::RegLan,
+        })
+    }
+
+    /// `(let ((x t) ...) body)`.
+    fn let_term(&mut self, items: &[Sexp], pos: Pos) -> Result<Term, ScriptError> {
+        let [_, bindings, body] = items else {
+            return Err(err(pos, "malformed let"));
+        };
+        let bindings = bindings
+            .as_list()
+            .ok_or_else(|| err(bindings.pos, "expected let bindings"))?;
+        // Parallel: every bound term is checked in the outer scope.
+        let mut scope = HashMap::new();
+        for b in bindings {
+            match b.as_list() {
+                Some([name, t]) if name.as_symbol().is_some() => {
+                    let t = self.term(t)?;
+                    scope.insert(name.as_symbol().unwrap_or_default().to_string(), t);
+                }
+                _ => return Err(err(b.pos, "malformed let binding")),
+            }
+        }
+        self.scopes.push(scope);
+        let body = self.term(body);
+        self.scopes.pop();
+        body
+    }
+
+    /// `(! t :named n ...)`: the term itself; a name becomes a definition without
+    /// parameters.
+    fn annotated(&mut self, items: &[Sexp], pos: Pos) -> Result<Term, ScriptError> {
+        let Some(body) = items.get(1) else {
+            return Err(err(pos, "malformed annotation"));
+        };
+        let term = self.term(body)?;
+        let mut rest = items[2..].iter();
+        while let Some(attr) = rest.next() {
+            if let SexpKind::Keyword(k) = &attr.kind {
+                if k == "named" {
+                    let name = rest
+                        .next()
+                        .and_then(Sexp::as_symbol)
+                        .ok_or_else(|| err(attr.pos, ":named needs a symbol"))?;
+                    self.macros.insert(
+                        name.to_string(),
+                        Macro {
+                            params: Vec::new(),
+                            sort: term.sort.clone(),
+                            body: body.clone(),
+                            scope: self.scopes.clone(),
+                        },
+                    );
+                }
+            }
+        }
+        Ok(term)
+    }
+
+    /// An operator of a theory applied to arguments (`sexp` is the whole application,
+    /// `items` its elements); records where an Int argument became a Real.
+    fn application(&mut self, sexp: &Sexp, items: &[Sexp]) -> Result<Term, ScriptError> {
+        let (op, array_sort) = self.operator(&items[0])?;
+        let mut args = items[1..]
+            .iter()
+            .map(|a| self.term(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        if op == Op::ConstArray {
+            let sort = array_sort.expect("const carries its sort");
+            return const_array(sort, args, items, sexp.pos);
+        }
+        let ints: Vec<bool> = args
+            .iter()
+            .map(|a| a.sort == Sort::Int && !matches!(a.kind, TermKind::Lit(_)))
+            .collect();
+        let sort =
+            signature(op, &mut args).map_err(|m| err(sexp.pos, format!("{m} in '{sexp}'")))?;
+        if args
+            .iter()
+            .zip(ints)
+            .any(|(a, int)| int && a.sort == Sort::Real)
+        {
+            self.coercions.push(Coercion {
+                operator: op.name(),
+                pos: sexp.pos,
+            });
+        }
+        Ok(Term {
+            kind: TermKind::App(op, args),
+            sort,
+        })
     }
 
     /// The operator in head position: a name, `(_ re.loop i j)`, `(_ re.^ n)` or
@@ -760,6 +820,34 @@ impl Checker {
             _ => Err(err(head.pos, format!("unsupported operator '{head}'"))),
         }
     }
+}
+
+/// `((as const sort) value)` with its checked arguments (`items` are the
+/// application's elements, at `pos`).
+fn const_array(
+    sort: Sort,
+    mut args: Vec<Term>,
+    items: &[Sexp],
+    pos: Pos,
+) -> Result<Term, ScriptError> {
+    let [value] = args.as_mut_slice() else {
+        return Err(err(pos, "(as const ...) takes one value"));
+    };
+    let (_, element) = sort.array_parts().expect("checked array sort");
+    let element = element.clone();
+    let value = std::mem::replace(value, Term::lit(Value::Bool(false)));
+    let value = coerce(value, &element).map_err(|m| err(items[1].pos, m))?;
+    // A constant array of a literal is itself a literal.
+    if let TermKind::Lit(v) = &value.kind {
+        return Ok(Term::lit(Value::Array(Arc::new(ArrayValue::constant(
+            sort,
+            v.clone(),
+        )))));
+    }
+    Ok(Term {
+        kind: TermKind::App(Op::ConstArray, vec![value]),
+        sort,
+    })
 }
 
 /// A stand-in of sort `sort` for a parameter while a definition is checked.
@@ -882,11 +970,41 @@ fn checked_width(w: u64) -> Result<Sort, String> {
     }
 }
 
+/// No upper bound on the number of arguments (left-associative and chainable
+/// operators).
+const MANY: usize = usize::MAX;
+
 /// Checks the arguments of `op` (coercing Int to Real where a Real is expected) and
 /// returns the result sort.
 fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
     use Op::*;
-    const MANY: usize = usize::MAX;
+    match op {
+        Not | And | Or | Xor | Implies | Eq | Distinct | Ite => core_signature(op, args),
+        Sub | Add | Mul | RealDiv | IntDiv | Mod | Abs | Lt | Le | Gt | Ge | ToReal | ToInt
+        | IsInt | Pi | Sin | Cos | Tan | Divisible(_) => arithmetic_signature(op, args),
+        BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvMul | BvSub | BvUdiv | BvUrem | BvSdiv
+        | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt | BvUge | BvSlt
+        | BvSle | BvSgt | BvSge | Bv2Nat | BvNand | BvNor | BvXnor | BvComp | Concat
+        | Extract(..) | ZeroExtend(_) | SignExtend(_) | Repeat(_) | RotateLeft(_)
+        | RotateRight(_) | Int2Bv(_) => bitvector_signature(op, args),
+        Select | Store | ConstArray => array_signature(op, args),
+        FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRoundToIntegral
+        | FpRem | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN | FpIsZero
+        | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative | FpIsPositive | FpToReal
+        | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
+            floating_point_signature(op, args)
+        }
+        StrConcat | StrLen | StrToInt | StrToCode | StrIsDigit | StrFromInt | StrFromCode
+        | StrAt | StrSubstr | StrPrefixof | StrSuffixof | StrContains | StrLt | StrLe
+        | StrIndexof | StrReplace | StrReplaceAll | StrReplaceRe | StrReplaceReAll | StrInRe
+        | StrToRe | ReRange | ReConcat | ReUnion | ReInter | ReDiff | ReComp | ReStar | RePlus
+        | ReOpt | ReLoop(..) | RePower(_) => string_signature(op, args),
+    }
+}
+
+/// Core theory: the Boolean connectives, `=`, `distinct` and `ite`.
+fn core_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
     let sort = match op {
         Not => {
             arity(op, args, 1, 1)?;
@@ -908,6 +1026,16 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             all(&mut args[..1], &Sort::Bool)?;
             same(&mut args[1..])?
         }
+        _ => unreachable!("not a core operator: {op:?}"),
+    };
+    Ok(sort)
+}
+
+/// Ints and Reals: arithmetic, comparisons, conversions, `divisible` and the
+/// transcendental functions.
+fn arithmetic_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
+    let sort = match op {
         Sub => {
             arity(op, args, 1, MANY)?;
             numeric(args)?
@@ -958,6 +1086,21 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             all(args, &Sort::Real)?;
             Sort::Real
         }
+        Divisible(_) => {
+            arity(op, args, 1, 1)?;
+            all(args, &Sort::Int)?;
+            Sort::Bool
+        }
+        _ => unreachable!("not arithmetic: {op:?}"),
+    };
+    Ok(sort)
+}
+
+/// Bit-vectors: the operators of SMT-LIB's FixedSizeBitVectors and QF_BV
+/// logic, and the conversions to and from Int (`bv2nat`, `int2bv`).
+fn bitvector_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
+    let sort = match op {
         BvNot | BvNeg => {
             arity(op, args, 1, 1)?;
             Sort::BitVec(bv_width(args)?)
@@ -1020,48 +1163,52 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             arity(op, args, 1, 1)?;
             Sort::BitVec(bv_width(args)?)
         }
-        Divisible(_) => {
-            arity(op, args, 1, 1)?;
-            all(args, &Sort::Int)?;
-            Sort::Bool
-        }
         Int2Bv(w) => {
             arity(op, args, 1, 1)?;
             all(args, &Sort::Int)?;
             checked_width(u64::from(w))?
         }
+        _ => unreachable!("not a bit-vector operator: {op:?}"),
+    };
+    Ok(sort)
+}
+
+/// Arrays: `select` and `store` (`(as const ...)` gets its sort from its annotation).
+fn array_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
+    let sort = match op {
         Select => {
             arity(op, args, 2, 2)?;
-            let Some((index, element)) = args[0]
-                .sort
-                .array_parts()
-                .map(|(i, e)| (i.clone(), e.clone()))
-            else {
-                return Err(format!(
-                    "expected an array, found {} '{}'",
-                    args[0].sort, args[0]
-                ));
-            };
+            let (index, element) = array_parts(&args[0])?;
             all(&mut args[1..], &index)?;
             element
         }
         Store => {
             arity(op, args, 3, 3)?;
-            let Some((index, element)) = args[0]
-                .sort
-                .array_parts()
-                .map(|(i, e)| (i.clone(), e.clone()))
-            else {
-                return Err(format!(
-                    "expected an array, found {} '{}'",
-                    args[0].sort, args[0]
-                ));
-            };
+            let (index, element) = array_parts(&args[0])?;
             all(&mut args[1..2], &index)?;
             all(&mut args[2..], &element)?;
             args[0].sort.clone()
         }
         ConstArray => unreachable!("handled by the checker"),
+        _ => unreachable!("not an array operator: {op:?}"),
+    };
+    Ok(sort)
+}
+
+/// The index and element sorts of an array term.
+fn array_parts(array: &Term) -> Result<(Sort, Sort), String> {
+    match array.sort.array_parts() {
+        Some((index, element)) => Ok((index.clone(), element.clone())),
+        None => Err(format!("expected an array, found {} '{array}'", array.sort)),
+    }
+}
+
+/// Floating point: arithmetic under a rounding mode, comparisons,
+/// classification and the conversions from and to other sorts.
+fn floating_point_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
+    let sort = match op {
         FpAbs | FpNeg => {
             arity(op, args, 1, 1)?;
             fp_sort(args)?
@@ -1145,6 +1292,15 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             fp_sort(&args[1..])?;
             checked_width(u64::from(w))?
         }
+        _ => unreachable!("not floating point: {op:?}"),
+    };
+    Ok(sort)
+}
+
+/// Strings and regular expressions (`RegLan`).
+fn string_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
+    use Op::*;
+    let sort = match op {
         StrConcat => {
             arity(op, args, 2, MANY)?;
             all(args, &Sort::String)?;
@@ -1236,6 +1392,7 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             all(args, &Sort::RegLan)?;
             Sort::RegLan
         }
+        _ => unreachable!("not a string operator: {op:?}"),
     };
     Ok(sort)
 }

@@ -219,159 +219,172 @@ impl<'a> Lexer<'a> {
     }
 
     fn next_token(&mut self) -> Result<Option<(Token, Pos)>, SexpError> {
-        loop {
-            match self.chars.peek() {
-                None => return Ok(None),
-                Some(c) if c.is_whitespace() => {
-                    self.bump();
-                }
-                Some(';') => {
-                    while let Some(c) = self.bump() {
-                        if c == '\n' {
-                            break;
-                        }
-                    }
-                }
-                Some(_) => break,
-            }
-        }
+        self.skip_blanks();
         let start = self.pos;
-        let c = self.bump().expect("peeked");
+        let Some(c) = self.bump() else {
+            return Ok(None);
+        };
         let token = match c {
             '(' => Token::Open,
             ')' => Token::Close,
-            '"' => {
-                let mut s = String::new();
-                loop {
-                    let at = self.pos;
-                    match self.bump() {
-                        None => return Err(self.error(start, "unterminated string literal")),
-                        Some(c) if self.strict && !literal_char_ok(c) => {
-                            return Err(self.error(
-                                at,
-                                format!(
-                                    "string literal holds {:?} (U+{:04X}), outside printable \
-                                     ASCII: SMT-LIB string literals cannot hold it as itself; \
-                                     write \\u{{{:x}}}",
-                                    c,
-                                    u32::from(c),
-                                    u32::from(c)
-                                ),
-                            ))
-                        }
-                        Some('"') => {
-                            if self.chars.peek() == Some(&'"') {
-                                self.bump();
-                                s.push('"');
-                            } else {
-                                break;
-                            }
-                        }
-                        Some(c) => s.push(c),
-                    }
-                }
-                Token::Atom(SexpKind::Str(s))
-            }
-            '|' => {
-                let mut s = String::new();
-                loop {
-                    match self.bump() {
-                        None => return Err(self.error(start, "unterminated quoted symbol")),
-                        Some('|') => break,
-                        Some('\\') => return Err(self.error(start, "'\\' in a quoted symbol")),
-                        Some(c) => s.push(c),
-                    }
-                }
-                Token::Atom(SexpKind::Symbol(s))
-            }
-            '#' => {
-                let radix = self.bump();
-                let mut digits = String::new();
-                while let Some(&d) = self.chars.peek() {
-                    if d.is_ascii_alphanumeric() {
-                        digits.push(d);
-                        self.bump();
-                    } else {
-                        break;
-                    }
-                }
-                match radix {
-                    Some('x')
-                        if !digits.is_empty() && digits.chars().all(|d| d.is_ascii_hexdigit()) =>
-                    {
-                        Token::Atom(SexpKind::Hex(digits))
-                    }
-                    Some('b')
-                        if !digits.is_empty() && digits.chars().all(|d| d == '0' || d == '1') =>
-                    {
-                        Token::Atom(SexpKind::Binary(digits))
-                    }
-                    _ => {
-                        return Err(self.error(
-                            start,
-                            format!(
-                                "malformed literal '#{}{digits}'",
-                                radix.map(String::from).unwrap_or_default()
-                            ),
-                        ))
-                    }
-                }
-            }
+            '"' => Token::Atom(SexpKind::Str(self.string_literal(start)?)),
+            '|' => Token::Atom(SexpKind::Symbol(self.quoted_symbol(start)?)),
+            '#' => Token::Atom(self.radix_literal(start)?),
             ':' => {
                 let mut s = String::new();
-                while let Some(&d) = self.chars.peek() {
-                    if is_symbol_char(d) {
-                        s.push(d);
-                        self.bump();
-                    } else {
-                        break;
-                    }
-                }
+                self.symbol_chars(&mut s);
                 Token::Atom(SexpKind::Keyword(s))
             }
-            c if c.is_ascii_digit() => {
-                let mut s = String::from(c);
-                let mut dot = false;
-                while let Some(&d) = self.chars.peek() {
-                    if d.is_ascii_digit() {
-                        s.push(d);
-                    } else if d == '.' && !dot {
-                        dot = true;
-                        s.push(d);
-                    } else {
-                        break;
-                    }
-                    self.bump();
-                }
-                if s.ends_with('.') {
-                    return Err(self.error(start, format!("malformed decimal '{s}'")));
-                }
-                if let Some(&d) = self.chars.peek() {
-                    if is_symbol_char(d) {
-                        return Err(self.error(start, format!("malformed number '{s}{d}...'")));
-                    }
-                }
-                Token::Atom(if dot {
-                    SexpKind::Decimal(s)
-                } else {
-                    SexpKind::Numeral(s)
-                })
-            }
+            c if c.is_ascii_digit() => Token::Atom(self.number(c, start)?),
             c if is_symbol_char(c) => {
                 let mut s = String::from(c);
-                while let Some(&d) = self.chars.peek() {
-                    if is_symbol_char(d) {
-                        s.push(d);
-                        self.bump();
-                    } else {
-                        break;
-                    }
-                }
+                self.symbol_chars(&mut s);
                 Token::Atom(SexpKind::Symbol(s))
             }
             c => return Err(self.error(start, format!("unexpected character {c:?}"))),
         };
         Ok(Some((token, start)))
+    }
+
+    /// Skips white space and `;` comments up to the next token or the end.
+    #[inline]
+    fn skip_blanks(&mut self) {
+        while let Some(&c) = self.chars.peek() {
+            if c.is_whitespace() {
+                self.bump();
+            } else if c == ';' {
+                while let Some(c) = self.bump() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The rest of a symbol (or keyword) after its first character, appended to `s`.
+    #[inline]
+    fn symbol_chars(&mut self, s: &mut String) {
+        while let Some(&d) = self.chars.peek() {
+            if is_symbol_char(d) {
+                s.push(d);
+                self.bump();
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The text of a string literal whose opening quote (at `start`) was read, with
+    /// `""` turned into `"`.
+    #[inline]
+    fn string_literal(&mut self, start: Pos) -> Result<String, SexpError> {
+        let mut s = String::new();
+        loop {
+            let at = self.pos;
+            match self.bump() {
+                None => return Err(self.error(start, "unterminated string literal")),
+                Some(c) if self.strict && !literal_char_ok(c) => {
+                    return Err(self.error(
+                        at,
+                        format!(
+                            "string literal holds {:?} (U+{:04X}), outside printable \
+                             ASCII: SMT-LIB string literals cannot hold it as itself; \
+                             write \\u{{{:x}}}",
+                            c,
+                            u32::from(c),
+                            u32::from(c)
+                        ),
+                    ))
+                }
+                Some('"') => {
+                    if self.chars.peek() == Some(&'"') {
+                        self.bump();
+                        s.push('"');
+                    } else {
+                        return Ok(s);
+                    }
+                }
+                Some(c) => s.push(c),
+            }
+        }
+    }
+
+    /// The name of a `|quoted|` symbol whose opening bar (at `start`) was read.
+    #[inline]
+    fn quoted_symbol(&mut self, start: Pos) -> Result<String, SexpError> {
+        let mut s = String::new();
+        loop {
+            match self.bump() {
+                None => return Err(self.error(start, "unterminated quoted symbol")),
+                Some('|') => return Ok(s),
+                Some('\\') => return Err(self.error(start, "'\\' in a quoted symbol")),
+                Some(c) => s.push(c),
+            }
+        }
+    }
+
+    /// A `#x` or `#b` literal whose `#` (at `start`) was read.
+    #[inline]
+    fn radix_literal(&mut self, start: Pos) -> Result<SexpKind, SexpError> {
+        let radix = self.bump();
+        let mut digits = String::new();
+        while let Some(&d) = self.chars.peek() {
+            if d.is_ascii_alphanumeric() {
+                digits.push(d);
+                self.bump();
+            } else {
+                break;
+            }
+        }
+        match radix {
+            Some('x') if !digits.is_empty() && digits.chars().all(|d| d.is_ascii_hexdigit()) => {
+                Ok(SexpKind::Hex(digits))
+            }
+            Some('b') if !digits.is_empty() && digits.chars().all(|d| d == '0' || d == '1') => {
+                Ok(SexpKind::Binary(digits))
+            }
+            _ => Err(self.error(
+                start,
+                format!(
+                    "malformed literal '#{}{digits}'",
+                    radix.map(String::from).unwrap_or_default()
+                ),
+            )),
+        }
+    }
+
+    /// A numeral or decimal whose first digit `first` (at `start`) was read.
+    #[inline]
+    fn number(&mut self, first: char, start: Pos) -> Result<SexpKind, SexpError> {
+        let mut s = String::from(first);
+        let mut dot = false;
+        while let Some(&d) = self.chars.peek() {
+            if d.is_ascii_digit() {
+                s.push(d);
+            } else if d == '.' && !dot {
+                dot = true;
+                s.push(d);
+            } else {
+                break;
+            }
+            self.bump();
+        }
+        if s.ends_with('.') {
+            return Err(self.error(start, format!("malformed decimal '{s}'")));
+        }
+        if let Some(&d) = self.chars.peek() {
+            if is_symbol_char(d) {
+                return Err(self.error(start, format!("malformed number '{s}{d}...'")));
+            }
+        }
+        Ok(if dot {
+            SexpKind::Decimal(s)
+        } else {
+            SexpKind::Numeral(s)
+        })
     }
 }
 

@@ -180,155 +180,187 @@ fn push_unique(list: &mut Vec<Value>, v: Value) {
 
 /// Small values of a sort, most interesting first.
 fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
-    let mut list = Vec::new();
-    let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
     match sort {
-        Sort::Bool => list.extend([Value::Bool(false), Value::Bool(true)]),
-        Sort::Int => {
-            for n in [0, 1, -1, 2, -2, 3, -3, 4, -4] {
-                push_unique(&mut list, Value::Int(BigInt::from(n)));
-            }
-            for n in &lits.ints {
-                push_unique(&mut list, Value::Int(n + 1));
-            }
-        }
-        Sort::Real => {
-            for (n, d) in [
-                (0, 1),
-                (1, 1),
-                (-1, 1),
-                (1, 2),
-                (-1, 2),
-                (2, 1),
-                (-2, 1),
-                (1, 3),
-                (3, 2),
-                (-3, 2),
-            ] {
-                push_unique(&mut list, Value::Real(q(n, d)));
-            }
-            for r in &lits.reals {
-                push_unique(&mut list, Value::Real(r + q(1, 2)));
-            }
-        }
-        Sort::BitVec(w) => {
-            let mask = bv_mask_big(*w);
-            let modulus = &mask + BigUint::from(1u8);
-            let sign = BigUint::from(1u8) << (w - 1) as usize;
-            let small = |n: u8| BigUint::from(n);
-            for bits in [
-                small(0),
-                small(1),
-                mask.clone(),
-                small(2),
-                sign.clone(),
-                &sign + &mask,
-                &mask + &mask,
-                small(3),
-            ] {
-                push_unique(&mut list, Value::bv_big(*w, bits));
-            }
-            for (lw, bits) in &lits.bvs {
-                if lw == w {
-                    for b in [bits.clone(), bits + small(1), bits + &mask, &mask ^ bits] {
-                        push_unique(&mut list, Value::bv_big(*w, b % &modulus));
-                    }
-                }
-            }
-        }
-        Sort::Float64 => {
-            for x in [
-                Float64::POS_ZERO,
-                Float64::NEG_ZERO,
-                Float64::from_f64(1.0),
-                Float64::from_f64(-1.0),
-                Float64::POS_INFINITY,
-                Float64::NEG_INFINITY,
-                Float64::NAN,
-                Float64::MIN_POSITIVE_SUBNORMAL,
-                Float64::MAX,
-                Float64::from_f64(0.5),
-                Float64::from_f64(2.0),
-                -Float64::MIN_POSITIVE_SUBNORMAL,
-                -Float64::MAX,
-            ] {
-                push_unique(&mut list, Value::Fp(x));
-            }
-            for x in &lits.floats {
-                push_unique(&mut list, Value::Fp(*x));
-            }
-        }
-        Sort::Float(eb, sb) => {
-            let (eb, sb) = (*eb, *sb);
-            let q = |n: i64, d: i64| BigRational::new(BigInt::from(n), BigInt::from(d));
-            let number =
-                |v: BigRational| Value::Float(Fp::from_rational(eb, sb, &v, RoundingMode::Rne));
-            let tiny = Fp::from_bits(eb, sb, BigUint::from(1u8));
-            for v in [
-                Value::Float(Fp::zero(eb, sb, false)),
-                Value::Float(Fp::zero(eb, sb, true)),
-                number(q(1, 1)),
-                number(q(-1, 1)),
-                Value::Float(Fp::infinity(eb, sb, false)),
-                Value::Float(Fp::infinity(eb, sb, true)),
-                Value::Float(Fp::nan(eb, sb)),
-                Value::Float(tiny.clone()),
-                Value::Float(Fp::max_finite(eb, sb, false)),
-                number(q(1, 2)),
-                number(q(2, 1)),
-                Value::Float(tiny.neg()),
-                Value::Float(Fp::max_finite(eb, sb, true)),
-            ] {
-                push_unique(&mut list, v);
-            }
-            for x in &lits.generic_floats {
-                if (x.eb, x.sb) == (eb, sb) {
-                    push_unique(&mut list, Value::Float(x.clone()));
-                }
+        Sort::Bool => vec![Value::Bool(false), Value::Bool(true)],
+        Sort::Int => int_candidates(lits),
+        Sort::Real => real_candidates(lits),
+        Sort::BitVec(w) => bitvector_candidates(*w, lits),
+        Sort::Float64 => float64_candidates(lits),
+        Sort::Float(eb, sb) => float_candidates(*eb, *sb, lits),
+        Sort::RoundingMode => RoundingMode::ALL.map(Value::Rm).to_vec(),
+        Sort::String => string_candidates(lits),
+        Sort::Array(parts) => array_candidates(sort, &parts.0, &parts.1, lits),
+        Sort::RegLan => Vec::new(),
+    }
+}
+
+/// −4..4, then one past each integer literal.
+fn int_candidates(lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    for n in [0, 1, -1, 2, -2, 3, -3, 4, -4] {
+        push_unique(&mut list, Value::Int(BigInt::from(n)));
+    }
+    for n in &lits.ints {
+        push_unique(&mut list, Value::Int(n + 1));
+    }
+    list
+}
+
+fn rational(n: i64, d: i64) -> BigRational {
+    BigRational::new(BigInt::from(n), BigInt::from(d))
+}
+
+/// Small integers, halves and a third, then each real literal plus a half.
+fn real_candidates(lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    for (n, d) in [
+        (0, 1),
+        (1, 1),
+        (-1, 1),
+        (1, 2),
+        (-1, 2),
+        (2, 1),
+        (-2, 1),
+        (1, 3),
+        (3, 2),
+        (-3, 2),
+    ] {
+        push_unique(&mut list, Value::Real(rational(n, d)));
+    }
+    for r in &lits.reals {
+        push_unique(&mut list, Value::Real(r + rational(1, 2)));
+    }
+    list
+}
+
+/// Corner cases of width `w` (zero, one, all ones, the sign bit, ...), then the
+/// literals of that width and their neighbours.
+fn bitvector_candidates(w: u32, lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    let mask = bv_mask_big(w);
+    let modulus = &mask + BigUint::from(1u8);
+    let sign = BigUint::from(1u8) << (w - 1) as usize;
+    let small = |n: u8| BigUint::from(n);
+    for bits in [
+        small(0),
+        small(1),
+        mask.clone(),
+        small(2),
+        sign.clone(),
+        &sign + &mask,
+        &mask + &mask,
+        small(3),
+    ] {
+        push_unique(&mut list, Value::bv_big(w, bits));
+    }
+    for (lw, bits) in &lits.bvs {
+        if *lw == w {
+            for b in [bits.clone(), bits + small(1), bits + &mask, &mask ^ bits] {
+                push_unique(&mut list, Value::bv_big(w, b % &modulus));
             }
         }
-        Sort::RoundingMode => list.extend(RoundingMode::ALL.map(Value::Rm)),
-        Sort::String => {
-            let mut chars: Vec<u32> = lits.chars.clone();
-            for c in ['a' as u32, '0' as u32] {
-                if !chars.contains(&c) {
-                    chars.push(c);
-                }
-            }
-            chars.dedup();
-            let s = |cs: &[u32]| {
-                Value::Str(
-                    SmtString::from_code_points(cs.iter().copied()).expect("alphabet characters"),
-                )
-            };
-            push_unique(&mut list, s(&[]));
-            for &c in &chars {
-                push_unique(&mut list, s(&[c]));
-            }
-            for &c in &chars {
-                for &d in &chars {
-                    push_unique(&mut list, s(&[c, d]));
-                }
-            }
+    }
+    list
+}
+
+/// The zeros, ±1, the infinities, NaN and the extremes, then the literals.
+fn float64_candidates(lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    for x in [
+        Float64::POS_ZERO,
+        Float64::NEG_ZERO,
+        Float64::from_f64(1.0),
+        Float64::from_f64(-1.0),
+        Float64::POS_INFINITY,
+        Float64::NEG_INFINITY,
+        Float64::NAN,
+        Float64::MIN_POSITIVE_SUBNORMAL,
+        Float64::MAX,
+        Float64::from_f64(0.5),
+        Float64::from_f64(2.0),
+        -Float64::MIN_POSITIVE_SUBNORMAL,
+        -Float64::MAX,
+    ] {
+        push_unique(&mut list, Value::Fp(x));
+    }
+    for x in &lits.floats {
+        push_unique(&mut list, Value::Fp(*x));
+    }
+    list
+}
+
+/// As [`float64_candidates`], in the format (`eb`, `sb`).
+fn float_candidates(eb: u32, sb: u32, lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    let number = |v: BigRational| Value::Float(Fp::from_rational(eb, sb, &v, RoundingMode::Rne));
+    let tiny = Fp::from_bits(eb, sb, BigUint::from(1u8));
+    for v in [
+        Value::Float(Fp::zero(eb, sb, false)),
+        Value::Float(Fp::zero(eb, sb, true)),
+        number(rational(1, 1)),
+        number(rational(-1, 1)),
+        Value::Float(Fp::infinity(eb, sb, false)),
+        Value::Float(Fp::infinity(eb, sb, true)),
+        Value::Float(Fp::nan(eb, sb)),
+        Value::Float(tiny.clone()),
+        Value::Float(Fp::max_finite(eb, sb, false)),
+        number(rational(1, 2)),
+        number(rational(2, 1)),
+        Value::Float(tiny.neg()),
+        Value::Float(Fp::max_finite(eb, sb, true)),
+    ] {
+        push_unique(&mut list, v);
+    }
+    for x in &lits.generic_floats {
+        if (x.eb, x.sb) == (eb, sb) {
+            push_unique(&mut list, Value::Float(x.clone()));
         }
-        Sort::Array(parts) => {
-            let (index, element) = (&parts.0, &parts.1);
-            let elements = candidates(element, lits);
-            let indices = candidates(index, lits);
-            for e in elements.iter().take(3) {
-                push_unique(
-                    &mut list,
-                    Value::Array(Arc::new(ArrayValue::constant(sort.clone(), e.clone()))),
-                );
-            }
-            if let (Some(base), Some(i)) = (elements.first(), indices.first()) {
-                let constant = ArrayValue::constant(sort.clone(), base.clone());
-                for e in elements.iter().skip(1).take(3) {
-                    list.push(Value::Array(Arc::new(constant.store(i.clone(), e.clone()))));
-                }
-            }
+    }
+    list
+}
+
+/// The empty string, then strings of one and two characters over the formula's own
+/// characters and `a`, `0`.
+fn string_candidates(lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    let mut chars: Vec<u32> = lits.chars.clone();
+    for c in ['a' as u32, '0' as u32] {
+        if !chars.contains(&c) {
+            chars.push(c);
         }
-        Sort::RegLan => {}
+    }
+    chars.dedup();
+    let s = |cs: &[u32]| {
+        Value::Str(SmtString::from_code_points(cs.iter().copied()).expect("alphabet characters"))
+    };
+    push_unique(&mut list, s(&[]));
+    for &c in &chars {
+        push_unique(&mut list, s(&[c]));
+    }
+    for &c in &chars {
+        for &d in &chars {
+            push_unique(&mut list, s(&[c, d]));
+        }
+    }
+    list
+}
+
+/// Constant arrays of the first elements, then the first of them with one store.
+fn array_candidates(sort: &Sort, index: &Sort, element: &Sort, lits: &Literals) -> Vec<Value> {
+    let mut list = Vec::new();
+    let elements = candidates(element, lits);
+    let indices = candidates(index, lits);
+    for e in elements.iter().take(3) {
+        push_unique(
+            &mut list,
+            Value::Array(Arc::new(ArrayValue::constant(sort.clone(), e.clone()))),
+        );
+    }
+    if let (Some(base), Some(i)) = (elements.first(), indices.first()) {
+        let constant = ArrayValue::constant(sort.clone(), base.clone());
+        for e in elements.iter().skip(1).take(3) {
+            list.push(Value::Array(Arc::new(constant.store(i.clone(), e.clone()))));
+        }
     }
     list
 }

@@ -160,6 +160,38 @@ impl Campaign {
         cancel: Arc<AtomicBool>,
         progress: &mut dyn Observer,
     ) -> anyhow::Result<Summary> {
+        let startable = self.check_start(&mut enumeration, &cancel)?;
+        let mut dir = self.open_dir(&startable.references, progress)?;
+        let mut summary = Summary::new(&self.under_test, dir.ledger.complete_count());
+        progress.start(self.plan.len(), dir.ledger.complete_count());
+        let started = Instant::now();
+        let outcome = self.dispatch(
+            enumeration,
+            &startable,
+            &mut dir,
+            &cancel,
+            &mut summary,
+            progress,
+        );
+        let failed = outcome.is_err();
+        summary.finish(
+            started.elapsed(),
+            self.jobs,
+            cancel.load(Ordering::Relaxed) && !failed,
+        );
+        progress.finish();
+        outcome?;
+        Ok(summary)
+    }
+
+    /// The start check, before anything is written: the plan's first formula exists,
+    /// every solver under test and every judge is installed and can start under the
+    /// run's limits.
+    fn check_start(
+        &self,
+        enumeration: &mut Enumeration,
+        cancel: &Arc<AtomicBool>,
+    ) -> anyhow::Result<Startable> {
         if self.plan.n > 0 {
             // Before anything is written: the producer has no one to report this to.
             enumeration.locate(&self.plan.start)?;
@@ -191,14 +223,24 @@ impl Campaign {
             }
             .into());
         }
-        let manifest = self.manifest(&references);
+        Ok(Startable {
+            references,
+            logic,
+            limits,
+            scratch,
+        })
+    }
+
+    /// Creates or resumes the run directory ([`Campaign::prepare_dir`]) and opens its
+    /// files, a failure leaving nothing behind; warns of what the run cuts from or
+    /// leaves out of a resumed directory, and notes a study that grows.
+    fn open_dir(&self, references: &Judges, progress: &mut dyn Observer) -> anyhow::Result<RunDir> {
+        let manifest = self.manifest(references);
         let runs_path = self.out.join("runs.csv");
         let names: Vec<String> = self.under_test.iter().map(|s| s.name.clone()).collect();
-        let (_lock, ledger, mut created) = self.prepare_dir(&manifest, &names)?;
+        let (lock, ledger, mut created) = self.prepare_dir(&manifest, &names)?;
         // Until the first formula is dispatched, a failure leaves nothing behind.
-        let started = created.undo_on_error(|| self.start(&ledger, &references));
-        let (cache, mut cache_out, mut rows_out, mut undecided_out, mut disagreements_out) =
-            started?;
+        let (cache, appenders) = created.undo_on_error(|| self.start(&ledger, references))?;
         created.keep();
         if let Some(bytes) = ledger.torn_bytes {
             progress.warning(&format!(
@@ -218,137 +260,140 @@ impl Campaign {
                 self.plan.n
             ));
         }
+        Ok(RunDir {
+            ledger,
+            cache,
+            appenders,
+            _lock: lock,
+        })
+    }
 
-        let total = self.plan.len();
-        let mut summary = Summary::new(&self.under_test, ledger.complete_count());
-        progress.start(total, ledger.complete_count());
-        let started = Instant::now();
-
+    /// The producer thread streams the plan's formulas to `self.jobs` workers; this
+    /// thread writes what they send back. Returns when every formula is done, or the
+    /// workers stop on `cancel`, or on the first failure (a worker's or a write's).
+    fn dispatch(
+        &self,
+        enumeration: Enumeration,
+        startable: &Startable,
+        dir: &mut RunDir,
+        cancel: &Arc<AtomicBool>,
+        summary: &mut Summary,
+        progress: &mut dyn Observer,
+    ) -> anyhow::Result<()> {
         let (job_tx, job_rx) = crossbeam_channel::bounded::<Vec<Job>>(self.jobs * 2);
-        let batch = batch_size(self.mode, total, self.jobs);
+        let batch = batch_size(self.mode, self.plan.len(), self.jobs);
         let (done_tx, done_rx) = mpsc::channel::<anyhow::Result<Finished>>();
         let store = BugStore::new(&self.out);
-        let timeout_s = self.timeout.as_secs_f64();
-        let cache = &cache;
-        let references = &references;
-        let ledger = &ledger;
-        let limits = &limits;
-        let store = &store;
         // The workers read the formula's tokens from this table (the producer owns the
         // enumeration).
         let tokens = enumeration.grammar().tokens.clone();
-        let tokens = &tokens[..];
+        let RunDir {
+            ledger,
+            cache,
+            appenders,
+            ..
+        } = dir;
+        let (ledger, cache, store, tokens) = (&*ledger, &*cache, &store, &tokens[..]);
 
-        let outcome: anyhow::Result<()> = thread::scope(|scope| {
+        thread::scope(|scope| {
             let producer_cancel = cancel.clone();
             let plan = &self.plan;
             scope
                 .spawn(move || produce(enumeration, plan, ledger, batch, job_tx, &producer_cancel));
-            for worker in 0..self.jobs {
+            for index in 0..self.jobs {
                 let job_rx = job_rx.clone();
                 let done_tx = done_tx.clone();
                 let cancel = cancel.clone();
-                let file = scratch.file(worker);
-                let framed_file = scratch.framed_file(worker);
-                let logic = logic.as_deref();
                 scope.spawn(move || {
-                    let w = Worker {
-                        grammar: &self.grammar,
-                        logic,
-                        under_test: &self.under_test,
-                        references,
-                        cache,
-                        limits,
-                        store,
-                        file,
-                        framed_file,
-                        cancel,
-                        tokens,
-                        witness_values: self.witness_bound,
-                        mode: self.mode,
-                        restart_after: self.restart_after,
-                        audit_percent: self.audit_percent,
-                        sessions: RefCell::new(HashMap::new()),
-                        written: RefCell::new([None, None]),
-                    };
-                    for jobs in job_rx {
-                        if w.cancel.load(Ordering::Relaxed) {
-                            break;
-                        }
-                        match w.formulas(&jobs) {
-                            Ok(finished) => {
-                                for f in finished {
-                                    if done_tx.send(Ok(f)).is_err() {
-                                        return;
-                                    }
-                                }
-                            }
-                            Err(e) => {
-                                let _ = done_tx.send(Err(e));
-                                return;
-                            }
-                        }
-                    }
+                    let w = self.worker(index, startable, cache, store, tokens, cancel);
+                    serve(&w, &job_rx, &done_tx);
                 });
             }
             // Only workers hold the channels now: when they all stop, the producer's
             // send fails instead of blocking on a full queue, and our receive ends.
             drop(job_rx);
             drop(done_tx);
-            loop {
-                let finished = match done_rx.recv_timeout(Duration::from_millis(200)) {
-                    Ok(Ok(finished)) => finished,
-                    Ok(Err(e)) => {
-                        cancel.store(true, Ordering::SeqCst);
-                        return Err(e);
-                    }
-                    Err(RecvTimeoutError::Timeout) => {
-                        progress.tick(&summary);
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => return Ok(()),
-                };
-                // A formula's rows leave in one write, then its reference answers and,
-                // if nobody decided it, its line in undecided.csv.
-                let written = rows_out
-                    .append(&finished.rows)
-                    .and_then(|()| {
-                        cache_out.record(
-                            &finished.index,
-                            &finished.references,
-                            finished.witness.as_ref(),
-                            timeout_s,
-                        )
-                    })
-                    .and_then(|()| undecided_out.append(&finished.undecided))
-                    .and_then(|()| disagreements_out.append(&finished.rechecks.disagreements));
-                if let Err(e) = written {
-                    // Stop at once: every further call would be lost.
+            self.collect(&done_rx, appenders, cancel, summary, progress)
+        })
+    }
+
+    /// Worker number `index`, with its own formula files.
+    fn worker<'a>(
+        &'a self,
+        index: usize,
+        startable: &'a Startable,
+        cache: &'a ReferenceCache,
+        store: &'a BugStore,
+        tokens: &'a [String],
+        cancel: Arc<AtomicBool>,
+    ) -> Worker<'a> {
+        Worker {
+            grammar: &self.grammar,
+            logic: startable.logic.as_deref(),
+            under_test: &self.under_test,
+            references: &startable.references,
+            cache,
+            limits: &startable.limits,
+            store,
+            file: startable.scratch.file(index),
+            framed_file: startable.scratch.framed_file(index),
+            cancel,
+            tokens,
+            witness_values: self.witness_bound,
+            mode: self.mode,
+            restart_after: self.restart_after,
+            audit_percent: self.audit_percent,
+            sessions: RefCell::new(HashMap::new()),
+            written: RefCell::new([None, None]),
+        }
+    }
+
+    /// The writer: takes the workers' formulas as they complete, writes each and
+    /// counts it in `summary`, until every worker has stopped. A worker's failure or a
+    /// failed write sets `cancel` and ends the run with it.
+    fn collect(
+        &self,
+        done: &mpsc::Receiver<anyhow::Result<Finished>>,
+        appenders: &mut Appenders,
+        cancel: &AtomicBool,
+        summary: &mut Summary,
+        progress: &mut dyn Observer,
+    ) -> anyhow::Result<()> {
+        let timeout_s = self.timeout.as_secs_f64();
+        loop {
+            let finished = match done.recv_timeout(Duration::from_millis(200)) {
+                Ok(Ok(finished)) => finished,
+                Ok(Err(e)) => {
                     cancel.store(true, Ordering::SeqCst);
-                    return Err(e.into());
+                    return Err(e);
                 }
-                summary.add(&finished.rows, finished.call_seconds, finished.complete);
-                summary.undecided += u64::from(!finished.undecided.is_empty());
-                summary.add_rechecks(&finished.rechecks);
-                if finished.complete {
-                    progress.formula_done(&summary);
+                Err(RecvTimeoutError::Timeout) => {
+                    progress.tick(summary);
+                    continue;
                 }
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            };
+            if let Err(e) = appenders.write(&finished, timeout_s) {
+                // Stop at once: every further call would be lost.
+                cancel.store(true, Ordering::SeqCst);
+                return Err(e.into());
             }
-        });
-        let failed = outcome.is_err();
-        summary.finish(
-            started.elapsed(),
-            self.jobs,
-            cancel.load(Ordering::Relaxed) && !failed,
-        );
-        progress.finish();
-        outcome?;
-        Ok(summary)
+            summary.add(&finished.rows, finished.call_seconds, finished.complete);
+            summary.undecided += u64::from(!finished.undecided.is_empty());
+            summary.add_rechecks(&finished.rechecks);
+            if finished.complete {
+                progress.formula_done(summary);
+            }
+        }
     }
 
     /// Opens what the run reads and appends to: the reference cache and the CSV files
     /// of the run directory.
-    fn start(&self, ledger: &Ledger, judges: &Judges) -> Result<Outputs, CampaignError> {
+    fn start(
+        &self,
+        ledger: &Ledger,
+        judges: &Judges,
+    ) -> Result<(ReferenceCache, Appenders), CampaignError> {
         let cache_path = self
             .reference_cache
             .clone()
@@ -367,12 +412,16 @@ impl Campaign {
             self.timeout.as_secs_f64(),
             |offset| self.plan.takes(offset) && !ledger.is_complete(offset),
         )?;
-        let cache_out = cache.appender()?;
-        let rows_out = CsvAppender::open(&self.out.join("runs.csv"), COLUMNS)?;
-        let undecided_out = CsvAppender::open(&self.out.join(UNDECIDED_CSV), UNDECIDED_COLUMNS)?;
-        let disagreements_out =
-            CsvAppender::open(&self.out.join(DISAGREEMENTS_CSV), DISAGREEMENT_COLUMNS)?;
-        Ok((cache, cache_out, rows_out, undecided_out, disagreements_out))
+        let appenders = Appenders {
+            references: cache.appender()?,
+            runs: CsvAppender::open(&self.out.join("runs.csv"), COLUMNS)?,
+            undecided: CsvAppender::open(&self.out.join(UNDECIDED_CSV), UNDECIDED_COLUMNS)?,
+            disagreements: CsvAppender::open(
+                &self.out.join(DISAGREEMENTS_CSV),
+                DISAGREEMENT_COLUMNS,
+            )?,
+        };
+        Ok((cache, appenders))
     }
 
     /// Creates `out` with its manifest, or checks that a resumed directory holds the
@@ -508,15 +557,78 @@ impl Campaign {
     }
 }
 
-/// The reference cache, its appender, and the appenders of `runs.csv`,
+/// What a campaign that passed the start check runs with: each solver's judges, the
+/// grammar's SMT-LIB logic, the per-call limits (with the run's cancel flag) and the
+/// workers' scratch directory.
+struct Startable {
+    references: Judges,
+    logic: Option<String>,
+    limits: Limits,
+    scratch: Scratch,
+}
+
+/// The run directory while the run holds it: what is already done, the reference
+/// cache, the files the run appends to, and its lock.
+struct RunDir {
+    ledger: Ledger,
+    cache: ReferenceCache,
+    appenders: Appenders,
+    /// Last, so that it is released after the files are closed (fields drop in order).
+    _lock: DirLock,
+}
+
+/// The appenders of `reference.csv` (or the `--reference-cache` file), `runs.csv`,
 /// `undecided.csv` and `session-disagreements.csv`.
-type Outputs = (
-    ReferenceCache,
-    reference::ReferenceAppender,
-    CsvAppender,
-    CsvAppender,
-    CsvAppender,
-);
+struct Appenders {
+    references: reference::ReferenceAppender,
+    runs: CsvAppender,
+    undecided: CsvAppender,
+    disagreements: CsvAppender,
+}
+
+impl Appenders {
+    /// Writes what a worker sent back for one formula: its rows in one write, then its
+    /// reference answers and, if nobody decided it, its line in `undecided.csv`.
+    fn write(&mut self, finished: &Finished, timeout_s: f64) -> Result<(), CampaignError> {
+        self.runs.append(&finished.rows)?;
+        self.references.record(
+            &finished.index,
+            &finished.references,
+            finished.witness.as_ref(),
+            timeout_s,
+        )?;
+        self.undecided.append(&finished.undecided)?;
+        self.disagreements.append(&finished.rechecks.disagreements)
+    }
+}
+
+/// A worker's loop: takes batches of formulas until the queue closes or the run is
+/// cancelled, and sends back each formula's result; a failure is sent back and ends
+/// the worker, as does a writer that stopped listening.
+fn serve(
+    worker: &Worker<'_>,
+    jobs: &crossbeam_channel::Receiver<Vec<Job>>,
+    done: &mpsc::Sender<anyhow::Result<Finished>>,
+) {
+    for batch in jobs {
+        if worker.cancel.load(Ordering::Relaxed) {
+            break;
+        }
+        match worker.formulas(&batch) {
+            Ok(finished) => {
+                for f in finished {
+                    if done.send(Ok(f)).is_err() {
+                        return;
+                    }
+                }
+            }
+            Err(e) => {
+                let _ = done.send(Err(e));
+                return;
+            }
+        }
+    }
+}
 
 /// The index after a study's last formula (`start + n`), as text.
 struct NextStart<'a>(&'a RunManifest);

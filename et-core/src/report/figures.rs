@@ -443,54 +443,100 @@ pub fn warnings(report: &Report, figs: &[Figure]) -> Vec<String> {
 /// Every figure of `et plot`, in file order.
 pub fn figures(report: &Report) -> Vec<Figure> {
     let columns = columns(report);
-    let clock = report.clock.describe();
-    let bug_verdicts = [
-        (Verdict::Unsound, "unsound", style::UNSOUND),
-        (Verdict::InvalidModel, "invalid model", style::INVALID_MODEL),
-        (Verdict::Crash, "crash", style::CRASH),
-    ];
-    let bug_legend: Vec<LegendEntry> = bug_verdicts
+    vec![
+        bugs_figure(report, &columns),
+        solved_figure(report, &columns),
+        time_figure(report, &columns),
+        throughput_figure(report, &columns),
+    ]
+}
+
+/// What every figure's subtitle ends with.
+const N_AND_T: &str = "N = formulas per solver, T = the run's timeout";
+
+/// What a figure says of itself: its file stem, its words and its y axis.
+struct Heading {
+    name: &'static str,
+    title: &'static str,
+    subtitle: String,
+    y_label: String,
+    log_y: bool,
+    counts: bool,
+}
+
+/// A figure of `report` over `columns`: its panels' `series`, and `generic` legend
+/// labels for when the panels' labels differ.
+fn figure(
+    report: &Report,
+    columns: &[Column],
+    heading: Heading,
+    series: &PanelSeries<'_>,
+    generic: &[LegendEntry],
+) -> Figure {
+    let rows = report.grammars.clone();
+    let (panels, legend) = grid(report, columns, series, generic);
+    let row_captions = row_captions(&rows, columns.len(), &panels);
+    Figure {
+        name: heading.name,
+        title: heading.title.into(),
+        subtitle: heading.subtitle,
+        y_label: heading.y_label,
+        log_y: heading.log_y,
+        counts: heading.counts,
+        columns: columns.to_vec(),
+        rows,
+        panels,
+        row_captions,
+        legend,
+    }
+}
+
+/// The bug verdicts, as the bugs figure labels and draws them.
+const BUG_VERDICTS: [(Verdict, &str, Style); 3] = [
+    (Verdict::Unsound, "unsound", style::UNSOUND),
+    (Verdict::InvalidModel, "invalid model", style::INVALID_MODEL),
+    (Verdict::Crash, "crash", style::CRASH),
+];
+
+/// Bug triggers per verdict, on a log scale.
+fn bugs_figure(report: &Report, columns: &[Column]) -> Figure {
+    let legend: Vec<LegendEntry> = BUG_VERDICTS
         .iter()
         .map(|(_, label, style)| LegendEntry {
             label: label.to_string(),
             style: *style,
         })
         .collect();
-    let bugs = move |report: &Report, column: &Column, g: usize| -> Vec<Series> {
-        bug_verdicts
-            .iter()
-            .zip([-0.2, 0.0, 0.2])
-            .map(|((v, label, style), dodge)| Series {
-                label: label.to_string(),
-                style: *style,
-                dodge,
-                values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
-            })
-            .collect()
+    let heading = Heading {
+        name: "bugs",
+        title: "Bug triggers per solver release",
+        subtitle: format!(
+            "Correctness verdicts, log scale (zero counts are not drawn). {N_AND_T}."
+        ),
+        y_label: "bug triggers".into(),
+        log_y: true,
+        counts: true,
     };
+    figure(report, columns, heading, &bug_series, &legend)
+}
 
-    let solved = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
-        let cells = panel_cells(report, column, g);
-        let Some((lo, hi)) = measured_range(&report.timeouts, &cells) else {
-            return Vec::new();
-        };
-        let mut out = vec![Series {
-            label: format!("solved within {} s", report.timeouts[lo].label),
-            style: style::LOW_TIMEOUT,
-            dodge: 0.0,
-            values: values(report, column, g, |c| Some(c.solved_within[lo] as f64)),
-        }];
-        if hi != lo {
-            out.push(Series {
-                label: format!("solved within {} s", report.timeouts[hi].label),
-                style: style::HIGH_TIMEOUT,
-                dodge: 0.0,
-                values: values(report, column, g, |c| Some(c.solved_within[hi] as f64)),
-            });
-        }
-        out
-    };
-    let solved_legend = [
+fn bug_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
+    BUG_VERDICTS
+        .iter()
+        .zip([-0.2, 0.0, 0.2])
+        .map(|((v, label, style), dodge)| Series {
+            label: label.to_string(),
+            style: *style,
+            dodge,
+            values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
+        })
+        .collect()
+}
+
+/// Solved formulas within the lowest timeout measured and within the highest.
+fn solved_figure(report: &Report, columns: &[Column]) -> Figure {
+    let clock = report.clock.describe();
+    let legend = [
         LegendEntry {
             label: "solved within the lowest timeout".into(),
             style: style::LOW_TIMEOUT,
@@ -500,102 +546,100 @@ pub fn figures(report: &Report) -> Vec<Figure> {
             style: style::HIGH_TIMEOUT,
         },
     ];
-    let time_legend = [LegendEntry {
-        label: "time on jointly solved formulas".into(),
+    let heading = Heading {
+        name: "solved",
+        title: "Solved formulas per solver release",
+        subtitle: format!("Solved: sat/unsat without a bug verdict; times by {clock}. {N_AND_T}."),
+        y_label: "solved formulas".into(),
+        log_y: false,
+        counts: true,
+    };
+    figure(report, columns, heading, &solved_series, &legend)
+}
+
+fn solved_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
+    let cells = panel_cells(report, column, g);
+    let Some((lo, hi)) = measured_range(&report.timeouts, &cells) else {
+        return Vec::new();
+    };
+    let mut out = vec![Series {
+        label: format!("solved within {} s", report.timeouts[lo].label),
+        style: style::LOW_TIMEOUT,
+        dodge: 0.0,
+        values: values(report, column, g, |c| Some(c.solved_within[lo] as f64)),
+    }];
+    if hi != lo {
+        out.push(Series {
+            label: format!("solved within {} s", report.timeouts[hi].label),
+            style: style::HIGH_TIMEOUT,
+            dodge: 0.0,
+            values: values(report, column, g, |c| Some(c.solved_within[hi] as f64)),
+        });
+    }
+    out
+}
+
+const TIME_LABEL: &str = "time on jointly solved formulas";
+
+/// Cumulative time on the formulas every version of a family solved.
+fn time_figure(report: &Report, columns: &[Column]) -> Figure {
+    let clock = report.clock.describe();
+    let legend = [LegendEntry {
+        label: TIME_LABEL.into(),
         style: style::TIME,
     }];
-    let time = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
-        vec![Series {
-            label: time_legend[0].label.clone(),
-            style: style::TIME,
-            dodge: 0.0,
-            // No jointly solved formula: nothing to compare, not "0 s".
-            values: values(report, column, g, |c| {
-                (c.joint_formulas > 0).then_some(c.joint_seconds)
-            }),
-        }]
+    let heading = Heading {
+        name: "time",
+        title: "Cumulative time on jointly solved formulas",
+        subtitle: format!(
+            "Total {clock} on the formulas every version of the family solved. {N_AND_T}."
+        ),
+        y_label: format!("{clock} (s)"),
+        log_y: false,
+        counts: false,
     };
-    let throughput_legend = [LegendEntry {
-        label: "solved formulas per second".into(),
+    figure(report, columns, heading, &time_series, &legend)
+}
+
+fn time_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
+    vec![Series {
+        label: TIME_LABEL.into(),
+        style: style::TIME,
+        dodge: 0.0,
+        // No jointly solved formula: nothing to compare, not "0 s".
+        values: values(report, column, g, |c| {
+            (c.joint_formulas > 0).then_some(c.joint_seconds)
+        }),
+    }]
+}
+
+const THROUGHPUT_LABEL: &str = "solved formulas per second";
+
+/// Solved formulas per second of the report's clock.
+fn throughput_figure(report: &Report, columns: &[Column]) -> Figure {
+    let clock = report.clock.describe();
+    let legend = [LegendEntry {
+        label: THROUGHPUT_LABEL.into(),
         style: style::THROUGHPUT,
     }];
-    let throughput = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
-        vec![Series {
-            label: throughput_legend[0].label.clone(),
-            style: style::THROUGHPUT,
-            dodge: 0.0,
-            values: values(report, column, g, SolverGrammar::throughput),
-        }]
+    let heading = Heading {
+        name: "throughput",
+        title: "Throughput per solver release",
+        subtitle: format!("Solved formulas per second of {clock}, over all calls. {N_AND_T}."),
+        y_label: "solved per second".into(),
+        log_y: false,
+        counts: false,
     };
+    figure(report, columns, heading, &throughput_series, &legend)
+}
 
-    let rows = report.grammars.clone();
-    let figure = |name: &'static str,
-                  title: &str,
-                  subtitle: String,
-                  y_label: String,
-                  log_y: bool,
-                  counts: bool,
-                  series: &PanelSeries<'_>,
-                  generic: &[LegendEntry]| {
-        let (panels, legend) = grid(report, &columns, series, generic);
-        let row_captions = row_captions(&rows, columns.len(), &panels);
-        Figure {
-            name,
-            title: title.into(),
-            subtitle,
-            y_label,
-            log_y,
-            counts,
-            columns: columns.clone(),
-            rows: rows.clone(),
-            panels,
-            row_captions,
-            legend,
-        }
-    };
-    let n_and_t = "N = formulas per solver, T = the run's timeout";
-    vec![
-        figure(
-            "bugs",
-            "Bug triggers per solver release",
-            format!("Correctness verdicts, log scale (zero counts are not drawn). {n_and_t}."),
-            "bug triggers".into(),
-            true,
-            true,
-            &bugs,
-            &bug_legend,
-        ),
-        figure(
-            "solved",
-            "Solved formulas per solver release",
-            format!("Solved: sat/unsat without a bug verdict; times by {clock}. {n_and_t}."),
-            "solved formulas".into(),
-            false,
-            true,
-            &solved,
-            &solved_legend,
-        ),
-        figure(
-            "time",
-            "Cumulative time on jointly solved formulas",
-            format!("Total {clock} on the formulas every version of the family solved. {n_and_t}."),
-            format!("{clock} (s)"),
-            false,
-            false,
-            &time,
-            &time_legend,
-        ),
-        figure(
-            "throughput",
-            "Throughput per solver release",
-            format!("Solved formulas per second of {clock}, over all calls. {n_and_t}."),
-            "solved per second".into(),
-            false,
-            false,
-            &throughput,
-            &throughput_legend,
-        ),
-    ]
+fn throughput_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
+    vec![Series {
+        label: THROUGHPUT_LABEL.into(),
+        style: style::THROUGHPUT,
+        dodge: 0.0,
+        values: values(report, column, g, SolverGrammar::throughput),
+    }]
 }
 
 #[cfg(test)]

@@ -260,21 +260,95 @@ fn y_top(fig: &Figure, panel: &Panel) -> f64 {
 
 /// Computes where everything goes; refuses a size the figure cannot be drawn in.
 pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
+    check_size(fig, size)?;
     let width = size.width;
-    let too_small = |dimension: &str, given: u32, needed: String| ReportError::BadSize {
+    let usable = width as i32 - 2 * PAD;
+    let (header, mut y) = header_lines(fig, usable);
+    let legend_y = y + line_height(text_size::BODY) / 2 + 4;
+    y += line_height(text_size::BODY) + 12;
+    let family_y = y;
+    y += line_height(text_size::FAMILY) + 4;
+
+    let tick_w = tick_label_widths(fig);
+    let plot_w = plot_widths(fig, width, usable, &tick_w)?;
+    let columns = column_boxes(fig, &tick_w, &plot_w);
+    let captions = panel_captions(fig, &columns);
+    // A row's own caption spans the grid: from the first column's tick labels to the
+    // last column's right edge.
+    let grid_w = columns.last().map_or(0, |c| {
+        (c.plot_x + c.plot_w as i32 - PAD - Y_DESC_W).max(0) as u32
+    });
+    let row_captions: Vec<Vec<String>> = fig
+        .row_captions
+        .iter()
+        .map(|caption| {
+            caption
+                .as_deref()
+                .map_or_else(Vec::new, |text| wrap(text, text_size::BODY, grid_w, " · "))
+        })
+        .collect();
+
+    // Rows, then the version labels and family descriptions under the last row.
+    let label_h = version_labels_height(fig, &columns);
+    let caption_h: Vec<i32> = (0..fig.rows.len())
+        .map(|r| caption_height(&captions[r], &row_captions[r]))
+        .collect();
+    let plot_h = plot_height(fig, size, y, &caption_h, label_h)?;
+    let mut rows = Vec::new();
+    for caption_h in &caption_h {
+        let caption_y = y;
+        let plot_y = y + caption_h + 4;
+        rows.push(RowBox {
+            caption_y,
+            plot_y,
+            plot_h,
+        });
+        y = plot_y + plot_h as i32 + ROW_GAP;
+    }
+    let labels_y = y - ROW_GAP;
+    let desc_y = labels_y + label_h + 6;
+    let height = match size.height {
+        Some(h) => h,
+        None => fitted_height(fig, desc_y)?,
+    };
+    Ok(Layout {
+        width,
+        height,
+        header,
+        legend_y,
+        family_y,
+        columns,
+        rows,
+        captions,
+        row_captions,
+        labels_y,
+        desc_y,
+        y_desc_x: PAD + Y_DESC_W / 2,
+    })
+}
+
+/// A `--width` or `--height` (`dimension`) of `given` pixels refused, and why.
+fn too_small(fig: &Figure, dimension: &str, given: u32, needed: String) -> ReportError {
+    ReportError::BadSize {
         what: format!("{}: --{dimension} {given}", fig.name),
         reason: needed,
-    };
+    }
+}
+
+/// Refuses a width or height outside the accepted ranges.
+fn check_size(fig: &Figure, size: PlotSize) -> Result<(), ReportError> {
     let in_range = |v: u32, (lo, hi): (u32, u32)| (lo..=hi).contains(&v);
-    if !in_range(width, WIDTH_RANGE) {
+    if !in_range(size.width, WIDTH_RANGE) {
         return Err(too_small(
+            fig,
             "width",
-            width,
+            size.width,
             format!("must be between {} and {} px", WIDTH_RANGE.0, WIDTH_RANGE.1),
         ));
     }
     if let Some(h) = size.height.filter(|h| !in_range(*h, HEIGHT_RANGE)) {
         return Err(too_small(
+            fig,
             "height",
             h,
             format!(
@@ -283,9 +357,12 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
             ),
         ));
     }
-    let usable = width as i32 - 2 * PAD;
+    Ok(())
+}
 
-    // Header: title and subtitle, wrapped to the width.
+/// The title and subtitle lines, wrapped to `usable` pixels, with their size and top;
+/// and the top of what follows them.
+fn header_lines(fig: &Figure, usable: i32) -> (Vec<(String, f64, i32)>, i32) {
     let mut header = Vec::new();
     let mut y = PAD;
     for (text, size) in [
@@ -297,15 +374,13 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
             y += line_height(size);
         }
     }
-    let legend_y = y + line_height(text_size::BODY) / 2 + 4;
-    y += line_height(text_size::BODY) + 12;
-    let family_y = y;
-    y += line_height(text_size::FAMILY) + 4;
+    (header, y)
+}
 
-    // Columns: y tick labels measured from each column's largest value, plots sharing
-    // the rest in proportion to their number of versions.
-    let ncols = fig.columns.len().max(1);
-    let tick_w: Vec<u32> = (0..fig.columns.len())
+/// Per column, the width of its y tick labels: measured from the column's largest
+/// value.
+fn tick_label_widths(fig: &Figure) -> Vec<u32> {
+    (0..fig.columns.len())
         .map(|c| {
             let widest = (0..fig.rows.len())
                 .map(|r| {
@@ -317,19 +392,13 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
                 .unwrap_or(0);
             widest + TICK_LEN as u32 + 8
         })
-        .collect();
-    let fixed =
-        PAD + Y_DESC_W + tick_w.iter().sum::<u32>() as i32 + COLUMN_GAP * (ncols as i32 - 1) + PAD;
-    let plot_total = usable + 2 * PAD - fixed;
-    let weights: Vec<f64> = fig
-        .columns
-        .iter()
-        .map(|c| c.categories.len() as f64 + 1.0)
-        .collect();
-    let weight_sum: f64 = weights.iter().sum::<f64>().max(1.0);
-    // The least a column needs: its widest unbreakable caption part, and a few pixels
-    // per version.
-    let min_plot: Vec<u32> = (0..fig.columns.len())
+        .collect()
+}
+
+/// Per column, the least width its plotting area needs: its widest unbreakable
+/// caption part, its family's labels, and a few pixels per version.
+fn min_plot_widths(fig: &Figure, tick_w: &[u32]) -> Vec<u32> {
+    (0..fig.columns.len())
         .map(|c| {
             let widest_part = (0..fig.rows.len())
                 .flat_map(|r| {
@@ -348,21 +417,50 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
                 .max(labels + 8)
                 .max(40 + 4 * fig.columns[c].categories.len() as u32)
         })
+        .collect()
+}
+
+/// Per column, the width of its plotting areas: what the tick labels and gaps leave,
+/// shared in proportion to the columns' numbers of versions, each at least its
+/// minimum; refuses a width too small for the minimums.
+fn plot_widths(
+    fig: &Figure,
+    width: u32,
+    usable: i32,
+    tick_w: &[u32],
+) -> Result<Vec<u32>, ReportError> {
+    let ncols = fig.columns.len().max(1);
+    let fixed =
+        PAD + Y_DESC_W + tick_w.iter().sum::<u32>() as i32 + COLUMN_GAP * (ncols as i32 - 1) + PAD;
+    let plot_total = usable + 2 * PAD - fixed;
+    let weights: Vec<f64> = fig
+        .columns
+        .iter()
+        .map(|c| c.categories.len() as f64 + 1.0)
         .collect();
+    let weight_sum: f64 = weights.iter().sum::<f64>().max(1.0);
+    let min_plot = min_plot_widths(fig, tick_w);
     let mut plot_w: Vec<u32> = weights
         .iter()
         .map(|w| (plot_total.max(0) as f64 * w / weight_sum) as u32)
         .collect();
-    // Columns below their minimum take it from the others.
     let needed: u32 = min_plot.iter().sum();
     if (plot_total.max(0) as u32) < needed {
         let need = width + needed - plot_total.max(0) as u32;
         return Err(too_small(
+            fig,
             "width",
             width,
             format!("the panels need at least {need} px"),
         ));
     }
+    raise_to_minimums(&mut plot_w, &min_plot);
+    Ok(plot_w)
+}
+
+/// Columns below their minimum take it from the others, in proportion to what each
+/// has to spare.
+fn raise_to_minimums(plot_w: &mut [u32], min_plot: &[u32]) {
     loop {
         let short: Vec<usize> = (0..plot_w.len())
             .filter(|&c| plot_w[c] < min_plot[c])
@@ -382,6 +480,11 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
             plot_w[c] -= give.min(plot_w[c] - min_plot[c]);
         }
     }
+}
+
+/// The columns side by side, each with its version labels turned vertical when they
+/// do not fit horizontally (and thinned out when even vertical ones would touch).
+fn column_boxes(fig: &Figure, tick_w: &[u32], plot_w: &[u32]) -> Vec<ColumnBox> {
     let mut columns = Vec::new();
     let mut x = PAD + Y_DESC_W;
     let tick_line = line_height(text_size::TICK) as f64 * 0.8;
@@ -410,10 +513,13 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
         });
         x += (tick_w[c] + plot_w[c]) as i32 + COLUMN_GAP;
     }
+    columns
+}
 
-    // Captions: "grammar · N = … · T = … s" on one line if it fits the column, else
-    // broken at the dots.
-    let captions: Vec<Vec<Vec<String>>> = (0..fig.rows.len())
+/// Each panel's caption, "grammar · N = … · T = … s", on one line if it fits the
+/// column, else broken at the dots.
+fn panel_captions(fig: &Figure, columns: &[ColumnBox]) -> Vec<Vec<Vec<String>>> {
+    (0..fig.rows.len())
         .map(|r| {
             (0..fig.columns.len())
                 .map(|c| {
@@ -426,23 +532,14 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
                 })
                 .collect()
         })
-        .collect();
-    let grid_w = (x - COLUMN_GAP - PAD - Y_DESC_W).max(0) as u32;
-    let row_captions: Vec<Vec<String>> = fig
-        .row_captions
-        .iter()
-        .map(|caption| {
-            caption
-                .as_deref()
-                .map_or_else(Vec::new, |text| wrap(text, text_size::BODY, grid_w, " · "))
-        })
-        .collect();
+        .collect()
+}
 
-    // Rows, then the version labels and family descriptions under the last row.
-    let label_h = fig
-        .columns
+/// Height of the version labels and their ticks under the last row.
+fn version_labels_height(fig: &Figure, columns: &[ColumnBox]) -> i32 {
+    fig.columns
         .iter()
-        .zip(&columns)
+        .zip(columns)
         .map(|(col, b)| {
             if b.rotate {
                 col.categories
@@ -457,80 +554,64 @@ pub fn layout(fig: &Figure, size: PlotSize) -> Result<Layout, ReportError> {
         .max()
         .unwrap_or(0)
         + TICK_LEN
-        + 6;
-    let caption_h = |r: usize| {
-        let lines = captions[r]
-            .iter()
-            .map(Vec::len)
-            .chain([row_captions[r].len()])
-            .max()
-            .unwrap_or(0)
-            .max(1);
-        lines as i32 * line_height(text_size::BODY)
+        + 6
+}
+
+/// Height of a row's captions: its most lines, at least one.
+fn caption_height(captions: &[Vec<String>], row_caption: &[String]) -> i32 {
+    let lines = captions
+        .iter()
+        .map(Vec::len)
+        .chain([row_caption.len()])
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    lines as i32 * line_height(text_size::BODY)
+}
+
+/// Height of every row's plotting areas: the default, or what `--height` leaves
+/// below `top` once the captions (`caption_h`, per row) and the version labels
+/// (`label_h`) have their room; refuses a height that leaves too little.
+fn plot_height(
+    fig: &Figure,
+    size: PlotSize,
+    top: i32,
+    caption_h: &[i32],
+    label_h: i32,
+) -> Result<u32, ReportError> {
+    let Some(h) = size.height else {
+        return Ok(DEFAULT_PLOT_HEIGHT);
     };
-    let rows_fixed: i32 = (0..fig.rows.len())
-        .map(|r| caption_h(r) + 4 + ROW_GAP)
-        .sum();
+    let rows_fixed: i32 = caption_h.iter().map(|c| c + 4 + ROW_GAP).sum();
     let below = label_h + line_height(text_size::BODY) + PAD;
     let nrows = fig.rows.len().max(1) as i32;
-    let plot_h = match size.height {
-        None => DEFAULT_PLOT_HEIGHT,
-        Some(h) => {
-            let left = h as i32 - y - rows_fixed - below;
-            if left < nrows * MIN_PLOT_HEIGHT as i32 {
-                let need = h as i32 - left + nrows * MIN_PLOT_HEIGHT as i32;
-                return Err(too_small(
-                    "height",
-                    h,
-                    format!("{} rows of panels need at least {need} px", fig.rows.len()),
-                ));
-            }
-            (left / nrows) as u32
-        }
-    };
-    let mut rows = Vec::new();
-    for r in 0..fig.rows.len() {
-        let caption_y = y;
-        let plot_y = y + caption_h(r) + 4;
-        rows.push(RowBox {
-            caption_y,
-            plot_y,
-            plot_h,
-        });
-        y = plot_y + plot_h as i32 + ROW_GAP;
+    let left = h as i32 - top - rows_fixed - below;
+    if left < nrows * MIN_PLOT_HEIGHT as i32 {
+        let need = h as i32 - left + nrows * MIN_PLOT_HEIGHT as i32;
+        return Err(too_small(
+            fig,
+            "height",
+            h,
+            format!("{} rows of panels need at least {need} px", fig.rows.len()),
+        ));
     }
-    let labels_y = y - ROW_GAP;
-    let desc_y = labels_y + label_h + 6;
-    let height = match size.height {
-        Some(h) => h,
-        None => {
-            let needed = (desc_y + line_height(text_size::BODY) + PAD) as u32;
-            if needed > HEIGHT_RANGE.1 {
-                return Err(ReportError::BadSize {
-                    what: format!("{}: {} rows of panels", fig.name, fig.rows.len()),
-                    reason: format!(
-                        "they need {needed} px, more than the {} px a figure may have; plot fewer grammars per figure",
-                        HEIGHT_RANGE.1
-                    ),
-                });
-            }
-            needed
-        }
-    };
-    Ok(Layout {
-        width,
-        height,
-        header,
-        legend_y,
-        family_y,
-        columns,
-        rows,
-        captions,
-        row_captions,
-        labels_y,
-        desc_y,
-        y_desc_x: PAD + Y_DESC_W / 2,
-    })
+    Ok((left / nrows) as u32)
+}
+
+/// The canvas height that fits everything down to the axis descriptions at
+/// `desc_y`; refuses one above the largest a figure may have.
+fn fitted_height(fig: &Figure, desc_y: i32) -> Result<u32, ReportError> {
+    let needed = (desc_y + line_height(text_size::BODY) + PAD) as u32;
+    if needed > HEIGHT_RANGE.1 {
+        return Err(ReportError::BadSize {
+            what: format!("{}: {} rows of panels", fig.name, fig.rows.len()),
+            reason: format!(
+                "they need {needed} px, more than the {} px a figure may have; plot fewer grammars per figure",
+                HEIGHT_RANGE.1
+            ),
+        });
+    }
+    Ok(needed)
 }
 
 /// The figures [`write_plots`] wrote, and what the user should know about them.

@@ -584,12 +584,44 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// An operator applied to its arguments: dispatched by theory.
     fn app(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
         use Op::*;
         match op {
-            Not => V::Bool(self.truth(&args[0]).not()),
-            And | Or => {
-                let (stop, init) = if op == And {
+            Not | And | Or | Xor | Implies => self.connective(op, args),
+            Eq | Distinct => self.equality(op, args),
+            Ite => self.ite(args),
+            Lt | Le | Gt | Ge => self.comparison(op, args),
+            Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
+            | Tan | Bv2Nat | Divisible(_) => self.arith(op, args, sort),
+            Int2Bv(w) => self.int2bv(w, args),
+            BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
+            | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt
+            | BvUge | BvSlt | BvSle | BvSgt | BvSge | BvNand | BvNor | BvXnor | BvComp | Concat
+            | Extract(..) | ZeroExtend(_) | SignExtend(_) | Repeat(_) | RotateLeft(_)
+            | RotateRight(_) => self.bitvector(op, args, sort),
+            Select | Store | ConstArray => self.array(op, args, sort),
+            FpToReal | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
+                self.float(op, args, sort)
+            }
+            FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRem
+            | FpRoundToIntegral | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN
+            | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
+            | FpIsPositive => self.fp(op, args, sort),
+            // Strings and regular expressions; also `real.pi` (cvc5 writes it in model
+            // values), which nothing here evaluates: it is unknown.
+            _ => self.string(op, args, sort),
+        }
+    }
+
+    /// `not`, `and`, `or`, `xor` and `=>` in three-valued logic: `and` and `or` stop
+    /// at the first argument that decides them.
+    #[inline]
+    fn connective(&mut self, op: Op, args: &[Term]) -> V {
+        match op {
+            Op::Not => V::Bool(self.truth(&args[0]).not()),
+            Op::And | Op::Or => {
+                let (stop, init) = if op == Op::And {
                     (Tri::F, Tri::T)
                 } else {
                     (Tri::T, Tri::F)
@@ -606,14 +638,14 @@ impl<'a> Ctx<'a> {
                 }
                 V::Bool(acc)
             }
-            Xor => {
+            Op::Xor => {
                 let mut acc = Tri::F;
                 for a in args {
                     acc = acc.xor(self.truth(a));
                 }
                 V::Bool(acc)
             }
-            Implies => {
+            Op::Implies => {
                 // Right-associative: a => (b => c).
                 let mut acc = self.truth(&args[args.len() - 1]);
                 for a in args[..args.len() - 1].iter().rev() {
@@ -621,122 +653,143 @@ impl<'a> Ctx<'a> {
                 }
                 V::Bool(acc)
             }
-            Eq => {
-                let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
-                let mut acc = Tri::T;
-                for w in vals.windows(2) {
-                    acc = acc.and(self.equal(&w[0], &w[1]));
-                    if acc == Tri::F {
-                        break;
-                    }
+            _ => unreachable!("not a connective: {op:?}"),
+        }
+    }
+
+    /// `=` (chained) and `distinct` (pairwise), on values of any sort.
+    #[inline]
+    fn equality(&mut self, op: Op, args: &[Term]) -> V {
+        let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
+        let mut acc = Tri::T;
+        if op == Op::Eq {
+            for w in vals.windows(2) {
+                acc = acc.and(self.equal(&w[0], &w[1]));
+                if acc == Tri::F {
+                    break;
                 }
-                V::Bool(acc)
             }
-            Distinct => {
-                let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
-                let mut acc = Tri::T;
-                for i in 0..vals.len() {
-                    for j in i + 1..vals.len() {
-                        acc = acc.and(self.equal(&vals[i], &vals[j]).not());
-                    }
+        } else {
+            for i in 0..vals.len() {
+                for j in i + 1..vals.len() {
+                    acc = acc.and(self.equal(&vals[i], &vals[j]).not());
                 }
-                V::Bool(acc)
             }
-            Ite => match self.truth(&args[0]) {
-                Tri::T => self.eval(&args[1]),
-                Tri::F => self.eval(&args[2]),
-                Tri::U => {
-                    let (a, b) = (self.eval(&args[1]), self.eval(&args[2]));
-                    if self.equal(&a, &b) == Tri::T {
-                        return a;
-                    }
-                    match (&a, &b) {
-                        (V::Bool(_), _) => V::Bool(Tri::U),
-                        (V::Num(x), V::Num(y)) => {
-                            let hull = self.interval(x).hull(&self.interval(y));
-                            V::Num(self.opaque(Ite, &[x, y], hull))
-                        }
-                        _ => {
-                            self.taint_value(&a, "ite");
-                            self.taint_value(&b, "ite");
-                            V::Unknown
-                        }
-                    }
+        }
+        V::Bool(acc)
+    }
+
+    /// `ite`: the branch the condition picks; under an unknown condition, the value
+    /// both branches share, else an unknown number between them.
+    #[inline]
+    fn ite(&mut self, args: &[Term]) -> V {
+        match self.truth(&args[0]) {
+            Tri::T => self.eval(&args[1]),
+            Tri::F => self.eval(&args[2]),
+            Tri::U => {
+                let (a, b) = (self.eval(&args[1]), self.eval(&args[2]));
+                if self.equal(&a, &b) == Tri::T {
+                    return a;
                 }
-            },
-            Lt | Le | Gt | Ge => {
-                let vals: Vec<Option<Lin>> = args.iter().map(|a| self.num(a)).collect();
-                let mut acc = Tri::T;
-                for w in vals.windows(2) {
-                    let t = match (&w[0], &w[1]) {
-                        (Some(a), Some(b)) => {
-                            let d = a.sub(b);
-                            let want: &[Ordering] = match op {
-                                Lt => &[Ordering::Less],
-                                Le => &[Ordering::Less, Ordering::Equal],
-                                Gt => &[Ordering::Greater],
-                                _ => &[Ordering::Greater, Ordering::Equal],
-                            };
-                            self.compare(&d, want)
-                        }
-                        _ => Tri::U,
-                    };
-                    acc = acc.and(t);
-                    if acc == Tri::F {
-                        break;
+                match (&a, &b) {
+                    (V::Bool(_), _) => V::Bool(Tri::U),
+                    (V::Num(x), V::Num(y)) => {
+                        let hull = self.interval(x).hull(&self.interval(y));
+                        V::Num(self.opaque(Op::Ite, &[x, y], hull))
                     }
-                }
-                V::Bool(acc)
-            }
-            Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
-            | Tan | Bv2Nat | Divisible(_) => self.arith(op, args, sort),
-            Int2Bv(w) => match self.eval(&args[0]) {
-                V::Num(l) => match l.as_const() {
-                    Some(n) => {
-                        let m = BigInt::one() << w as usize;
-                        let r = num_integer::Integer::mod_floor(&n.to_integer(), &m);
-                        V::Bv(r.to_biguint().unwrap_or_default())
-                    }
-                    None => {
-                        self.taint(&l, "int2bv");
+                    _ => {
+                        self.taint_value(&a, "ite");
+                        self.taint_value(&b, "ite");
                         V::Unknown
                     }
-                },
-                _ => V::Unknown,
+                }
+            }
+        }
+    }
+
+    /// The chained numeric comparisons `<`, `<=`, `>`, `>=`.
+    #[inline]
+    fn comparison(&mut self, op: Op, args: &[Term]) -> V {
+        let want: &[Ordering] = match op {
+            Op::Lt => &[Ordering::Less],
+            Op::Le => &[Ordering::Less, Ordering::Equal],
+            Op::Gt => &[Ordering::Greater],
+            _ => &[Ordering::Greater, Ordering::Equal],
+        };
+        let vals: Vec<Option<Lin>> = args.iter().map(|a| self.num(a)).collect();
+        let mut acc = Tri::T;
+        for w in vals.windows(2) {
+            let t = match (&w[0], &w[1]) {
+                (Some(a), Some(b)) => {
+                    let d = a.sub(b);
+                    self.compare(&d, want)
+                }
+                _ => Tri::U,
+            };
+            acc = acc.and(t);
+            if acc == Tri::F {
+                break;
+            }
+        }
+        V::Bool(acc)
+    }
+
+    /// `(_ int2bv w)`: the integer modulo 2^w.
+    #[inline]
+    fn int2bv(&mut self, w: u32, args: &[Term]) -> V {
+        match self.eval(&args[0]) {
+            V::Num(l) => match l.as_const() {
+                Some(n) => {
+                    let m = BigInt::one() << w as usize;
+                    let r = num_integer::Integer::mod_floor(&n.to_integer(), &m);
+                    V::Bv(r.to_biguint().unwrap_or_default())
+                }
+                None => {
+                    self.taint(&l, "int2bv");
+                    V::Unknown
+                }
             },
-            BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
-            | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt
-            | BvUge | BvSlt | BvSle | BvSgt | BvSge | BvNand | BvNor | BvXnor | BvComp | Concat
-            | Extract(..) | ZeroExtend(_) | SignExtend(_) | Repeat(_) | RotateLeft(_)
-            | RotateRight(_) => {
-                let width = match &args[0].sort {
-                    Sort::BitVec(w) => *w,
-                    _ => return V::Unknown,
-                };
-                let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
-                let mut bits = Vec::with_capacity(vals.len());
-                for v in vals {
-                    match v {
-                        V::Bv(b) => bits.push(b),
-                        _ => {
-                            return if *sort == Sort::Bool {
-                                V::Bool(Tri::U)
-                            } else {
-                                V::Unknown
-                            }
-                        }
+            _ => V::Unknown,
+        }
+    }
+
+    /// A bit-vector operator: on known bits only (an unknown argument gives an unknown
+    /// result).
+    #[inline]
+    fn bitvector(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
+        let width = match &args[0].sort {
+            Sort::BitVec(w) => *w,
+            _ => return V::Unknown,
+        };
+        let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
+        let mut bits = Vec::with_capacity(vals.len());
+        for v in vals {
+            match v {
+                V::Bv(b) => bits.push(b),
+                _ => {
+                    return if *sort == Sort::Bool {
+                        V::Bool(Tri::U)
+                    } else {
+                        V::Unknown
                     }
                 }
-                let widths: Vec<u32> = args
-                    .iter()
-                    .map(|a| match a.sort {
-                        Sort::BitVec(w) => w,
-                        _ => 0,
-                    })
-                    .collect();
-                bv_op(op, width, &widths, &bits)
             }
-            Select => {
+        }
+        let widths: Vec<u32> = args
+            .iter()
+            .map(|a| match a.sort {
+                Sort::BitVec(w) => w,
+                _ => 0,
+            })
+            .collect();
+        bv_op(op, width, &widths, &bits)
+    }
+
+    /// `select`, `store` and constant arrays, on known indices and elements.
+    #[inline]
+    fn array(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
+        match op {
+            Op::Select => {
                 let arr = self.eval(&args[0]);
                 let idx = self.eval(&args[1]);
                 match (arr, idx.to_value(&args[1].sort)) {
@@ -747,7 +800,7 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            Store => {
+            Op::Store => {
                 let arr = self.eval(&args[0]);
                 let idx = self.eval(&args[1]);
                 let val = self.eval(&args[2]);
@@ -764,7 +817,7 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            ConstArray => {
+            Op::ConstArray => {
                 let v = self.eval(&args[0]);
                 match v.to_value(&args[0].sort) {
                     Some(v) => V::Array(Arc::new(ArrayValue::constant(sort.clone(), v))),
@@ -774,24 +827,22 @@ impl<'a> Ctx<'a> {
                     }
                 }
             }
-            FpToReal | FpFromFields | ToFp(..) | ToFpUnsigned(..) | FpToUbv(_) | FpToSbv(_) => {
-                self.float(op, args, sort)
-            }
-            FpAbs | FpNeg | FpAdd | FpSub | FpMul | FpDiv | FpFma | FpSqrt | FpRem
-            | FpRoundToIntegral | FpMin | FpMax | FpLeq | FpLt | FpGeq | FpGt | FpEq | FpIsNaN
-            | FpIsZero | FpIsInfinite | FpIsNormal | FpIsSubnormal | FpIsNegative
-            | FpIsPositive => self.fp(op, args, sort),
-            _ => {
-                let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
-                match strings::apply(op, &vals) {
-                    Some(v) => v,
-                    None => {
-                        for v in &vals {
-                            self.taint_value(v, op.name());
-                        }
-                        unknown_of(sort)
-                    }
+            _ => unreachable!("not an array operator: {op:?}"),
+        }
+    }
+
+    /// Strings and regular expressions ([`strings::apply`]); an operator it does not
+    /// know, or an unknown argument, gives an unknown of `sort`.
+    #[inline]
+    fn string(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
+        let vals: Vec<V> = args.iter().map(|a| self.eval(a)).collect();
+        match strings::apply(op, &vals) {
+            Some(v) => v,
+            None => {
+                for v in &vals {
+                    self.taint_value(v, op.name());
                 }
+                unknown_of(sort)
             }
         }
     }

@@ -364,61 +364,16 @@ fn certify(
     // The relaxed unknowns broke their dependency: fix the decision symbols their
     // operands mention to candidates (the solution's value, square roots of a square's
     // value, small integers) and solve again.
-    let relaxed: Vec<(u32, Relaxed)> = ctx
-        .syms
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| match &s.kind {
-            SymKind::Aux {
-                relaxed: Some(r), ..
-            } => Some((i as u32, r.clone())),
-            _ => None,
-        })
-        .collect();
+    let relaxed = relaxed_unknowns(ctx);
     if relaxed.is_empty() {
         return Certificate::Open(
             "the values found for division by zero do not satisfy the formula".into(),
         );
     }
-    let mut operands: Vec<u32> = Vec::new();
-    for (_, r) in &relaxed {
-        let (Relaxed::Mul(a, b)
-        | Relaxed::RealDiv(a, b)
-        | Relaxed::IntDiv(a, b)
-        | Relaxed::Mod(a, b)) = r;
-        for (s, _) in a.terms.iter().chain(&b.terms) {
-            if !operands.contains(s) && !relaxed.iter().any(|(id, _)| id == s) {
-                operands.push(*s);
-            }
-        }
-    }
+    let operands = relaxed_operands(&relaxed);
     let candidates: Vec<Vec<BigRational>> = operands
         .iter()
-        .map(|s| {
-            let mut c: Vec<BigRational> = Vec::new();
-            if let Some(v) = solution.get(s) {
-                c.push(v.clone());
-            }
-            for (id, r) in &relaxed {
-                if let Relaxed::Mul(a, b) = r {
-                    if a == b && *a == Lin::symbol(*s) {
-                        if let Some(root) = solution.get(id).and_then(rational_sqrt) {
-                            c.extend([root.clone(), -root]);
-                        }
-                    }
-                }
-            }
-            for n in [0i64, 1, -1, 2, -2, 3, -3] {
-                c.push(BigRational::from_integer(BigInt::from(n)));
-            }
-            let mut unique = Vec::new();
-            for v in c {
-                if !unique.contains(&v) && (!integer(*s) || v.is_integer()) {
-                    unique.push(v);
-                }
-            }
-            unique
-        })
+        .map(|&s| operand_candidates(s, integer(s), &solution, &relaxed))
         .collect();
     let mut index = vec![0usize; operands.len()];
     for _ in 0..256 {
@@ -438,31 +393,7 @@ fn certify(
         // With the operands fixed, each relaxed value is the operation on numbers
         // (operands that mention other relaxed values are left to the verification).
         for (id, r) in &relaxed {
-            let (Relaxed::Mul(a, b)
-            | Relaxed::RealDiv(a, b)
-            | Relaxed::IntDiv(a, b)
-            | Relaxed::Mod(a, b)) = r;
-            let mentions_relaxed = a
-                .terms
-                .iter()
-                .chain(&b.terms)
-                .any(|(s, _)| !fixed.contains_key(s));
-            if mentions_relaxed {
-                continue;
-            }
-            let (x, y) = (linear::value_of(a, &fixed), linear::value_of(b, &fixed));
-            let v = match r {
-                Relaxed::Mul(..) => Some(x * y),
-                _ if y.is_zero() => None,
-                Relaxed::RealDiv(..) => Some(x / y),
-                Relaxed::IntDiv(..) => Some(BigRational::from_integer(
-                    num_traits::Euclid::div_euclid(&x.to_integer(), &y.to_integer()),
-                )),
-                Relaxed::Mod(..) => Some(BigRational::from_integer(
-                    num_traits::Euclid::rem_euclid(&x.to_integer(), &y.to_integer()),
-                )),
-            };
-            if let Some(v) = v {
+            if let Some(v) = relaxed_value(r, &fixed) {
                 cs.push(Constraint {
                     lin: Lin::symbol(*id).sub(&Lin::constant(v)),
                     rel: Rel::Eq,
@@ -474,27 +405,125 @@ fn certify(
                 return Certificate::Found(chosen);
             }
         }
-        // Next combination (odometer).
-        let mut k = 0;
-        loop {
-            if k == index.len() {
-                return Certificate::Open(
-                    "a product or quotient of division-by-zero results: no value tried satisfies it (nonlinear integer constraints are undecidable in general)"
-                        .into(),
-                );
-            }
-            index[k] += 1;
-            if index[k] < candidates[k].len() {
-                break;
-            }
-            index[k] = 0;
-            k += 1;
+        if !next_combination(&mut index, &candidates) {
+            break;
         }
     }
     Certificate::Open(
         "a product or quotient of division-by-zero results: no value tried satisfies it (nonlinear integer constraints are undecidable in general)"
             .into(),
     )
+}
+
+/// The unknowns whose dependency on others the search relaxed, with that dependency.
+fn relaxed_unknowns(ctx: &Ctx<'_>) -> Vec<(u32, Relaxed)> {
+    ctx.syms
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| match &s.kind {
+            SymKind::Aux {
+                relaxed: Some(r), ..
+            } => Some((i as u32, r.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The two operands of a relaxed product or quotient.
+fn relaxed_factors(r: &Relaxed) -> (&Lin, &Lin) {
+    let (Relaxed::Mul(a, b) | Relaxed::RealDiv(a, b) | Relaxed::IntDiv(a, b) | Relaxed::Mod(a, b)) =
+        r;
+    (a, b)
+}
+
+/// The symbols the relaxed unknowns' operands mention, other than relaxed unknowns,
+/// in order of first mention.
+fn relaxed_operands(relaxed: &[(u32, Relaxed)]) -> Vec<u32> {
+    let mut operands: Vec<u32> = Vec::new();
+    for (_, r) in relaxed {
+        let (a, b) = relaxed_factors(r);
+        for (s, _) in a.terms.iter().chain(&b.terms) {
+            if !operands.contains(s) && !relaxed.iter().any(|(id, _)| id == s) {
+                operands.push(*s);
+            }
+        }
+    }
+    operands
+}
+
+/// The values tried for operand `s` (an integer symbol when `integer`): the
+/// solution's, the square roots of the value of a square of `s`, and small
+/// integers, each once.
+fn operand_candidates(
+    s: u32,
+    integer: bool,
+    solution: &HashMap<u32, BigRational>,
+    relaxed: &[(u32, Relaxed)],
+) -> Vec<BigRational> {
+    let mut c: Vec<BigRational> = Vec::new();
+    if let Some(v) = solution.get(&s) {
+        c.push(v.clone());
+    }
+    for (id, r) in relaxed {
+        if let Relaxed::Mul(a, b) = r {
+            if a == b && *a == Lin::symbol(s) {
+                if let Some(root) = solution.get(id).and_then(rational_sqrt) {
+                    c.extend([root.clone(), -root]);
+                }
+            }
+        }
+    }
+    for n in [0i64, 1, -1, 2, -2, 3, -3] {
+        c.push(BigRational::from_integer(BigInt::from(n)));
+    }
+    let mut unique = Vec::new();
+    for v in c {
+        if !unique.contains(&v) && (!integer || v.is_integer()) {
+            unique.push(v);
+        }
+    }
+    unique
+}
+
+/// The value of a relaxed product or quotient once its operands are `fixed`; `None`
+/// when an operand mentions another relaxed value, or for a quotient by zero.
+fn relaxed_value(r: &Relaxed, fixed: &HashMap<u32, BigRational>) -> Option<BigRational> {
+    let (a, b) = relaxed_factors(r);
+    let mentions_relaxed = a
+        .terms
+        .iter()
+        .chain(&b.terms)
+        .any(|(s, _)| !fixed.contains_key(s));
+    if mentions_relaxed {
+        return None;
+    }
+    let (x, y) = (linear::value_of(a, fixed), linear::value_of(b, fixed));
+    match r {
+        Relaxed::Mul(..) => Some(x * y),
+        _ if y.is_zero() => None,
+        Relaxed::RealDiv(..) => Some(x / y),
+        Relaxed::IntDiv(..) => Some(BigRational::from_integer(num_traits::Euclid::div_euclid(
+            &x.to_integer(),
+            &y.to_integer(),
+        ))),
+        Relaxed::Mod(..) => Some(BigRational::from_integer(num_traits::Euclid::rem_euclid(
+            &x.to_integer(),
+            &y.to_integer(),
+        ))),
+    }
+}
+
+/// Moves `index` to the next combination of candidates (an odometer, first position
+/// fastest); `false` once every combination was tried.
+fn next_combination(index: &mut [usize], candidates: &[Vec<BigRational>]) -> bool {
+    for (i, c) in index.iter_mut().zip(candidates) {
+        *i += 1;
+        if *i < c.len() {
+            return true;
+        }
+        *i = 0;
+    }
+    false
 }
 
 /// A certificate by trying small values (0, ±1, ±2, ½) for the unknown results of a
