@@ -13,6 +13,14 @@ use std::fmt;
 
 use crate::enumeration::atoms;
 
+/// The Boolean skeleton and the relations that compare terms, of every theory et's
+/// grammars use: what [`Signature::theory`] leaves out.
+pub const COMPARISONS: &[&str] = &[
+    "not", "and", "or", "xor", "=>", "ite", "=", "distinct", "<", "<=", ">", ">=", "bvult",
+    "bvule", "bvugt", "bvuge", "bvslt", "bvsle", "bvsgt", "bvsge", "fp.eq", "fp.lt", "fp.leq",
+    "fp.gt", "fp.geq", "str.<", "str.<=",
+];
+
 /// A set of operator names, ordered so that equal sets print and compare alike.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Signature(pub BTreeSet<String>);
@@ -39,17 +47,14 @@ impl Signature {
     }
 
     /// The operators of the theory, without the Boolean skeleton and the relations
-    /// that compare terms (`not`, `and`, `or`, `xor`, `=>`, `ite`, `=`, `distinct`, `<`,
-    /// `<=`, `>`, `>=`): what a formula computes, whatever asks about it. `(< 0.0 (sin
-    /// 1.0))` and `(not (>= 0.0 (sin 1.0)))` both have the theory `sin`.
+    /// that compare terms ([`COMPARISONS`]): what a formula computes, whatever asks
+    /// about it. `(< 0.0 (sin 1.0))` and `(not (>= 0.0 (sin 1.0)))` both have the
+    /// theory `sin`; `(bvult (bvurem a b) c)` has `bvurem`.
     pub fn theory(&self) -> Signature {
-        const SKELETON: [&str; 12] = [
-            "not", "and", "or", "xor", "=>", "ite", "=", "distinct", "<", "<=", ">", ">=",
-        ];
         Signature(
             self.0
                 .iter()
-                .filter(|op| !SKELETON.contains(&op.as_str()))
+                .filter(|op| !COMPARISONS.contains(&op.as_str()))
                 .cloned()
                 .collect(),
         )
@@ -208,7 +213,8 @@ mod tests {
         assert_eq!(theory("(assert (< 0.0 (sin 1.0)))"), "sin");
         assert_eq!(theory("(assert (not (>= 0.0 (sin 1.0))))"), "sin");
         assert_eq!(theory("(assert (= 1 (mod (* a a) a)))"), "* mod");
-        assert_eq!(theory("(assert (bvult (bvurem a b) c))"), "bvult bvurem");
+        assert_eq!(theory("(assert (bvult (bvurem a b) c))"), "bvurem");
+        assert_eq!(theory("(assert (fp.leq (fp.sqrt RNE x) y))"), "fp.sqrt");
         assert_eq!(theory("(assert (and (=> p q) (xor p (ite q p q))))"), "");
     }
 
