@@ -257,13 +257,9 @@ fn template_fields(
     let last_good = match (&f.timings, f.range.as_ref().and_then(|r| r.newest_since())) {
         (Some(t), _) => match t.newest_regression() {
             Some(r) => format!(
-                "`{}` ({} s of CPU; `{}` takes {} s, {}{:.1}× as much: see the timings below)",
+                "`{}` ({}: see the timings below)",
                 r.before.0,
-                r.before.1,
-                r.after.0,
-                r.after.1,
-                if r.after.1.at_least { "at least " } else { "" },
-                r.factor
+                r.describe(t.work.map_or("work", |w| w.limit))
             ),
             None => format!(
                 "none: no installed release is {}× slower on this formula than the release before it (timings below)",
@@ -513,23 +509,12 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
             );
         }
         regressions => {
-            let jumps: Vec<String> = regressions
-                .iter()
-                .map(|r| {
-                    format!(
-                        "`{}` → `{}`: {} s → {} s of CPU, {}{:.1}×",
-                        r.before.0,
-                        r.after.0,
-                        r.before.1,
-                        r.after.1,
-                        if r.after.1.at_least { "at least " } else { "" },
-                        r.factor
-                    )
-                })
-                .collect();
+            let unit = t.work.map_or("work", |w| w.limit);
+            let jumps: Vec<String> = regressions.iter().map(|r| r.describe(unit)).collect();
             let _ = writeln!(
                 out,
-                "Regression{} (a median {}× or more that of the release before): {}.\n",
+                "Regression{} (a median CPU time, or a count of the solver's own work, {}× or \
+                 more that of the release before): {}.\n",
                 super::report::plural(jumps.len()),
                 timing::REGRESSION_FACTOR,
                 jumps.join("; ")

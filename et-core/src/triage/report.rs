@@ -1176,18 +1176,11 @@ fn groups_csv(triage: &Triage) -> Result<Vec<u8>, TriageError> {
             g.known.as_ref().map_or_else(String::new, |k| k.describe()),
             root_cause(findings, g).to_string(),
             timings_of(findings, g)
-                .and_then(|t| t.newest_regression())
-                .map_or_else(String::new, |r| {
-                    format!(
-                        "{} {} s -> {} {} s ({}{:.1}x)",
-                        r.before.0,
-                        r.before.1,
-                        r.after.0,
-                        r.after.1,
-                        if r.after.1.at_least { ">= " } else { "" },
-                        r.factor
-                    )
-                }),
+                .and_then(|t| {
+                    let unit = t.work.map_or("work", |w| w.limit);
+                    t.newest_regression().map(|r| r.describe(unit))
+                })
+                .unwrap_or_default(),
             range
                 .and_then(|r| r.versions.last())
                 .map_or_else(String::new, |v| format!("{}: {}", v.solver, v.answer)),

@@ -7,7 +7,8 @@
 //! straddle a 2 s limit, while 1.3 s then 11.6 s is a 9× regression below and above it
 //! alike. Where the family counts its work deterministically (z3's `rlimit`), each
 //! release that decides is run once more to read that count, which reproduces on any
-//! machine.
+//! machine; a jump of [`REGRESSION_FACTOR`]× in it is a regression too, where the CPU
+//! seconds grew less (z3 4.8.8 → 4.8.9: 4.8× the CPU, 13.6× the work).
 //!
 //! *Must not:* judge answers (a timing is about time; whether an answer is right is
 //! confirmation's business), or run anything but the report's own formula.
@@ -101,15 +102,45 @@ impl ReleaseTiming {
     }
 }
 
-/// A jump in median CPU seconds between two consecutive releases that ran.
+/// A jump between two consecutive releases that ran: in median CPU seconds, or in the
+/// solver's deterministic work count where both decided.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Regression {
     /// The release before, and its median.
     pub before: (String, Seconds),
     /// The release that regressed, and its median.
     pub after: (String, Seconds),
-    /// How many times slower (at least, when `after` is a lower bound).
+    /// How many times slower (at least, when `after` is a lower bound); for a jump in
+    /// work, how many times the work.
     pub factor: f64,
+    /// The work counts before and after, when the jump is in work: the CPU time grew
+    /// less than [`REGRESSION_FACTOR`]× (the machine's noise, a faster machine), the
+    /// count the solver reproduces on any machine did not.
+    pub work: Option<(u64, u64)>,
+}
+
+impl Regression {
+    /// In a line: "`5.3.3` → `5.4.0`: 1.28 s → 11.60 s of CPU, 9.1×", or, for a jump
+    /// in work, "`4.8.8` → `4.8.9`: 954006 → 13004652 `rlimit` units, 13.6× (1.15 s →
+    /// 5.55 s of CPU)".
+    pub fn describe(&self, unit: &str) -> String {
+        let cpu = format!("{} s → {} s of CPU", self.before.1, self.after.1);
+        let at_least = if self.after.1.at_least && self.work.is_none() {
+            "at least "
+        } else {
+            ""
+        };
+        match self.work {
+            Some((a, b)) => format!(
+                "`{}` → `{}`: {a} → {b} `{unit}` units, {:.1}× ({cpu})",
+                self.before.0, self.after.0, self.factor
+            ),
+            None => format!(
+                "`{}` → `{}`: {cpu}, {at_least}{:.1}×",
+                self.before.0, self.after.0, self.factor
+            ),
+        }
+    }
 }
 
 /// A formula's timings on every installed release of its family.
@@ -125,8 +156,10 @@ pub struct Timings {
 
 impl Timings {
     /// The jumps of [`REGRESSION_FACTOR`]× or more between consecutive releases that
-    /// ran, oldest first. A release whose median is itself a lower bound cannot be the
-    /// "before" of one: how much slower the next is, is unknown.
+    /// ran, oldest first: in median CPU seconds, or else in the work count of two
+    /// releases that both decided and were counted. A release whose median is itself a
+    /// lower bound cannot be the "before" of a jump in time: how much slower the next
+    /// is, is unknown.
     pub fn regressions(&self) -> Vec<Regression> {
         let ran: Vec<(&ReleaseTiming, Seconds)> = self
             .releases
@@ -138,15 +171,21 @@ impl Timings {
                 let [(a, ma), (b, mb)] = pair else {
                     return None;
                 };
-                if ma.at_least {
-                    return None;
-                }
-                let factor = mb.value / ma.value.max(NOISE_FLOOR_S);
-                (factor >= REGRESSION_FACTOR).then(|| Regression {
+                let regression = |factor: f64, work: Option<(u64, u64)>| Regression {
                     before: (a.version.clone(), *ma),
                     after: (b.version.clone(), *mb),
                     factor,
-                })
+                    work,
+                };
+                let time = (!ma.at_least).then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
+                if let Some(factor) = time.filter(|&f| f >= REGRESSION_FACTOR) {
+                    return Some(regression(factor, None));
+                }
+                let (Some(wa), Some(wb)) = (a.work, b.work) else {
+                    return None;
+                };
+                let factor = wb as f64 / wa.max(1) as f64;
+                (factor >= REGRESSION_FACTOR).then(|| regression(factor, Some((wa, wb))))
             })
             .collect()
     }
@@ -336,5 +375,45 @@ mod tests {
         );
         assert!((r.factor - 11.6 / 1.28).abs() < 1e-9);
         assert!(!r.after.1.at_least);
+        assert_eq!(
+            r.describe("rlimit"),
+            "`5.3.3` → `5.4.0`: 1.28 s → 11.60 s of CPU, 9.1×"
+        );
+    }
+
+    #[test]
+    fn a_jump_in_work_is_a_regression_where_time_grew_less() {
+        let counted = |version: &str, cpu: f64, work: u64| ReleaseTiming {
+            work: Some(work),
+            ..release(version, &[(SAT, cpu), (SAT, cpu), (SAT, cpu)])
+        };
+        let timings = Timings {
+            releases: vec![
+                counted("4.8.8", 1.15, 954_006),
+                counted("4.8.9", 5.55, 13_004_652),
+                counted("4.8.10", 6.12, 13_004_653),
+            ],
+            limit_s: 8.0,
+            work: None,
+        };
+        let r = timings.newest_regression().expect("13.6x the work");
+        assert_eq!(r.work, Some((954_006, 13_004_652)));
+        assert_eq!(
+            r.describe("rlimit"),
+            "`4.8.8` → `4.8.9`: 954006 → 13004652 `rlimit` units, 13.6× (1.15 s → 5.55 s of CPU)"
+        );
+        // Without counts, 4.8× the CPU is no regression.
+        let uncounted = Timings {
+            releases: timings
+                .releases
+                .iter()
+                .map(|r| ReleaseTiming {
+                    work: None,
+                    ..r.clone()
+                })
+                .collect(),
+            ..timings
+        };
+        assert!(uncounted.regressions().is_empty());
     }
 }
