@@ -145,6 +145,46 @@ fn the_bitwuzla_catalog_is_read_through_its_python_api() {
 }
 
 #[test]
+fn more_configurations_than_live_sessions_run_in_sessions() {
+    // 20 single-option configurations of z3, more than the 16 sessions a worker keeps
+    // alive: the least recently used are ended and started again, and every call is
+    // still answered in a session.
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let out = s.join("many");
+    let o = et(
+        &s,
+        &[
+            "run",
+            "-g",
+            "core",
+            "--n",
+            "40",
+            "--timeout",
+            "10",
+            "--jobs",
+            "2",
+            "--pool",
+            pool.to_str().unwrap(),
+            "--configurations",
+            "z3-4.16.0:single:20",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let (_, m) = manifest(&out);
+    let taken = m.solvers.len();
+    let calls = common::rows(&out);
+    assert_eq!(calls.len(), 40 * taken, "{taken} configurations taken");
+    assert!(taken >= 17, "{taken} configurations taken");
+    assert!(calls
+        .iter()
+        .all(|r| matches!(r.status, Status::Sat | Status::Unsat)
+            && r.mode == Some(et_core::judging::CallMode::Session)));
+}
+
+#[test]
 fn the_yices_catalog_is_read_from_its_three_help_texts() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[solver("yices-2.6.5")]);

@@ -302,7 +302,9 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
     );
     assert!(timings.contains("| 99.0 | 0 of 3 | ≥ 4.00 |"), "{report}");
     assert!(
-        timings.contains("Regression (a median CPU time, or a count of the solver's own work, 5× or more"),
+        timings.contains(
+            "Regression (a median CPU time, or a count of the solver's own work, 5× or more"
+        ),
         "{report}"
     );
     assert!(timings.contains("`4.16.0` → `99.0`"), "{report}");

@@ -36,7 +36,7 @@ use super::row::{
 };
 use super::scratch::Scratch;
 use super::summary::Summary;
-use super::worker::{Finished, Job, Worker};
+use super::worker::{Finished, Job, Sessions, Worker};
 
 /// Everything `et run` was asked to do.
 pub struct Campaign {
@@ -343,7 +343,7 @@ impl Campaign {
             mode: self.mode,
             restart_after: self.restart_after,
             audit_percent: self.audit_percent,
-            sessions: RefCell::new(HashMap::new()),
+            sessions: RefCell::new(Sessions::default()),
             written: RefCell::new([None, None]),
         }
     }

@@ -211,11 +211,10 @@ impl Worker<'_> {
             return Ok(None);
         }
         let mut sessions = self.sessions.borrow_mut();
-        let session = sessions.entry(solver.name.clone()).or_insert_with(|| {
+        let Some(session) = sessions.of(&solver.name, || {
             Session::for_solver(solver, &invocation.command)
                 .map(|s| s.restart_after(self.restart_after))
-        });
-        let Some(session) = session else {
+        }) else {
             return Ok(None);
         };
         let outcome = session

@@ -4,7 +4,8 @@
 //! oracle's checks in turn ([`crate::oracle::checks`]) for its verdict, saves bug triggers
 //! (and a sample of each kind of rejection), and hands back the rows, a formula at a
 //! time. One job a file: [`batch`] (the order of a batch's calls, and making them),
-//! [`judge`] (the order of judges, and the row of each call), [`settle`] (session calls
+//! [`judge`] (the order of judges, and the row of each call), [`sessions`] (the
+//! worker's live sessions, at most [`sessions::LIVE_SESSIONS`]), [`settle`] (session calls
 //! made again fresh: confirmations and the audit), [`triggers`] (bug triggers and
 //! samples); the formula files live in the run's [`Scratch`](super::scratch::Scratch)
 //! directory.
@@ -16,8 +17,11 @@
 
 mod batch;
 mod judge;
+mod sessions;
 mod settle;
 mod triggers;
+
+pub use sessions::Sessions;
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
@@ -31,7 +35,6 @@ use crate::grammar::TokenId;
 use crate::judging::{search_witness, CallMode, Observation};
 use crate::oracle::checks::WitnessFact;
 use crate::solvers::call::Limits;
-use crate::solvers::session::Session;
 use crate::solvers::SolverConfig;
 
 use super::bugs::BugStore;
@@ -116,10 +119,9 @@ pub(super) struct Worker<'a> {
     pub restart_after: usize,
     /// Percent of the session calls that are also run fresh to measure agreement.
     pub audit_percent: f64,
-    /// This worker's solver sessions by solver name (`None`: the family cannot run
-    /// one). A session process dies with the thread that started it, so each worker
-    /// keeps its own.
-    pub sessions: RefCell<HashMap<String, Option<Session<'static>>>>,
+    /// This worker's solver sessions. A session process dies with the thread that
+    /// started it, so each worker keeps its own.
+    pub sessions: RefCell<Sessions>,
 }
 
 /// The calls of one formula and what is known about it so far.

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The configuration hunt of results/hunt-configurations/: the newest z3 and cvc5 in their
+# default modes and in option configurations, on ET's eight grammars extended to five
+# variables and two asserts (`<theory>-5v2a`, the grammars of ET's own bug hunt).
+#
+# Two kinds of runs, each a step that finishes (and can be committed) per grammar:
+#  1. curated: z3 5.4.1 and cvc5 1.4.2 with every curated mode of their families (z3's
+#     new core, arithmetic solvers, z3str3, the rewriter options ET tried; cvc5's string
+#     and nonlinear options), on the first N formulas of the grammar (N below; fewer
+#     where timeouts dominate);
+#  2. single: every single-option configuration of both (z3 5.4.1: 971, cvc5 1.4.2:
+#     528, the curated ones aside) on the first SINGLE_N formulas: every option at
+#     least once on every grammar, within a budget of machine time.
+# Each configuration is judged first by its solver in default mode (a same-release
+# differential), then by the other family and et's own oracles, as in any campaign.
+# Then each grammar's two runs are triaged together (`et triage`), which reduces each
+# reported configuration finding to the options it needs.
+#
+# Every run is resumed where it stopped (`et run --resume`), on this machine or
+# another; a finished one is marked `done` beside its run.toml. Run it again and again
+# until it says the hunt is complete.
+#
+#   scripts/hunt-configurations.sh                 # go on
+#   STEPS=2 scripts/hunt-configurations.sh         # at most two steps, then stop
+#   ONLY=ints scripts/hunt-configurations.sh       # one grammar (ints-5v2a)
+#   ET=path/to/et ET_BUILD=1a2b3c4 OUT=dir scripts/hunt-configurations.sh
+#
+# Times: each call is limited to CPU_TIMEOUT seconds of CPU time (2, as the hunt) and
+# TIMEOUT seconds of wall-clock time (a safety net well above it).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+et=${ET:-$repo/target/release/et}
+build=${ET_BUILD:-$(git -C "$repo" rev-parse --short HEAD)}
+out=${OUT:-$repo/results/hunt-configurations}
+# Formulas of the curated runs: 10^4 where a call is cheap, fewer where timeouts
+# dominate (reals, realints, strings, fp took most of the hunt's time per formula).
+declare -A size=([core]=10000 [ints]=10000 [arrays]=10000 [bitvectors]=10000
+                 [reals]=3000 [realints]=3000 [strings]=3000 [fp]=3000)
+single_n=${SINGLE_N:-100}
+cpu=${CPU_TIMEOUT:-2}
+wall=${TIMEOUT:-10}
+jobs=${JOBS:-2}
+steps=${STEPS:-1000000}
+grammars=(core ints arrays bitvectors reals realints strings fp)
+[[ -n ${ONLY:-} ]] && grammars=("$ONLY")
+z3=z3-5.4.1
+cvc5=cvc5-1.4.2
+
+export ET_HOME="${ET_HOME:-$HOME/.local/share/et}"
+mkdir -p "$out"
+"$et" solvers install "${z3/-/@}" "${cvc5/-/@}" >&2
+[[ -f $out/pool.toml ]] || cp "$ET_HOME/pool.toml" "$out/pool.toml"
+
+done_steps=0
+# One run: `run KIND GRAMMAR N CONFIGURATIONS`, resumed if started, skipped if done.
+run() {
+  local kind=$1 g=$2 n=$3 configurations=$4
+  local dir=$out/runs/$kind/$g
+  [[ -f $dir/done ]] && return 0
+  if ((done_steps >= steps)); then
+    echo "hunt-configurations: stopped after $steps step(s); run it again to go on" >&2
+    exit 0
+  fi
+  mkdir -p "$(dirname "$dir")"
+  local start resume=()
+  start=$(date +%s)
+  [[ -f $dir/run.toml ]] && resume=(--resume)
+  "$et" run --grammar "$g-5v2a" --n "$n" --timeout "$wall" --cpu-timeout "$cpu" \
+    --jobs "$jobs" --pool "$out/pool.toml" --solvers "$z3,$cvc5" \
+    --configurations "$configurations" --out "$dir" "${resume[@]}" > "$dir.summary.txt" 2> /dev/null
+  mv "$dir.summary.txt" "$dir/summary.txt"
+  echo "$kind $g-5v2a: $n formulas, $(($(date +%s) - start)) s, et built at $build" |
+    tee -a "$out/times.txt" >&2
+  touch "$dir/done"
+  done_steps=$((done_steps + 1))
+}
+
+for g in "${grammars[@]}"; do
+  run curated "$g" "${size[$g]}" "$z3:curated,$cvc5:curated"
+done
+for g in "${grammars[@]}"; do
+  run single "$g" "$single_n" "$z3:single,$cvc5:single"
+done
+mkdir -p "$out/triage"
+for g in "${grammars[@]}"; do
+  [[ -f $out/triage/$g/groups.csv ]] && continue
+  if ((done_steps >= steps)); then
+    echo "hunt-configurations: stopped after $steps step(s); run it again to go on" >&2
+    exit 0
+  fi
+  start=$(date +%s)
+  "$et" triage "$out/runs/curated/$g" "$out/runs/single/$g" --pool "$ET_HOME/pool.toml" \
+    --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$g"
+  echo "triage $g-5v2a: $(($(date +%s) - start)) s, et built at $build" |
+    tee -a "$out/times.txt" >&2
+  done_steps=$((done_steps + 1))
+done
+echo "hunt-configurations: complete; see $out/triage/<grammar>/report.md" >&2
