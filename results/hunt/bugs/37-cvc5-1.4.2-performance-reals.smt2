@@ -1,2 +1,0 @@
-(declare-const a Real) (declare-const b Real) (assert (>= 0.0 (cos a))) (check-sat)
-(get-model)

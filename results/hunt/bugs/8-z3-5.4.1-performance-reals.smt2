@@ -1,2 +1,0 @@
-(declare-const a Real) (declare-const b Real) (assert (> 0.0 (sin a))) (check-sat)
-(get-model)

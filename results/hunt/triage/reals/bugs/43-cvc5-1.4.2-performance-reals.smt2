@@ -1,2 +1,0 @@
-(declare-const a Real) (declare-const b Real) (assert (not (> 0.0 (tan 1.0)))) (check-sat)
-(get-model)
