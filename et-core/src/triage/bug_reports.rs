@@ -461,7 +461,7 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         "## Affected releases\n\nThis formula, run {} times on each installed `{}` release \
          from the last good one on, with {} ({}× the run's limits): how many runs decided it \
          and the median CPU seconds (≥: the runs were stopped at the limit, so it needed at \
-         least that long).\n",
+         least that long; a run that answered `unknown` counts its own time).\n",
         timing::ROUNDS,
         f.trigger.row().family,
         limits_text(triage, f, factor),
@@ -483,10 +483,17 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         let median = r
             .median(t.limit_s)
             .map_or_else(|| "could not run".to_string(), |m| m.to_string());
-        let decided = if r.runs.is_empty() {
-            String::new()
-        } else {
-            format!("{} of {}", r.decided(), r.runs.len())
+        // A run that gave up (`unknown`) answered in its own time: said, so that a
+        // quick median with nothing decided reads as what it is.
+        let gave_up = r
+            .runs
+            .iter()
+            .filter(|run| run.status == crate::oracle::Status::Unknown)
+            .count();
+        let decided = match (r.runs.len(), gave_up) {
+            (0, _) => String::new(),
+            (n, 0) => format!("{} of {n}", r.decided()),
+            (n, u) => format!("{} of {n} ({u} `unknown`)", r.decided()),
         };
         let release = release_label(&f.trigger.row().family, &r.version, &r.solver);
         let _ = match work {

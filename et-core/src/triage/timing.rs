@@ -77,14 +77,16 @@ impl ReleaseTiming {
         self.runs.iter().filter(|r| r.status.is_decided()).count()
     }
 
-    /// The median CPU seconds, a run that did not decide counting as at least
-    /// `limit_s` (or its own CPU time, if more); `None` without runs.
+    /// The median CPU seconds, a run stopped at the limit (a timeout) counting as at
+    /// least `limit_s` (or its own CPU time, if more); a run that answered, `unknown`
+    /// included, counts its own CPU time: a release that gives up at once did not time
+    /// out. `None` without runs.
     pub fn median(&self, limit_s: f64) -> Option<Seconds> {
         let mut seconds: Vec<Seconds> = self
             .runs
             .iter()
             .map(|r| {
-                if r.status.is_decided() {
+                if r.status != Status::Timeout {
                     Seconds {
                         value: r.cpu_s,
                         at_least: false,
@@ -312,6 +314,12 @@ mod tests {
             Some((8.0, true))
         );
         assert_eq!(release("4", &[]).median(limit), None);
+        // An `unknown` at once is an answer in its own time, not a run at the limit.
+        let gives_up = release("5.3.2", &[(Status::Unknown, 0.02); 3]);
+        assert_eq!(
+            gives_up.median(limit).map(|m| (m.value, m.at_least)),
+            Some((0.02, false))
+        );
     }
 
     #[test]
