@@ -147,15 +147,7 @@ fn the_bitwuzla_catalog_is_read_through_its_python_api() {
     // The options go to the driver in bitwuzla's own syntax: the first three
     // configurations are taken (none refused) and answer every formula in sessions.
     let out = s.join("campaign");
-    run_configurations(
-        &s,
-        "bitvectors",
-        30,
-        pool,
-        "bitwuzla-0.9.1:0..3",
-        &out,
-        &[],
-    );
+    run_configurations(&s, "bitvectors", 30, pool, "bitwuzla-0.9.1:0..3", &out, &[]);
     let (_, m) = manifest(&out);
     let names: BTreeSet<String> = m.solvers.iter().map(|s| s.name.clone()).collect();
     assert_eq!(names.len(), 3, "{names:?}");
