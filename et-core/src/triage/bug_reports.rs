@@ -262,7 +262,7 @@ fn template_fields(
                 r.describe(t.work.map_or("work", |w| w.limit))
             ),
             None => format!(
-                "none: no installed release is {}× slower on this formula than the release before it (timings below)",
+                "none: no installed release is {}× slower on this formula than a release before it that decided it (timings below)",
                 timing::REGRESSION_FACTOR
             ),
         },

@@ -161,7 +161,9 @@ impl Timings {
     /// ran, oldest first: in median CPU seconds, or else in the work count of two
     /// releases that both decided and were counted. A release whose median is itself a
     /// lower bound cannot be the "before" of a jump in time: how much slower the next
-    /// is, is unknown.
+    /// is, is unknown. Nor can a release that did not decide the formula in most of its
+    /// runs: one that gives up at once (`unknown`) was not good, and the next release
+    /// timing out where it gave up is no slowdown of a formula that was solved.
     pub fn regressions(&self) -> Vec<Regression> {
         let ran: Vec<(&ReleaseTiming, Seconds)> = self
             .releases
@@ -179,7 +181,8 @@ impl Timings {
                     factor,
                     work,
                 };
-                let time = (!ma.at_least).then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
+                let good = !ma.at_least && 2 * a.decided() > a.runs.len();
+                let time = good.then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
                 if let Some(factor) = time.filter(|&f| f >= REGRESSION_FACTOR) {
                     return Some(regression(factor, None));
                 }
@@ -367,6 +370,16 @@ mod tests {
             work: None,
         };
         // 0.01 → 0.2: measured from the noise floor, 4×: none either.
+        assert!(timings.regressions().is_empty());
+        // Giving up at once, then timing out, is not a slowdown of a solved formula.
+        let timings = Timings {
+            releases: vec![
+                release("5.3.2", &[(Status::Unknown, 0.36); 3]),
+                release("5.3.3", &[(TIMEOUT, 8.0), (TIMEOUT, 8.0), (TIMEOUT, 8.0)]),
+            ],
+            limit_s: 8.0,
+            work: None,
+        };
         assert!(timings.regressions().is_empty());
         let timings = Timings {
             releases: vec![
