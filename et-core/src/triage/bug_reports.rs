@@ -266,6 +266,17 @@ fn template_fields(
                 timing::REGRESSION_FACTOR
             ),
         },
+        // A timeout's last good release decided the formula; one that gave up was not
+        // good (`timing::window`).
+        (None, Some((first, Some(_))))
+            if f.trigger.verdict() == crate::oracle::Verdict::Timeout
+                && f
+                    .range
+                    .as_ref()
+                    .is_some_and(|r| r.last_decided_before(first).is_none()) =>
+        {
+            format!("none: no installed release before `{first}` decided it")
+        }
         (None, Some((first, Some(good)))) => format!("`{good}` (the release before `{first}`)"),
         (None, Some((_, None))) => "none of the installed releases".to_string(),
         (None, None) => "not ranged".to_string(),

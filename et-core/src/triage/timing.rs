@@ -201,16 +201,16 @@ impl Timings {
     }
 }
 
-/// The releases a timeout's formula is timed on: from the last release before the
-/// newest run of affected releases (where the regression must be) through the newest
-/// installed one, oldest first; `None` when there is no such release (every release
-/// from the oldest on times out: long-standing, nothing to bracket). Timing every
+/// The releases a timeout's formula is timed on: from the last release that decided it
+/// before the newest run of affected releases (where the regression must be) through
+/// the newest installed one, oldest first; `None` when there is no such release (every
+/// release from the oldest on times out or gives up: nothing to bracket). A release
+/// that answered `unknown` did not time out, but it was not good either. Timing every
 /// release of a family with fifty of them would cost minutes of CPU per report for
 /// releases the range already shows alike.
 pub fn window(range: &VersionRange, versions: &[SolverConfig]) -> Option<Vec<SolverConfig>> {
-    let (_, Some(good)) = range.newest_since()? else {
-        return None;
-    };
+    let (start, _) = range.newest_since()?;
+    let good = range.last_decided_before(start)?;
     let from = versions.iter().position(|s| s.version == good)?;
     Some(versions[from..].to_vec())
 }
@@ -332,23 +332,39 @@ mod tests {
             .iter()
             .map(|v| SolverConfig::new(&format!("z3-{v}"), "z3", v, vec!["/bin/true".into()]))
             .collect();
-        let range = |affected: [bool; 5]| VersionRange {
+        // Unaffected releases decided the formula, unless `gave_up` says otherwise.
+        let with = |affected: [bool; 5], gave_up: [bool; 5]| VersionRange {
             versions: versions
                 .iter()
-                .zip(affected)
-                .map(|(s, a)| VersionResult {
+                .zip(affected.into_iter().zip(gave_up))
+                .map(|(s, (a, g))| VersionResult {
                     version: s.version.clone(),
                     solver: s.name.clone(),
                     affected: Some(a),
                     answer: String::new(),
+                    decided: !a && !g,
                 })
                 .collect(),
         };
+        let range = |affected: [bool; 5]| with(affected, [false; 5]);
         let timed = window(&range([true, false, false, true, true]), &versions).unwrap();
         let names: Vec<&str> = timed.iter().map(|s| s.version.as_str()).collect();
         assert_eq!(names, ["5.3.3", "5.4.0", "5.4.1"]);
         // Every release from the oldest on: long-standing, not timed.
         assert!(window(&range([true; 5]), &versions).is_none());
+        // 5.3.2 gave up (`unknown`): the window starts at 4.8.5, which decided.
+        let gave_up = with(
+            [false, false, true, true, true],
+            [false, true, false, false, false],
+        );
+        let timed = window(&gave_up, &versions).unwrap();
+        assert_eq!(timed[0].version, "4.8.5");
+        // No release decided it: nothing to bracket.
+        let never = with(
+            [false, false, true, true, true],
+            [true, true, false, false, false],
+        );
+        assert!(window(&never, &versions).is_none());
     }
 
     #[test]
