@@ -414,3 +414,79 @@ fn a_run_from_another_machine_is_triaged_with_the_local_install() {
         "{groups:?}"
     );
 }
+
+/// Timeouts are shrunk beyond the grammar before they are reported, and timeouts that
+/// shrink to one formula are one root cause. A z3 "99.0" hangs on every formula that
+/// applies `xor`; two campaigns found it on `(not (xor a b))` and on
+/// `(and true (xor a b))`, whose operators differ (and core formulas have no theory to
+/// join them by). Both shrink to `(xor a b)`, each step kept only while 99.0 times out
+/// at the limit and at 4× it while cvc5 decides: one group of two formulas, one
+/// report, whose input is the shrunk formula and whose evidence gives each formula as
+/// found.
+#[test]
+fn timeouts_that_shrink_to_one_formula_are_one_report() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let cvc5 = solver("cvc5-1.4.2");
+    let hangs = fake_release(
+        "z3-99.0",
+        "z3",
+        "99.0",
+        "fault-on.sh",
+        &[z3.program(), "xor", "hang"],
+    );
+    let pool = [cvc5, z3, hangs];
+    let options = |start| vec!["--timeout", "1", "--mode", "fresh", "--start", start];
+    let not_xor = s.campaign("core", "1", &pool, "not-xor", &options("199"));
+    let and_xor = s.campaign("core", "1", &pool, "and-xor", &options("347"));
+    let o = s.run(&[
+        "triage",
+        not_xor.to_str().unwrap(),
+        and_xor.to_str().unwrap(),
+        "--pool",
+        s.join("pool.toml").to_str().unwrap(),
+        "--out",
+        s.join("triage").to_str().unwrap(),
+        "--jobs",
+        "2",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let groups: Vec<_> = csv_maps(&s.join("triage").join("groups.csv"))
+        .into_iter()
+        .filter(|g| g["family"] == "z3" && g["verdict"] == "timeout")
+        .collect();
+    assert_eq!(groups.len(), 1, "one root cause: {groups:?}");
+    assert_eq!(groups[0]["formulas"], "2", "{groups:?}");
+    assert_eq!(
+        groups[0]["formula"],
+        "(declare-const a Bool) (declare-const b Bool) (assert (xor a b)) (check-sat)"
+    );
+
+    let (report, script) = report_of(&s.join("triage").join("bugs"), "z3-99.0-performance");
+    assert!(
+        report.contains("**Minimized:** yes: shrunk beyond the grammar (1 step of "),
+        "{report}"
+    );
+    let input = std::fs::read_to_string(&script).unwrap();
+    assert!(input.contains("(assert (xor a b))"), "{input}");
+    let evidence = report
+        .split("## Evidence")
+        .nth(1)
+        .expect("an evidence section");
+    assert!(
+        evidence.contains("(assert (not (xor a b)))")
+            || evidence.contains("(assert (and true (xor a b)))"),
+        "the formula as found in\n{report}"
+    );
+    let expected = report
+        .split("## Expected")
+        .nth(1)
+        .and_then(|e| e.split("##").next())
+        .unwrap();
+    assert!(
+        expected.contains("in the run, on the formula as found, the reference `cvc5-1.4.2`")
+            && expected.contains("on the shrunk formula above, `cvc5-1.4.2` answers `sat`"),
+        "{report}"
+    );
+}

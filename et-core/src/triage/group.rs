@@ -55,6 +55,10 @@ pub struct Finding {
     /// For a finding of an option configuration a report is about: the options it
     /// needs ([`super::option_delta`]).
     pub options: Option<super::option_delta::OptionDelta>,
+    /// For the timeout a report is about: what shrinking it beyond the grammar did
+    /// ([`super::minimize_timeout`]). When a step was kept, `formula` is the shrunk
+    /// formula, and the confirmation and range are measured on it.
+    pub shrunk_timeout: Option<super::minimize_timeout::ShrunkTimeout>,
 }
 
 impl Finding {
@@ -81,6 +85,7 @@ impl Finding {
             timings: None,
             converted: None,
             options: None,
+            shrunk_timeout: None,
         }
     }
 
@@ -96,6 +101,26 @@ impl Finding {
     /// What pinning found, when it is a wrong `sat` (the finding reports it).
     pub fn pinned_wrong_sat(&self) -> Option<&super::pin::Pinned> {
         self.pinned.as_ref().filter(|p| p.wrong_sat())
+    }
+
+    /// A timeout shrunk beyond the grammar by at least one step: `formula` is not the
+    /// grammar's.
+    pub fn shrunk_timeout(&self) -> Option<&super::minimize_timeout::ShrunkTimeout> {
+        self.shrunk_timeout.as_ref().filter(|s| s.steps > 0)
+    }
+
+    /// The formulas this finding is compared by when groups are joined: its formula,
+    /// or — shrunk beyond the grammar — the shrunk formula's [`shape`], and for a
+    /// shrunk timeout also the formula as found (its other triggers have that text).
+    fn compared(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        if self.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some()) {
+            return vec![shape(&self.formula).into()];
+        }
+        match &self.shrunk_timeout {
+            Some(s) if s.steps > 0 => vec![shape(&self.formula).into(), s.original.as_str().into()],
+            Some(_) => vec![shape(&self.formula).into(), self.formula.as_str().into()],
+            None => vec![self.formula.as_str().into()],
+        }
     }
 
     /// et's own model check (not only the solver's) found the model invalid.
@@ -252,37 +277,32 @@ impl Group {
 /// formula — the same formula text found on two releases whose ranges came out
 /// differently, or under two grammars that print it alike (`reals` and `realints`): a
 /// formula belongs to one group. The joined group's range runs from the oldest first
-/// affected release to the newest last one. Formulas shrunk with ground truth
-/// ([`super::minimize`]) are compared by [`shape`]: two findings whose shrunk
-/// reproducers differ only in names and constants of the same shape are one root cause.
+/// affected release to the newest last one. Formulas shrunk beyond the grammar (a
+/// wrong `sat` with ground truth, [`super::minimize`]; a timeout, whether a step was
+/// kept or none could be, [`super::minimize_timeout`]) are compared by [`shape`]: two
+/// findings whose shrunk reproducers differ only in names and constants of the same
+/// shape are one root cause.
 fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
 ) -> Vec<(GroupKey, Vec<usize>)> {
     let groups: Vec<(GroupKey, Vec<usize>)> = by_key.into_iter().collect();
-    let compared: Vec<std::borrow::Cow<str>> = findings
-        .iter()
-        .map(|f| {
-            let shrunk = f.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some());
-            if shrunk {
-                shape(&f.formula).into()
-            } else {
-                f.formula.as_str().into()
-            }
-        })
-        .collect();
+    let compared: Vec<Vec<std::borrow::Cow<str>>> =
+        findings.iter().map(Finding::compared).collect();
     let mut classes = Classes::new(groups.len());
     let mut first_with: HashMap<(&str, Kind, Verdict, Option<&str>, &str), usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         for &i in members {
-            let at = (
-                key.family.as_str(),
-                key.kind,
-                key.verdict,
-                key.crash_signature.as_deref(),
-                compared[i].as_ref(),
-            );
-            classes.join_first(&mut first_with, at, g);
+            for text in &compared[i] {
+                let at = (
+                    key.family.as_str(),
+                    key.kind,
+                    key.verdict,
+                    key.crash_signature.as_deref(),
+                    text.as_ref(),
+                );
+                classes.join_first(&mut first_with, at, g);
+            }
         }
     }
     classes.merge(findings, groups)
@@ -293,6 +313,8 @@ fn one_group_per_formula(
 /// relations are left out) and whose own version ranges, each measured on the group's
 /// own formula, are the same: `(< 0.0 (sin 1.0))` and `(not (>= 0.0 (sin 1.0)))`
 /// timing out on the same releases are one root cause, reported once with every formula.
+/// A group whose reported timeout was shrunk is compared by the shrunk formula's
+/// operators.
 /// The theory decides, the coinciding ranges only support it: groups with the same
 /// range and different theories stay apart, and so do groups whose formulas are all
 /// skeleton (the core theory: nothing but Booleans to tell bugs apart by).
@@ -303,8 +325,13 @@ fn one_group_per_root_cause(
     let mut classes = Classes::new(groups.len());
     type At<'k> = (&'k str, Kind, Verdict, &'k str, &'k str, Signature);
     let mut first_with: HashMap<At, usize> = HashMap::new();
-    for (g, (key, _)) in groups.iter().enumerate() {
-        let theory = key.operators.theory();
+    for (g, (key, members)) in groups.iter().enumerate() {
+        // A group whose reported timeout was shrunk computes what the shrunk formula
+        // computes: its operators, not those the grammar's formulas happened to add.
+        let theory = members
+            .iter()
+            .find_map(|&i| findings[i].shrunk_timeout())
+            .map_or_else(|| key.operators.theory(), |s| s.operators.theory());
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
         }

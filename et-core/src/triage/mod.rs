@@ -35,11 +35,13 @@ pub mod conversions;
 pub mod group;
 pub mod known;
 pub mod minimize;
+pub mod minimize_timeout;
 pub mod option_delta;
 pub mod pin;
 pub mod range;
 pub mod rank;
 pub mod report;
+pub mod rewrite;
 pub mod shrink;
 pub mod signature;
 pub mod timing;
@@ -294,14 +296,48 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     work.pin_models(&mut findings, &resolved, progress)?;
     // Ranges are measured on what each finding reports: a pinned formula where pinning
     // found a wrong `sat`.
-    let reported: Vec<String> = findings.iter().map(|f| f.formula.clone()).collect();
+    let mut reported: Vec<String> = findings.iter().map(|f| f.formula.clone()).collect();
+    let installed = installed_solvers(&dirs, options.pool.as_ref());
+    let families = Work {
+        formulas: &reported,
+        ..work
+    }
+    .range_findings(&mut findings, &installed, options.ranged, progress);
+    let mut groups = group::group(&findings);
+    // Every timeout a report will be about is shrunk; one that shrank is ranged again
+    // on its shrunk formula, and the groups formed again, which may give a group a
+    // reported timeout not yet tried.
+    loop {
+        let shrinking = Work {
+            formulas: &reported,
+            ..work
+        };
+        let Some(shrunk) = shrinking.shrink_reported_timeouts(
+            &mut findings,
+            &groups,
+            &resolved,
+            options.settings,
+            progress,
+        )?
+        else {
+            break;
+        };
+        reported = findings.iter().map(|f| f.formula.clone()).collect();
+        let mut ranged_by = vec![None; findings.len()];
+        for i in shrunk {
+            ranged_by[i] = Some(i);
+        }
+        Work {
+            formulas: &reported,
+            ..work
+        }
+        .measure_ranges(&mut findings, &ranged_by, &installed, progress);
+        groups = group::group(&findings);
+    }
     let work = Work {
         formulas: &reported,
         ..work
     };
-    let installed = installed_solvers(&dirs, options.pool.as_ref());
-    let families = work.range_findings(&mut findings, &installed, options.ranged, progress);
-    let groups = group::group(&findings);
     let factor = options.settings.performance_factor.max(1.0);
     work.time_reported_timeouts(&mut findings, &groups, &families, factor, progress);
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
@@ -486,7 +522,25 @@ impl Work<'_> {
         progress: &mut dyn Progress,
     ) -> HashMap<String, Vec<SolverConfig>> {
         let ranged_by = group::range_samples(findings, ranged);
-        let families = self.run_ranges(installed, &ranged_by, progress);
+        let families = self.measure_ranges(findings, &ranged_by, installed, progress);
+        for i in 0..findings.len() {
+            if let Some(j) = ranged_by[i].filter(|&j| j != i) {
+                findings[i].range = findings[j].range.clone();
+            }
+        }
+        families
+    }
+
+    /// Measures the version range of each finding `i` with `ranged_by[i] == Some(i)`
+    /// on its formula. Returns the installed releases by family.
+    fn measure_ranges(
+        &self,
+        findings: &mut [Finding],
+        ranged_by: &[Option<usize>],
+        installed: &[SolverConfig],
+        progress: &mut dyn Progress,
+    ) -> HashMap<String, Vec<SolverConfig>> {
+        let families = self.run_ranges(installed, ranged_by, progress);
         for i in 0..findings.len() {
             if ranged_by[i] == Some(i) {
                 let family = &families[&self.rows[i].row().family.to_ascii_lowercase()];
@@ -494,12 +548,65 @@ impl Work<'_> {
                 findings[i].range_measured = true;
             }
         }
-        for i in 0..findings.len() {
-            if let Some(j) = ranged_by[i].filter(|&j| j != i) {
-                findings[i].range = findings[j].range.clone();
-            }
-        }
         families
+    }
+
+    /// Shrinks beyond the grammar each confirmed timeout a report will be about that
+    /// was not tried yet ([`minimize_timeout`]); where a step is kept, the finding's
+    /// formula and confirmation become the shrunk formula's. `None` when there was
+    /// none to try; else the findings whose formula changed.
+    fn shrink_reported_timeouts(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        settings: Settings,
+        progress: &mut dyn Progress,
+    ) -> Result<Option<Vec<usize>>, TriageError> {
+        let to_shrink: Vec<usize> = bug_reports::reported_members(findings, groups)
+            .filter(|&i| {
+                let f = &findings[i];
+                f.trigger.verdict() == crate::oracle::Verdict::Timeout
+                    && f.confirmation.outcome == confirm::Outcome::Confirmed
+                    && f.shrunk_timeout.is_none()
+            })
+            .collect();
+        if to_shrink.is_empty() {
+            return Ok(None);
+        }
+        progress.step(&format!(
+            "shrinking {} reported timeouts beyond the grammar (a step kept only while the solver times out at {}× the limits and the reference decides within them)",
+            to_shrink.len(),
+            settings.performance_factor.max(1.0)
+        ));
+        let results = self.each(&to_shrink, resolved, progress, |i| {
+            let f = &findings[i];
+            let (solver, reference) = &resolved[i];
+            let goal = minimize_timeout::Timeout {
+                trigger: &f.trigger,
+                solver,
+                reference: reference.as_ref(),
+                limits: self.limits(i),
+                settings,
+                witness_values: self.witness_values(i),
+                confirmed: &f.confirmation,
+            };
+            minimize_timeout::shrink(self.caller, &f.formula, &goal)
+        })?;
+        let mut changed = Vec::new();
+        for (i, (shrunk, kept)) in to_shrink.into_iter().zip(results) {
+            if let Some(kept) = kept {
+                findings[i].formula = kept.text;
+                findings[i].confirmation = kept.confirmation;
+                changed.push(i);
+            }
+            findings[i].shrunk_timeout = Some(shrunk);
+        }
+        progress.step(&format!(
+            "{} of them shrunk; their ranges measured again on the shrunk formulas",
+            changed.len()
+        ));
+        Ok(Some(changed))
     }
 
     /// The run's limits for trigger `i`, and its grammar's logic.
