@@ -422,7 +422,7 @@ fn a_run_from_another_machine_is_triaged_with_the_local_install() {
 /// join them by). Both shrink to `(xor a b)`, each step kept only while 99.0 times out
 /// at the limit and at 4× it while cvc5 decides: one group of two formulas, one
 /// report, whose input is the shrunk formula and whose evidence gives each formula as
-/// found.
+/// found. With et's witness pinned, 99.0 still times out.
 #[test]
 fn timeouts_that_shrink_to_one_formula_are_one_report() {
     let s = Scratch::new();
@@ -487,6 +487,18 @@ fn timeouts_that_shrink_to_one_formula_are_one_report() {
     assert!(
         expected.contains("in the run, on the formula as found, the reference `cvc5-1.4.2`")
             && expected.contains("on the shrunk formula above, `cvc5-1.4.2` answers `sat`"),
+        "{report}"
+    );
+    // `(xor a b)` has a witness; pinned, 99.0 still hangs on a formula with nothing
+    // left to search.
+    let pinned = report
+        .split("## With et's witness pinned")
+        .nth(1)
+        .expect("a pinned witness section");
+    assert!(
+        pinned.contains("`z3-99.0` answers `timeout`")
+            && pinned.contains("(assert (= a ")
+            && pinned.contains("(assert (= b "),
         "{report}"
     );
 }

@@ -395,6 +395,14 @@ fn report(
         let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
         code_block(&mut out, "smt2", &witness);
     }
+    if let Some(p) = &f.witness_pinned {
+        let _ = writeln!(
+            out,
+            "## With et's witness pinned\n\n{}. The pinned formula:\n",
+            super::report::capitalized(&super::report::witness_pinned_text(triage, f, p))
+        );
+        code_block(&mut out, "smt2", &p.text);
+    }
     if let Some(t) = &f.timings {
         timings_section(&mut out, triage, f, t);
     } else if let Some(range) = &f.range {

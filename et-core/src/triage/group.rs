@@ -59,6 +59,9 @@ pub struct Finding {
     /// ([`super::minimize_timeout`]). When a step was kept, `formula` is the shrunk
     /// formula, and the confirmation and range are measured on it.
     pub shrunk_timeout: Option<super::minimize_timeout::ShrunkTimeout>,
+    /// For the performance finding a report is about, when et has a witness of its
+    /// formula: the solver's answer with the witness pinned ([`super::pin`]).
+    pub witness_pinned: Option<super::pin::PinnedWitness>,
 }
 
 impl Finding {
@@ -86,6 +89,7 @@ impl Finding {
             converted: None,
             options: None,
             shrunk_timeout: None,
+            witness_pinned: None,
         }
     }
 

@@ -340,6 +340,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     };
     let factor = options.settings.performance_factor.max(1.0);
     work.time_reported_timeouts(&mut findings, &groups, &families, factor, progress);
+    work.pin_witnesses(&mut findings, &groups, &resolved, factor, progress)?;
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
@@ -737,6 +738,49 @@ impl Work<'_> {
             ));
         }
         progress.advance(total, total);
+    }
+
+    /// For each performance finding a report will be about whose formula has a
+    /// witness: the solver asked once more, at the limits it was confirmed at, with
+    /// the witness pinned ([`pin::pin_witness`]).
+    fn pin_witnesses(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        factor: f64,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let witnesses: HashMap<usize, String> = bug_reports::reported_members(findings, groups)
+            .filter(|&i| findings[i].kind == Kind::Performance)
+            .filter_map(|i| {
+                let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+                Some((i, formula.witness()?.to_string()))
+            })
+            .collect();
+        if witnesses.is_empty() {
+            return Ok(());
+        }
+        let mut to_pin: Vec<usize> = witnesses.keys().copied().collect();
+        to_pin.sort_unstable();
+        progress.step(&format!(
+            "{} reported performance findings have a witness: each asked again with the witness pinned",
+            to_pin.len()
+        ));
+        let pinned = self.each(&to_pin, resolved, progress, |i| {
+            let f = &findings[i];
+            pin::pin_witness(
+                self.caller,
+                &f.formula,
+                &witnesses[&i],
+                &resolved[i].0,
+                self.confirmed_limits(i, f, factor),
+            )
+        })?;
+        for (i, p) in to_pin.into_iter().zip(pinned) {
+            findings[i].witness_pinned = p;
+        }
+        Ok(())
     }
 
     /// For each finding a report will be about whose solver is an option

@@ -312,8 +312,43 @@ pub(super) fn shrunk_timeout_text(
     )
 }
 
+/// What the solver answered with et's witness pinned, and what that says, in words.
+pub(super) fn witness_pinned_text(
+    triage: &Triage,
+    f: &Finding,
+    p: &super::pin::PinnedWitness,
+) -> String {
+    let factor = if f.kind == Kind::Performance {
+        triage.settings.performance_factor.max(1.0)
+    } else {
+        1.0
+    };
+    let means = match p.answer.status {
+        Status::Sat => "it decides the formula once the values are given: what it fails at is \
+                        finding them"
+            .to_string(),
+        Status::Unsat => "a wrong `unsat`: the pinned formula is satisfiable by et's \
+                          evaluation alone"
+            .to_string(),
+        Status::Timeout | Status::Unknown => "it cannot decide a formula with nothing left \
+                                              to search, so the trouble is not the search for \
+                                              values"
+            .to_string(),
+        other => format!("it ends with {}", code(&other.to_string())),
+    };
+    format!(
+        "with each constant asserted equal to its value in et's witness (the formula's one \
+         candidate assignment, under which et's evaluation finds it true: satisfiable with \
+         no solver needed), `{}` answers {} ({:.2} s; limit {}): {means}",
+        f.trigger.row().solver,
+        code(&p.answer.describe()),
+        p.answer.time_s,
+        limits_text(triage, f, factor)
+    )
+}
+
 /// `text` with its first letter in upper case.
-fn capitalized(text: &str) -> String {
+pub(super) fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or_else(String::new, |c| {
         c.to_uppercase().chain(chars).collect::<String>()
@@ -964,6 +999,13 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     let _ = writeln!(out, "**Expected answer:** {expected}.\n");
     let _ = writeln!(out, "**How the expected answer is known:** {known}.\n");
     let _ = writeln!(out, "**Confirmation:** {}.\n", confirmation_text(triage, f));
+    if let Some(p) = &f.witness_pinned {
+        let _ = writeln!(
+            out,
+            "**With et's witness pinned:** {}.\n",
+            witness_pinned_text(triage, f, p)
+        );
+    }
     if let Some(range) = &f.range {
         let _ = writeln!(
             out,
