@@ -62,7 +62,11 @@ Several directories (several grammars, or the shards of one study) give one repo
 the default --out is the first directory's triage/. The folder is replaced as a whole
 when the new one is complete. A confirmed timeout or unknown is run once more without
 the solver's answer checks (--check-models, --check-unsat-cores, model_validate=true):
-triggers.csv's unchecked_answer says what it answered then.")]
+triggers.csv's unchecked_answer says what it answered then. The timeout a report is
+about is shrunk beyond the grammar (each step confirmed at --performance-factor × the
+limits against the reference), and groups whose shrunk formulas coincide are one
+report; a reported timeout or unknown with a witness is asked again with the witness
+pinned.")]
 pub struct Args {
     /// Run directories written by `et run` (run.toml and runs.csv or runs.csv.gz).
     #[arg(required = true, value_name = "DIR")]
