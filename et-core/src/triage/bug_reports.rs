@@ -497,11 +497,14 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         "## Affected releases\n\nThis formula, run {} times on each installed `{}` release \
          from the last good one on, with {} ({}× the run's limits): how many runs decided it \
          and the median CPU seconds (≥: the runs were stopped at the limit, so it needed at \
-         least that long; a run that answered `unknown` counts its own time).\n",
+         least that long; a run that answered `unknown` counts its own time). A release \
+         whose first {} runs were all stopped at the limit was not run again: the median \
+         is at least the limit whatever another run does.\n",
         timing::ROUNDS,
         f.trigger.row().family,
         limits_text(triage, f, factor),
         super::report::trimmed(factor),
+        timing::ROUNDS - 1,
     );
     let work = t.work.map(|w| w.limit);
     match work {

@@ -72,6 +72,12 @@ pub struct ReleaseTiming {
 }
 
 impl ReleaseTiming {
+    /// Its first [`ROUNDS`]` - 1` runs were all stopped at the limit: the median of
+    /// [`ROUNDS`] is at least the limit, whatever one more run would do.
+    pub fn settled(&self) -> bool {
+        self.runs.len() == ROUNDS - 1 && self.runs.iter().all(|r| r.status == Status::Timeout)
+    }
+
     /// Runs that answered `sat` or `unsat`.
     pub fn decided(&self) -> usize {
         self.runs.iter().filter(|r| r.status.is_decided()).count()
@@ -216,8 +222,11 @@ pub fn window(range: &VersionRange, versions: &[SolverConfig]) -> Option<Vec<Sol
 }
 
 /// Times `formula` on every solver of `versions` (a family's releases, oldest first):
-/// [`ROUNDS`] fresh runs each at `limits`, all at once on the caller's threads, then,
-/// where the family counts its work, one more run of each release that decided.
+/// [`ROUNDS`] fresh runs each at `limits`, all at once on the caller's threads — but a
+/// release whose first [`ROUNDS`]` - 1` runs were all stopped at the limit is not run
+/// again: the median is at least the limit whatever one more run does, and on a long
+/// window of releases that time out the last round would be a third of the cost.
+/// Then, where the family counts its work, one more run of each release that decided.
 pub fn time(
     caller: &Caller,
     versions: &[SolverConfig],
@@ -225,12 +234,6 @@ pub fn time(
     limits: CallSettings<'_>,
     work: Option<WorkCount>,
 ) -> Timings {
-    let tasks: Vec<(usize, usize)> = (0..versions.len())
-        .flat_map(|v| (0..ROUNDS).map(move |round| (v, round)))
-        .collect();
-    let answers: Vec<Option<Answer>> = caller.map(&tasks, |&(v, _)| {
-        caller.fresh(&versions[v], formula, limits).ok()
-    });
     let mut releases: Vec<ReleaseTiming> = versions
         .iter()
         .map(|s| ReleaseTiming {
@@ -240,15 +243,27 @@ pub fn time(
             work: None,
         })
         .collect();
-    for (&(v, _), answer) in tasks.iter().zip(answers) {
-        // A release that could not start (or was killed from outside) has no timing.
-        if let Some(a) = answer.filter(|a| a.status.tells_about_solver()) {
-            releases[v].runs.push(Run {
-                status: a.status,
-                cpu_s: a.cpu_s,
-            });
+    let run = |tasks: &[usize], releases: &mut [ReleaseTiming]| {
+        let answers: Vec<Option<Answer>> =
+            caller.map(tasks, |&v| caller.fresh(&versions[v], formula, limits).ok());
+        for (&v, answer) in tasks.iter().zip(answers) {
+            // A release that could not start (or was killed from outside) has no timing.
+            if let Some(a) = answer.filter(|a| a.status.tells_about_solver()) {
+                releases[v].runs.push(Run {
+                    status: a.status,
+                    cpu_s: a.cpu_s,
+                });
+            }
         }
-    }
+    };
+    let first: Vec<usize> = (0..versions.len())
+        .flat_map(|v| std::iter::repeat_n(v, ROUNDS - 1))
+        .collect();
+    run(&first, &mut releases);
+    let last: Vec<usize> = (0..versions.len())
+        .filter(|&v| !releases[v].settled())
+        .collect();
+    run(&last, &mut releases);
     if let Some(count) = work {
         let deciding: Vec<usize> = (0..versions.len())
             .filter(|&v| releases[v].decided() > 0)
@@ -317,6 +332,14 @@ mod tests {
             Some((8.0, true))
         );
         assert_eq!(release("4", &[]).median(limit), None);
+        // Two runs of three stopped at the limit settle the median: no third run.
+        let stopped = release("6", &[(TIMEOUT, 8.0), (TIMEOUT, 8.1)]);
+        assert!(stopped.settled());
+        assert_eq!(
+            stopped.median(limit).map(|m| (m.value, m.at_least)),
+            Some((8.0, true))
+        );
+        assert!(!release("7", &[(TIMEOUT, 8.0), (SAT, 7.5)]).settled());
         // An `unknown` at once is an answer in its own time, not a run at the limit.
         let gives_up = release("5.3.2", &[(Status::Unknown, 0.02); 3]);
         assert_eq!(
