@@ -33,6 +33,7 @@ pub mod calls;
 pub mod confirm;
 pub mod conversions;
 pub mod group;
+pub mod journal;
 pub mod known;
 pub mod minimize;
 pub mod minimize_timeout;
@@ -96,6 +97,9 @@ pub enum TriageError {
     /// A grammar file given on the command line or recorded by the run is invalid.
     #[error(transparent)]
     Grammar(#[from] GrammarError),
+    /// The journal of solver calls cannot be used.
+    #[error(transparent)]
+    Journal(#[from] journal::JournalError),
     /// A grammar's `logic:` line names no SMT-LIB logic.
     #[error(transparent)]
     Logic(#[from] crate::builtins::BadLogic),
@@ -170,7 +174,11 @@ impl TriageError {
             TriageError::Io { error, .. } => error.kind() == std::io::ErrorKind::NotFound,
             TriageError::Call { error, .. } => !matches!(error, CallError::Supervise { .. }),
             TriageError::Report(e) => e.is_bad_input(),
-            TriageError::NoInput
+            TriageError::Journal(journal::JournalError::Io { error, .. }) => {
+                error.kind() == std::io::ErrorKind::NotFound
+            }
+            TriageError::Journal(journal::JournalError::NotAJournal { .. })
+            | TriageError::NoInput
             | TriageError::UnknownGrammar { .. }
             | TriageError::Grammar(_)
             | TriageError::Logic(_)
@@ -225,6 +233,8 @@ pub struct Options {
     pub ranged: Option<usize>,
     /// Solver calls at a time.
     pub jobs: usize,
+    /// The journal of solver calls ([`journal`]), if any.
+    pub journal: Option<PathBuf>,
 }
 
 /// The result of a triage, ready to be written.
@@ -238,7 +248,7 @@ pub struct Triage {
     pub groups: Vec<Group>,
     /// Rows read from the call logs.
     pub rows: u64,
-    /// Solver calls made.
+    /// Solver calls asked (made, or answered from the journal).
     pub calls: u64,
     /// How triggers were confirmed.
     pub settings: Settings,
@@ -283,8 +293,17 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     ));
 
     let resolved = resolve_solvers(&dirs, &trigger_rows, options)?;
-    let caller =
+    let mut caller =
         Caller::new(options.jobs).map_err(|e| TriageError::io(&std::env::temp_dir(), e))?;
+    if let Some(path) = &options.journal {
+        let journal = journal::Journal::open(path)?;
+        progress.step(&format!(
+            "journal {}: {} calls recorded; a call asked again is answered from it",
+            path.display(),
+            journal.read()
+        ));
+        caller = caller.with_journal(journal);
+    }
     let work = Work {
         dirs: &dirs,
         rows: &trigger_rows,
@@ -345,17 +364,23 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
-        "{} groups from {} triggers ({} solver calls)",
+        "{} groups from {} triggers ({} solver calls{})",
         groups.len(),
         findings.len(),
-        caller.calls()
+        caller.calls(),
+        caller.journal().map_or_else(String::new, |j| format!(
+            ", {} more answered from the journal",
+            j.replayed()
+        ))
     ));
     Ok(Triage {
         dirs,
         findings,
         groups,
         rows,
-        calls: caller.calls(),
+        // Every call the triage asked, made now or answered from the journal: the
+        // same report whether it ran in one go or was stopped and run again.
+        calls: caller.calls() + caller.journal().map_or(0, |j| j.replayed()),
         settings: options.settings,
         ranged: options.ranged,
         pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),
