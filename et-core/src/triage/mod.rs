@@ -390,6 +390,21 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     })
 }
 
+/// The findings reports will be about ([`bug_reports::reported_members`]) for which
+/// `pick` gives something, in index order, and what it gave each.
+fn reported_with<T>(
+    findings: &[Finding],
+    groups: &[Group],
+    mut pick: impl FnMut(usize) -> Option<T>,
+) -> (Vec<usize>, HashMap<usize, T>) {
+    let picked: HashMap<usize, T> = bug_reports::reported_members(findings, groups)
+        .filter_map(|i| Some((i, pick(i)?)))
+        .collect();
+    let mut members: Vec<usize> = picked.keys().copied().collect();
+    members.sort_unstable();
+    (members, picked)
+}
+
 /// What triage reads before it runs anything: the run directories, their triggers
 /// and the formula of each.
 struct Input {
@@ -776,23 +791,19 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let witnesses: HashMap<usize, String> = bug_reports::reported_members(findings, groups)
-            .filter(|&i| findings[i].kind == Kind::Performance)
-            .filter_map(|i| {
-                let formula = Formula::new(&findings[i].formula, self.witness_values(i));
-                Some((i, formula.witness()?.to_string()))
-            })
-            .collect();
-        if witnesses.is_empty() {
-            return Ok(());
-        }
-        let mut to_pin: Vec<usize> = witnesses.keys().copied().collect();
-        to_pin.sort_unstable();
-        progress.step(&format!(
-            "{} reported performance findings have a witness: each asked again with the witness pinned",
-            to_pin.len()
-        ));
-        let pinned = self.each(&to_pin, resolved, progress, |i| {
+        let (to_pin, witnesses) = reported_with(findings, groups, |i| {
+            if findings[i].kind != Kind::Performance {
+                return None;
+            }
+            let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+            Some(formula.witness()?.to_string())
+        });
+        let what = |n| {
+            format!(
+            "{n} reported performance findings have a witness: each asked again with the witness pinned"
+        )
+        };
+        let pinned = self.each_step(&to_pin, what, resolved, progress, |i| {
             let f = &findings[i];
             pin::pin_witness(
                 self.caller,
@@ -826,20 +837,14 @@ impl Work<'_> {
                 .or_else(|| options.pool.as_ref().and_then(|p| p.get(of)))
                 .cloned()
         };
-        let bases: HashMap<usize, SolverConfig> = bug_reports::reported_members(findings, groups)
-            .filter_map(|i| Some((i, base_of(i)?)))
-            .collect();
-        if bases.is_empty() {
-            return Ok(());
-        }
-        let mut to_reduce: Vec<usize> = bases.keys().copied().collect();
-        to_reduce.sort_unstable();
-        progress.step(&format!(
-            "reducing the options of {} reported configuration findings (fewest options first, the default mode included)",
-            to_reduce.len()
-        ));
+        let (to_reduce, bases) = reported_with(findings, groups, base_of);
         let factor = options.settings.performance_factor.max(1.0);
-        let reduced = self.each(&to_reduce, resolved, progress, |i| {
+        let what = |n| {
+            format!(
+            "reducing the options of {n} reported configuration findings (fewest options first, the default mode included)"
+        )
+        };
+        let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
             let f = &findings[i];
             let attempts = if f.kind == Kind::Performance {
                 1
@@ -874,17 +879,15 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let to_check: Vec<usize> = bug_reports::reported_members(findings, groups)
-            .filter(|&i| conversions::written_out(&findings[i].formula).is_some())
-            .collect();
-        if to_check.is_empty() {
-            return Ok(());
-        }
-        progress.step(&format!(
-            "{} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out",
-            to_check.len()
-        ));
-        let checked = self.each(&to_check, resolved, progress, |i| {
+        let (to_check, _) = reported_with(findings, groups, |i| {
+            conversions::written_out(&findings[i].formula)
+        });
+        let what = |n| {
+            format!(
+            "{n} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out"
+        )
+        };
+        let checked = self.each_step(&to_check, what, resolved, progress, |i| {
             let f = &findings[i];
             let limits = self.confirmed_limits(i, f, factor);
             conversions::check(
@@ -909,6 +912,23 @@ impl Work<'_> {
         } else {
             self.limits(i)
         }
+    }
+
+    /// [`Work::each`] as a step of its own, announced by `what(members.len())`;
+    /// nothing, and no step, without members.
+    fn each_step<R: Send>(
+        &self,
+        members: &[usize],
+        what: impl FnOnce(usize) -> String,
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        progress: &mut dyn Progress,
+        step: impl Fn(usize) -> Result<R, CallError> + Sync + Send,
+    ) -> Result<Vec<R>, TriageError> {
+        if members.is_empty() {
+            return Ok(Vec::new());
+        }
+        progress.step(&what(members.len()));
+        self.each(members, resolved, progress, step)
     }
 
     /// `step` on each of the findings `members`, `jobs` at a time, telling `progress`
