@@ -636,8 +636,15 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
     let joined = one_group_per_formula(findings, by_key);
     let mut groups: Vec<Group> = one_group_per_root_cause(findings, joined)
         .into_iter()
-        .map(|(key, mut members)| {
+        .map(|(mut key, mut members)| {
             members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
+            // The operators a group is named by are those its report's formula applies
+            // too: a shrunk timeout's formula lost the ones the grammar added.
+            for &i in &members {
+                if let Some(s) = findings[i].shrunk_timeout() {
+                    key.operators.0.retain(|op| s.operators.0.contains(op));
+                }
+            }
             let formulas: HashSet<(&str, &str)> = members
                 .iter()
                 .map(|&i| {
@@ -859,6 +866,64 @@ mod tests {
             .iter()
             .any(|(k, m)| m == &[2] && k.operators.to_string() == "< cos"));
         assert!(joined.iter().any(|(k, m)| m == &[3] && k.first == "4.8.5"));
+    }
+
+    /// `finding` whose timeout was shrunk to `shrunk` (the formula it reports).
+    fn shrunk(grammar: &str, index: &str, found: &str, shrunk: &str) -> Finding {
+        let mut f = finding(grammar, index, "z3-5.4.1", shrunk);
+        f.operators = Signature::of(found);
+        f.shrunk_timeout = Some(super::super::minimize_timeout::ShrunkTimeout {
+            original: found.into(),
+            steps: 1,
+            tried: 4,
+            operators: Signature::of(shrunk),
+        });
+        f
+    }
+
+    /// Timeouts found on formulas whose operators differ are one root cause when their
+    /// shrunk formulas coincide up to names and constants (whatever their ranges), or
+    /// compute the same on the same releases; a shrunk formula that computes something
+    /// else stays apart.
+    #[test]
+    fn shrunk_timeouts_are_joined_by_what_they_shrank_to() {
+        let times = "(declare-const a Real) (declare-const b Real) (assert (= (* a (sin b)) 1.0)) (check-sat)";
+        let plus = "(declare-const a Real) (declare-const b Real) (assert (< (sin (+ a b)) 0.5)) (check-sat)";
+        let divided = "(declare-const a Real) (declare-const b Real) (assert (= (sin (/ a b)) 2.0)) (check-sat)";
+        let findings = vec![
+            shrunk(
+                "reals",
+                "1",
+                times,
+                "(declare-const b Real) (assert (= (sin b) 1.0)) (check-sat)",
+            ),
+            shrunk(
+                "reals",
+                "2",
+                plus,
+                "(declare-const a Real) (assert (< (sin a) 0.5)) (check-sat)",
+            ),
+            shrunk(
+                "reals",
+                "3",
+                divided,
+                "(declare-const a Real) (assert (= (sin a) 2.0)) (check-sat)",
+            ),
+        ];
+        let mut by_key = BTreeMap::new();
+        by_key.insert(key("5.3.3", "5.4.1", times), vec![0]);
+        by_key.insert(key("5.3.3", "5.4.1", plus), vec![1]);
+        by_key.insert(key("5.4.0", "5.4.1", divided), vec![2]);
+        // 1 and 3 shrank to one shape, on different ranges.
+        let by_formula = one_group_per_formula(&findings, by_key);
+        assert_eq!(by_formula.len(), 2, "{by_formula:?}");
+        // 2 computes what 1 computes (`sin`) on the same releases.
+        let joined = one_group_per_root_cause(&findings, by_formula);
+        assert_eq!(joined.len(), 1, "{joined:?}");
+        assert_eq!(
+            (joined[0].0.first.as_str(), joined[0].0.last.as_str()),
+            ("5.3.3", "5.4.1")
+        );
     }
 
     #[test]
