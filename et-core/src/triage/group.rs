@@ -449,22 +449,37 @@ pub fn shape(formula: &str) -> String {
     let Ok(commands) = et_eval::sexp::read_all(formula) else {
         return formula.to_string();
     };
-    let mut shaper = Shaper::default();
     // A declared name follows `declare-const` / `declare-fun`.
-    for command in &commands {
-        if let SexpKind::List(items) = &command.kind {
-            if let [head, name, ..] = items.as_slice() {
-                if matches!(head.as_symbol(), Some("declare-const" | "declare-fun")) {
-                    if let Some(name) = name.as_symbol() {
-                        shaper.declared.push(name.to_string());
-                    }
-                }
+    let declared_name = |command: &Sexp| match &command.kind {
+        SexpKind::List(items) => match items.as_slice() {
+            [head, name, ..]
+                if matches!(head.as_symbol(), Some("declare-const" | "declare-fun")) =>
+            {
+                name.as_symbol().map(str::to_string)
             }
-        }
-    }
-    for command in &commands {
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut shaper = Shaper {
+        declared: commands.iter().filter_map(declared_name).collect(),
+        ..Shaper::default()
+    };
+    // The assertions first, so that names are numbered by first use; then the
+    // declarations of the names used, in that order (one never used is left out).
+    for command in commands.iter().filter(|c| declared_name(c).is_none()) {
         shaper.shape(command, false);
     }
+    let body = std::mem::take(&mut shaper.out);
+    for name in shaper.seen.clone() {
+        if let Some(declaration) = commands
+            .iter()
+            .find(|c| declared_name(c).as_deref() == Some(name.as_str()))
+        {
+            shaper.shape(declaration, false);
+        }
+    }
+    shaper.out.extend(body);
     shaper.out.join(" ")
 }
 
@@ -795,7 +810,11 @@ mod tests {
         let a = "(declare-const b (_ BitVec 64)) (assert (= #xa222222222222222 (bvadd b #x1111111111111111))) (assert (= b #x0000000000000000)) (check-sat)";
         let b = "(declare-const x (_ BitVec 64)) (assert (= #x0000000000000001 (bvadd x #x0000000000000002))) (assert (= x #x0000000000000005)) (check-sat)";
         assert_eq!(shape(a), shape(b));
-        // Another width, another operator, another order of names: another shape.
+        // Names are numbered by first use, and a constant never used does not count.
+        let renamed = "(declare-const b String) (declare-const a String) (assert (str.contains (str.replace a \"a\" a) b)) (check-sat)";
+        let unused = "(declare-const x String) (declare-const y String) (declare-const z String) (assert (str.contains (str.replace y \"b\" y) x)) (check-sat)";
+        assert_eq!(shape(renamed), shape(unused));
+        // Another width, another operator: another shape.
         let narrower = "(declare-const b (_ BitVec 8)) (assert (= #xa2 (bvadd b #x11))) (assert (= b #x00)) (check-sat)";
         assert!(
             shape(narrower).contains("( _ BitVec 8 )"),
