@@ -9,7 +9,10 @@
 #  - `et run --mode session -j 2 --audit 0` on the same formulas with both solvers,
 #    its wall time;
 #  - their ratio (1.00: et costs nothing beyond the solvers), with the load average
-#    when the round started.
+#    when the round started;
+#  - for comparison, not part of the ratio: the same two batches run at the same
+#    time, one per core, their CPU time added and divided by 2 (`together`): what the
+#    two cores cost each other when both are busy, as they are in a campaign.
 # It ends with each grammar's median ratio over the rounds: one pair is at the mercy
 # of the host's noise.
 #
@@ -61,7 +64,7 @@ PY
 
 echo "floor and session, $n formulas, z3-4.16.0 + cvc5-1.4.2 with the pool's options, 2 jobs"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-printf '%-10s %-5s %8s %8s %9s %9s %7s %6s\n' grammar round load z3_cpu cvc5_cpu floor_s session ratio
+printf '%-10s %-5s %8s %8s %9s %9s %7s %6s %10s\n' grammar round load z3_cpu cvc5_cpu floor_s session ratio together_s
 for g in "${grammars[@]}"; do
   "$et" enumerate -g "$g" --n "$n" > "$tmp/$g.txt"
   awk '{ print; print "(get-model)"; print "(reset)" }' "$tmp/$g.txt" > "$tmp/$g.z3.smt2"
@@ -70,15 +73,19 @@ for g in "${grammars[@]}"; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     z3_cpu=$(cpu_of "$tmp/$g.z3.smt2" "${z3[@]}" -in)
     cvc5_cpu=$(cpu_of "$tmp/$g.cvc5.smt2" "${cvc5[@]}" --incremental --dump-models)
+    cpu_of "$tmp/$g.z3.smt2" "${z3[@]}" -in > "$tmp/together-z3" &
+    together_cvc5=$(cpu_of "$tmp/$g.cvc5.smt2" "${cvc5[@]}" --incremental --dump-models)
+    wait
+    together=$(awk -v a="$(cat "$tmp/together-z3")" -v b="$together_cvc5" 'BEGIN { printf "%.2f", (a + b) / 2 }')
     out=$tmp/$g-$round
     start=$(date +%s.%N)
     "$et" run -g "$g" --n "$n" --pool "$pool" --solvers z3-4.16.0,cvc5-1.4.2 --timeout 10 \
       -j 2 --mode session --audit 0 --out "$out" > /dev/null 2>&1
     end=$(date +%s.%N)
     awk -v g="$g" -v r="$round" -v l="$load" -v a="$z3_cpu" -v b="$cvc5_cpu" \
-      -v s="$start" -v e="$end" 'BEGIN {
+      -v s="$start" -v e="$end" -v t="$together" 'BEGIN {
         floor = (a + b) / 2; wall = e - s
-        printf "%-10s %-5s %8s %8.2f %9.2f %9.2f %7.2f %5.2fx\n", g, r, l, a, b, floor, wall, wall / floor
+        printf "%-10s %-5s %8s %8.2f %9.2f %9.2f %7.2f %5.2fx %10.2f\n", g, r, l, a, b, floor, wall, wall / floor, t
       }' | tee -a "$tmp/rows"
     rm -rf "$out"
   done

@@ -3,9 +3,8 @@
 # test pool (cvc5 through this build's et-cvc5), models asked for:
 #  1. the driver alone (`cargo bench --bench session`): calls per second of `run_call`
 #     against one `Session`, core, ints and strings, answers compared, peak memory of a
-#     formula at the first, middle and last formula of one session; then the floor: the
-#     solvers alone, two at a time, each formula piped in one batch (no et between
-#     formulas), the wall time no driver of two workers can beat;
+#     formula at the first, middle and last formula of one session (what the solvers
+#     alone need, and a campaign's distance to it, is scripts/bench-floor.sh's);
 #  2. the whole of `et run` (`--mode fresh` against `--mode session --audit 0`, 2 jobs,
 #     both solvers): calls per second, wall time and the driver overhead the summary
 #     prints (wall ÷ (solver time ÷ jobs)).

@@ -246,9 +246,16 @@ for g in "${triage_steps[@]}"; do
   start=$(date +%s)
   step_runs=()
   for part in ${g//+/ }; do step_runs+=("runs/$part"); done
+  # A grammar's triage can take longer than a session: its solver calls go to a
+  # journal as they finish, and a step stopped part-way goes on from it (the journal
+  # is removed once the step is done).
+  journal=triage/.journal-$g.csv
+  went_on=""
+  [[ -s $journal ]] && went_on=", going on from the journal of a run stopped part-way"
   "$et" triage "${step_runs[@]}" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
-    --confirm 3 --ranged 1 --out "triage/$g"
-  echo "$g triage: $(($(date +%s) - start)) s, et built at $build" | tee -a triage/times.txt >&2
+    --confirm 3 --ranged 1 --out "triage/$g" --journal "$journal"
+  rm -f "$journal"
+  echo "$g triage: $(($(date +%s) - start)) s$went_on, et built at $build" | tee -a triage/times.txt >&2
   join_triage
   done_steps=$((done_steps + 1))
 done

@@ -185,6 +185,11 @@ fn evaluator_agrees_with_z3_on_ground_formulas() {
                 from_text.assertions[0].to_string()
             );
             assert_eq!(from_tokens.decls, from_text.decls);
+            // Shrinking beyond the grammar prints formulas back (`Script::text`): what
+            // it prints reads into the same script.
+            let printed = from_text.text();
+            let again = Script::parse(&printed).unwrap_or_else(|e| panic!("{printed}: {e}"));
+            assert_eq!(again.text(), printed);
             if !stream.advance() {
                 break;
             }

@@ -24,6 +24,38 @@ fn et(s: &Scratch, args: &[&str]) -> Output {
     o
 }
 
+/// `et run` of the first `n` formulas of `grammar` over `configurations` of `pool`'s
+/// solvers, into `out` (10 s per call), with `extra` arguments; it must succeed.
+fn run_configurations(
+    s: &Scratch,
+    grammar: &str,
+    n: usize,
+    pool: &str,
+    configurations: &str,
+    out: &Path,
+    extra: &[&str],
+) {
+    let n = n.to_string();
+    let mut args = vec![
+        "run",
+        "-g",
+        grammar,
+        "--n",
+        &n,
+        "--timeout",
+        "10",
+        "--pool",
+        pool,
+        "--configurations",
+        configurations,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = et(s, &args);
+    assert!(o.status.success(), "{}", show(&o));
+}
+
 /// The rows of a table printed by `et options`, without its header.
 fn table(o: &Output) -> Vec<Vec<String>> {
     assert!(o.status.success(), "{}", show(o));
@@ -115,25 +147,7 @@ fn the_bitwuzla_catalog_is_read_through_its_python_api() {
     // The options go to the driver in bitwuzla's own syntax: the first three
     // configurations are taken (none refused) and answer every formula in sessions.
     let out = s.join("campaign");
-    let o = et(
-        &s,
-        &[
-            "run",
-            "-g",
-            "bitvectors",
-            "--n",
-            "30",
-            "--timeout",
-            "10",
-            "--pool",
-            pool,
-            "--configurations",
-            "bitwuzla-0.9.1:0..3",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{}", show(&o));
+    run_configurations(&s, "bitvectors", 30, pool, "bitwuzla-0.9.1:0..3", &out, &[]);
     let (_, m) = manifest(&out);
     let names: BTreeSet<String> = m.solvers.iter().map(|s| s.name.clone()).collect();
     assert_eq!(names.len(), 3, "{names:?}");
@@ -152,27 +166,15 @@ fn more_configurations_than_live_sessions_run_in_sessions() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
     let out = s.join("many");
-    let o = et(
+    run_configurations(
         &s,
-        &[
-            "run",
-            "-g",
-            "core",
-            "--n",
-            "40",
-            "--timeout",
-            "10",
-            "--jobs",
-            "2",
-            "--pool",
-            pool.to_str().unwrap(),
-            "--configurations",
-            "z3-4.16.0:single:20",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        "core",
+        40,
+        pool.to_str().unwrap(),
+        "z3-4.16.0:single:20",
+        &out,
+        &["--jobs", "2"],
     );
-    assert!(o.status.success(), "{}", show(&o));
     let (_, m) = manifest(&out);
     let taken = m.solvers.len();
     let calls = common::rows(&out);
@@ -321,27 +323,15 @@ fn the_one_faulty_option_is_found_on_its_configuration_only() {
     let listed = table(&et(&s, &["options", "list", "opts-1.0", "--pool", &pool]));
     assert_eq!(listed.len(), 30);
     let out = s.join("run");
-    let o = et(
+    run_configurations(
         &s,
-        &[
-            "run",
-            "-g",
-            "core",
-            "--n",
-            "50",
-            "--timeout",
-            "10",
-            "--jobs",
-            "2",
-            "--pool",
-            &pool,
-            "--configurations",
-            "opts-1.0:single",
-            "--out",
-            out.to_str().unwrap(),
-        ],
+        "core",
+        50,
+        &pool,
+        "opts-1.0:single",
+        &out,
+        &["--jobs", "2"],
     );
-    assert!(o.status.success(), "{}", show(&o));
     let (_, m) = manifest(&out);
     // Every single-option configuration the catalog enumerates; the log file and the
     // verbosity are left out by et's common rule.
@@ -384,25 +374,7 @@ fn options_the_solver_refuses_are_recorded_and_not_run() {
     std::fs::write(&catalog, text).unwrap();
     let pool = fake_pool(&s, &catalog);
     let out = s.join("run");
-    let o = et(
-        &s,
-        &[
-            "run",
-            "-g",
-            "core",
-            "--n",
-            "5",
-            "--timeout",
-            "10",
-            "--pool",
-            &pool,
-            "--configurations",
-            "opts-1.0:26..30",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
-    assert!(o.status.success(), "{}", show(&o));
+    run_configurations(&s, "core", 5, &pool, "opts-1.0:26..30", &out, &[]);
     let (text, m) = manifest(&out);
     assert_eq!(m.refused_configurations.len(), 1, "{text}");
     let refused = &m.refused_configurations[0];
@@ -423,25 +395,16 @@ fn a_campaign_over_z3s_curated_modes_runs_in_sessions_and_names_them() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0"), solver("cvc5-1.4.2")]);
     let out = s.join("run");
-    let args = [
-        "run",
-        "-g",
+    let configurations = "z3-4.16.0:curated";
+    run_configurations(
+        &s,
         "ints",
-        "--n",
-        "1000",
-        "--timeout",
-        "10",
-        "--jobs",
-        "2",
-        "--pool",
+        1000,
         pool.to_str().unwrap(),
-        "--configurations",
-        "z3-4.16.0:curated",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = et(&s, &args);
-    assert!(o.status.success(), "{}", show(&o));
+        configurations,
+        &out,
+        &["--jobs", "2"],
+    );
     let (_, m) = manifest(&out);
     let names: BTreeSet<String> = m.solvers.iter().map(|s| s.name.clone()).collect();
     assert!(names.len() >= 8, "{names:?}");

@@ -243,3 +243,76 @@ fn a_missing_program_is_a_start_error() {
     let o = s.call(SAT, &limits()).unwrap();
     assert!(o.start_error.unwrap().contains("/nonexistent/solver"));
 }
+
+/// Calls `scripts` one after the other, each with the next written ahead.
+fn ahead(s: &mut Session<'_>, scripts: &[&str], limits: &Limits) -> Vec<CallOutcome> {
+    (0..scripts.len())
+        .map(|i| {
+            s.call_then(scripts[i], scripts.get(i + 1).copied(), limits)
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn formulas_written_ahead_are_answered_in_order_by_one_process() {
+    let scratch = common::Scratch::new();
+    let mut s = session("none", 0, scratch.path());
+    let outcomes = ahead(&mut s, &[SAT, UNSAT, UNSAT, SAT], &limits());
+    for (o, answer) in outcomes.iter().zip(["sat", "unsat", "unsat", "sat"]) {
+        answered(o, answer);
+    }
+    assert_eq!((s.stats().started, s.stats().replaced), (1, 0));
+}
+
+#[test]
+fn a_formula_written_ahead_but_not_asked_for_ends_the_session() {
+    let scratch = common::Scratch::new();
+    let mut s = session("none", 0, scratch.path());
+    answered(&s.call_then(SAT, Some(UNSAT), &limits()).unwrap(), "sat");
+    // Another formula than the one written ahead: a new process answers it.
+    answered(&s.call(SAT, &limits()).unwrap(), "sat");
+    assert_eq!((s.stats().started, s.stats().replaced), (2, 1));
+}
+
+#[test]
+fn faults_with_a_formula_written_ahead_cost_that_formula_alone() {
+    let scratch = common::Scratch::new();
+    // The process dies on the third formula, with the fourth already written to it.
+    let mut s = session("die", 2, scratch.path());
+    let outcomes = ahead(&mut s, &[SAT, UNSAT, SAT, UNSAT, SAT], &limits());
+    answered(&outcomes[0], "sat");
+    answered(&outcomes[1], "unsat");
+    assert_eq!(outcomes[2].exit_code, Some(3), "{:?}", outcomes[2]);
+    answered(&outcomes[3], "unsat");
+    answered(&outcomes[4], "sat");
+    assert_eq!((s.stats().started, s.stats().ended_in_formula), (2, 1));
+
+    // A hang times out; the formula behind it is answered by a new process.
+    let mut s = session("hang", 1, scratch.path());
+    let limits = Limits::with_timeout(Duration::from_secs(2));
+    let outcomes = ahead(&mut s, &[SAT, SAT, UNSAT], &limits);
+    answered(&outcomes[0], "sat");
+    assert!(outcomes[1].timed_out, "{:?}", outcomes[1]);
+    answered(&outcomes[2], "unsat");
+
+    // The CPU limit counts the formula alone.
+    let mut s = session("spin", 1, scratch.path());
+    let mut limits = self::limits();
+    limits.cpu_timeout = Some(Duration::from_millis(500));
+    let outcomes = ahead(&mut s, &[SAT, SAT, SAT], &limits);
+    answered(&outcomes[0], "sat");
+    assert!(outcomes[1].timed_out && outcomes[1].cpu >= Duration::from_millis(500));
+    answered(&outcomes[2], "sat");
+}
+
+#[test]
+fn output_nobody_asked_for_is_seen_with_formulas_written_ahead() {
+    let scratch = common::Scratch::new();
+    let mut s = session("extra", 0, scratch.path());
+    for o in ahead(&mut s, &[SAT, UNSAT, SAT], &limits()) {
+        assert!(!o.stdout_text().contains("late output"), "{o:?}");
+    }
+    let stats = s.stats();
+    assert!(stats.out_of_step >= 1 && stats.started >= 2, "{stats:?}");
+}

@@ -37,12 +37,18 @@ fn report_of(bugs: &Path, part: &str) -> (String, std::path::PathBuf) {
     (std::fs::read_to_string(&md[0]).unwrap(), script)
 }
 
+/// The text of a report's section `## HEADING`, up to the next section.
+fn section<'r>(report: &'r str, heading: &str) -> &'r str {
+    let after = report
+        .split(&format!("## {heading}\n"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("a section {heading:?} in\n{report}"));
+    after.split("\n## ").next().unwrap_or(after)
+}
+
 /// The command line of a report's `## Command` section.
 fn command_of(report: &str) -> String {
-    let after = report
-        .split("## Command")
-        .nth(1)
-        .expect("a command section");
+    let after = section(report, "Command");
     let block = after.split("```sh\n").nth(1).expect("a shell block");
     block.lines().next().unwrap().to_string()
 }
@@ -173,10 +179,7 @@ fn confirmed_groups_of_the_newest_release_get_reports_a_solver_alone_reproduces(
             "the model's line {line:?} in the report:\n{report}"
         );
     }
-    let evidence = report
-        .split("## Evidence")
-        .nth(1)
-        .expect("an evidence section");
+    let evidence = section(&report, "Evidence");
     assert!(
         evidence.contains("found it false at `"),
         "the false sub-formula named:\n{report}"
@@ -237,28 +240,34 @@ fn the_report_of_a_bug_two_releases_share_names_the_newest() {
     }
 }
 
+/// The pool of the timeout tests: the reference cvc5 1.4.2, z3 4.16.0, and a z3 "99.0"
+/// that is 4.16.0 behind a script that never answers on formulas applying `operator`.
+fn z3_hanging_on(operator: &str) -> [et_core::solvers::SolverConfig; 3] {
+    let z3 = solver("z3-4.16.0");
+    let hangs = fake_release(
+        "z3-99.0",
+        "z3",
+        "99.0",
+        "fault-on.sh",
+        &[z3.program(), operator, "hang"],
+    );
+    [solver("cvc5-1.4.2"), z3, hangs]
+}
+
 /// A timeout a newer release brought: z3 "99.0" is z3 4.16.0 behind a script that
 /// never answers on formulas applying `not`, judged by cvc5. The report times its
-/// formula on both z3 releases, three runs each at 4× the run's limit, names the jump
+/// formula on both z3 releases, three runs each at 4× the run's limit (two for 99.0,
+/// whose two runs stopped at the limit settle its median), names the jump
 /// in median CPU seconds from 4.16.0 to 99.0 as the regression and 4.16.0 as the last
 /// good release, and gives z3's own work count (`rlimit`) where it decided. The
 /// expected answer quotes what the run observed and who observed it.
 #[test]
 fn a_timeout_report_times_every_release_and_names_the_regression() {
     let s = Scratch::new();
-    let z3 = solver("z3-4.16.0");
-    let cvc5 = solver("cvc5-1.4.2");
-    let hangs = fake_release(
-        "z3-99.0",
-        "z3",
-        "99.0",
-        "fault-on.sh",
-        &[z3.program(), "not", "hang"],
-    );
     let run = s.campaign(
         "core",
         "40",
-        &[cvc5.clone(), z3.clone(), hangs],
+        &z3_hanging_on("not"),
         "run",
         // The script reads a formula file: one process per formula.
         &["--timeout", "1", "--mode", "fresh"],
@@ -277,10 +286,7 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
     ]);
     assert!(o.status.success(), "{}", show(&o));
     let (report, _) = report_of(&run.join("triage").join("bugs"), "z3-99.0-performance");
-    let timings = report
-        .split("## Affected releases")
-        .nth(1)
-        .expect("a releases section");
+    let timings = section(&report, "Affected releases");
     assert!(
         timings.contains("| release | decided | median CPU s | work (`rlimit` units) |"),
         "{report}"
@@ -300,7 +306,8 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
         work.parse::<u64>().is_ok(),
         "a work count in {newest_good:?}"
     );
-    assert!(timings.contains("| 99.0 | 0 of 3 | ≥ 4.00 |"), "{report}");
+    // Two runs stopped at the limit settle the median: no third run.
+    assert!(timings.contains("| 99.0 | 0 of 2 | ≥ 4.00 |"), "{report}");
     assert!(
         timings.contains(
             "Regression (a median CPU time, or a count of the solver's own work, 5× or more"
@@ -312,11 +319,7 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
         report.contains("**Last good release:** `4.16.0`"),
         "{report}"
     );
-    let expected = report
-        .split("## Expected")
-        .nth(1)
-        .and_then(|e| e.split("##").next())
-        .unwrap();
+    let expected = section(&report, "Expected");
     assert!(
         expected.contains("in the run, the reference `cvc5-1.4.2` answered `"),
         "{report}"
@@ -412,5 +415,74 @@ fn a_run_from_another_machine_is_triaged_with_the_local_install() {
             .iter()
             .any(|g| g["solver"] == "liar-1.0" && g["status"] == "confirmed"),
         "{groups:?}"
+    );
+}
+
+/// Timeouts are shrunk beyond the grammar before they are reported, and timeouts that
+/// shrink to one formula are one root cause. A z3 "99.0" hangs on every formula that
+/// applies `xor`; two campaigns found it on `(not (xor a b))` and on
+/// `(and true (xor a b))`, whose operators differ (and core formulas have no theory to
+/// join them by). Both shrink to `(xor a b)`, each step kept only while 99.0 times out
+/// at the limit and at 4× it while cvc5 decides: one group of two formulas, one
+/// report, whose input is the shrunk formula and whose evidence gives each formula as
+/// found. With et's witness pinned, 99.0 still times out.
+#[test]
+fn timeouts_that_shrink_to_one_formula_are_one_report() {
+    let s = Scratch::new();
+    let pool = z3_hanging_on("xor");
+    let options = |start| vec!["--timeout", "1", "--mode", "fresh", "--start", start];
+    let not_xor = s.campaign("core", "1", &pool, "not-xor", &options("199"));
+    let and_xor = s.campaign("core", "1", &pool, "and-xor", &options("347"));
+    let o = s.run(&[
+        "triage",
+        not_xor.to_str().unwrap(),
+        and_xor.to_str().unwrap(),
+        "--pool",
+        s.join("pool.toml").to_str().unwrap(),
+        "--out",
+        s.join("triage").to_str().unwrap(),
+        "--jobs",
+        "2",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let groups: Vec<_> = csv_maps(&s.join("triage").join("groups.csv"))
+        .into_iter()
+        .filter(|g| g["family"] == "z3" && g["verdict"] == "timeout")
+        .collect();
+    assert_eq!(groups.len(), 1, "one root cause: {groups:?}");
+    assert_eq!(groups[0]["formulas"], "2", "{groups:?}");
+    assert_eq!(
+        groups[0]["formula"],
+        "(declare-const a Bool) (declare-const b Bool) (assert (xor a b)) (check-sat)"
+    );
+
+    let (report, script) = report_of(&s.join("triage").join("bugs"), "z3-99.0-performance");
+    assert!(
+        report.contains("**Minimized:** yes: shrunk beyond the grammar (1 step of "),
+        "{report}"
+    );
+    let input = std::fs::read_to_string(&script).unwrap();
+    assert!(input.contains("(assert (xor a b))"), "{input}");
+    let evidence = section(&report, "Evidence");
+    assert!(
+        evidence.contains("(assert (not (xor a b)))")
+            || evidence.contains("(assert (and true (xor a b)))"),
+        "the formula as found in\n{report}"
+    );
+    let expected = section(&report, "Expected");
+    assert!(
+        expected.contains("in the run, on the formula as found, the reference `cvc5-1.4.2`")
+            && expected.contains("on the shrunk formula above, `cvc5-1.4.2` answers `sat`"),
+        "{report}"
+    );
+    // `(xor a b)` has a witness; pinned, 99.0 still hangs on a formula with nothing
+    // left to search.
+    let pinned = section(&report, "With et's witness pinned");
+    assert!(
+        pinned.contains("`z3-99.0` answers `timeout`")
+            && pinned.contains("(assert (= a ")
+            && pinned.contains("(assert (= b "),
+        "{report}"
     );
 }

@@ -79,6 +79,7 @@ fn each_step_that_runs_solvers_counts_its_items_to_the_end() {
         },
         ranged: Some(3),
         jobs: 2,
+        journal: None,
     };
     let mut told = Told::default();
     let result = triage::triage(&options, &mut told).unwrap();

@@ -57,12 +57,17 @@ use super::run::{seconds, MAX_JOBS};
   et triage results/ints --ranged all
   et triage results/fp --confirm all --performance-factor 2
   et triage results/mine --grammar grammars/mine.pest --pool pool.toml
+  et triage results/fp --journal fp-calls.csv   # run again after a kill: goes on
 
 Several directories (several grammars, or the shards of one study) give one report;
 the default --out is the first directory's triage/. The folder is replaced as a whole
 when the new one is complete. A confirmed timeout or unknown is run once more without
 the solver's answer checks (--check-models, --check-unsat-cores, model_validate=true):
-triggers.csv's unchecked_answer says what it answered then.")]
+triggers.csv's unchecked_answer says what it answered then. The timeout a report is
+about is shrunk beyond the grammar (each step confirmed at --performance-factor × the
+limits against the reference), and groups whose shrunk formulas coincide are one
+report; a reported timeout or unknown with a witness is asked again with the witness
+pinned.")]
 pub struct Args {
     /// Run directories written by `et run` (run.toml and runs.csv or runs.csv.gz).
     #[arg(required = true, value_name = "DIR")]
@@ -100,6 +105,11 @@ pub struct Args {
     /// Solver calls at a time, 1 to 1024 (default: number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
     jobs: Option<u64>,
+    /// Record every solver call in FILE as it finishes, and answer the calls FILE
+    /// already holds from it: a triage stopped part-way (a kill, a session's end) goes
+    /// on where it stopped when run again with the same FILE.
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
     /// No progress lines on stderr.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -317,6 +327,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         ranged: args.ranged.0,
         jobs,
+        journal: args.journal.clone(),
     };
     let quiet = args.quiet;
     let out = args

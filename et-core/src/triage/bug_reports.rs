@@ -262,27 +262,50 @@ fn template_fields(
                 r.describe(t.work.map_or("work", |w| w.limit))
             ),
             None => format!(
-                "none: no installed release is {}× slower on this formula than the release before it (timings below)",
+                "none: no installed release is {}× slower on this formula than a release before it that decided it (timings below)",
                 timing::REGRESSION_FACTOR
             ),
         },
+        // A timeout's last good release decided the formula; one that gave up was not
+        // good (`timing::window`).
+        (None, Some((first, Some(_))))
+            if f.trigger.verdict() == crate::oracle::Verdict::Timeout
+                && f
+                    .range
+                    .as_ref()
+                    .is_some_and(|r| r.last_decided_before(first).is_none()) =>
+        {
+            format!("none: no installed release before `{first}` decided it")
+        }
         (None, Some((first, Some(good)))) => format!("`{good}` (the release before `{first}`)"),
         (None, Some((_, None))) => "none of the installed releases".to_string(),
         (None, None) => "not ranged".to_string(),
     };
-    let minimized = match f.pinned.as_ref().and_then(|p| p.shrunk.as_ref()) {
-        Some(s) => format!(
+    let from_grammar = format!(
+        "the smallest of the {} formula{} of this group, found by enumerating the `{}` \
+         grammar smallest first",
+        g.formulas,
+        if g.formulas == 1 { "" } else { "s" },
+        row.grammar
+    );
+    let minimized = match (
+        f.pinned.as_ref().and_then(|p| p.shrunk.as_ref()),
+        &f.shrunk_timeout,
+    ) {
+        (Some(s), _) => format!(
             "yes: shrunk with ground truth beyond the grammar ({} steps of {} tried, each \
              kept only while the solver kept its answer and et's checks kept the verdict)",
             s.steps, s.tried
         ),
-        None => format!(
-            "the smallest of the {} formula{} of this group, found by enumerating the `{}` \
-             grammar smallest first; not shrunk further",
-            g.formulas,
-            if g.formulas == 1 { "" } else { "s" },
-            row.grammar
+        (None, Some(s)) if s.steps > 0 => format!(
+            "yes: {}; the formula as found is under Evidence",
+            super::report::shrunk_timeout_text(triage, s)
         ),
+        (None, Some(_)) => format!(
+            "{from_grammar}; no rewrite of it beyond the grammar (an assertion dropped, a \
+             term replaced by an argument of its sort) still times out"
+        ),
+        (None, None) => format!("{from_grammar}; not shrunk further"),
     };
     let _ = writeln!(
         out,
@@ -310,13 +333,18 @@ fn report(
     let _ = writeln!(
         out,
         "{} {}: {}. Found by enumerating the smallest formulas of the `{}` grammar \
-         (formula {} of size {}); re-run in fresh processes: {}.\n",
+         (formula {} of size {}){}; re-run in fresh processes: {}.\n",
         solver.family,
         solver.version,
         g.key.kind.meaning(),
         row.grammar,
         row.index,
         row.size,
+        if f.shrunk_timeout().is_some() {
+            ", then shrunk beyond the grammar (the input below)"
+        } else {
+            ""
+        },
         confirmation_text(triage, f)
     );
     if g.long_standing {
@@ -366,6 +394,14 @@ fn report(
     if let Some(witness) = witness(triage, f) {
         let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
         code_block(&mut out, "smt2", &witness);
+    }
+    if let Some(p) = &f.witness_pinned {
+        let _ = writeln!(
+            out,
+            "## With et's witness pinned\n\n{}. The pinned formula:\n",
+            super::report::capitalized(&super::report::witness_pinned_text(triage, f, p))
+        );
+        code_block(&mut out, "smt2", &p.text);
     }
     if let Some(t) = &f.timings {
         timings_section(&mut out, triage, f, t);
@@ -461,11 +497,14 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         "## Affected releases\n\nThis formula, run {} times on each installed `{}` release \
          from the last good one on, with {} ({}× the run's limits): how many runs decided it \
          and the median CPU seconds (≥: the runs were stopped at the limit, so it needed at \
-         least that long; a run that answered `unknown` counts its own time).\n",
+         least that long; a run that answered `unknown` counts its own time). A release \
+         whose first {} runs were all stopped at the limit was not run again: the median \
+         is at least the limit whatever another run does.\n",
         timing::ROUNDS,
         f.trigger.row().family,
         limits_text(triage, f, factor),
         super::report::trimmed(factor),
+        timing::ROUNDS - 1,
     );
     let work = t.work.map(|w| w.limit);
     match work {
@@ -618,6 +657,38 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             .decided_s
             .map_or_else(String::new, |s| format!(" in {s:.3} s"));
         let limit = limits_text(triage, f, 1.0);
+        if let Some(shrunk) = f.shrunk_timeout() {
+            return format!(
+                "The formula above was {} from the one et's campaign found (grammar `{}`, \
+                 index {}, below). On the formula above: {}; `{}` ran out of its {} \
+                 when re-run. In the run, on the formula as found, {} and `{}` took \
+                 {:.3} s ({:.3} s of CPU time; limit: {limit}). Times are wall-clock on \
+                 the machine et ran on unless they say CPU.\n\nFound as:\n\n```smt2\n{}\n```",
+                super::report::shrunk_timeout_text(triage, shrunk),
+                row.grammar,
+                row.index,
+                match &f.confirmation.reference {
+                    Some(r) if r.judging_status().is_some() => format!(
+                        "`{}` answers {} in {:.3} s",
+                        f.trigger.judge_name(),
+                        code(&r.describe()),
+                        r.time_s
+                    ),
+                    _ => "et's witness shows it satisfiable".to_string(),
+                },
+                row.solver,
+                limits_text(triage, f, triage.settings.performance_factor.max(1.0)),
+                if row.evidence == Some(Evidence::Witness) {
+                    "et found an assignment that satisfies it".to_string()
+                } else {
+                    format!("`{decider}` decided it{time}")
+                },
+                row.solver,
+                row.time_s,
+                row.cpu_s,
+                super::report::one_command_per_line(&shrunk.original)
+            );
+        }
         let decided = if row.evidence == Some(Evidence::Witness) {
             let reference_decided = row.reference_status.is_some_and(|s| s.is_decided());
             let by = if !row.decided_by.is_empty() || reference_decided {

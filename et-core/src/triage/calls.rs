@@ -230,6 +230,7 @@ pub struct Caller {
     calls: AtomicU64,
     cache: Mutex<HashMap<CacheKey, Answer>>,
     pool: rayon::ThreadPool,
+    journal: Option<super::journal::Journal>,
 }
 
 impl Caller {
@@ -248,10 +249,26 @@ impl Caller {
             calls: AtomicU64::new(0),
             cache: Mutex::new(HashMap::new()),
             pool,
+            journal: None,
         })
     }
 
-    /// Number of solver processes started so far.
+    /// This caller with `journal`: each call is answered from it when it holds one
+    /// recorded for the same question, else made and appended to it.
+    pub fn with_journal(self, journal: super::journal::Journal) -> Caller {
+        Caller {
+            journal: Some(journal),
+            ..self
+        }
+    }
+
+    /// The journal, if the caller has one.
+    pub fn journal(&self) -> Option<&super::journal::Journal> {
+        self.journal.as_ref()
+    }
+
+    /// Number of solver processes started so far (calls answered from the journal
+    /// are not counted).
     pub fn calls(&self) -> u64 {
         self.calls.load(Ordering::Relaxed)
     }
@@ -341,6 +358,15 @@ impl Caller {
             memory_mb: limits.memory_mb,
             ..Limits::with_timeout(limits.timeout)
         };
+        let script = std::cell::OnceCell::new();
+        let parsed = || script.get_or_init(|| Script::parse(&formula)).as_ref();
+        if let Some(outcome) = self
+            .journal
+            .as_ref()
+            .and_then(|j| j.replay((&invocation).into(), &limits_of_call))
+        {
+            return Ok(Observation::new(invocation, outcome, parsed));
+        }
         self.calls.fetch_add(1, Ordering::Relaxed);
         let path = self.file_path();
         std::fs::write(&path, &invocation.script).map_err(|source| CallError::Supervise {
@@ -348,11 +374,27 @@ impl Caller {
             what: "writing the formula file",
             source,
         })?;
-        let script = std::cell::OnceCell::new();
-        let parsed = || script.get_or_init(|| Script::parse(&formula)).as_ref();
         let observation = observe(invocation, &path, &limits_of_call, parsed);
         let _ = std::fs::remove_file(&path);
-        observation
+        let observation = observation?;
+        if let Some(journal) = &self.journal {
+            journal
+                .record(
+                    super::journal::Call {
+                        solver: &solver.name,
+                        command: &observation.command,
+                        script: &observation.script,
+                    },
+                    &limits_of_call,
+                    &observation.outcome,
+                )
+                .map_err(|e| CallError::Supervise {
+                    program: solver.program().to_string(),
+                    what: "writing the triage journal",
+                    source: std::io::Error::other(e.to_string()),
+                })?;
+        }
+        Ok(observation)
     }
 
     /// The answer of `solver` on `formula` under `limits`, running it only the first

@@ -55,6 +55,13 @@ pub struct Finding {
     /// For a finding of an option configuration a report is about: the options it
     /// needs ([`super::option_delta`]).
     pub options: Option<super::option_delta::OptionDelta>,
+    /// For the timeout a report is about: what shrinking it beyond the grammar did
+    /// ([`super::minimize_timeout`]). When a step was kept, `formula` is the shrunk
+    /// formula, and the confirmation and range are measured on it.
+    pub shrunk_timeout: Option<super::minimize_timeout::ShrunkTimeout>,
+    /// For the performance finding a report is about, when et has a witness of its
+    /// formula: the solver's answer with the witness pinned ([`super::pin`]).
+    pub witness_pinned: Option<super::pin::PinnedWitness>,
 }
 
 impl Finding {
@@ -81,6 +88,8 @@ impl Finding {
             timings: None,
             converted: None,
             options: None,
+            shrunk_timeout: None,
+            witness_pinned: None,
         }
     }
 
@@ -96,6 +105,26 @@ impl Finding {
     /// What pinning found, when it is a wrong `sat` (the finding reports it).
     pub fn pinned_wrong_sat(&self) -> Option<&super::pin::Pinned> {
         self.pinned.as_ref().filter(|p| p.wrong_sat())
+    }
+
+    /// A timeout shrunk beyond the grammar by at least one step: `formula` is not the
+    /// grammar's.
+    pub fn shrunk_timeout(&self) -> Option<&super::minimize_timeout::ShrunkTimeout> {
+        self.shrunk_timeout.as_ref().filter(|s| s.steps > 0)
+    }
+
+    /// The formulas this finding is compared by when groups are joined: its formula,
+    /// or — shrunk beyond the grammar — the shrunk formula's [`shape`], and for a
+    /// shrunk timeout also the formula as found (its other triggers have that text).
+    fn compared(&self) -> Vec<std::borrow::Cow<'_, str>> {
+        if self.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some()) {
+            return vec![shape(&self.formula).into()];
+        }
+        match &self.shrunk_timeout {
+            Some(s) if s.steps > 0 => vec![shape(&self.formula).into(), s.original.as_str().into()],
+            Some(_) => vec![shape(&self.formula).into(), self.formula.as_str().into()],
+            None => vec![self.formula.as_str().into()],
+        }
     }
 
     /// et's own model check (not only the solver's) found the model invalid.
@@ -252,37 +281,32 @@ impl Group {
 /// formula — the same formula text found on two releases whose ranges came out
 /// differently, or under two grammars that print it alike (`reals` and `realints`): a
 /// formula belongs to one group. The joined group's range runs from the oldest first
-/// affected release to the newest last one. Formulas shrunk with ground truth
-/// ([`super::minimize`]) are compared by [`shape`]: two findings whose shrunk
-/// reproducers differ only in names and constants of the same shape are one root cause.
+/// affected release to the newest last one. Formulas shrunk beyond the grammar (a
+/// wrong `sat` with ground truth, [`super::minimize`]; a timeout, whether a step was
+/// kept or none could be, [`super::minimize_timeout`]) are compared by [`shape`]: two
+/// findings whose shrunk reproducers differ only in names and constants of the same
+/// shape are one root cause.
 fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
 ) -> Vec<(GroupKey, Vec<usize>)> {
     let groups: Vec<(GroupKey, Vec<usize>)> = by_key.into_iter().collect();
-    let compared: Vec<std::borrow::Cow<str>> = findings
-        .iter()
-        .map(|f| {
-            let shrunk = f.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some());
-            if shrunk {
-                shape(&f.formula).into()
-            } else {
-                f.formula.as_str().into()
-            }
-        })
-        .collect();
+    let compared: Vec<Vec<std::borrow::Cow<str>>> =
+        findings.iter().map(Finding::compared).collect();
     let mut classes = Classes::new(groups.len());
     let mut first_with: HashMap<(&str, Kind, Verdict, Option<&str>, &str), usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         for &i in members {
-            let at = (
-                key.family.as_str(),
-                key.kind,
-                key.verdict,
-                key.crash_signature.as_deref(),
-                compared[i].as_ref(),
-            );
-            classes.join_first(&mut first_with, at, g);
+            for text in &compared[i] {
+                let at = (
+                    key.family.as_str(),
+                    key.kind,
+                    key.verdict,
+                    key.crash_signature.as_deref(),
+                    text.as_ref(),
+                );
+                classes.join_first(&mut first_with, at, g);
+            }
         }
     }
     classes.merge(findings, groups)
@@ -293,6 +317,8 @@ fn one_group_per_formula(
 /// relations are left out) and whose own version ranges, each measured on the group's
 /// own formula, are the same: `(< 0.0 (sin 1.0))` and `(not (>= 0.0 (sin 1.0)))`
 /// timing out on the same releases are one root cause, reported once with every formula.
+/// A group whose reported timeout was shrunk is compared by the shrunk formula's
+/// operators.
 /// The theory decides, the coinciding ranges only support it: groups with the same
 /// range and different theories stay apart, and so do groups whose formulas are all
 /// skeleton (the core theory: nothing but Booleans to tell bugs apart by).
@@ -303,8 +329,13 @@ fn one_group_per_root_cause(
     let mut classes = Classes::new(groups.len());
     type At<'k> = (&'k str, Kind, Verdict, &'k str, &'k str, Signature);
     let mut first_with: HashMap<At, usize> = HashMap::new();
-    for (g, (key, _)) in groups.iter().enumerate() {
-        let theory = key.operators.theory();
+    for (g, (key, members)) in groups.iter().enumerate() {
+        // A group whose reported timeout was shrunk computes what the shrunk formula
+        // computes: its operators, not those the grammar's formulas happened to add.
+        let theory = members
+            .iter()
+            .find_map(|&i| findings[i].shrunk_timeout())
+            .map_or_else(|| key.operators.theory(), |s| s.operators.theory());
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
         }
@@ -605,8 +636,15 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
     let joined = one_group_per_formula(findings, by_key);
     let mut groups: Vec<Group> = one_group_per_root_cause(findings, joined)
         .into_iter()
-        .map(|(key, mut members)| {
+        .map(|(mut key, mut members)| {
             members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
+            // The operators a group is named by are those its report's formula applies
+            // too: a shrunk timeout's formula lost the ones the grammar added.
+            for &i in &members {
+                if let Some(s) = findings[i].shrunk_timeout() {
+                    key.operators.0.retain(|op| s.operators.0.contains(op));
+                }
+            }
             let formulas: HashSet<(&str, &str)> = members
                 .iter()
                 .map(|&i| {
@@ -828,6 +866,64 @@ mod tests {
             .iter()
             .any(|(k, m)| m == &[2] && k.operators.to_string() == "< cos"));
         assert!(joined.iter().any(|(k, m)| m == &[3] && k.first == "4.8.5"));
+    }
+
+    /// `finding` whose timeout was shrunk to `shrunk` (the formula it reports).
+    fn shrunk(grammar: &str, index: &str, found: &str, shrunk: &str) -> Finding {
+        let mut f = finding(grammar, index, "z3-5.4.1", shrunk);
+        f.operators = Signature::of(found);
+        f.shrunk_timeout = Some(super::super::minimize_timeout::ShrunkTimeout {
+            original: found.into(),
+            steps: 1,
+            tried: 4,
+            operators: Signature::of(shrunk),
+        });
+        f
+    }
+
+    /// Timeouts found on formulas whose operators differ are one root cause when their
+    /// shrunk formulas coincide up to names and constants (whatever their ranges), or
+    /// compute the same on the same releases; a shrunk formula that computes something
+    /// else stays apart.
+    #[test]
+    fn shrunk_timeouts_are_joined_by_what_they_shrank_to() {
+        let times = "(declare-const a Real) (declare-const b Real) (assert (= (* a (sin b)) 1.0)) (check-sat)";
+        let plus = "(declare-const a Real) (declare-const b Real) (assert (< (sin (+ a b)) 0.5)) (check-sat)";
+        let divided = "(declare-const a Real) (declare-const b Real) (assert (= (sin (/ a b)) 2.0)) (check-sat)";
+        let findings = vec![
+            shrunk(
+                "reals",
+                "1",
+                times,
+                "(declare-const b Real) (assert (= (sin b) 1.0)) (check-sat)",
+            ),
+            shrunk(
+                "reals",
+                "2",
+                plus,
+                "(declare-const a Real) (assert (< (sin a) 0.5)) (check-sat)",
+            ),
+            shrunk(
+                "reals",
+                "3",
+                divided,
+                "(declare-const a Real) (assert (= (sin a) 2.0)) (check-sat)",
+            ),
+        ];
+        let mut by_key = BTreeMap::new();
+        by_key.insert(key("5.3.3", "5.4.1", times), vec![0]);
+        by_key.insert(key("5.3.3", "5.4.1", plus), vec![1]);
+        by_key.insert(key("5.4.0", "5.4.1", divided), vec![2]);
+        // 1 and 3 shrank to one shape, on different ranges.
+        let by_formula = one_group_per_formula(&findings, by_key);
+        assert_eq!(by_formula.len(), 2, "{by_formula:?}");
+        // 2 computes what 1 computes (`sin`) on the same releases.
+        let joined = one_group_per_root_cause(&findings, by_formula);
+        assert_eq!(joined.len(), 1, "{joined:?}");
+        assert_eq!(
+            (joined[0].0.first.as_str(), joined[0].0.last.as_str()),
+            ("5.3.3", "5.4.1")
+        );
     }
 
     #[test]

@@ -11,8 +11,6 @@
 //! *Must not:* keep a step that either fact does not back; leave the formula's sorts
 //! (every replacement has the sort of what it replaces).
 
-use std::collections::BTreeSet;
-
 use et_eval::term::{Op, Term, TermKind};
 use et_eval::{evaluate, Assignment, Limits, Script, Sort, Truth, Value};
 
@@ -22,6 +20,7 @@ use crate::solvers::SolverConfig;
 
 use super::calls::{CallSettings, Caller};
 use super::pin::{Pins, UnsatBy};
+use super::rewrite::{self, used};
 
 /// How many candidate formulas one shrink may try (each costs a solver call or two).
 pub const MAX_CANDIDATES: usize = 400;
@@ -119,52 +118,23 @@ pub fn shrink(
 }
 
 impl Pieces {
-    /// Every one-step rewrite of the body, smallest results first.
+    /// Every one-step rewrite of the body ([`rewrite::one_step`]), a term also
+    /// replaced by its value under the model (not an array value: not every solver
+    /// reads one) or by an array-free form of it.
     fn candidates(&self) -> Vec<Vec<Term>> {
-        let mut out = Vec::new();
-        if self.body.len() > 1 {
-            for i in 0..self.body.len() {
-                let mut fewer = self.body.clone();
-                fewer.remove(i);
-                out.push(fewer);
-            }
-        }
-        for (i, assertion) in self.body.iter().enumerate() {
-            for replaced in self.rewrites(assertion) {
-                let mut body = self.body.clone();
-                body[i] = replaced;
-                out.push(body);
-            }
-        }
-        out.sort_by_key(|b| b.iter().map(|t| t.to_string().len()).sum::<usize>());
-        out
-    }
-
-    /// Every term of `term` replaced once: by an argument of the same sort, or by its
-    /// value under the model (not an array value: not every solver reads one).
-    fn rewrites(&self, term: &Term) -> Vec<Term> {
-        let mut out = Vec::new();
-        let count = size(term);
-        for at in 0..count {
-            let Some(sub) = nth(term, at) else { continue };
-            let mut replacements: Vec<Term> = Vec::new();
-            if let TermKind::App(_, args) = &sub.kind {
-                replacements.extend(args.iter().filter(|a| a.sort == sub.sort).cloned());
-            }
+        rewrite::one_step(&self.body, |sub| {
+            let mut out = Vec::new();
             if !matches!(sub.kind, TermKind::Lit(_)) && !matches!(sub.sort, Sort::Array(..)) {
                 if let Some(value) = self.value_of(sub) {
-                    replacements.push(Term {
+                    out.push(Term {
                         sort: sub.sort.clone(),
                         kind: TermKind::Lit(value),
                     });
                 }
             }
-            replacements.extend(array_free(sub));
-            for r in replacements {
-                out.push(replace(term, at, r));
-            }
-        }
-        out
+            out.extend(array_free(sub));
+            out
+        })
     }
 
     /// The value of `term` under the model, when et decides it.
@@ -270,73 +240,6 @@ fn array_free(term: &Term) -> Vec<Term> {
             }
         }
         _ => {}
-    }
-    out
-}
-
-/// The declarations `body` uses, in declaration order.
-fn used(body: &[Term]) -> BTreeSet<usize> {
-    let mut out = BTreeSet::new();
-    for t in body {
-        visit(t, &mut |t| {
-            if let TermKind::Var(i, _) = &t.kind {
-                out.insert(*i);
-            }
-        });
-    }
-    out
-}
-
-fn visit(term: &Term, f: &mut impl FnMut(&Term)) {
-    f(term);
-    if let TermKind::App(_, args) = &term.kind {
-        for a in args {
-            visit(a, f);
-        }
-    }
-}
-
-/// Nodes of `term`, preorder.
-fn size(term: &Term) -> usize {
-    let mut n = 0;
-    visit(term, &mut |_| n += 1);
-    n
-}
-
-/// The `at`-th node of `term`, preorder.
-fn nth(term: &Term, at: usize) -> Option<&Term> {
-    if at == 0 {
-        return Some(term);
-    }
-    let mut rest = at - 1;
-    if let TermKind::App(_, args) = &term.kind {
-        for a in args {
-            let n = size(a);
-            if rest < n {
-                return nth(a, rest);
-            }
-            rest -= n;
-        }
-    }
-    None
-}
-
-/// `term` with its `at`-th node (preorder) replaced by `by`.
-fn replace(term: &Term, at: usize, by: Term) -> Term {
-    if at == 0 {
-        return by;
-    }
-    let mut rest = at - 1;
-    let mut out = term.clone();
-    if let TermKind::App(_, args) = &mut out.kind {
-        for a in args.iter_mut() {
-            let n = size(a);
-            if rest < n {
-                *a = replace(a, rest, by);
-                break;
-            }
-            rest -= n;
-        }
     }
     out
 }

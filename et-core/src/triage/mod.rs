@@ -33,13 +33,16 @@ pub mod calls;
 pub mod confirm;
 pub mod conversions;
 pub mod group;
+pub mod journal;
 pub mod known;
 pub mod minimize;
+pub mod minimize_timeout;
 pub mod option_delta;
 pub mod pin;
 pub mod range;
 pub mod rank;
 pub mod report;
+pub mod rewrite;
 pub mod shrink;
 pub mod signature;
 pub mod timing;
@@ -94,6 +97,9 @@ pub enum TriageError {
     /// A grammar file given on the command line or recorded by the run is invalid.
     #[error(transparent)]
     Grammar(#[from] GrammarError),
+    /// The journal of solver calls cannot be used.
+    #[error(transparent)]
+    Journal(#[from] journal::JournalError),
     /// A grammar's `logic:` line names no SMT-LIB logic.
     #[error(transparent)]
     Logic(#[from] crate::builtins::BadLogic),
@@ -168,7 +174,11 @@ impl TriageError {
             TriageError::Io { error, .. } => error.kind() == std::io::ErrorKind::NotFound,
             TriageError::Call { error, .. } => !matches!(error, CallError::Supervise { .. }),
             TriageError::Report(e) => e.is_bad_input(),
-            TriageError::NoInput
+            TriageError::Journal(journal::JournalError::Io { error, .. }) => {
+                error.kind() == std::io::ErrorKind::NotFound
+            }
+            TriageError::Journal(journal::JournalError::NotAJournal { .. })
+            | TriageError::NoInput
             | TriageError::UnknownGrammar { .. }
             | TriageError::Grammar(_)
             | TriageError::Logic(_)
@@ -223,6 +233,8 @@ pub struct Options {
     pub ranged: Option<usize>,
     /// Solver calls at a time.
     pub jobs: usize,
+    /// The journal of solver calls ([`journal`]), if any.
+    pub journal: Option<PathBuf>,
 }
 
 /// The result of a triage, ready to be written.
@@ -236,7 +248,7 @@ pub struct Triage {
     pub groups: Vec<Group>,
     /// Rows read from the call logs.
     pub rows: u64,
-    /// Solver calls made.
+    /// Solver calls asked (made, or answered from the journal).
     pub calls: u64,
     /// How triggers were confirmed.
     pub settings: Settings,
@@ -281,8 +293,17 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     ));
 
     let resolved = resolve_solvers(&dirs, &trigger_rows, options)?;
-    let caller =
+    let mut caller =
         Caller::new(options.jobs).map_err(|e| TriageError::io(&std::env::temp_dir(), e))?;
+    if let Some(path) = &options.journal {
+        let journal = journal::Journal::open(path)?;
+        progress.step(&format!(
+            "journal {}: {} calls recorded; a call asked again is answered from it",
+            path.display(),
+            journal.read()
+        ));
+        caller = caller.with_journal(journal);
+    }
     let work = Work {
         dirs: &dirs,
         rows: &trigger_rows,
@@ -294,31 +315,72 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     work.pin_models(&mut findings, &resolved, progress)?;
     // Ranges are measured on what each finding reports: a pinned formula where pinning
     // found a wrong `sat`.
-    let reported: Vec<String> = findings.iter().map(|f| f.formula.clone()).collect();
+    let mut reported: Vec<String> = findings.iter().map(|f| f.formula.clone()).collect();
+    let installed = installed_solvers(&dirs, options.pool.as_ref());
+    let families = Work {
+        formulas: &reported,
+        ..work
+    }
+    .range_findings(&mut findings, &installed, options.ranged, progress);
+    let mut groups = group::group(&findings);
+    // Every timeout a report will be about is shrunk; one that shrank is ranged again
+    // on its shrunk formula, and the groups formed again, which may give a group a
+    // reported timeout not yet tried.
+    loop {
+        let shrinking = Work {
+            formulas: &reported,
+            ..work
+        };
+        let Some(shrunk) = shrinking.shrink_reported_timeouts(
+            &mut findings,
+            &groups,
+            &resolved,
+            options.settings,
+            progress,
+        )?
+        else {
+            break;
+        };
+        reported = findings.iter().map(|f| f.formula.clone()).collect();
+        let mut ranged_by = vec![None; findings.len()];
+        for i in shrunk {
+            ranged_by[i] = Some(i);
+        }
+        Work {
+            formulas: &reported,
+            ..work
+        }
+        .measure_ranges(&mut findings, &ranged_by, &installed, progress);
+        groups = group::group(&findings);
+    }
     let work = Work {
         formulas: &reported,
         ..work
     };
-    let installed = installed_solvers(&dirs, options.pool.as_ref());
-    let families = work.range_findings(&mut findings, &installed, options.ranged, progress);
-    let groups = group::group(&findings);
     let factor = options.settings.performance_factor.max(1.0);
     work.time_reported_timeouts(&mut findings, &groups, &families, factor, progress);
+    work.pin_witnesses(&mut findings, &groups, &resolved, factor, progress)?;
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
-        "{} groups from {} triggers ({} solver calls)",
+        "{} groups from {} triggers ({} solver calls{})",
         groups.len(),
         findings.len(),
-        caller.calls()
+        caller.calls(),
+        caller.journal().map_or_else(String::new, |j| format!(
+            ", {} more answered from the journal",
+            j.replayed()
+        ))
     ));
     Ok(Triage {
         dirs,
         findings,
         groups,
         rows,
-        calls: caller.calls(),
+        // Every call the triage asked, made now or answered from the journal: the
+        // same report whether it ran in one go or was stopped and run again.
+        calls: caller.calls() + caller.journal().map_or(0, |j| j.replayed()),
         settings: options.settings,
         ranged: options.ranged,
         pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),
@@ -326,6 +388,21 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         undecided,
         logics,
     })
+}
+
+/// The findings reports will be about ([`bug_reports::reported_members`]) for which
+/// `pick` gives something, in index order, and what it gave each.
+fn reported_with<T>(
+    findings: &[Finding],
+    groups: &[Group],
+    mut pick: impl FnMut(usize) -> Option<T>,
+) -> (Vec<usize>, HashMap<usize, T>) {
+    let picked: HashMap<usize, T> = bug_reports::reported_members(findings, groups)
+        .filter_map(|i| Some((i, pick(i)?)))
+        .collect();
+    let mut members: Vec<usize> = picked.keys().copied().collect();
+    members.sort_unstable();
+    (members, picked)
 }
 
 /// What triage reads before it runs anything: the run directories, their triggers
@@ -486,7 +563,25 @@ impl Work<'_> {
         progress: &mut dyn Progress,
     ) -> HashMap<String, Vec<SolverConfig>> {
         let ranged_by = group::range_samples(findings, ranged);
-        let families = self.run_ranges(installed, &ranged_by, progress);
+        let families = self.measure_ranges(findings, &ranged_by, installed, progress);
+        for i in 0..findings.len() {
+            if let Some(j) = ranged_by[i].filter(|&j| j != i) {
+                findings[i].range = findings[j].range.clone();
+            }
+        }
+        families
+    }
+
+    /// Measures the version range of each finding `i` with `ranged_by[i] == Some(i)`
+    /// on its formula. Returns the installed releases by family.
+    fn measure_ranges(
+        &self,
+        findings: &mut [Finding],
+        ranged_by: &[Option<usize>],
+        installed: &[SolverConfig],
+        progress: &mut dyn Progress,
+    ) -> HashMap<String, Vec<SolverConfig>> {
+        let families = self.run_ranges(installed, ranged_by, progress);
         for i in 0..findings.len() {
             if ranged_by[i] == Some(i) {
                 let family = &families[&self.rows[i].row().family.to_ascii_lowercase()];
@@ -494,12 +589,65 @@ impl Work<'_> {
                 findings[i].range_measured = true;
             }
         }
-        for i in 0..findings.len() {
-            if let Some(j) = ranged_by[i].filter(|&j| j != i) {
-                findings[i].range = findings[j].range.clone();
-            }
-        }
         families
+    }
+
+    /// Shrinks beyond the grammar each confirmed timeout a report will be about that
+    /// was not tried yet ([`minimize_timeout`]); where a step is kept, the finding's
+    /// formula and confirmation become the shrunk formula's. `None` when there was
+    /// none to try; else the findings whose formula changed.
+    fn shrink_reported_timeouts(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        settings: Settings,
+        progress: &mut dyn Progress,
+    ) -> Result<Option<Vec<usize>>, TriageError> {
+        let to_shrink: Vec<usize> = bug_reports::reported_members(findings, groups)
+            .filter(|&i| {
+                let f = &findings[i];
+                f.trigger.verdict() == crate::oracle::Verdict::Timeout
+                    && f.confirmation.outcome == confirm::Outcome::Confirmed
+                    && f.shrunk_timeout.is_none()
+            })
+            .collect();
+        if to_shrink.is_empty() {
+            return Ok(None);
+        }
+        progress.step(&format!(
+            "shrinking {} reported timeouts beyond the grammar (a step kept only while the solver times out at {}× the limits and the reference decides within them)",
+            to_shrink.len(),
+            settings.performance_factor.max(1.0)
+        ));
+        let results = self.each(&to_shrink, resolved, progress, |i| {
+            let f = &findings[i];
+            let (solver, reference) = &resolved[i];
+            let goal = minimize_timeout::Timeout {
+                trigger: &f.trigger,
+                solver,
+                reference: reference.as_ref(),
+                limits: self.limits(i),
+                settings,
+                witness_values: self.witness_values(i),
+                confirmed: &f.confirmation,
+            };
+            minimize_timeout::shrink(self.caller, &f.formula, &goal)
+        })?;
+        let mut changed = Vec::new();
+        for (i, (shrunk, kept)) in to_shrink.into_iter().zip(results) {
+            if let Some(kept) = kept {
+                findings[i].formula = kept.text;
+                findings[i].confirmation = kept.confirmation;
+                changed.push(i);
+            }
+            findings[i].shrunk_timeout = Some(shrunk);
+        }
+        progress.step(&format!(
+            "{} of them shrunk; their ranges measured again on the shrunk formulas",
+            changed.len()
+        ));
+        Ok(Some(changed))
     }
 
     /// The run's limits for trigger `i`, and its grammar's logic.
@@ -632,6 +780,45 @@ impl Work<'_> {
         progress.advance(total, total);
     }
 
+    /// For each performance finding a report will be about whose formula has a
+    /// witness: the solver asked once more, at the limits it was confirmed at, with
+    /// the witness pinned ([`pin::pin_witness`]).
+    fn pin_witnesses(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        factor: f64,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let (to_pin, witnesses) = reported_with(findings, groups, |i| {
+            if findings[i].kind != Kind::Performance {
+                return None;
+            }
+            let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+            Some(formula.witness()?.to_string())
+        });
+        let what = |n| {
+            format!(
+            "{n} reported performance findings have a witness: each asked again with the witness pinned"
+        )
+        };
+        let pinned = self.each_step(&to_pin, what, resolved, progress, |i| {
+            let f = &findings[i];
+            pin::pin_witness(
+                self.caller,
+                &f.formula,
+                &witnesses[&i],
+                &resolved[i].0,
+                self.confirmed_limits(i, f, factor),
+            )
+        })?;
+        for (i, p) in to_pin.into_iter().zip(pinned) {
+            findings[i].witness_pinned = p;
+        }
+        Ok(())
+    }
+
     /// For each finding a report will be about whose solver is an option
     /// configuration: the smallest set of its options that still shows it, and whether
     /// the default mode does ([`option_delta`]).
@@ -650,20 +837,14 @@ impl Work<'_> {
                 .or_else(|| options.pool.as_ref().and_then(|p| p.get(of)))
                 .cloned()
         };
-        let bases: HashMap<usize, SolverConfig> = bug_reports::reported_members(findings, groups)
-            .filter_map(|i| Some((i, base_of(i)?)))
-            .collect();
-        if bases.is_empty() {
-            return Ok(());
-        }
-        let mut to_reduce: Vec<usize> = bases.keys().copied().collect();
-        to_reduce.sort_unstable();
-        progress.step(&format!(
-            "reducing the options of {} reported configuration findings (fewest options first, the default mode included)",
-            to_reduce.len()
-        ));
+        let (to_reduce, bases) = reported_with(findings, groups, base_of);
         let factor = options.settings.performance_factor.max(1.0);
-        let reduced = self.each(&to_reduce, resolved, progress, |i| {
+        let what = |n| {
+            format!(
+            "reducing the options of {n} reported configuration findings (fewest options first, the default mode included)"
+        )
+        };
+        let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
             let f = &findings[i];
             let attempts = if f.kind == Kind::Performance {
                 1
@@ -698,17 +879,15 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let to_check: Vec<usize> = bug_reports::reported_members(findings, groups)
-            .filter(|&i| conversions::written_out(&findings[i].formula).is_some())
-            .collect();
-        if to_check.is_empty() {
-            return Ok(());
-        }
-        progress.step(&format!(
-            "{} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out",
-            to_check.len()
-        ));
-        let checked = self.each(&to_check, resolved, progress, |i| {
+        let (to_check, _) = reported_with(findings, groups, |i| {
+            conversions::written_out(&findings[i].formula)
+        });
+        let what = |n| {
+            format!(
+            "{n} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out"
+        )
+        };
+        let checked = self.each_step(&to_check, what, resolved, progress, |i| {
             let f = &findings[i];
             let limits = self.confirmed_limits(i, f, factor);
             conversions::check(
@@ -733,6 +912,23 @@ impl Work<'_> {
         } else {
             self.limits(i)
         }
+    }
+
+    /// [`Work::each`] as a step of its own, announced by `what(members.len())`;
+    /// nothing, and no step, without members.
+    fn each_step<R: Send>(
+        &self,
+        members: &[usize],
+        what: impl FnOnce(usize) -> String,
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        progress: &mut dyn Progress,
+        step: impl Fn(usize) -> Result<R, CallError> + Sync + Send,
+    ) -> Result<Vec<R>, TriageError> {
+        if members.is_empty() {
+            return Ok(Vec::new());
+        }
+        progress.step(&what(members.len()));
+        self.each(members, resolved, progress, step)
     }
 
     /// `step` on each of the findings `members`, `jobs` at a time, telling `progress`

@@ -224,9 +224,93 @@ pub fn pin(
     }))
 }
 
+/// A performance finding's formula with et's witness pinned: each constant asserted
+/// equal to its value in the witness. et's evaluation finds the formula true under
+/// those values, and they are its one candidate assignment, so the pinned formula is
+/// satisfiable by et's evaluation alone. A solver that still times out or gives up on
+/// it cannot decide a formula with nothing left to search: a stronger report than the
+/// timeout; one that decides it fails at finding the values.
+#[derive(Debug, Clone)]
+pub struct PinnedWitness {
+    /// The formula, then one `(assert (= x v))` per constant, then `(check-sat)`.
+    pub text: String,
+    /// The solver's answer on it, at the limits the finding was confirmed at.
+    pub answer: Answer,
+}
+
+/// `formula` with the values of `witness` (et's witness: one line of `define-fun`s)
+/// pinned before its `(check-sat)`, when they pin every constant whole and et's
+/// evaluation finds the formula true under them. A witness that relies on a choice
+/// for division by zero (its trailing `; with …` comment) is not pinned: the formula
+/// would be true only under that choice.
+pub fn witness_pinned(formula: &str, witness: &str) -> Option<String> {
+    if witness.contains(';') {
+        return None;
+    }
+    let pins = pins(
+        formula,
+        &format!("sat\n({witness})"),
+        ModelDialect::default(),
+    )?;
+    if !pins.whole.iter().all(|&w| w) {
+        return None;
+    }
+    let evaluation = evaluate(&pins.script, &pins.assignment, &Limits::default());
+    let Truth::True = evaluation.truth else {
+        return None;
+    };
+    let cut = formula.rfind("(check-sat)")?;
+    Some(format!(
+        "{}\n{}{}",
+        formula[..cut].trim_end(),
+        pins.pins.concat(),
+        &formula[cut..]
+    ))
+}
+
+/// Pins et's witness of `formula` ([`witness_pinned`]) and asks `solver` once at
+/// `limits`; `None` when there is no witness to pin.
+pub fn pin_witness(
+    caller: &Caller,
+    formula: &str,
+    witness: &str,
+    solver: &SolverConfig,
+    limits: CallSettings<'_>,
+) -> Result<Option<PinnedWitness>, crate::solvers::call::CallError> {
+    let Some(text) = witness_pinned(formula, witness) else {
+        return Ok(None);
+    };
+    let answer = caller.fresh(solver, &text, limits)?;
+    Ok(Some(PinnedWitness { text, answer }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_witness_is_pinned_whole_and_true() {
+        let formula = "(declare-const a Int) (declare-const b Int) (assert (> a b)) (check-sat)";
+        let pinned =
+            witness_pinned(formula, "(define-fun a () Int 1) (define-fun b () Int 0)").unwrap();
+        assert_eq!(
+            pinned,
+            "(declare-const a Int) (declare-const b Int) (assert (> a b))\n\
+             (assert (= a 1))\n(assert (= b 0))\n(check-sat)"
+        );
+        // Values that do not satisfy it, or a division-by-zero choice, pin nothing.
+        assert_eq!(
+            witness_pinned(formula, "(define-fun a () Int 0) (define-fun b () Int 1)"),
+            None
+        );
+        assert_eq!(
+            witness_pinned(
+                formula,
+                "(define-fun a () Int 1) (define-fun b () Int 0) ; with (div 1 0) = 0"
+            ),
+            None
+        );
+    }
 
     #[test]
     fn scalars_are_pinned_whole_and_arrays_by_their_entries() {

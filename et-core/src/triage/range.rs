@@ -40,6 +40,8 @@ pub struct VersionResult {
     pub affected: Option<bool>,
     /// What it answered, in a few words (empty when it could not run).
     pub answer: String,
+    /// It answered `sat` or `unsat` (whatever the verdict is about).
+    pub decided: bool,
 }
 
 /// The installed versions of a family, in release order, for one trigger.
@@ -137,6 +139,18 @@ impl VersionRange {
         }
     }
 
+    /// The newest release before `version` that decided the formula (`sat` or
+    /// `unsat`): where a timeout's slowdown can be measured from. A release that gave
+    /// up (`unknown`) did not show a timeout, and was not good either.
+    pub fn last_decided_before(&self, version: &str) -> Option<&str> {
+        let at = self.versions.iter().position(|v| v.version == version)?;
+        self.versions[..at]
+            .iter()
+            .rev()
+            .find(|v| v.decided)
+            .map(|v| v.version.as_str())
+    }
+
     /// Every installed release that ran shows it, the newest included: nothing to
     /// bisect, a trait of the family rather than a regression.
     pub fn always_shown(&self) -> bool {
@@ -193,6 +207,7 @@ pub fn version_range(
                     solver: solver.name.clone(),
                     affected: Some(true),
                     answer: own_answer.to_string(),
+                    decided: trigger.row().status.is_decided(),
                 };
             }
             match caller.cached(solver, formula.text(), limits) {
@@ -206,12 +221,14 @@ pub fn version_range(
                         .tells_about_solver()
                         .then(|| shows(trigger, &answer, reference, formula)),
                     answer: answer.describe(),
+                    decided: answer.status.is_decided(),
                 },
                 Err(_) => VersionResult {
                     version: solver.version.clone(),
                     solver: solver.name.clone(),
                     affected: None,
                     answer: String::new(),
+                    decided: false,
                 },
             }
         })
@@ -250,6 +267,7 @@ mod tests {
             solver: version.into(),
             affected,
             answer: String::new(),
+            decided: false,
         }
     }
 

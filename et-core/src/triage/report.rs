@@ -296,6 +296,65 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     }
 }
 
+/// How a timeout was shrunk beyond the grammar, in words (lower case).
+pub(super) fn shrunk_timeout_text(
+    triage: &Triage,
+    s: &super::minimize_timeout::ShrunkTimeout,
+) -> String {
+    format!(
+        "shrunk beyond the grammar ({} step{} of {} tried, each kept only while the solver \
+         timed out at the run's limits and at {}× them, and the reference or et's witness \
+         decided the formula within the run's limits)",
+        s.steps,
+        plural(s.steps),
+        s.tried,
+        trimmed(triage.settings.performance_factor.max(1.0))
+    )
+}
+
+/// What the solver answered with et's witness pinned, and what that says, in words.
+pub(super) fn witness_pinned_text(
+    triage: &Triage,
+    f: &Finding,
+    p: &super::pin::PinnedWitness,
+) -> String {
+    let factor = if f.kind == Kind::Performance {
+        triage.settings.performance_factor.max(1.0)
+    } else {
+        1.0
+    };
+    let means = match p.answer.status {
+        Status::Sat => "it decides the formula once the values are given: what it fails at is \
+                        finding them"
+            .to_string(),
+        Status::Unsat => "a wrong `unsat`: the pinned formula is satisfiable by et's \
+                          evaluation alone"
+            .to_string(),
+        Status::Timeout | Status::Unknown => "it cannot decide a formula with nothing left \
+                                              to search, so the trouble is not the search for \
+                                              values"
+            .to_string(),
+        other => format!("it ends with {}", code(&other.to_string())),
+    };
+    format!(
+        "with each constant asserted equal to its value in et's witness (the formula's one \
+         candidate assignment, under which et's evaluation finds it true: satisfiable with \
+         no solver needed), `{}` answers {} ({:.2} s; limit {}): {means}",
+        f.trigger.row().solver,
+        code(&p.answer.describe()),
+        p.answer.time_s,
+        limits_text(triage, f, factor)
+    )
+}
+
+/// `text` with its first letter in upper case.
+pub(super) fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
 pub(super) fn trimmed(x: f64) -> String {
     let s = format!("{x:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -346,17 +405,27 @@ pub(super) fn observed(f: &Finding) -> Option<String> {
     if !row.decided_by.is_empty() && row.decided_by != row.reference {
         seen.push(format!("{} decided it{time}", code(&row.decided_by)));
     }
+    // The run saw the formula as found; a shrunk timeout's re-run is of the formula
+    // the report shows.
+    let (in_the_run, re_run) = if f.shrunk_timeout().is_some() {
+        (
+            "in the run, on the formula as found,",
+            "on the shrunk formula above,",
+        )
+    } else {
+        ("in the run,", "re-run for this report,")
+    };
     let mut text = if seen.is_empty() {
         String::new()
     } else {
-        format!("in the run, {}", seen.join(" and "))
+        format!("{in_the_run} {}", seen.join(" and "))
     };
     if let Some(r) = &f.confirmation.reference {
         if !text.is_empty() {
             text.push_str("; ");
         }
         text.push_str(&format!(
-            "re-run for this report, {} answers {} ({:.2} s)",
+            "{re_run} {} answers {} ({:.2} s)",
             code(f.trigger.judge_name()),
             code(&r.describe()),
             r.time_s
@@ -591,9 +660,13 @@ fn how_triaged(out: &mut String, triage: &Triage) {
          timeout, kept only while the reference still decides the formula within the \
          run's timeout. Version ranges: {} run on each installed release of its family \
          (the runs' solvers{}){}. Groups share family, kind, version range and operators \
-         (crashes: the crash signature); groups whose formulas apply the same operators \
-         beside the Boolean skeleton and the comparisons, on the same releases, are one \
-         root cause; {} solver calls in all.\n",
+         (crashes: the crash signature); groups that share a formula, or whose formulas \
+         shrunk beyond the grammar (wrong `sat`s with ground truth; each reported timeout, \
+         a step kept only while it still times out at that longer limit and the reference \
+         decides within the run's) coincide up to names and constants, are one root cause, \
+         and so are groups whose (shrunk) formulas apply the same operators beside the \
+         Boolean skeleton and the comparisons, on the same releases; {} solver calls in \
+         all.\n",
         triage.settings.attempts,
         match triage.settings.performance_formulas {
             None => "every performance trigger".to_string(),
@@ -868,7 +941,18 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         t.row().size,
         code(&t.row().solver)
     );
+    if let Some(shrunk) = f.shrunk_timeout() {
+        let _ = writeln!(
+            out,
+            "{}:\n",
+            capitalized(&shrunk_timeout_text(triage, shrunk))
+        );
+    }
     code_block(out, "smt2", &one_command_per_line(&f.formula));
+    if let Some(shrunk) = f.shrunk_timeout() {
+        let _ = writeln!(out, "As found:\n");
+        code_block(out, "smt2", &one_command_per_line(&shrunk.original));
+    }
     if let Some(solver) = solver_of(triage, f) {
         let _ = writeln!(
             out,
@@ -915,6 +999,13 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     let _ = writeln!(out, "**Expected answer:** {expected}.\n");
     let _ = writeln!(out, "**How the expected answer is known:** {known}.\n");
     let _ = writeln!(out, "**Confirmation:** {}.\n", confirmation_text(triage, f));
+    if let Some(p) = &f.witness_pinned {
+        let _ = writeln!(
+            out,
+            "**With et's witness pinned:** {}.\n",
+            witness_pinned_text(triage, f, p)
+        );
+    }
     if let Some(range) = &f.range {
         let _ = writeln!(
             out,
@@ -961,23 +1052,28 @@ pub(super) fn other_triggers(
         return None;
     }
     let mut list = String::new();
+    let assertions = |formula: &str| {
+        let from = formula.find("(assert").map_or(formula, |i| &formula[i..]);
+        code(from.strip_suffix("(check-sat)").unwrap_or(from).trim())
+    };
     for (o, solvers) in others.iter().take(OTHER_TRIGGERS_SHOWN) {
-        let assertion = o
-            .formula
-            .find("(assert")
-            .map_or(o.formula.as_str(), |i| &o.formula[i..]);
-        let assertion = assertion
-            .strip_suffix("(check-sat)")
-            .unwrap_or(assertion)
-            .trim();
+        // The grammar's formula at that index; a shrunk timeout also says what it
+        // shrank to.
+        let text = match o.shrunk_timeout() {
+            Some(s) => format!(
+                "{}, shrunk to {}",
+                assertions(&s.original),
+                assertions(&o.formula)
+            ),
+            None => assertions(&o.formula),
+        };
         let solvers: Vec<String> = solvers.iter().map(|s| code(s)).collect();
         let _ = writeln!(
             list,
-            "- {} index {} on {}: {}",
+            "- {} index {} on {}: {text}",
             code(&o.trigger.row().grammar),
             o.trigger.row().index,
             solvers.join(", "),
-            code(assertion)
         );
     }
     if others.len() > OTHER_TRIGGERS_SHOWN {

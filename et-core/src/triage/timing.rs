@@ -72,6 +72,12 @@ pub struct ReleaseTiming {
 }
 
 impl ReleaseTiming {
+    /// Its first [`ROUNDS`]` - 1` runs were all stopped at the limit: the median of
+    /// [`ROUNDS`] is at least the limit, whatever one more run would do.
+    pub fn settled(&self) -> bool {
+        self.runs.len() == ROUNDS - 1 && self.runs.iter().all(|r| r.status == Status::Timeout)
+    }
+
     /// Runs that answered `sat` or `unsat`.
     pub fn decided(&self) -> usize {
         self.runs.iter().filter(|r| r.status.is_decided()).count()
@@ -161,7 +167,9 @@ impl Timings {
     /// ran, oldest first: in median CPU seconds, or else in the work count of two
     /// releases that both decided and were counted. A release whose median is itself a
     /// lower bound cannot be the "before" of a jump in time: how much slower the next
-    /// is, is unknown.
+    /// is, is unknown. Nor can a release that did not decide the formula in most of its
+    /// runs: one that gives up at once (`unknown`) was not good, and the next release
+    /// timing out where it gave up is no slowdown of a formula that was solved.
     pub fn regressions(&self) -> Vec<Regression> {
         let ran: Vec<(&ReleaseTiming, Seconds)> = self
             .releases
@@ -179,7 +187,8 @@ impl Timings {
                     factor,
                     work,
                 };
-                let time = (!ma.at_least).then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
+                let good = !ma.at_least && 2 * a.decided() > a.runs.len();
+                let time = good.then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
                 if let Some(factor) = time.filter(|&f| f >= REGRESSION_FACTOR) {
                     return Some(regression(factor, None));
                 }
@@ -198,23 +207,26 @@ impl Timings {
     }
 }
 
-/// The releases a timeout's formula is timed on: from the last release before the
-/// newest run of affected releases (where the regression must be) through the newest
-/// installed one, oldest first; `None` when there is no such release (every release
-/// from the oldest on times out: long-standing, nothing to bracket). Timing every
+/// The releases a timeout's formula is timed on: from the last release that decided it
+/// before the newest run of affected releases (where the regression must be) through
+/// the newest installed one, oldest first; `None` when there is no such release (every
+/// release from the oldest on times out or gives up: nothing to bracket). A release
+/// that answered `unknown` did not time out, but it was not good either. Timing every
 /// release of a family with fifty of them would cost minutes of CPU per report for
 /// releases the range already shows alike.
 pub fn window(range: &VersionRange, versions: &[SolverConfig]) -> Option<Vec<SolverConfig>> {
-    let (_, Some(good)) = range.newest_since()? else {
-        return None;
-    };
+    let (start, _) = range.newest_since()?;
+    let good = range.last_decided_before(start)?;
     let from = versions.iter().position(|s| s.version == good)?;
     Some(versions[from..].to_vec())
 }
 
 /// Times `formula` on every solver of `versions` (a family's releases, oldest first):
-/// [`ROUNDS`] fresh runs each at `limits`, all at once on the caller's threads, then,
-/// where the family counts its work, one more run of each release that decided.
+/// [`ROUNDS`] fresh runs each at `limits`, all at once on the caller's threads — but a
+/// release whose first [`ROUNDS`]` - 1` runs were all stopped at the limit is not run
+/// again: the median is at least the limit whatever one more run does, and on a long
+/// window of releases that time out the last round would be a third of the cost.
+/// Then, where the family counts its work, one more run of each release that decided.
 pub fn time(
     caller: &Caller,
     versions: &[SolverConfig],
@@ -222,12 +234,6 @@ pub fn time(
     limits: CallSettings<'_>,
     work: Option<WorkCount>,
 ) -> Timings {
-    let tasks: Vec<(usize, usize)> = (0..versions.len())
-        .flat_map(|v| (0..ROUNDS).map(move |round| (v, round)))
-        .collect();
-    let answers: Vec<Option<Answer>> = caller.map(&tasks, |&(v, _)| {
-        caller.fresh(&versions[v], formula, limits).ok()
-    });
     let mut releases: Vec<ReleaseTiming> = versions
         .iter()
         .map(|s| ReleaseTiming {
@@ -237,15 +243,27 @@ pub fn time(
             work: None,
         })
         .collect();
-    for (&(v, _), answer) in tasks.iter().zip(answers) {
-        // A release that could not start (or was killed from outside) has no timing.
-        if let Some(a) = answer.filter(|a| a.status.tells_about_solver()) {
-            releases[v].runs.push(Run {
-                status: a.status,
-                cpu_s: a.cpu_s,
-            });
+    let run = |tasks: &[usize], releases: &mut [ReleaseTiming]| {
+        let answers: Vec<Option<Answer>> =
+            caller.map(tasks, |&v| caller.fresh(&versions[v], formula, limits).ok());
+        for (&v, answer) in tasks.iter().zip(answers) {
+            // A release that could not start (or was killed from outside) has no timing.
+            if let Some(a) = answer.filter(|a| a.status.tells_about_solver()) {
+                releases[v].runs.push(Run {
+                    status: a.status,
+                    cpu_s: a.cpu_s,
+                });
+            }
         }
-    }
+    };
+    let first: Vec<usize> = (0..versions.len())
+        .flat_map(|v| std::iter::repeat_n(v, ROUNDS - 1))
+        .collect();
+    run(&first, &mut releases);
+    let last: Vec<usize> = (0..versions.len())
+        .filter(|&v| !releases[v].settled())
+        .collect();
+    run(&last, &mut releases);
     if let Some(count) = work {
         let deciding: Vec<usize> = (0..versions.len())
             .filter(|&v| releases[v].decided() > 0)
@@ -314,6 +332,14 @@ mod tests {
             Some((8.0, true))
         );
         assert_eq!(release("4", &[]).median(limit), None);
+        // Two runs of three stopped at the limit settle the median: no third run.
+        let stopped = release("6", &[(TIMEOUT, 8.0), (TIMEOUT, 8.1)]);
+        assert!(stopped.settled());
+        assert_eq!(
+            stopped.median(limit).map(|m| (m.value, m.at_least)),
+            Some((8.0, true))
+        );
+        assert!(!release("7", &[(TIMEOUT, 8.0), (SAT, 7.5)]).settled());
         // An `unknown` at once is an answer in its own time, not a run at the limit.
         let gives_up = release("5.3.2", &[(Status::Unknown, 0.02); 3]);
         assert_eq!(
@@ -329,23 +355,39 @@ mod tests {
             .iter()
             .map(|v| SolverConfig::new(&format!("z3-{v}"), "z3", v, vec!["/bin/true".into()]))
             .collect();
-        let range = |affected: [bool; 5]| VersionRange {
+        // Unaffected releases decided the formula, unless `gave_up` says otherwise.
+        let with = |affected: [bool; 5], gave_up: [bool; 5]| VersionRange {
             versions: versions
                 .iter()
-                .zip(affected)
-                .map(|(s, a)| VersionResult {
+                .zip(affected.into_iter().zip(gave_up))
+                .map(|(s, (a, g))| VersionResult {
                     version: s.version.clone(),
                     solver: s.name.clone(),
                     affected: Some(a),
                     answer: String::new(),
+                    decided: !a && !g,
                 })
                 .collect(),
         };
+        let range = |affected: [bool; 5]| with(affected, [false; 5]);
         let timed = window(&range([true, false, false, true, true]), &versions).unwrap();
         let names: Vec<&str> = timed.iter().map(|s| s.version.as_str()).collect();
         assert_eq!(names, ["5.3.3", "5.4.0", "5.4.1"]);
         // Every release from the oldest on: long-standing, not timed.
         assert!(window(&range([true; 5]), &versions).is_none());
+        // 5.3.2 gave up (`unknown`): the window starts at 4.8.5, which decided.
+        let gave_up = with(
+            [false, false, true, true, true],
+            [false, true, false, false, false],
+        );
+        let timed = window(&gave_up, &versions).unwrap();
+        assert_eq!(timed[0].version, "4.8.5");
+        // No release decided it: nothing to bracket.
+        let never = with(
+            [false, false, true, true, true],
+            [true, true, false, false, false],
+        );
+        assert!(window(&never, &versions).is_none());
     }
 
     #[test]
@@ -367,6 +409,16 @@ mod tests {
             work: None,
         };
         // 0.01 → 0.2: measured from the noise floor, 4×: none either.
+        assert!(timings.regressions().is_empty());
+        // Giving up at once, then timing out, is not a slowdown of a solved formula.
+        let timings = Timings {
+            releases: vec![
+                release("5.3.2", &[(Status::Unknown, 0.36); 3]),
+                release("5.3.3", &[(TIMEOUT, 8.0), (TIMEOUT, 8.0), (TIMEOUT, 8.0)]),
+            ],
+            limit_s: 8.0,
+            work: None,
+        };
         assert!(timings.regressions().is_empty());
         let timings = Timings {
             releases: vec![

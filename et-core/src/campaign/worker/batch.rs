@@ -5,7 +5,9 @@
 //! driven alone (2,000 formulas, models asked for): alternating per formula cost cvc5
 //! 6.1–7.0 s and z3 4.0–4.2 s of CPU, in runs of 16 formulas 4.9–5.2 s and 3.1–3.3 s.
 //! Then each formula is judged ([`FormulaCalls::finish`]). Calls are made here: in the
-//! worker's session of the solver, or fresh.
+//! worker's session of the solver, or fresh. A session gets the next formula of its run
+//! written ahead, so that the solver never waits for et between two formulas
+//! ([`Session::call_then`]).
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -45,8 +47,16 @@ impl Worker<'_> {
             .collect();
         let mut running = true;
         'run: for solver in self.under_test {
+            let due: Vec<&Job> = jobs
+                .iter()
+                .filter(|job| !job.done.contains_key(&solver.name))
+                .collect();
+            let mut next = due.iter().skip(1);
             for calls in &mut batch {
-                if !calls.job.done.contains_key(&solver.name) && !calls.call(solver)? {
+                if calls.job.done.contains_key(&solver.name) {
+                    continue;
+                }
+                if !calls.call(solver, next.next().copied())? {
                     running = false;
                     break 'run;
                 }
@@ -134,18 +144,24 @@ impl FormulaCalls<'_, '_> {
         })
     }
 
-    /// Runs one solver on the formula; false if the run is being cancelled. The call
+    /// Runs one solver on the formula (`then` is the formula it runs on next, if any);
+    /// false if the run is being cancelled. The call
     /// is made and observed through [`crate::judging`], the path triage re-runs it by: with
     /// models on, the solver runs with its family's model options, the script asks for
     /// the model after `(check-sat)`, and a `sat` model is checked by et-eval.
-    pub(super) fn call(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
+    pub(super) fn call(
+        &mut self,
+        solver: &SolverConfig,
+        then: Option<&Job>,
+    ) -> anyhow::Result<bool> {
         let w = self.worker;
         if w.cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
         let invocation = Invocation::new(solver, &self.job.text, w.logic);
+        let next = then.map(|job| Invocation::new(solver, &job.text, w.logic).script);
         let mut mode = CallMode::Fresh;
-        let outcome = match w.in_session(solver, &invocation)? {
+        let outcome = match w.in_session(solver, &invocation, next.as_deref())? {
             Some(outcome) => {
                 mode = CallMode::Session;
                 outcome
@@ -200,12 +216,14 @@ impl FormulaCalls<'_, '_> {
 
 impl Worker<'_> {
     /// Runs `invocation` as a formula of `solver`'s session in this worker, starting
-    /// the session if needed; `None` when calls are fresh, or the solver's family
-    /// cannot run a session (it then runs fresh).
+    /// the session if needed, with `next` (the script of its next call) written ahead;
+    /// `None` when calls are fresh, or the solver's family cannot run a session (it
+    /// then runs fresh).
     fn in_session(
         &self,
         solver: &SolverConfig,
         invocation: &Invocation<'_>,
+        next: Option<&str>,
     ) -> anyhow::Result<Option<CallOutcome>> {
         if self.mode != CallMode::Session {
             return Ok(None);
@@ -218,7 +236,7 @@ impl Worker<'_> {
             return Ok(None);
         };
         let outcome = session
-            .call(&invocation.script, self.limits)
+            .call_then(&invocation.script, next, self.limits)
             .with_context(|| {
                 format!(
                     "cannot run solver {} in a session ({})",

@@ -128,7 +128,7 @@ impl FormulaCalls<'_, '_> {
         {
             if let Some(answer) = w.cache.get(&r.name, self.job.offset) {
                 self.known.insert(r.name.clone(), answer);
-            } else if !self.call(r)? {
+            } else if !self.call(r, None)? {
                 return Ok(false);
             }
         }

@@ -72,7 +72,7 @@ use cgroup::Cgroups;
 use watch::Watched;
 
 pub(crate) use capture::Capture;
-pub(crate) use contained::Contained;
+pub(crate) use contained::{Contained, Span};
 pub(crate) use watch::{AfterInput, StdoutSink};
 
 /// Default cap on the bytes kept from each of stdout and stderr (1 MiB).

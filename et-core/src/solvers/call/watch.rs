@@ -199,6 +199,11 @@ impl<O: StdoutSink> Watch<'_, '_, O> {
         self.stopped.is_none()
     }
 
+    /// Whether the input is all written (or can no longer be: stdin is closed).
+    fn input_written(&self) -> bool {
+        self.input.is_empty() || self.process.stdin.is_none()
+    }
+
     /// Has the process exited (asked of `waitid` without a pidfd; the pidfd is
     /// polled), is the answer complete, or has a limit passed?
     fn check_stops(&mut self) -> Result<(), SupervisionFailure> {
@@ -209,7 +214,9 @@ impl<O: StdoutSink> Watch<'_, '_, O> {
         {
             self.stop(Stop::Exited, start.elapsed())?;
         }
-        if self.running() && self.stdout.answered() {
+        // An answer is complete once the input is all written too: a session writes
+        // the next formula behind the one it watches, and its answer may already be in.
+        if self.running() && self.stdout.answered() && self.input_written() {
             let watched = Watched {
                 why: Stop::Answered,
                 wall: start.elapsed(),

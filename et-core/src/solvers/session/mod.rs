@@ -32,6 +32,20 @@
 //!   without cgroups; a call with another memory limit gets a new session), capture
 //!   bounds, cancel.
 //!
+//! **One formula ahead.** A caller that knows the next formula says so
+//! ([`Session::call_then`]): its input is written behind the current formula's, so the
+//! solver goes on to it the moment it has answered, instead of waiting for et to read
+//! the answer and write again (a solver blocked on its input between formulas pays a
+//! sleep and a wake-up per formula, and et's reaction time is added to each one's
+//! wall). The formula written ahead is measured from the moment its predecessor's echo
+//! is read: its wall and timeout start there, its CPU time is the tree's from the same
+//! reading of the counter (so a formula's CPU time may hold the first microseconds of
+//! the next, never lose any), and its output is what followed that echo. A formula
+//! written ahead that the next call does not ask for, or a process that ends, drops it:
+//! the session is ended and the next formula gets a new process. Solvers that end on an
+//! error ([`SessionProtocol::ends_on_error`]) are asked for models only after `sat`,
+//! so nothing is written ahead to them.
+//!
 //! Faults cost one formula's outcome and a new session, never more: a timeout, memout,
 //! crash or exit kills the whole session (its cgroup) and reports that formula the way
 //! a fresh call would report it (a solver that ends on an error never prints the echo;
@@ -54,6 +68,7 @@
 
 mod sentinel;
 
+use super::call::Span;
 use super::call::{
     AfterInput, CallError, CallOutcome, Capture, Contained, Limits, StdoutSink, Supervisor,
 };
@@ -90,18 +105,66 @@ pub struct Session<'s> {
     supervisor: &'s Supervisor,
     /// The solver's command line with the family's session options.
     command: Vec<String>,
-    /// What is written between two formulas (the reset and what it must restore).
-    between: String,
-    echo: Echo,
+    /// How formulas are framed in the input.
+    framing: Echoes,
     restart_after: usize,
     /// The family's model request.
     model_request: &'static str,
     /// How a script's model request reaches the solver (see [`Session::call`]).
     models: Models,
     live: Option<Live<'s>>,
-    /// Numbers the echoes of this session object, across its processes.
-    echoes: u64,
     stats: SessionStats,
+}
+
+/// How formulas are framed in a session's input: the echoes that mark where each
+/// answer ends, and what is written between two formulas.
+struct Echoes {
+    /// The reset and what it must restore.
+    between: String,
+    echo: Echo,
+    /// Numbers the echoes of this session object, across its processes.
+    count: u64,
+}
+
+impl Echoes {
+    /// Appends `script` to `input`, framed: after a lead echo and the reset when it
+    /// comes `after_another` formula, followed by its echo. Returns the lead's and the
+    /// echo's names.
+    fn frame(
+        &mut self,
+        input: &mut String,
+        script: &str,
+        after_another: bool,
+    ) -> (Option<String>, String) {
+        self.count += 1;
+        let echo = format!("et-session-{}", self.count);
+        let lead = after_another.then(|| format!("{echo}-lead"));
+        if let Some(lead) = &lead {
+            // Whatever the solver prints before this echo is late output of the last
+            // formula (see `sentinel`).
+            input.push_str(&format!("(echo \"{lead}\")\n"));
+            input.push_str(&self.between);
+        }
+        input.push_str(script);
+        if !script.ends_with('\n') {
+            input.push('\n');
+        }
+        input.push_str(&format!("(echo \"{echo}\")\n"));
+        (lead, echo)
+    }
+}
+
+/// A formula written to the live process ahead of its call.
+struct Ahead {
+    /// What was written for it (the script as the session sends it, without framing).
+    text: String,
+    /// Its lead and closing echo names.
+    lead: String,
+    echo: String,
+    /// From when it is measured: the reading taken at its predecessor's echo.
+    span: Span,
+    /// Stdout that came after its predecessor's echo: the start of its answer.
+    carried: Vec<u8>,
 }
 
 /// The process of a session and what it has done.
@@ -109,6 +172,8 @@ struct Live<'s> {
     process: Contained<'s>,
     memory_mb: Option<u64>,
     formulas: usize,
+    /// The next formula, already written (see [`Session::call_then`]).
+    ahead: Option<Ahead>,
 }
 
 /// How a session passes on a script's model request.
@@ -136,6 +201,10 @@ struct Exchange {
     outcome: CallOutcome,
     /// The process is still alive and in step.
     goes_on: bool,
+    /// Where the next formula's measure starts: the reading taken at this one's echo.
+    next_span: Span,
+    /// Stdout that came after the echo (kept only when a formula was written ahead).
+    after: Vec<u8>,
 }
 
 impl<'s> Session<'s> {
@@ -150,8 +219,11 @@ impl<'s> Session<'s> {
         Session {
             supervisor,
             command: protocol.command(command),
-            between: protocol.between_formulas(command),
-            echo: protocol.echo,
+            framing: Echoes {
+                between: protocol.between_formulas(command),
+                echo: protocol.echo,
+                count: 0,
+            },
             restart_after: DEFAULT_RESTART_AFTER,
             model_request: family::SMTLIB_MODEL_REQUEST,
             models: if protocol.dumps_models(command) {
@@ -162,7 +234,6 @@ impl<'s> Session<'s> {
                 Models::InScript
             },
             live: None,
-            echoes: 0,
             stats: SessionStats::default(),
         }
     }
@@ -208,18 +279,32 @@ impl<'s> Session<'s> {
     /// A solver that prints each model by itself (cvc4, cvc5 with `--dump-models`) gets
     /// the script without its model request, in one step.
     pub fn call(&mut self, script: &str, limits: &Limits) -> Result<CallOutcome, CallError> {
+        self.call_then(script, None, limits)
+    }
+
+    /// [`Session::call`], writing `next` (the script of the formula the next call will
+    /// make) behind this one's input, so that the solver goes on to it without waiting;
+    /// see the module documentation. A next call that makes another script ends the
+    /// session first.
+    pub fn call_then(
+        &mut self,
+        script: &str,
+        next: Option<&str>,
+        limits: &Limits,
+    ) -> Result<CallOutcome, CallError> {
         self.stats.formulas += 1;
         let formula = match self.models {
             Models::InScript => None,
             Models::Dumped | Models::AfterSat => self.without_model_request(script),
         };
         let Some(formula) = formula else {
-            return self.send(script, limits, Step::Formula);
+            return self.send(script, limits, Step::Formula, next);
         };
         if self.models == Models::Dumped {
-            return self.send(formula, limits, Step::Formula);
+            let next = next.map(|n| self.without_model_request(n).unwrap_or(n));
+            return self.send(formula, limits, Step::Formula, next);
         }
-        let answer = self.send(formula, limits, Step::Formula)?;
+        let answer = self.send(formula, limits, Step::Formula, None)?;
         if !self.is_live() || last_line(&answer.stdout) != Some(&b"sat"[..]) {
             return Ok(answer);
         }
@@ -229,7 +314,7 @@ impl<'s> Session<'s> {
             ..limits.clone()
         };
         let request = format!("{}\n", self.model_request);
-        let model = self.send(&request, &left, Step::ModelRequest)?;
+        let model = self.send(&request, &left, Step::ModelRequest, None)?;
         Ok(joined(answer, model))
     }
 
@@ -242,23 +327,29 @@ impl<'s> Session<'s> {
 
     /// Sends `script` to the session process and reads until its echo, the process's
     /// end or a limit. A formula starts a process if none runs, or replaces it when
-    /// due; the model request goes to the process that answered the formula.
+    /// due; the model request goes to the process that answered the formula. `next`,
+    /// if given, is written behind `script` when the same process will answer it.
     fn send(
         &mut self,
         script: &str,
         limits: &Limits,
         step: Step,
+        next: Option<&str>,
     ) -> Result<CallOutcome, CallError> {
         if step == Step::ModelRequest && self.live.is_none() {
             return Ok(CallOutcome::not_started(
                 "the session ended before the model request".to_string(),
             ));
         }
-        if let (Some(live), Step::Formula) = (&self.live, step) {
-            if live.memory_mb != limits.memory_mb || live.formulas >= self.restart_after {
+        if let (Some(live), Step::Formula) = (&mut self.live, step) {
+            let written = live.ahead.as_ref().map(|a| a.text == script);
+            if live.memory_mb != limits.memory_mb
+                || live.formulas >= self.restart_after
+                || written == Some(false)
+            {
                 self.stats.replaced += 1;
                 self.end();
-            } else if live.process.has_unread_output() {
+            } else if written.is_none() && live.process.has_unread_output() {
                 self.stats.out_of_step += 1;
                 self.end();
             }
@@ -275,45 +366,77 @@ impl<'s> Session<'s> {
                         process,
                         memory_mb: limits.memory_mb,
                         formulas: 0,
+                        ahead: None,
                     });
                 }
                 Err(why) => return Ok(CallOutcome::not_started(why)),
             }
         }
-        self.echoes += 1;
-        let echo = format!("et-session-{}", self.echoes);
-        let lead = format!("{echo}-lead");
-        let between = !first && step == Step::Formula;
-        let mut input = String::with_capacity(script.len() + self.between.len() + 80);
-        if between {
-            // Whatever the solver prints before this echo is late output of the last
-            // formula (see `sentinel`).
-            input.push_str(&format!("(echo \"{lead}\")\n"));
-            input.push_str(&self.between);
-        }
-        input.push_str(script);
-        if !script.ends_with('\n') {
-            input.push('\n');
-        }
-        input.push_str(&format!("(echo \"{echo}\")\n"));
         let live = self.live.as_mut().expect("a live session was just ensured");
+        let mut input = String::new();
+        let (lead, echo, span, carried) = match live.ahead.take() {
+            Some(ahead) => (
+                Some(ahead.lead),
+                ahead.echo,
+                Some(ahead.span),
+                ahead.carried,
+            ),
+            None => {
+                let (lead, echo) =
+                    self.framing
+                        .frame(&mut input, script, !first && step == Step::Formula);
+                (lead, echo, None, Vec::new())
+            }
+        };
+        // The next formula goes behind this one when this process will answer it.
+        let ahead = next
+            .filter(|_| step == Step::Formula && live.formulas + 1 < self.restart_after)
+            .map(|next| {
+                let (lead, echo) = self.framing.frame(&mut input, next, true);
+                (
+                    next.to_string(),
+                    lead.expect("a formula after another has a lead"),
+                    echo,
+                )
+            });
+        let span = span.unwrap_or_else(|| {
+            live.process.restart_peak();
+            if first {
+                live.process.span_since_exec()
+            } else {
+                live.process.span_from_now()
+            }
+        });
         let exchange = exchange(
             &mut live.process,
-            input.as_bytes(),
-            between.then(|| self.echo.line(&lead)),
-            self.echo.line(&echo),
+            Framing {
+                input: input.as_bytes(),
+                lead: lead.map(|l| self.framing.echo.line(&l)),
+                echo: self.framing.echo.line(&echo),
+                carried: &carried,
+                keep_after: ahead.is_some(),
+            },
+            span,
             limits,
-            first,
             &self.command[0],
         );
         match exchange {
             Ok(Exchange {
                 outcome,
                 goes_on: true,
+                next_span,
+                after,
             }) => {
                 if step == Step::Formula {
                     live.formulas += 1;
                 }
+                live.ahead = ahead.map(|(text, lead, echo)| Ahead {
+                    text,
+                    lead,
+                    echo,
+                    span: next_span,
+                    carried: after,
+                });
                 Ok(outcome)
             }
             Ok(Exchange { outcome, .. }) => {
@@ -361,33 +484,39 @@ impl StdoutSink for Framed {
     }
 }
 
-/// Writes `input` to the session process and watches it (as a call is watched) until
-/// the `echo` line, the end of the process or a limit; `first` when the process was
-/// started for this formula. The formula's CPU time and peak memory are measured here,
-/// from the outside, as what the process used since the formula began.
-fn exchange(
-    process: &mut Contained<'_>,
-    input: &[u8],
+/// What one exchange writes and reads: the input, and the echo lines that frame the
+/// formula's answer in the output.
+struct Framing<'f> {
+    input: &'f [u8],
+    /// The lead's line (a formula after another), the closing echo's line.
     lead: Option<String>,
     echo: String,
+    /// Stdout that arrived before the exchange (after the previous formula's echo).
+    carried: &'f [u8],
+    /// A formula was written ahead: stdout after the echo is its, kept.
+    keep_after: bool,
+}
+
+/// Writes the input to the session process and watches it (as a call is watched)
+/// until the echo line, the end of the process or a limit, measuring from `span`. The
+/// formula's CPU time and peak memory are measured here, from the outside, as what the
+/// process used since the formula began.
+fn exchange(
+    process: &mut Contained<'_>,
+    framing: Framing<'_>,
+    span: Span,
     limits: &Limits,
-    first: bool,
     program: &str,
 ) -> Result<Exchange, CallError> {
-    process.restart_peak();
-    let span = if first {
-        process.span_since_exec()
-    } else {
-        process.span_from_now()
-    };
     let mut stdout = Framed {
-        sentinel: Sentinel::new(lead, echo),
+        sentinel: Sentinel::new(framing.lead, framing.echo, framing.keep_after),
         out: Capture::new(limits.capture_bytes),
     };
+    stdout.push(framing.carried);
     let mut stderr = Capture::new(limits.capture_bytes);
     let watched = process
         .watch(
-            input,
+            framing.input,
             AfterInput::KeepOpen,
             span,
             limits,
@@ -400,17 +529,25 @@ fn exchange(
         mut out,
     } = stdout;
     out.push(&sentinel.rest());
+    let next_span = process.span_from_now();
     let (cpu, max_rss_kb) = match (&watched.ended, process.in_cgroup()) {
         // Without a cgroup, a reaped process's counters are its rusage (its whole life).
         (Some(end), false) => (end.cpu.saturating_sub(span.cpu_before), end.max_rss_kb),
         _ => (
-            process.cpu_used().saturating_sub(span.cpu_before),
+            next_span.cpu_before.saturating_sub(span.cpu_before),
             process.peak_memory_kb(),
         ),
     };
+    let goes_on = watched.ended.is_none() && sentinel.unasked() == 0;
+    if goes_on && framing.keep_after {
+        // The formula written ahead is running: its peak is measured from here.
+        process.restart_peak();
+    }
     Ok(Exchange {
         outcome: watched.outcome(process, (out, stderr), cpu, max_rss_kb, limits),
-        goes_on: watched.ended.is_none() && sentinel.unasked() == 0,
+        goes_on,
+        next_span,
+        after: sentinel.take_after(),
     })
 }
 

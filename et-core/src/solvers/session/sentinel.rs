@@ -2,7 +2,9 @@
 //! `(echo "...")` sent before the formula (a *lead*, for every formula but a session's
 //! first) and after it. Bytes between the two lines are the formula's stdout; the lines
 //! themselves are not; anything before the lead or after the end is output nobody
-//! asked for (a solver printing late is out of step), counted, never kept.
+//! asked for (a solver printing late is out of step), counted, never kept — unless a
+//! formula was written ahead: what follows the echo is then the start of its answer,
+//! kept for it.
 
 /// Splits a stream of stdout chunks at the lines of the expected echoes.
 pub(super) struct Sentinel {
@@ -19,13 +21,18 @@ pub(super) struct Sentinel {
     spoiled: bool,
     /// The echo line was seen.
     seen: bool,
-    /// Bytes that came after the echo line.
+    /// Bytes that came after the echo line (counted as unasked unless kept).
     after: usize,
+    /// Whether bytes after the echo line are kept ([`Sentinel::take_after`]).
+    keep_after: bool,
+    /// The bytes after the echo line, when kept.
+    kept: Vec<u8>,
 }
 
 impl Sentinel {
-    /// Ends at the line `expected`, after the line `lead` if given.
-    pub fn new(lead: Option<String>, expected: String) -> Sentinel {
+    /// Ends at the line `expected`, after the line `lead` if given; what comes after
+    /// `expected` is kept if `keep_after` (it is the next formula's), else counted.
+    pub fn new(lead: Option<String>, expected: String, keep_after: bool) -> Sentinel {
         Sentinel {
             lead: lead.map(String::into_bytes),
             before: 0,
@@ -34,6 +41,8 @@ impl Sentinel {
             spoiled: false,
             seen: false,
             after: 0,
+            keep_after,
+            kept: Vec::new(),
         }
     }
 
@@ -41,7 +50,11 @@ impl Sentinel {
     pub fn feed(&mut self, chunk: &[u8], mut out: impl FnMut(&[u8])) {
         for piece in chunk.split_inclusive(|&b| b == b'\n') {
             if self.seen {
-                self.after += piece.len();
+                if self.keep_after {
+                    self.kept.extend_from_slice(piece);
+                } else {
+                    self.after += piece.len();
+                }
                 continue;
             }
             let ends_line = piece.ends_with(b"\n");
@@ -91,6 +104,11 @@ impl Sentinel {
         self.before + self.after
     }
 
+    /// The bytes after the echo line, when kept.
+    pub fn take_after(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.kept)
+    }
+
     /// The held-back start of a last line without newline (the stream ended there).
     pub fn rest(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.line)
@@ -102,7 +120,7 @@ mod tests {
     use super::*;
 
     fn split(expected: &str, chunks: &[&str]) -> (String, bool, usize, String) {
-        let mut s = Sentinel::new(None, expected.to_string());
+        let mut s = Sentinel::new(None, expected.to_string(), false);
         let mut out = Vec::new();
         for c in chunks {
             s.feed(c.as_bytes(), |b| out.extend_from_slice(b));
@@ -145,7 +163,7 @@ mod tests {
 
     #[test]
     fn output_before_the_lead_is_not_the_formulas() {
-        let mut s = Sentinel::new(Some("L".into()), "E".into());
+        let mut s = Sentinel::new(Some("L".into()), "E".into(), false);
         let mut out = Vec::new();
         for chunk in ["late\nL", "\nsat\nE\n"] {
             s.feed(chunk.as_bytes(), |b| out.extend_from_slice(b));
@@ -154,5 +172,18 @@ mod tests {
             (out.as_slice(), s.seen(), s.unasked()),
             (&b"sat\n"[..], true, 5)
         );
+    }
+
+    #[test]
+    fn bytes_after_the_echo_are_the_next_formulas_when_kept() {
+        let mut s = Sentinel::new(None, "E".into(), true);
+        let mut out = Vec::new();
+        s.feed(b"sat\nE\nL\nuns", |b| out.extend_from_slice(b));
+        s.feed(b"at\n", |b| out.extend_from_slice(b));
+        assert_eq!(
+            (out.as_slice(), s.seen(), s.unasked()),
+            (&b"sat\n"[..], true, 0)
+        );
+        assert_eq!(s.take_after(), b"L\nunsat\n");
     }
 }
