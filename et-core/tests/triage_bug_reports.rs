@@ -240,18 +240,19 @@ fn the_report_of_a_bug_two_releases_share_names_the_newest() {
     }
 }
 
-/// The pool of the timeout tests: the reference cvc5 1.4.2, z3 4.16.0, and a z3 "99.0"
-/// that is 4.16.0 behind a script that never answers on formulas applying `operator`.
-fn z3_hanging_on(operator: &str) -> [et_core::solvers::SolverConfig; 3] {
+/// The pool of the performance tests: the reference cvc5 1.4.2, z3 4.16.0, and a z3
+/// "99.0" that is 4.16.0 behind a script that shows `fault` (`hang`: never answers,
+/// `unknown`: gives up at once) on formulas applying `operator`.
+fn z3_faulty_on(operator: &str, fault: &str) -> [et_core::solvers::SolverConfig; 3] {
     let z3 = solver("z3-4.16.0");
-    let hangs = fake_release(
+    let faulty = fake_release(
         "z3-99.0",
         "z3",
         "99.0",
         "fault-on.sh",
-        &[z3.program(), operator, "hang"],
+        &[z3.program(), operator, fault],
     );
-    [solver("cvc5-1.4.2"), z3, hangs]
+    [solver("cvc5-1.4.2"), z3, faulty]
 }
 
 /// A timeout a newer release brought: z3 "99.0" is z3 4.16.0 behind a script that
@@ -267,7 +268,7 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
     let run = s.campaign(
         "core",
         "40",
-        &z3_hanging_on("not"),
+        &z3_faulty_on("not", "hang"),
         "run",
         // The script reads a formula file: one process per formula.
         &["--timeout", "1", "--mode", "fresh"],
@@ -418,18 +419,12 @@ fn a_run_from_another_machine_is_triaged_with_the_local_install() {
     );
 }
 
-/// Timeouts are shrunk beyond the grammar before they are reported, and timeouts that
-/// shrink to one formula are one root cause. A z3 "99.0" hangs on every formula that
-/// applies `xor`; two campaigns found it on `(not (xor a b))` and on
-/// `(and true (xor a b))`, whose operators differ (and core formulas have no theory to
-/// join them by). Both shrink to `(xor a b)`, each step kept only while 99.0 times out
-/// at the limit and at 4× it while cvc5 decides: one group of two formulas, one
-/// report, whose input is the shrunk formula and whose evidence gives each formula as
-/// found. With et's witness pinned, 99.0 still times out.
-#[test]
-fn timeouts_that_shrink_to_one_formula_are_one_report() {
-    let s = Scratch::new();
-    let pool = z3_hanging_on("xor");
+/// Two campaigns over the core formulas 199 `(not (xor a b))` and 347
+/// `(and true (xor a b))` with a z3 "99.0" that shows `fault` on every formula applying
+/// `xor`, triaged together: the one z3 group of the fault's `verdict` (asserted to be
+/// one, of both formulas, shrunk to `(xor a b)`), and its report and input script.
+fn xor_fault_triaged(s: &Scratch, fault: &str, verdict: &str) -> (String, std::path::PathBuf) {
+    let pool = z3_faulty_on("xor", fault);
     let options = |start| vec!["--timeout", "1", "--mode", "fresh", "--start", start];
     let not_xor = s.campaign("core", "1", &pool, "not-xor", &options("199"));
     let and_xor = s.campaign("core", "1", &pool, "and-xor", &options("347"));
@@ -448,7 +443,7 @@ fn timeouts_that_shrink_to_one_formula_are_one_report() {
     assert!(o.status.success(), "{}", show(&o));
     let groups: Vec<_> = csv_maps(&s.join("triage").join("groups.csv"))
         .into_iter()
-        .filter(|g| g["family"] == "z3" && g["verdict"] == "timeout")
+        .filter(|g| g["family"] == "z3" && g["verdict"] == verdict)
         .collect();
     assert_eq!(groups.len(), 1, "one root cause: {groups:?}");
     assert_eq!(groups[0]["formulas"], "2", "{groups:?}");
@@ -456,10 +451,24 @@ fn timeouts_that_shrink_to_one_formula_are_one_report() {
         groups[0]["formula"],
         "(declare-const a Bool) (declare-const b Bool) (assert (xor a b)) (check-sat)"
     );
+    report_of(&s.join("triage").join("bugs"), "z3-99.0-performance")
+}
 
-    let (report, script) = report_of(&s.join("triage").join("bugs"), "z3-99.0-performance");
+/// Timeouts are shrunk beyond the grammar before they are reported, and timeouts that
+/// shrink to one formula are one root cause. A z3 "99.0" hangs on every formula that
+/// applies `xor`; two campaigns found it on `(not (xor a b))` and on
+/// `(and true (xor a b))`, whose operators differ (and core formulas have no theory to
+/// join them by). Both shrink to `(xor a b)`, each step kept only while 99.0 times out
+/// at the limit and at 4× it while cvc5 decides: one group of two formulas, one
+/// report, whose input is the shrunk formula and whose evidence gives each formula as
+/// found. With et's witness pinned, 99.0 still times out.
+#[test]
+fn timeouts_that_shrink_to_one_formula_are_one_report() {
+    let s = Scratch::new();
+    let (report, script) = xor_fault_triaged(&s, "hang", "timeout");
     assert!(
-        report.contains("**Minimized:** yes: shrunk beyond the grammar (1 step of "),
+        report.contains("**Minimized:** yes: shrunk beyond the grammar (1 step of ")
+            && report.contains("each kept only while the solver timed out at the run's limits"),
         "{report}"
     );
     let input = std::fs::read_to_string(&script).unwrap();
@@ -485,4 +494,21 @@ fn timeouts_that_shrink_to_one_formula_are_one_report() {
             && pinned.contains("(assert (= b "),
         "{report}"
     );
+}
+
+/// An `unknown` a report is about is shrunk like a timeout, each step kept only while
+/// the solver still gives up and the reference decides: z3 "99.0" answering `unknown`
+/// on every formula that applies `xor` is one report of both formulas, shrunk to
+/// `(xor a b)`, and the report says what each step kept.
+#[test]
+fn unknowns_are_shrunk_beyond_the_grammar_too() {
+    let s = Scratch::new();
+    let (report, script) = xor_fault_triaged(&s, "unknown", "unknown");
+    assert!(
+        report.contains("**Minimized:** yes: shrunk beyond the grammar (1 step of ")
+            && report.contains("each kept only while the solver answered `unknown`"),
+        "{report}"
+    );
+    let input = std::fs::read_to_string(&script).unwrap();
+    assert!(input.contains("(assert (xor a b))"), "{input}");
 }

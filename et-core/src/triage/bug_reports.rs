@@ -290,7 +290,7 @@ fn template_fields(
     );
     let minimized = match (
         f.pinned.as_ref().and_then(|p| p.shrunk.as_ref()),
-        &f.shrunk_timeout,
+        &f.shrunk_performance,
     ) {
         (Some(s), _) => format!(
             "yes: shrunk with ground truth beyond the grammar ({} steps of {} tried, each \
@@ -299,11 +299,16 @@ fn template_fields(
         ),
         (None, Some(s)) if s.steps > 0 => format!(
             "yes: {}; the formula as found is under Evidence",
-            super::report::shrunk_timeout_text(triage, s)
+            super::report::shrunk_performance_text(triage, s)
         ),
-        (None, Some(_)) => format!(
+        (None, Some(s)) => format!(
             "{from_grammar}; no rewrite of it beyond the grammar (an assertion dropped, a \
-             term replaced by an argument of its sort) still times out"
+             term replaced by an argument of its sort) still {}",
+            if s.status == crate::oracle::Status::Unknown {
+                "gives `unknown`"
+            } else {
+                "times out"
+            }
         ),
         (None, None) => format!("{from_grammar}; not shrunk further"),
     };
@@ -340,7 +345,7 @@ fn report(
         row.grammar,
         row.index,
         row.size,
-        if f.shrunk_timeout().is_some() {
+        if f.shrunk_performance().is_some() {
             ", then shrunk beyond the grammar (the input below)"
         } else {
             ""
@@ -657,14 +662,14 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             .decided_s
             .map_or_else(String::new, |s| format!(" in {s:.3} s"));
         let limit = limits_text(triage, f, 1.0);
-        if let Some(shrunk) = f.shrunk_timeout() {
+        if let Some(shrunk) = f.shrunk_performance() {
             return format!(
                 "The formula above was {} from the one et's campaign found (grammar `{}`, \
                  index {}, below). On the formula above: {}; `{}` ran out of its {} \
                  when re-run. In the run, on the formula as found, {} and `{}` took \
                  {:.3} s ({:.3} s of CPU time; limit: {limit}). Times are wall-clock on \
                  the machine et ran on unless they say CPU.\n\nFound as:\n\n```smt2\n{}\n```",
-                super::report::shrunk_timeout_text(triage, shrunk),
+                super::report::shrunk_performance_text(triage, shrunk),
                 row.grammar,
                 row.index,
                 match &f.confirmation.reference {

@@ -56,9 +56,9 @@ pub struct Finding {
     /// needs ([`super::option_delta`]).
     pub options: Option<super::option_delta::OptionDelta>,
     /// For the timeout a report is about: what shrinking it beyond the grammar did
-    /// ([`super::minimize_timeout`]). When a step was kept, `formula` is the shrunk
+    /// ([`super::minimize_performance`]). When a step was kept, `formula` is the shrunk
     /// formula, and the confirmation and range are measured on it.
-    pub shrunk_timeout: Option<super::minimize_timeout::ShrunkTimeout>,
+    pub shrunk_performance: Option<super::minimize_performance::ShrunkPerformance>,
     /// For the performance finding a report is about, when et has a witness of its
     /// formula: the solver's answer with the witness pinned ([`super::pin`]).
     pub witness_pinned: Option<super::pin::PinnedWitness>,
@@ -88,7 +88,7 @@ impl Finding {
             timings: None,
             converted: None,
             options: None,
-            shrunk_timeout: None,
+            shrunk_performance: None,
             witness_pinned: None,
         }
     }
@@ -107,20 +107,20 @@ impl Finding {
         self.pinned.as_ref().filter(|p| p.wrong_sat())
     }
 
-    /// A timeout shrunk beyond the grammar by at least one step: `formula` is not the
+    /// A timeout or `unknown` shrunk beyond the grammar by at least one step: `formula` is not the
     /// grammar's.
-    pub fn shrunk_timeout(&self) -> Option<&super::minimize_timeout::ShrunkTimeout> {
-        self.shrunk_timeout.as_ref().filter(|s| s.steps > 0)
+    pub fn shrunk_performance(&self) -> Option<&super::minimize_performance::ShrunkPerformance> {
+        self.shrunk_performance.as_ref().filter(|s| s.steps > 0)
     }
 
     /// The formulas this finding is compared by when groups are joined: its formula,
     /// or — shrunk beyond the grammar — the shrunk formula's [`shape`], and for a
-    /// shrunk timeout also the formula as found (its other triggers have that text).
+    /// shrunk timeout or `unknown` also the formula as found (its other triggers have that text).
     fn compared(&self) -> Vec<std::borrow::Cow<'_, str>> {
         if self.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some()) {
             return vec![shape(&self.formula).into()];
         }
-        match &self.shrunk_timeout {
+        match &self.shrunk_performance {
             Some(s) if s.steps > 0 => vec![shape(&self.formula).into(), s.original.as_str().into()],
             Some(_) => vec![shape(&self.formula).into(), self.formula.as_str().into()],
             None => vec![self.formula.as_str().into()],
@@ -283,7 +283,7 @@ impl Group {
 /// formula belongs to one group. The joined group's range runs from the oldest first
 /// affected release to the newest last one. Formulas shrunk beyond the grammar (a
 /// wrong `sat` with ground truth, [`super::minimize`]; a timeout, whether a step was
-/// kept or none could be, [`super::minimize_timeout`]) are compared by [`shape`]: two
+/// kept or none could be, [`super::minimize_performance`]) are compared by [`shape`]: two
 /// findings whose shrunk reproducers differ only in names and constants of the same
 /// shape are one root cause.
 fn one_group_per_formula(
@@ -317,7 +317,7 @@ fn one_group_per_formula(
 /// relations are left out) and whose own version ranges, each measured on the group's
 /// own formula, are the same: `(< 0.0 (sin 1.0))` and `(not (>= 0.0 (sin 1.0)))`
 /// timing out on the same releases are one root cause, reported once with every formula.
-/// A group whose reported timeout was shrunk is compared by the shrunk formula's
+/// A group whose reported timeout or `unknown` was shrunk is compared by the shrunk formula's
 /// operators.
 /// The theory decides, the coinciding ranges only support it: groups with the same
 /// range and different theories stay apart, and so do groups whose formulas are all
@@ -330,11 +330,11 @@ fn one_group_per_root_cause(
     type At<'k> = (&'k str, Kind, Verdict, &'k str, &'k str, Signature);
     let mut first_with: HashMap<At, usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
-        // A group whose reported timeout was shrunk computes what the shrunk formula
+        // A group whose reported timeout or `unknown` was shrunk computes what the shrunk formula
         // computes: its operators, not those the grammar's formulas happened to add.
         let theory = members
             .iter()
-            .find_map(|&i| findings[i].shrunk_timeout())
+            .find_map(|&i| findings[i].shrunk_performance())
             .map_or_else(|| key.operators.theory(), |s| s.operators.theory());
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
@@ -654,9 +654,9 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
         .map(|(mut key, mut members)| {
             members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
             // The operators a group is named by are those its report's formula applies
-            // too: a shrunk timeout's formula lost the ones the grammar added.
+            // too: a shrunk formula lost the ones the grammar added.
             for &i in &members {
-                if let Some(s) = findings[i].shrunk_timeout() {
+                if let Some(s) = findings[i].shrunk_performance() {
                     key.operators.0.retain(|op| s.operators.0.contains(op));
                 }
             }
@@ -891,7 +891,8 @@ mod tests {
     fn shrunk(grammar: &str, index: &str, found: &str, shrunk: &str) -> Finding {
         let mut f = finding(grammar, index, "z3-5.4.1", shrunk);
         f.operators = Signature::of(found);
-        f.shrunk_timeout = Some(super::super::minimize_timeout::ShrunkTimeout {
+        f.shrunk_performance = Some(super::super::minimize_performance::ShrunkPerformance {
+            status: crate::oracle::Status::Timeout,
             original: found.into(),
             steps: 1,
             tried: 4,
@@ -905,7 +906,7 @@ mod tests {
     /// compute the same on the same releases; a shrunk formula that computes something
     /// else stays apart.
     #[test]
-    fn shrunk_timeouts_are_joined_by_what_they_shrank_to() {
+    fn shrunk_performances_are_joined_by_what_they_shrank_to() {
         let times = "(declare-const a Real) (declare-const b Real) (assert (= (* a (sin b)) 1.0)) (check-sat)";
         let plus = "(declare-const a Real) (declare-const b Real) (assert (< (sin (+ a b)) 0.5)) (check-sat)";
         let divided = "(declare-const a Real) (declare-const b Real) (assert (= (sin (/ a b)) 2.0)) (check-sat)";

@@ -36,7 +36,7 @@ pub mod group;
 pub mod journal;
 pub mod known;
 pub mod minimize;
-pub mod minimize_timeout;
+pub mod minimize_performance;
 pub mod option_delta;
 pub mod pin;
 pub mod range;
@@ -323,15 +323,15 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     }
     .range_findings(&mut findings, &installed, options.ranged, progress);
     let mut groups = group::group(&findings);
-    // Every timeout a report will be about is shrunk; one that shrank is ranged again
+    // Every timeout or `unknown` a report will be about is shrunk; one that shrank is ranged again
     // on its shrunk formula, and the groups formed again, which may give a group a
-    // reported timeout not yet tried.
+    // reported finding not yet tried.
     loop {
         let shrinking = Work {
             formulas: &reported,
             ..work
         };
-        let Some(shrunk) = shrinking.shrink_reported_timeouts(
+        let Some(shrunk) = shrinking.shrink_reported_performance(
             &mut findings,
             &groups,
             &resolved,
@@ -592,11 +592,11 @@ impl Work<'_> {
         families
     }
 
-    /// Shrinks beyond the grammar each confirmed timeout a report will be about that
-    /// was not tried yet ([`minimize_timeout`]); where a step is kept, the finding's
+    /// Shrinks beyond the grammar each confirmed timeout or `unknown` a report will be
+    /// about that was not tried yet ([`minimize_performance`]); where a step is kept, the finding's
     /// formula and confirmation become the shrunk formula's. `None` when there was
     /// none to try; else the findings whose formula changed.
-    fn shrink_reported_timeouts(
+    fn shrink_reported_performance(
         &self,
         findings: &mut [Finding],
         groups: &[Group],
@@ -607,23 +607,25 @@ impl Work<'_> {
         let to_shrink: Vec<usize> = bug_reports::reported_members(findings, groups)
             .filter(|&i| {
                 let f = &findings[i];
-                f.trigger.verdict() == crate::oracle::Verdict::Timeout
-                    && f.confirmation.outcome == confirm::Outcome::Confirmed
-                    && f.shrunk_timeout.is_none()
+                matches!(
+                    f.trigger.verdict(),
+                    crate::oracle::Verdict::Timeout | crate::oracle::Verdict::Unknown
+                ) && f.confirmation.outcome == confirm::Outcome::Confirmed
+                    && f.shrunk_performance.is_none()
             })
             .collect();
         if to_shrink.is_empty() {
             return Ok(None);
         }
         progress.step(&format!(
-            "shrinking {} reported timeouts beyond the grammar (a step kept only while the solver times out at {}× the limits and the reference decides within them)",
+            "shrinking {} reported timeouts and unknowns beyond the grammar (a step kept only while the solver still fails at {}× the limits and the reference decides within them)",
             to_shrink.len(),
             settings.performance_factor.max(1.0)
         ));
         let results = self.each(&to_shrink, resolved, progress, |i| {
             let f = &findings[i];
             let (solver, reference) = &resolved[i];
-            let goal = minimize_timeout::Timeout {
+            let goal = minimize_performance::Undecided {
                 trigger: &f.trigger,
                 solver,
                 reference: reference.as_ref(),
@@ -632,7 +634,7 @@ impl Work<'_> {
                 witness_values: self.witness_values(i),
                 confirmed: &f.confirmation,
             };
-            minimize_timeout::shrink(self.caller, &f.formula, &goal)
+            minimize_performance::shrink(self.caller, &f.formula, &goal)
         })?;
         let mut changed = Vec::new();
         for (i, (shrunk, kept)) in to_shrink.into_iter().zip(results) {
@@ -641,7 +643,7 @@ impl Work<'_> {
                 findings[i].confirmation = kept.confirmation;
                 changed.push(i);
             }
-            findings[i].shrunk_timeout = Some(shrunk);
+            findings[i].shrunk_performance = Some(shrunk);
         }
         progress.step(&format!(
             "{} of them shrunk; their ranges measured again on the shrunk formulas",

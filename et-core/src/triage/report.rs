@@ -296,14 +296,19 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     }
 }
 
-/// How a timeout was shrunk beyond the grammar, in words (lower case).
-pub(super) fn shrunk_timeout_text(
+/// How a timeout or `unknown` was shrunk beyond the grammar, in words (lower case).
+pub(super) fn shrunk_performance_text(
     triage: &Triage,
-    s: &super::minimize_timeout::ShrunkTimeout,
+    s: &super::minimize_performance::ShrunkPerformance,
 ) -> String {
+    let failed = if s.status == Status::Unknown {
+        "answered `unknown`"
+    } else {
+        "timed out"
+    };
     format!(
         "shrunk beyond the grammar ({} step{} of {} tried, each kept only while the solver \
-         timed out at the run's limits and at {}× them, and the reference or et's witness \
+         {failed} at the run's limits and at {}× them, and the reference or et's witness \
          decided the formula within the run's limits)",
         s.steps,
         plural(s.steps),
@@ -405,9 +410,9 @@ pub(super) fn observed(f: &Finding) -> Option<String> {
     if !row.decided_by.is_empty() && row.decided_by != row.reference {
         seen.push(format!("{} decided it{time}", code(&row.decided_by)));
     }
-    // The run saw the formula as found; a shrunk timeout's re-run is of the formula
+    // The run saw the formula as found; a shrunk finding's re-run is of the formula
     // the report shows.
-    let (in_the_run, re_run) = if f.shrunk_timeout().is_some() {
+    let (in_the_run, re_run) = if f.shrunk_performance().is_some() {
         (
             "in the run, on the formula as found,",
             "on the shrunk formula above,",
@@ -661,9 +666,9 @@ fn how_triaged(out: &mut String, triage: &Triage) {
          run's timeout. Version ranges: {} run on each installed release of its family \
          (the runs' solvers{}){}. Groups share family, kind, version range and operators \
          (crashes: the crash signature); groups that share a formula, or whose formulas \
-         shrunk beyond the grammar (wrong `sat`s with ground truth; each reported timeout, \
-         a step kept only while it still times out at that longer limit and the reference \
-         decides within the run's) coincide up to names and constants, are one root cause, \
+         shrunk beyond the grammar (wrong `sat`s with ground truth; each reported timeout \
+         or `unknown`, a step kept only while it still fails so at that longer limit and \
+         the reference decides within the run's) coincide up to names and constants, are one root cause, \
          and so are groups whose (shrunk) formulas apply the same operators beside the \
          Boolean skeleton and the comparisons, on the same releases; {} solver calls in \
          all.\n",
@@ -941,15 +946,15 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         t.row().size,
         code(&t.row().solver)
     );
-    if let Some(shrunk) = f.shrunk_timeout() {
+    if let Some(shrunk) = f.shrunk_performance() {
         let _ = writeln!(
             out,
             "{}:\n",
-            capitalized(&shrunk_timeout_text(triage, shrunk))
+            capitalized(&shrunk_performance_text(triage, shrunk))
         );
     }
     code_block(out, "smt2", &one_command_per_line(&f.formula));
-    if let Some(shrunk) = f.shrunk_timeout() {
+    if let Some(shrunk) = f.shrunk_performance() {
         let _ = writeln!(out, "As found:\n");
         code_block(out, "smt2", &one_command_per_line(&shrunk.original));
     }
@@ -1057,9 +1062,9 @@ pub(super) fn other_triggers(
         code(from.strip_suffix("(check-sat)").unwrap_or(from).trim())
     };
     for (o, solvers) in others.iter().take(OTHER_TRIGGERS_SHOWN) {
-        // The grammar's formula at that index; a shrunk timeout also says what it
+        // The grammar's formula at that index; a shrunk finding also says what it
         // shrank to.
-        let text = match o.shrunk_timeout() {
+        let text = match o.shrunk_performance() {
             Some(s) => format!(
                 "{}, shrunk to {}",
                 assertions(&s.original),

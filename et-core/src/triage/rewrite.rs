@@ -1,5 +1,5 @@
 //! One-step rewrites of a formula's assertions, the moves every shrinking beyond the
-//! grammar makes ([`super::minimize`] for a wrong `sat`, [`super::minimize_timeout`]
+//! grammar makes ([`super::minimize`] for a wrong `sat`, [`super::minimize_performance`]
 //! for a timeout): drop an assertion, or replace one term by an argument of its own
 //! sort, or by a replacement the caller offers (a value under a model, an array-free
 //! form). Every result is well sorted: a replacement has the sort of what it replaces.

@@ -1,12 +1,14 @@
-//! Shrinking a timeout beyond the grammar. The formula a reported timeout is about is
-//! rewritten one step at a time ([`super::rewrite`]: drop an assertion, replace a term
-//! by an argument of its sort), and a step is kept only while the finding still holds
-//! by triage's own rule for performance findings ([`super::confirm`]): the solver
-//! times out at the run's limits, and again at the performance factor × them, while
-//! the reference (or et's witness) decides the formula within the run's limits. That
-//! is the timing guard: every kept step is a timeout of at least factor × the limit
-//! against a decision within the limit. A step must also keep whether the solver is
-//! slow only while it checks its answer.
+//! Shrinking a performance finding (a timeout, or an `unknown` where the reference
+//! decides) beyond the grammar. The formula a reported finding is about is rewritten
+//! one step at a time ([`super::rewrite`]: drop an assertion, replace a term by an
+//! argument of its sort), and a step is kept only while the finding still holds by
+//! triage's own rule for performance findings ([`super::confirm`]): the solver times
+//! out (or gives up with `unknown`: the same verdict as found) at the run's limits, and
+//! again at the performance factor × them, while the reference (or et's witness)
+//! decides the formula within the run's limits. That is the timing guard: every kept
+//! step of a timeout is one of at least factor × the limit against a decision within
+//! the limit. A step must also keep whether the solver is slow only while it checks
+//! its answer.
 //!
 //! Timeouts found on different formulas often shrink to one: z3 timing out on
 //! `(= (* a (sin b)) 1.0)` and on `(< (sin (+ a b)) 0.5)` is one slowness on `sin`.
@@ -37,9 +39,11 @@ use super::triggers::TriggerRow;
 /// what deciding took.
 pub const MAX_CANDIDATES: usize = 120;
 
-/// What shrinking a timeout did.
+/// What shrinking a performance finding did.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ShrunkTimeout {
+pub struct ShrunkPerformance {
+    /// What every kept step showed: `timeout` or `unknown`.
+    pub status: Status,
     /// The formula as found (the grammar's).
     pub original: String,
     /// Steps kept (0: no rewrite still showed the timeout).
@@ -59,9 +63,9 @@ pub struct Kept {
     pub confirmation: Confirmation,
 }
 
-/// The finding a timeout shrink keeps showing: its trigger (a `timeout`), the solver
-/// and reference that confirmed it, and how.
-pub struct Timeout<'a> {
+/// The finding a shrink keeps showing: its trigger (a `timeout` or an `unknown`), the
+/// solver and reference that confirmed it, and how.
+pub struct Undecided<'a> {
     /// The trigger (its verdict is what each step must show).
     pub trigger: &'a TriggerRow,
     /// The solver under test.
@@ -79,14 +83,15 @@ pub struct Timeout<'a> {
     pub confirmed: &'a Confirmation,
 }
 
-/// Shrinks the timeout of `goal` on `formula`. The kept formula, when a step was
+/// Shrinks the timeout or `unknown` of `goal` on `formula`. The kept formula, when a step was
 /// kept, comes with the confirmation of its last step.
 pub fn shrink(
     caller: &Caller,
     formula: &str,
-    goal: &Timeout<'_>,
-) -> Result<(ShrunkTimeout, Option<Kept>), CallError> {
-    let mut shrunk = ShrunkTimeout {
+    goal: &Undecided<'_>,
+) -> Result<(ShrunkPerformance, Option<Kept>), CallError> {
+    let mut shrunk = ShrunkPerformance {
+        status: goal.trigger.row().status,
         original: formula.to_string(),
         steps: 0,
         tried: 0,
@@ -123,12 +128,12 @@ pub fn shrink(
     Ok((shrunk, kept))
 }
 
-impl Timeout<'_> {
-    /// The confirmation of `text` when it shows the timeout: first the solver alone
+impl Undecided<'_> {
+    /// The confirmation of `text` when it shows the finding: first the solver alone
     /// at the run's limits (most rewrites make the formula easy, and this says so
     /// cheaply), then triage's confirmation of a performance finding.
     fn holds(&self, caller: &Caller, text: &str) -> Result<Option<Confirmation>, CallError> {
-        if caller.fresh(self.solver, text, self.limits)?.status != Status::Timeout {
+        if caller.fresh(self.solver, text, self.limits)?.status != self.trigger.row().status {
             return Ok(None);
         }
         let c = confirm::confirm(
