@@ -247,14 +247,17 @@ for g in "${triage_steps[@]}"; do
   step_runs=()
   for part in ${g//+/ }; do step_runs+=("runs/$part"); done
   # A grammar's triage can take longer than a session: its solver calls go to a
-  # journal as they finish, and a step stopped part-way goes on from it (the journal
-  # is removed once the step is done).
+  # journal as they finish, and a step stopped part-way goes on from it. The journal
+  # stays on the machine (not committed: it names this machine's solver paths), so
+  # that a grammar triaged again (its triage/<grammar> removed) replays the calls the
+  # earlier triage made and makes only the new ones; times.txt says so.
   journal=triage/.journal-$g.csv
   went_on=""
-  [[ -s $journal ]] && went_on=", going on from the journal of a run stopped part-way"
+  if [[ -s $journal ]]; then
+    went_on=", replaying the journal of an earlier or stopped run of this step (report.md says how many calls it answered)"
+  fi
   "$et" triage "${step_runs[@]}" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
     --confirm 3 --ranged 1 --out "triage/$g" --journal "$journal"
-  rm -f "$journal"
   echo "$g triage: $(($(date +%s) - start)) s$went_on, et built at $build" | tee -a triage/times.txt >&2
   join_triage
   done_steps=$((done_steps + 1))

@@ -55,14 +55,28 @@ fn a_triage_run_again_with_its_journal_makes_no_call_twice() {
     assert!(made > 0, "{first}");
 
     // Run again in full: every call is answered from the journal, and the triage is
-    // the same, file for file.
+    // the same, file for file, but for the report saying where its calls came from.
     let again = triage(&s, &run, "again", &journal);
     assert_eq!(count_before(&again, " solver calls"), 0, "{again}");
     assert_eq!(count_before(&again, " more answered"), made, "{again}");
-    for file in ["report.md", "groups.csv", "triggers.csv"] {
-        let read = |dir: &str| std::fs::read_to_string(s.join(dir).join(file)).unwrap();
-        assert_eq!(read("first"), read("again"), "{file}");
+    let read = |dir: &str, file: &str| std::fs::read_to_string(s.join(dir).join(file)).unwrap();
+    for file in ["groups.csv", "triggers.csv"] {
+        assert_eq!(read("first", file), read("again", file), "{file}");
     }
+    let replayed = format!(
+        "{made} solver calls in all ({made} of them answered from the journal of an earlier run"
+    );
+    let report = read("again", "report.md");
+    assert!(report.contains(&replayed), "{report}");
+    let without_note = report.replacen(
+        &format!(
+            " ({made} of them answered from the journal of an earlier run, which made them \
+             with the same solvers, formulas and limits)"
+        ),
+        "",
+        1,
+    );
+    assert_eq!(read("first", "report.md"), without_note);
 
     // Killed part-way: the journal ends in the middle of a record. What it holds is
     // answered from it, the rest made again, and the groups are the same.

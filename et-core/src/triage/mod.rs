@@ -250,6 +250,8 @@ pub struct Triage {
     pub rows: u64,
     /// Solver calls asked (made, or answered from the journal).
     pub calls: u64,
+    /// Of those, the calls answered from the journal (made by an earlier run).
+    pub replayed: u64,
     /// How triggers were confirmed.
     pub settings: Settings,
     /// Formulas per candidate group whose triggers were ranged (`None`: all).
@@ -381,6 +383,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         // Every call the triage asked, made now or answered from the journal: the
         // same report whether it ran in one go or was stopped and run again.
         calls: caller.calls() + caller.journal().map_or(0, |j| j.replayed()),
+        replayed: caller.journal().map_or(0, |j| j.replayed()),
         settings: options.settings,
         ranged: options.ranged,
         pool_file: options.pool.as_ref().and_then(|p| p.source.clone()),

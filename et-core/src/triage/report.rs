@@ -671,7 +671,7 @@ fn how_triaged(out: &mut String, triage: &Triage) {
          the reference decides within the run's) coincide up to names and constants, are one root cause, \
          and so are groups whose (shrunk) formulas apply the same operators beside the \
          Boolean skeleton and the comparisons, on the same releases; {} solver calls in \
-         all.\n",
+         all{}.\n",
         triage.settings.attempts,
         match triage.settings.performance_formulas {
             None => "every performance trigger".to_string(),
@@ -710,7 +710,16 @@ fn how_triaged(out: &mut String, triage: &Triage) {
         } else {
             ""
         },
-        triage.calls
+        triage.calls,
+        if triage.replayed > 0 {
+            format!(
+                " ({} of them answered from the journal of an earlier run, which made them \
+                 with the same solvers, formulas and limits)",
+                triage.replayed
+            )
+        } else {
+            String::new()
+        }
     );
 }
 
