@@ -572,6 +572,18 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
             );
         }
     }
+    // The title counts every release that showed it at the run's limits; where those
+    // are not one run of releases, the history the timings start after is said here.
+    if let Some(range) = f.range.as_ref().filter(|r| f.range_measured && r.runs().len() > 1) {
+        let _ = writeln!(
+            out,
+            "At the run's limits ({}, one run on every installed release) the releases that \
+             show it are {}: the timings above start from the last good release before the \
+             newest of those runs.\n",
+            limits_text(triage, f, 1.0),
+            range.describe()
+        );
+    }
     if let Some(w) = t.work {
         let _ = writeln!(
             out,
