@@ -436,21 +436,7 @@ fn report(
             range.describe(),
             g.key.family,
         );
-        let _ = writeln!(out, "| release | shows it | answer |\n|---|---|---|");
-        for v in &range.versions {
-            let shows = match v.affected {
-                Some(true) => "yes",
-                Some(false) => "no",
-                None => "could not run",
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {shows} | {} |",
-                release_label(&g.key.family, &v.version, &v.solver),
-                v.answer
-            );
-        }
-        let _ = writeln!(out);
+        super::report::range_table(&mut out, &g.key.family, range);
     }
     if let Some((count, list)) = super::report::other_triggers(&triage.findings, g, f) {
         // Another solver's finding on the same formula may sort first: what matters
@@ -539,7 +525,7 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
             (n, 0) => format!("{} of {n}", r.decided()),
             (n, u) => format!("{} of {n} ({u} `unknown`)", r.decided()),
         };
-        let release = release_label(&f.trigger.row().family, &r.version, &r.solver);
+        let release = super::report::release_label(&f.trigger.row().family, &r.version, &r.solver);
         let _ = match work {
             Some(_) => writeln!(
                 out,
@@ -595,16 +581,6 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
     }
 }
 
-/// A release in a table: its version, and the pool's name for it when that is not
-/// `FAMILY-VERSION` — a local build such as a development head (`et solvers add
-/// --name yices-head-84efa927`) says which build it is.
-fn release_label(family: &str, version: &str, solver: &str) -> String {
-    if solver.eq_ignore_ascii_case(&format!("{family}-{version}")) {
-        version.to_string()
-    } else {
-        format!("{version} (`{solver}`)")
-    }
-}
 
 /// The formula with its implicit Int→Real conversions written out, and what the
 /// solver answered on it ([`super::conversions`]).

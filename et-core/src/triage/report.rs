@@ -296,6 +296,37 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
     }
 }
 
+/// A version range as a table: each installed release, oldest first, whether it shows
+/// the finding and what it answered.
+pub(super) fn range_table(out: &mut String, family: &str, range: &super::range::VersionRange) {
+    let _ = writeln!(out, "| release | shows it | answer |\n|---|---|---|");
+    for v in &range.versions {
+        let shows = match v.affected {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "could not run",
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {shows} | {} |",
+            release_label(family, &v.version, &v.solver),
+            cell(&v.answer)
+        );
+    }
+    let _ = writeln!(out);
+}
+
+/// A release in a table: its version, and the pool's name for it when that is not
+/// `FAMILY-VERSION` — a local build such as a development head (`et solvers add
+/// --name yices-head-84efa927`) says which build it is.
+pub(super) fn release_label(family: &str, version: &str, solver: &str) -> String {
+    if solver.eq_ignore_ascii_case(&format!("{family}-{version}")) {
+        cell(version)
+    } else {
+        format!("{} (`{solver}`)", cell(version))
+    }
+}
+
 /// How a timeout or `unknown` was shrunk beyond the grammar, in words (lower case).
 pub(super) fn shrunk_performance_text(
     triage: &Triage,
@@ -1027,22 +1058,7 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
             range.describe(),
             code(&g.key.family)
         );
-        let _ = writeln!(out, "| version | shows it | answer |");
-        let _ = writeln!(out, "|---|---|---|");
-        for v in &range.versions {
-            let shows = match v.affected {
-                Some(true) => "yes",
-                Some(false) => "no",
-                None => "could not run",
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {shows} | {} |",
-                cell(&v.version),
-                cell(&v.answer)
-            );
-        }
-        let _ = writeln!(out);
+        range_table(out, &g.key.family, range);
     }
     if let Some((count, list)) = other_triggers(findings, g, f) {
         let _ = writeln!(
