@@ -68,6 +68,9 @@ run() {
   "$et" run --grammar "$g-5v2a" --n "$n" --timeout "$wall" --cpu-timeout "$cpu" \
     --jobs "$jobs" --pool "$out/pool.toml" --solvers "$z3,$cvc5" \
     --configurations "$configurations" --out "$dir" "${resume[@]}" > "$dir.summary.txt" 2> /dev/null
+  # A finished run's tables are compressed (every et command reads them so) and can be
+  # committed; a run under way keeps its plain runs.csv, which git ignores.
+  gzip -9 "$dir"/*.csv
   mv "$dir.summary.txt" "$dir/summary.txt"
   echo "$kind $g-5v2a: $n formulas, $(($(date +%s) - start)) s, et built at $build" |
     tee -a "$out/times.txt" >&2
@@ -89,9 +92,15 @@ for g in "${grammars[@]}"; do
     exit 0
   fi
   start=$(date +%s)
+  # As in scripts/hunt.sh: the step's solver calls go to a journal kept on this
+  # machine, so that a triage stopped part-way, or made again by a newer et, replays
+  # the calls already made.
+  journal=$out/triage/.journal-$g.csv
+  went_on=""
+  [[ -s $journal ]] && went_on=", replaying the journal of an earlier or stopped run of this step (report.md says how many calls it answered)"
   "$et" triage "$out/runs/curated/$g" "$out/runs/single/$g" --pool "$ET_HOME/pool.toml" \
-    --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$g"
-  echo "triage $g-5v2a: $(($(date +%s) - start)) s, et built at $build" |
+    --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$g" --journal "$journal"
+  echo "triage $g-5v2a: $(($(date +%s) - start)) s$went_on, et built at $build" |
     tee -a "$out/times.txt" >&2
   done_steps=$((done_steps + 1))
 done
