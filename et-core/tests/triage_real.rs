@@ -419,7 +419,7 @@ fn shrink_reduces_a_real_invalid_model_trigger_of_z3_4_8_7() {
 /// while yices still answers `sat`. Shrunk with ground truth, the wrong `sat` needs no
 /// array: every step kept yices' `sat`, and the result has one constant, pinned, so et's
 /// evaluation alone shows it unsatisfiable. Triage reports it as a wrong `sat`, with
-/// evidence `pinned-model`.
+/// evidence `pinned-model`, named by the operators the shrunk formula applies.
 #[test]
 fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
     let scratch = tempfile::tempdir().unwrap();
@@ -468,6 +468,11 @@ fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
         "{g:?}"
     );
     assert_eq!(formula.matches("declare-const").count(), 1, "{g:?}");
+    // The group is named by what the shrunk formula applies: `store` was the grammar's.
+    assert!(
+        !g["operators"].contains("store") && g["operators"].contains("bvadd"),
+        "{g:?}"
+    );
     // et's evaluation: false under its one candidate assignment.
     let script = et_eval::Script::parse(formula).unwrap();
     let b = et_eval::Value::bv(64, 0);

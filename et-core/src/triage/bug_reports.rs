@@ -560,7 +560,11 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
     }
     // The title counts every release that showed it at the run's limits; where those
     // are not one run of releases, the history the timings start after is said here.
-    if let Some(range) = f.range.as_ref().filter(|r| f.range_measured && r.runs().len() > 1) {
+    if let Some(range) = f
+        .range
+        .as_ref()
+        .filter(|r| f.range_measured && r.runs().len() > 1)
+    {
         let _ = writeln!(
             out,
             "At the run's limits ({}, one run on every installed release) the releases that \
@@ -580,7 +584,6 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         );
     }
 }
-
 
 /// The formula with its implicit Int→Real conversions written out, and what the
 /// solver answered on it ([`super::conversions`]).

@@ -654,10 +654,19 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
         .map(|(mut key, mut members)| {
             members.sort_by(|&a, &b| by_size_then_index(&findings[a], &findings[b]));
             // The operators a group is named by are those its report's formula applies
-            // too: a shrunk formula lost the ones the grammar added.
+            // too: a shrunk formula (a timeout's, an `unknown`'s, a pinned wrong
+            // `sat`'s) lost the ones the grammar added.
             for &i in &members {
-                if let Some(s) = findings[i].shrunk_performance() {
-                    key.operators.0.retain(|op| s.operators.0.contains(op));
+                let f = &findings[i];
+                let shrunk = match f.shrunk_performance() {
+                    Some(s) => Some(s.operators.clone()),
+                    None => f
+                        .pinned_wrong_sat()
+                        .filter(|p| p.shrunk.is_some())
+                        .map(|_| Signature::of(&f.formula)),
+                };
+                if let Some(ops) = shrunk {
+                    key.operators.0.retain(|op| ops.0.contains(op));
                 }
             }
             let formulas: HashSet<(&str, &str)> = members
