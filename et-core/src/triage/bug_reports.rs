@@ -450,8 +450,11 @@ fn report(
         };
         let _ = writeln!(
             out,
-            "## Other formulas\n\n{count} more formula{} of the same root cause (the operators \
-             above, on the same releases) show it (the solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
+            "## Other formulas\n\n{count} more formula{} of the same root cause show it (joined \
+             by et because, shrunk, they are the same formula up to names and constants, or \
+             they apply the same operators beside the Boolean skeleton and the comparisons \
+             on the same releases, or slowed down at the same release) (the solvers they \
+             were found on; *flaky*: not on every re-run).{note}\n\n{list}",
             super::report::plural(count)
         );
     }

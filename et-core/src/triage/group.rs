@@ -321,7 +321,10 @@ fn one_group_per_formula(
 /// operators.
 /// The theory decides, the coinciding ranges only support it: groups with the same
 /// range and different theories stay apart, and so do groups whose formulas are all
-/// skeleton (the core theory: nothing but Booleans to tell bugs apart by).
+/// skeleton (the core theory: nothing but Booleans to tell bugs apart by). Once
+/// reported timeouts are timed ([`super::timing`]), groups of one theory whose timings
+/// show the same regression (the same last good release and the release after it) are
+/// joined as well, whatever their ranges at the run's limit.
 fn one_group_per_root_cause(
     findings: &[Finding],
     groups: Vec<(GroupKey, Vec<usize>)>,
@@ -329,13 +332,13 @@ fn one_group_per_root_cause(
     let mut classes = Classes::new(groups.len());
     type At<'k> = (&'k str, Kind, Verdict, &'k str, &'k str, Signature);
     let mut first_with: HashMap<At, usize> = HashMap::new();
+    type Regressed = (String, Kind, Verdict, String, String, Signature);
+    let mut regressed_at: HashMap<Regressed, usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
-        // A group whose reported timeout or `unknown` was shrunk computes what the shrunk formula
-        // computes: its operators, not those the grammar's formulas happened to add.
-        let theory = members
-            .iter()
-            .find_map(|&i| findings[i].shrunk_performance())
-            .map_or_else(|| key.operators.theory(), |s| s.operators.theory());
+        // A group whose reported timeout or `unknown` was shrunk computes what the
+        // shrunk formula computes: its operators, not those the grammar's formulas
+        // happened to add.
+        let theory = theory_of(findings, key, members);
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
         }
@@ -348,8 +351,34 @@ fn one_group_per_root_cause(
             theory,
         );
         classes.join_first(&mut first_with, at, g);
+        // Ranges measured by one run at the run's limit move with formulas near it;
+        // a timed regression is measured at 4× it. Groups of one theory that regressed
+        // at the same release (the same jump in their timings) are one root cause too.
+        if let Some(r) = members
+            .iter()
+            .find_map(|&i| findings[i].timings.as_ref()?.newest_regression())
+        {
+            let at = (
+                key.family.clone(),
+                key.kind,
+                key.verdict,
+                r.before.0,
+                r.after.0,
+                theory_of(findings, key, members),
+            );
+            classes.join_first(&mut regressed_at, at, g);
+        }
     }
     classes.merge(findings, groups)
+}
+
+/// The operators a group's theory is compared by: a shrunk formula's where its
+/// reported timeout or `unknown` was shrunk, else the group's.
+fn theory_of(findings: &[Finding], key: &GroupKey, members: &[usize]) -> Signature {
+    members
+        .iter()
+        .find_map(|&i| findings[i].shrunk_performance())
+        .map_or_else(|| key.operators.theory(), |s| s.operators.theory())
 }
 
 /// Classes of groups to join: a union-find over group positions.
@@ -894,6 +923,62 @@ mod tests {
             .iter()
             .any(|(k, m)| m == &[2] && k.operators.to_string() == "< cos"));
         assert!(joined.iter().any(|(k, m)| m == &[3] && k.first == "4.8.5"));
+    }
+
+    /// `finding` timed on z3 `before` (0.5 s) and `after` (stopped at the 8 s limit).
+    fn regressed(index: &str, formula: &str, before: &str, after: &str) -> Finding {
+        use super::super::timing::{ReleaseTiming, Run, Timings};
+        use crate::oracle::Status;
+        let mut f = finding("fp", index, "z3-5.4.1", formula);
+        let release = |version: &str, status, cpu_s| ReleaseTiming {
+            version: version.into(),
+            solver: format!("z3-{version}"),
+            runs: vec![Run { status, cpu_s }; 2],
+            work: None,
+        };
+        f.timings = Some(Timings {
+            releases: vec![
+                release(before, Status::Sat, 0.5),
+                release(after, Status::Timeout, 8.0),
+            ],
+            limit_s: 8.0,
+            work: None,
+        });
+        f
+    }
+
+    /// Timed groups of one theory that regressed at the same release are one root
+    /// cause whatever their ranges at the run's limit; another jump, or another
+    /// theory, stays apart.
+    #[test]
+    fn groups_that_regressed_at_the_same_release_are_one_root_cause() {
+        let fma = "(declare-const a Float64) (assert (fp.lt a (fp.fma RNE a a a))) (check-sat)";
+        let fma_eq = "(declare-const a Float64) (assert (= a (fp.fma RNE a a a))) (check-sat)";
+        let fma_older =
+            "(declare-const a Float64) (assert (fp.leq a (fp.fma RNE a a a))) (check-sat)";
+        let mul = "(declare-const a Float64) (assert (fp.lt a (fp.mul RNE a a))) (check-sat)";
+        let findings = vec![
+            regressed("1", fma, "5.3.3", "5.4.0"),
+            regressed("2", fma_eq, "5.3.3", "5.4.0"),
+            regressed("3", fma_older, "4.16.0", "5.0.0"),
+            regressed("4", mul, "5.3.3", "5.4.0"),
+        ];
+        let groups = vec![
+            (key("4.8.5", "5.4.1", fma), vec![0]),
+            (key("4.8.7", "5.4.1", fma_eq), vec![1]),
+            (key("4.8.6", "5.4.1", fma_older), vec![2]),
+            (key("4.8.5", "5.4.1", mul), vec![3]),
+        ];
+        let joined = one_group_per_root_cause(&findings, groups);
+        assert_eq!(joined.len(), 3, "{joined:?}");
+        let fma = joined.iter().find(|(_, m)| m.len() == 2).unwrap();
+        let mut members = fma.1.clone();
+        members.sort();
+        assert_eq!(members, [0, 1]);
+        assert_eq!(
+            (fma.0.first.as_str(), fma.0.last.as_str()),
+            ("4.8.5", "5.4.1")
+        );
     }
 
     /// `finding` whose timeout was shrunk to `shrunk` (the formula it reports).

@@ -361,6 +361,8 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     };
     let factor = options.settings.performance_factor.max(1.0);
     work.time_reported_timeouts(&mut findings, &groups, &families, factor, progress);
+    // Timed, groups that regressed at the same release are one root cause.
+    groups = group::group(&findings);
     work.pin_witnesses(&mut findings, &groups, &resolved, factor, progress)?;
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
