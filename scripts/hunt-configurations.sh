@@ -97,7 +97,7 @@ for g in "${grammars[@]}"; do
   # the calls already made.
   journal=$out/triage/.journal-$g.csv
   went_on=""
-  [[ -s $journal ]] && went_on=", replaying the journal of an earlier or stopped run of this step (report.md says how many calls it answered)"
+  [[ -s $journal ]] && went_on=" in this run, which replayed the journal of an earlier or stopped run of this step (whose time is not counted here; report.md says how many calls the journal answered)"
   "$et" triage "$out/runs/curated/$g" "$out/runs/single/$g" --pool "$ET_HOME/pool.toml" \
     --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$g" --journal "$journal"
   echo "triage $g-5v2a: $(($(date +%s) - start)) s$went_on, et built at $build" |

@@ -254,7 +254,7 @@ for g in "${triage_steps[@]}"; do
   journal=triage/.journal-$g.csv
   went_on=""
   if [[ -s $journal ]]; then
-    went_on=", replaying the journal of an earlier or stopped run of this step (report.md says how many calls it answered)"
+    went_on=" in this run, which replayed the journal of an earlier or stopped run of this step (whose time is not counted here; report.md says how many calls the journal answered)"
   fi
   "$et" triage "${step_runs[@]}" --pool "$ET_HOME/pool.toml" --jobs "$jobs" \
     --confirm 3 --ranged 1 --out "triage/$g" --journal "$journal"

@@ -320,6 +320,11 @@ fn a_timeout_report_times_every_release_and_names_the_regression() {
         report.contains("**Last good release:** `4.16.0`"),
         "{report}"
     );
+    // The title names what the timings measured.
+    assert!(
+        report.starts_with("# z3 99.0, slower than 4.16.0: performance (timeout) on "),
+        "{report}"
+    );
     let expected = section(&report, "Expected");
     assert!(
         expected.contains("in the run, the reference `cvc5-1.4.2` answered `"),

@@ -413,24 +413,18 @@ fn shrink_reduces_a_real_invalid_model_trigger_of_z3_4_8_7() {
     assert!(all.contains("an invalid model was generated"), "{all}");
 }
 
-/// An invalid model can hide a wrong `sat`: yices 2.6.5's model of arrays formula 17539
-/// does not satisfy it, and with the model's values pinned (b = 0, a[0] = #xa222...) the
-/// formula is unsatisfiable (z3 says so; et's evaluation finds it false under the model)
-/// while yices still answers `sat`. Shrunk with ground truth, the wrong `sat` needs no
-/// array: every step kept yices' `sat`, and the result has one constant, pinned, so et's
-/// evaluation alone shows it unsatisfiable. Triage reports it as a wrong `sat`, with
-/// evidence `pinned-model`, named by the operators the shrunk formula applies.
-#[test]
-fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
-    let scratch = tempfile::tempdir().unwrap();
+/// Arrays formula `index` run with yices 2.6.5 and z3 4.16.0 (its judge), then
+/// triaged: the run directory (in `scratch`) and its groups.
+fn yices_arrays_triaged(
+    scratch: &Path,
+    index: &str,
+) -> (PathBuf, Vec<std::collections::BTreeMap<String, String>>) {
     let pool = test_pool();
     let solvers = vec![named(&pool, "yices-2.6.5"), named(&pool, "z3-4.16.0")];
-    let pool_file = write_pool(&scratch.path().join("pool.toml"), &solvers);
-    let dir = scratch.path().join("arrays");
+    let pool_file = write_pool(&scratch.join("pool.toml"), &solvers);
+    let dir = scratch.join("arrays");
     let o = et()
-        .args([
-            "run", "-g", "arrays", "--start", "17539", "--n", "1", "--pool",
-        ])
+        .args(["run", "-g", "arrays", "--start", index, "--n", "1", "--pool"])
         .arg(&pool_file)
         .args(["--timeout", "30", "-q", "--out"])
         .arg(&dir)
@@ -446,6 +440,40 @@ fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
         .unwrap();
     assert!(o.status.success(), "{}", show(&o));
     let groups = csv_maps(&dir.join("triage/groups.csv"));
+    (dir, groups)
+}
+
+/// yices 2.6.5's model of arrays formula 56736, `(= a (store a (bvor #x0…0 (bvadd
+/// #x1…1 (bvor #x1…1 b))) #x1…1))`, lists one entry of `a` (at #xa2…2) and a default
+/// (#xa2…2); the store writes at #x22…2, where the model holds the default. Pinned by
+/// its listed entry alone, `a` stays free at #x22…2 and the pinned formula is
+/// satisfiable; pinned also at the index the formula writes, it is unsatisfiable (z3
+/// says so) and yices still answers `sat`: a wrong `sat`, not a model-printing bug.
+#[test]
+fn an_array_is_pinned_at_the_indices_the_formula_touches() {
+    let scratch = tempfile::tempdir().unwrap();
+    let (_, groups) = yices_arrays_triaged(scratch.path(), "56736");
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    let g = &groups[0];
+    assert_eq!(
+        (g["kind"].as_str(), g["evidence"].as_str()),
+        ("solution_soundness", "pinned-model"),
+        "{g:?}"
+    );
+}
+
+/// An invalid model can hide a wrong `sat`: yices 2.6.5's model of arrays formula 17539
+/// does not satisfy it, and with the model's values pinned (b = 0, a[0] = #xa222...) the
+/// formula is unsatisfiable (z3 says so; et's evaluation finds it false under the model)
+/// while yices still answers `sat`. Shrunk with ground truth, the wrong `sat` needs no
+/// array: every step kept yices' `sat`, and the result has one constant, pinned, so et's
+/// evaluation alone shows it unsatisfiable. Triage reports it as a wrong `sat`, with
+/// evidence `pinned-model`, named by the operators the shrunk formula applies.
+#[test]
+fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
+    let scratch = tempfile::tempdir().unwrap();
+    let pool = test_pool();
+    let (dir, groups) = yices_arrays_triaged(scratch.path(), "17539");
     assert_eq!(groups.len(), 1, "{groups:?}");
     let g = &groups[0];
     assert_eq!(

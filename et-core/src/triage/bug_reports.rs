@@ -516,6 +516,10 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         let median = r
             .median(t.limit_s)
             .map_or_else(|| "could not run".to_string(), |m| m.to_string());
+        let median = match r.extended_s {
+            Some(s) => format!("{median} (runs at {s:.2} s)"),
+            None => median,
+        };
         // A run that gave up (`unknown`) answered in its own time: said, so that a
         // quick median with nothing decided reads as what it is.
         let gave_up = r
@@ -539,6 +543,16 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
         };
     }
     let _ = writeln!(out);
+    if t.releases.iter().any(|r| r.extended_s.is_some()) {
+        let _ = writeln!(
+            out,
+            "A release stopped at the limit right after one that decided in more than a \
+             fifth of it was run again at just over {}× that one's median (`runs at`): at \
+             the limit alone the jump could not show as {}× however slow it is.\n",
+            timing::REGRESSION_FACTOR,
+            timing::REGRESSION_FACTOR
+        );
+    }
     match t.regressions().as_slice() {
         [] => {
             let _ = writeln!(

@@ -931,6 +931,7 @@ mod tests {
         use crate::oracle::Status;
         let mut f = finding("fp", index, "z3-5.4.1", formula);
         let release = |version: &str, status, cpu_s| ReleaseTiming {
+            extended_s: None,
             version: version.into(),
             solver: format!("z3-{version}"),
             runs: vec![Run { status, cpu_s }; 2],

@@ -1,6 +1,7 @@
 //! Model pinning: an invalid model can hide a wrong `sat`. The *pinned formula* is the
 //! formula plus, for each declared constant, an assertion that it equals its value in
-//! the model the solver printed (an array by the entries its model lists). The model
+//! the model the solver printed (an array by the entries its model lists and by its
+//! value at each index the formula reads or writes it at under the model). The model
 //! falsifies the formula, so the pinned formula is unsatisfiable when every constant is
 //! pinned whole: its one candidate assignment is the model, and et's evaluation finds it
 //! false — no solver needed. Where an array's other entries stay free, another solver's
@@ -8,9 +9,10 @@
 //! `sat` on it gives a wrong `sat` (solution soundness), a far stronger report than an
 //! invalid model; one that answers `unsat` only prints its model wrong.
 
+use et_eval::term::{Op, Term, TermKind};
 use et_eval::{
-    evaluate, parse_model, without_error_lines, Assignment, Binding, Limits, ModelDialect, Script,
-    Truth, Value,
+    evaluate, parse_model, value_of, without_error_lines, Assignment, Binding, Limits,
+    ModelDialect, Script, Truth, Value,
 };
 
 use crate::oracle::Status;
@@ -137,20 +139,34 @@ pub fn pins(formula: &str, output: &str, dialect: ModelDialect) -> Option<Pins> 
         return None; // nothing to pin: the model is not one of this formula
     }
     let assignment = model.assignment(&script);
+    let touched = touched_indices(&script, &assignment);
     let mut pins = Vec::new();
     let mut whole = Vec::new();
-    for (decl, binding) in script.decls.iter().zip(&assignment.values) {
+    for ((decl, binding), touched) in script.decls.iter().zip(&assignment.values).zip(touched) {
         let (text, is_whole) = match binding {
-            Binding::Value(Value::Array(array)) => (
-                array
-                    .entries
-                    .iter()
-                    .map(|(index, value)| {
-                        format!("(assert (= (select {} {index}) {value}))\n", decl.name)
+            // An array by the entries its model lists, and by its value at each index
+            // the formula reads or writes it at under the model (its default there,
+            // unless listed): what the formula's truth under the model rests on. Not
+            // `((as const ...) v)`, which not every solver reads (yices does not).
+            Binding::Value(Value::Array(array)) => {
+                let mut at: Vec<&Value> = array.entries.iter().map(|(i, _)| i).collect();
+                for index in &touched {
+                    if !at.iter().any(|i| i.smt_eq(index)) {
+                        at.push(index);
+                    }
+                }
+                let text = at
+                    .into_iter()
+                    .map(|index| {
+                        format!(
+                            "(assert (= (select {} {index}) {}))\n",
+                            decl.name,
+                            array.select(index)
+                        )
                     })
-                    .collect(),
-                false,
-            ),
+                    .collect();
+                (text, false)
+            }
             Binding::Value(value) => (format!("(assert (= {} {value}))\n", decl.name), true),
             _ => (String::new(), false),
         };
@@ -163,6 +179,38 @@ pub fn pins(formula: &str, output: &str, dialect: ModelDialect) -> Option<Pins> 
         pins,
         whole,
     })
+}
+
+/// For each declared constant, the values (under `assignment`) of the indices the
+/// script's `select`s and `store`s read or write it at — through stores on top of
+/// it: in `(select (store a i v) j)` both `i` and `j` are indices of `a`.
+fn touched_indices(script: &Script, assignment: &Assignment) -> Vec<Vec<Value>> {
+    fn walk(term: &Term, assignment: &Assignment, out: &mut [Vec<Value>]) {
+        let TermKind::App(op, args) = &term.kind else {
+            return;
+        };
+        if matches!(op, Op::Select | Op::Store) && args.len() >= 2 {
+            let mut base = &args[0];
+            while let TermKind::App(Op::Store, inner) = &base.kind {
+                base = &inner[0];
+            }
+            if let TermKind::Var(k, _) = base.kind {
+                if let Some(index) = value_of(&args[1], assignment) {
+                    if !out[k].iter().any(|i| i.smt_eq(&index)) {
+                        out[k].push(index);
+                    }
+                }
+            }
+        }
+        for a in args {
+            walk(a, assignment, out);
+        }
+    }
+    let mut out = vec![Vec::new(); script.decls.len()];
+    for assertion in &script.assertions {
+        walk(assertion, assignment, &mut out);
+    }
+    out
 }
 
 /// Pins the invalid model of `answer` (the solver's re-run of `formula`) and asks the
@@ -313,7 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn scalars_are_pinned_whole_and_arrays_by_their_entries() {
+    fn scalars_are_pinned_whole_and_arrays_by_their_entries_and_touched_indices() {
         let formula = "(declare-const a Int) (declare-const b Int) (assert (> a b)) (check-sat)";
         let pinned = pinned_formula(
             formula,
@@ -346,6 +394,22 @@ mod tests {
         assert!(
             pinned.text.contains("(assert (= (select a #x00) #xa2))")
                 && pinned.text.contains("(assert (= b #x00))"),
+            "{}",
+            pinned.text
+        );
+
+        // And by its value at each index the formula touches under the model: the
+        // store writes at b + #x11 = #x11, where the model's `a` holds its default.
+        // Without that pin, a[#x11] stays free and the pinned formula satisfiable.
+        let formula =
+            "(declare-const a (Array (_ BitVec 8) (_ BitVec 8))) (declare-const b (_ BitVec 8)) \
+             (assert (= a (store a (bvadd #x11 b) #x11))) (check-sat)";
+        let output = "sat\n(model\n(define-fun a ((x!0 (_ BitVec 8))) (_ BitVec 8) \
+                      (ite (= x!0 #xa2) #x11 #xa2))\n(define-fun b () (_ BitVec 8) #x00))";
+        let pinned = pinned_formula(formula, output, ModelDialect::default()).unwrap();
+        assert!(
+            pinned.text.contains("(assert (= (select a #xa2) #x11))")
+                && pinned.text.contains("(assert (= (select a #x11) #xa2))"),
             "{}",
             pinned.text
         );

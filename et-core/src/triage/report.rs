@@ -175,12 +175,26 @@ pub(super) fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t Solve
     triage.dirs[f.trigger.dir].solver(&f.trigger.row().solver)
 }
 
-/// The group's title: `z3 4.8.5–4.8.7: invalid model (`=`, `mod`)`.
+/// The group's title: `z3 4.8.5–4.8.7: invalid model (`=`, `mod`)`. A timed
+/// regression names the releases it measured: `z3 5.4.0–5.4.1, slower than 5.3.3: ...`
+/// (a range at the run's limit moves with formulas near it; the timings do not).
 pub(super) fn title(triage: &Triage, g: &Group) -> String {
-    let range = triage.findings[g.members[0]]
-        .range
-        .as_ref()
-        .map_or_else(String::new, |r| r.describe_short());
+    let reported = &triage.findings[super::bug_reports::reported_member(&triage.findings, g)];
+    let timed = reported.timings.as_ref().and_then(|t| {
+        let r = t.newest_regression()?;
+        let newest = &t.releases.last()?.version;
+        Some(if *newest == r.after.0 {
+            format!("{newest}, slower than {}", r.before.0)
+        } else {
+            format!("{}–{newest}, slower than {}", r.after.0, r.before.0)
+        })
+    });
+    let range = timed.unwrap_or_else(|| {
+        triage.findings[g.members[0]]
+            .range
+            .as_ref()
+            .map_or_else(String::new, |r| r.describe_short())
+    });
     let what = match &g.key.crash_signature {
         Some(signature) => code(signature),
         None => g

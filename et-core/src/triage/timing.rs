@@ -69,6 +69,9 @@ pub struct ReleaseTiming {
     /// Its deterministic work count on the formula, read from one more run, when the
     /// family has one and the release decided the formula.
     pub work: Option<u64>,
+    /// The CPU (or wall-clock) seconds its runs were limited to, when longer than the
+    /// others': a release run again so that a 5× jump can show ([`to_extend`]).
+    pub extended_s: Option<f64>,
 }
 
 impl ReleaseTiming {
@@ -88,6 +91,7 @@ impl ReleaseTiming {
     /// included, counts its own CPU time: a release that gives up at once did not time
     /// out. `None` without runs.
     pub fn median(&self, limit_s: f64) -> Option<Seconds> {
+        let limit_s = self.extended_s.unwrap_or(limit_s);
         let mut seconds: Vec<Seconds> = self
             .runs
             .iter()
@@ -226,7 +230,9 @@ pub fn window(range: &VersionRange, versions: &[SolverConfig]) -> Option<Vec<Sol
 /// release whose first [`ROUNDS`]` - 1` runs were all stopped at the limit is not run
 /// again: the median is at least the limit whatever one more run does, and on a long
 /// window of releases that time out the last round would be a third of the cost.
-/// Then, where the family counts its work, one more run of each release that decided.
+/// Then each release that [`to_extend`] names is run again at its longer limit (its
+/// runs at the limit replaced), and, where the family counts its work, one more run
+/// of each release that decided.
 pub fn time(
     caller: &Caller,
     versions: &[SolverConfig],
@@ -241,9 +247,10 @@ pub fn time(
             solver: s.name.clone(),
             runs: Vec::new(),
             work: None,
+            extended_s: None,
         })
         .collect();
-    let run = |tasks: &[usize], releases: &mut [ReleaseTiming]| {
+    let run = |tasks: &[usize], releases: &mut [ReleaseTiming], limits: CallSettings<'_>| {
         let answers: Vec<Option<Answer>> =
             caller.map(tasks, |&v| caller.fresh(&versions[v], formula, limits).ok());
         for (&v, answer) in tasks.iter().zip(answers) {
@@ -259,11 +266,22 @@ pub fn time(
     let first: Vec<usize> = (0..versions.len())
         .flat_map(|v| std::iter::repeat_n(v, ROUNDS - 1))
         .collect();
-    run(&first, &mut releases);
+    run(&first, &mut releases, limits);
     let last: Vec<usize> = (0..versions.len())
         .filter(|&v| !releases[v].settled())
         .collect();
-    run(&last, &mut releases);
+    run(&last, &mut releases, limits);
+    let limit_s = limits.cpu_timeout.unwrap_or(limits.timeout).as_secs_f64();
+    for (v, extended_s) in to_extend(&releases, limit_s) {
+        let longer = limits.scaled(extended_s / limit_s);
+        releases[v].runs.clear();
+        releases[v].extended_s = Some(extended_s);
+        let again = vec![v; ROUNDS - 1];
+        run(&again, &mut releases, longer);
+        if !releases[v].settled() {
+            run(&[v], &mut releases, longer);
+        }
+    }
     if let Some(count) = work {
         let deciding: Vec<usize> = (0..versions.len())
             .filter(|&v| releases[v].decided() > 0)
@@ -281,12 +299,35 @@ pub fn time(
             releases[v].work = n;
         }
     }
-    let limit_s = limits.cpu_timeout.unwrap_or(limits.timeout).as_secs_f64();
     Timings {
         releases,
         limit_s,
         work,
     }
+}
+
+/// The releases to run again at a longer limit, and that limit: each release stopped at
+/// the limit right after one that decided the formula in a median of more than a fifth
+/// of it. At the limit such a pair cannot show a [`REGRESSION_FACTOR`]× jump however
+/// slow the later release is (1.9 s, then ≥ 8 s, is "at least 4.2×"), so the later one
+/// is run at just over [`REGRESSION_FACTOR`]× the earlier one's median: stopped there
+/// too, it is a regression; deciding, it gives its own time.
+pub fn to_extend(releases: &[ReleaseTiming], limit_s: f64) -> Vec<(usize, f64)> {
+    let ran: Vec<(usize, Seconds)> = releases
+        .iter()
+        .enumerate()
+        .filter_map(|(v, r)| Some((v, r.median(limit_s)?)))
+        .collect();
+    ran.windows(2)
+        .filter_map(|pair| {
+            let [(a, ma), (b, mb)] = pair else {
+                return None;
+            };
+            let good = !ma.at_least && 2 * releases[*a].decided() > releases[*a].runs.len();
+            let needed = REGRESSION_FACTOR * ma.value.max(NOISE_FLOOR_S);
+            (good && mb.at_least && mb.value < needed).then(|| (*b, (needed * 1.05).max(limit_s)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -302,6 +343,7 @@ mod tests {
                 .map(|&(status, cpu_s)| Run { status, cpu_s })
                 .collect(),
             work: None,
+            extended_s: None,
         }
     }
 
@@ -439,6 +481,44 @@ mod tests {
             r.describe("rlimit"),
             "`5.3.3` → `5.4.0`: 1.28 s → 11.60 s of CPU, 9.1×"
         );
+    }
+
+    /// 1.9 s, then stopped at 8 s: at least 4.2×, which the 8 s limit cannot tell from
+    /// a 5× jump; the later release is run again at just over 5 × 1.9 s. Stopped there
+    /// too, it is a regression of at least 5×; a pair the limit already tells apart,
+    /// or one after a release that was stopped itself, is left alone.
+    #[test]
+    fn a_limit_too_short_for_a_5x_jump_is_extended_for_that_release() {
+        let timed = vec![
+            release("5.3.2", &[(SAT, 2.0), (SAT, 2.1), (SAT, 2.0)]),
+            release("5.3.3", &[(SAT, 1.9), (SAT, 1.8), (SAT, 2.0)]),
+            release("5.4.0", &[(TIMEOUT, 8.0), (TIMEOUT, 8.0)]),
+            release("5.4.1", &[(TIMEOUT, 8.0), (TIMEOUT, 8.0)]),
+        ];
+        let extend = to_extend(&timed, 8.0);
+        assert_eq!(extend.len(), 1, "{extend:?}");
+        assert_eq!(extend[0].0, 2);
+        assert!((extend[0].1 - 5.0 * 1.9 * 1.05).abs() < 1e-9);
+        // Run again there and stopped again: a regression, at least 5×.
+        let mut releases = timed;
+        releases[2] = ReleaseTiming {
+            extended_s: Some(extend[0].1),
+            ..release("5.4.0", &[(TIMEOUT, 9.98), (TIMEOUT, 9.99)])
+        };
+        let timings = Timings {
+            releases,
+            limit_s: 8.0,
+            work: None,
+        };
+        let r = timings.newest_regression().expect("at least 5x");
+        assert_eq!((r.before.0.as_str(), r.after.0.as_str()), ("5.3.3", "5.4.0"));
+        assert!(r.after.1.at_least && r.factor >= REGRESSION_FACTOR, "{r:?}");
+        // A fast release before a stopped one: the limit tells already.
+        let told = vec![
+            release("4.16.0", &[(SAT, 0.8), (SAT, 0.8), (SAT, 0.8)]),
+            release("5.0.0", &[(TIMEOUT, 8.0), (TIMEOUT, 8.0)]),
+        ];
+        assert!(to_extend(&told, 8.0).is_empty());
     }
 
     #[test]
