@@ -424,7 +424,9 @@ fn yices_arrays_triaged(
     let pool_file = write_pool(&scratch.join("pool.toml"), &solvers);
     let dir = scratch.join("arrays");
     let o = et()
-        .args(["run", "-g", "arrays", "--start", index, "--n", "1", "--pool"])
+        .args([
+            "run", "-g", "arrays", "--start", index, "--n", "1", "--pool",
+        ])
         .arg(&pool_file)
         .args(["--timeout", "30", "-q", "--out"])
         .arg(&dir)

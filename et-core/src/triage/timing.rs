@@ -511,7 +511,10 @@ mod tests {
             work: None,
         };
         let r = timings.newest_regression().expect("at least 5x");
-        assert_eq!((r.before.0.as_str(), r.after.0.as_str()), ("5.3.3", "5.4.0"));
+        assert_eq!(
+            (r.before.0.as_str(), r.after.0.as_str()),
+            ("5.3.3", "5.4.0")
+        );
         assert!(r.after.1.at_least && r.factor >= REGRESSION_FACTOR, "{r:?}");
         // A fast release before a stopped one: the limit tells already.
         let told = vec![
