@@ -348,7 +348,7 @@ fn one_group_per_root_cause(
             key.verdict,
             key.first.as_str(),
             key.last.as_str(),
-            theory,
+            theory.clone(),
         );
         classes.join_first(&mut first_with, at, g);
         // Ranges measured by one run at the run's limit move with formulas near it;
@@ -364,7 +364,7 @@ fn one_group_per_root_cause(
                 key.verdict,
                 r.before.0,
                 r.after.0,
-                theory_of(findings, key, members),
+                theory,
             );
             classes.join_first(&mut regressed_at, at, g);
         }

@@ -81,6 +81,12 @@ impl ReleaseTiming {
         self.runs.len() == ROUNDS - 1 && self.runs.iter().all(|r| r.status == Status::Timeout)
     }
 
+    /// Whether this release, with its `median`, can be the "before" of a jump: its
+    /// median is exact (not a lower bound) and it decided the formula in most runs.
+    fn good(&self, median: Seconds) -> bool {
+        !median.at_least && 2 * self.decided() > self.runs.len()
+    }
+
     /// Runs that answered `sat` or `unsat`.
     pub fn decided(&self) -> usize {
         self.runs.iter().filter(|r| r.status.is_decided()).count()
@@ -175,24 +181,17 @@ impl Timings {
     /// runs: one that gives up at once (`unknown`) was not good, and the next release
     /// timing out where it gave up is no slowdown of a formula that was solved.
     pub fn regressions(&self) -> Vec<Regression> {
-        let ran: Vec<(&ReleaseTiming, Seconds)> = self
-            .releases
-            .iter()
-            .filter_map(|r| Some((r, r.median(self.limit_s)?)))
-            .collect();
-        ran.windows(2)
-            .filter_map(|pair| {
-                let [(a, ma), (b, mb)] = pair else {
-                    return None;
-                };
+        consecutive(&self.releases, self.limit_s)
+            .into_iter()
+            .filter_map(|((a, ma), (b, mb))| {
+                let (a, b) = (&self.releases[a], &self.releases[b]);
                 let regression = |factor: f64, work: Option<(u64, u64)>| Regression {
-                    before: (a.version.clone(), *ma),
-                    after: (b.version.clone(), *mb),
+                    before: (a.version.clone(), ma),
+                    after: (b.version.clone(), mb),
                     factor,
                     work,
                 };
-                let good = !ma.at_least && 2 * a.decided() > a.runs.len();
-                let time = good.then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
+                let time = a.good(ma).then(|| mb.value / ma.value.max(NOISE_FLOOR_S));
                 if let Some(factor) = time.filter(|&f| f >= REGRESSION_FACTOR) {
                     return Some(regression(factor, None));
                 }
@@ -313,21 +312,28 @@ pub fn time(
 /// is run at just over [`REGRESSION_FACTOR`]× the earlier one's median: stopped there
 /// too, it is a regression; deciding, it gives its own time.
 pub fn to_extend(releases: &[ReleaseTiming], limit_s: f64) -> Vec<(usize, f64)> {
+    consecutive(releases, limit_s)
+        .into_iter()
+        .filter_map(|((a, ma), (b, mb))| {
+            let needed = REGRESSION_FACTOR * ma.value.max(NOISE_FLOOR_S);
+            (releases[a].good(ma) && mb.at_least && mb.value < needed)
+                .then(|| (b, (needed * 1.05).max(limit_s)))
+        })
+        .collect()
+}
+
+/// Each pair of consecutive releases that ran (a release without runs is skipped),
+/// by position, with their medians.
+fn consecutive(
+    releases: &[ReleaseTiming],
+    limit_s: f64,
+) -> Vec<((usize, Seconds), (usize, Seconds))> {
     let ran: Vec<(usize, Seconds)> = releases
         .iter()
         .enumerate()
         .filter_map(|(v, r)| Some((v, r.median(limit_s)?)))
         .collect();
-    ran.windows(2)
-        .filter_map(|pair| {
-            let [(a, ma), (b, mb)] = pair else {
-                return None;
-            };
-            let good = !ma.at_least && 2 * releases[*a].decided() > releases[*a].runs.len();
-            let needed = REGRESSION_FACTOR * ma.value.max(NOISE_FLOOR_S);
-            (good && mb.at_least && mb.value < needed).then(|| (*b, (needed * 1.05).max(limit_s)))
-        })
-        .collect()
+    ran.windows(2).map(|pair| (pair[0], pair[1])).collect()
 }
 
 #[cfg(test)]
