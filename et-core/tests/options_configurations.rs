@@ -301,18 +301,24 @@ fn configurations_are_enumerated_curated_first_with_random_access() {
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));
 }
 
-/// A pool of the fake solver with options (its catalog from a file) and the real z3.
+/// A pool of the fake solver with options (its catalog from a file), releases 0.9 and
+/// 1.0, and the real z3.
 fn fake_pool(s: &Scratch, catalog: &Path) -> String {
     let z3 = solver("z3-4.16.0");
-    let mut fake = fake_release(
-        "opts-1.0",
-        "opts",
-        "1.0",
-        "options.sh",
-        &[z3.program(), "model_validate=true"],
-    );
-    fake.catalog = Some(catalog.to_path_buf());
-    s.pool_file("pool.toml", &[fake, z3]).display().to_string()
+    let release = |version: &str| {
+        let mut fake = fake_release(
+            &format!("opts-{version}"),
+            "opts",
+            version,
+            "options.sh",
+            &[z3.program(), "model_validate=true"],
+        );
+        fake.catalog = Some(catalog.to_path_buf());
+        fake
+    };
+    s.pool_file("pool.toml", &[release("0.9"), release("1.0"), z3.clone()])
+        .display()
+        .to_string()
 }
 
 #[test]
@@ -563,6 +569,15 @@ fn triage_names_the_one_option_a_finding_needs() {
         report.contains("the bug needs `xor-lies=true` (the default mode does not show it"),
         "{report}"
     );
+    // The title names the option, and the other release is ranged in the same
+    // configuration (in its default mode it does not lie).
+    let title = report.lines().next().unwrap();
+    assert!(title.contains("with `xor-lies=true`"), "{title}");
+    let older = format!(
+        "| 0.9 (`{}`) | yes |",
+        pair.name.replace("opts-1.0", "opts-0.9")
+    );
+    assert!(report.contains(&older), "{report}");
     let command = report
         .split("```sh\n")
         .nth(1)

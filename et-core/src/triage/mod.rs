@@ -59,6 +59,7 @@ use crate::enumeration::{Enumeration, IndexError};
 use crate::grammar::{Grammar, GrammarError};
 use crate::report::ReportError;
 use crate::solvers::call::CallError;
+use crate::solvers::options::configure_like;
 use crate::solvers::{Pool, SolverConfig};
 
 use crate::judging::Formula;
@@ -323,7 +324,13 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         formulas: &reported,
         ..work
     }
-    .range_findings(&mut findings, &installed, options.ranged, progress);
+    .range_findings(
+        &mut findings,
+        &resolved,
+        &installed,
+        options.ranged,
+        progress,
+    );
     let mut groups = group::group(&findings);
     // Every timeout or `unknown` a report will be about is shrunk; one that shrank is ranged again
     // on its shrunk formula, and the groups formed again, which may give a group a
@@ -352,7 +359,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
             formulas: &reported,
             ..work
         }
-        .measure_ranges(&mut findings, &ranged_by, &installed, progress);
+        .measure_ranges(&mut findings, &ranged_by, &resolved, &installed, progress);
         groups = group::group(&findings);
     }
     let work = Work {
@@ -360,7 +367,14 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         ..work
     };
     let factor = options.settings.performance_factor.max(1.0);
-    work.time_reported_timeouts(&mut findings, &groups, &families, factor, progress);
+    work.time_reported_timeouts(
+        &mut findings,
+        &groups,
+        &resolved,
+        &families,
+        factor,
+        progress,
+    );
     // Timed, groups that regressed at the same release are one root cause.
     groups = group::group(&findings);
     work.pin_witnesses(&mut findings, &groups, &resolved, factor, progress)?;
@@ -559,16 +573,17 @@ impl Work<'_> {
 
     /// The version range of every finding: measured on the samples
     /// [`group::range_samples`] picks (`ranged` per candidate group), borrowed from its
-    /// sample by every other finding. Returns the installed releases by family.
+    /// sample by every other finding. Returns the installed releases by [`lineage`].
     fn range_findings(
         &self,
         findings: &mut [Finding],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
         installed: &[SolverConfig],
         ranged: Option<usize>,
         progress: &mut dyn Progress,
     ) -> HashMap<String, Vec<SolverConfig>> {
         let ranged_by = group::range_samples(findings, ranged);
-        let families = self.measure_ranges(findings, &ranged_by, installed, progress);
+        let families = self.measure_ranges(findings, &ranged_by, resolved, installed, progress);
         for i in 0..findings.len() {
             if let Some(j) = ranged_by[i].filter(|&j| j != i) {
                 findings[i].range = findings[j].range.clone();
@@ -578,18 +593,19 @@ impl Work<'_> {
     }
 
     /// Measures the version range of each finding `i` with `ranged_by[i] == Some(i)`
-    /// on its formula. Returns the installed releases by family.
+    /// on its formula. Returns the installed releases by [`lineage`].
     fn measure_ranges(
         &self,
         findings: &mut [Finding],
         ranged_by: &[Option<usize>],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
         installed: &[SolverConfig],
         progress: &mut dyn Progress,
     ) -> HashMap<String, Vec<SolverConfig>> {
-        let families = self.run_ranges(installed, ranged_by, progress);
+        let families = self.run_ranges(installed, resolved, ranged_by, progress);
         for i in 0..findings.len() {
             if ranged_by[i] == Some(i) {
-                let family = &families[&self.rows[i].row().family.to_ascii_lowercase()];
+                let family = &families[&lineage(&resolved[i].0)];
                 findings[i].range = Some(self.range_of(i, &findings[i].confirmation, family));
                 findings[i].range_measured = true;
             }
@@ -749,6 +765,7 @@ impl Work<'_> {
         &self,
         findings: &mut [Finding],
         groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
         families: &HashMap<String, Vec<SolverConfig>>,
         factor: f64,
         progress: &mut dyn Progress,
@@ -768,7 +785,7 @@ impl Work<'_> {
         let total = to_time.len() as u64;
         for (done, i) in to_time.into_iter().enumerate() {
             progress.advance(done as u64, total);
-            let family = findings[i].trigger.row().family.to_ascii_lowercase();
+            let family = lineage(&resolved[i].0);
             let (Some(versions), Some(range)) = (families.get(&family), &findings[i].range) else {
                 continue;
             };
@@ -1052,11 +1069,12 @@ impl Work<'_> {
 
     /// Runs the formula of every trigger whose range is measured (`ranged_by[i] ==
     /// Some(i)`, [`group::range_samples`]) on the other installed versions of its
-    /// family, each (formula, solver) once; returns the versions of each family of a
-    /// trigger that was not dropped (lower case).
+    /// family, in the configuration its solver is in, each (formula, solver) once;
+    /// returns those versions by [`lineage`] of each trigger that was not dropped.
     fn run_ranges(
         &self,
         installed: &[SolverConfig],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
         ranged_by: &[Option<usize>],
         progress: &mut dyn Progress,
     ) -> HashMap<String, Vec<SolverConfig>> {
@@ -1069,9 +1087,13 @@ impl Work<'_> {
             if ranged_by[i] != Some(i) {
                 continue;
             }
-            let versions = families
-                .entry(t.row().family.to_ascii_lowercase())
-                .or_insert_with(|| range::family_versions(installed, &t.row().family));
+            let solver = &resolved[i].0;
+            let versions = families.entry(lineage(solver)).or_insert_with(|| {
+                range::family_versions(installed, &t.row().family)
+                    .iter()
+                    .map(|release| configure_like(release, solver))
+                    .collect()
+            });
             for s in versions.iter().filter(|s| s.version != t.row().version) {
                 let formula = *first_with.entry(&self.formulas[i]).or_insert(i);
                 if planned.insert((formula, s.name.clone())) {
@@ -1124,6 +1146,18 @@ impl Work<'_> {
             self.limits(i),
             &own_answer,
         )
+    }
+}
+
+/// The releases a finding is ranged and timed on, by name: its family's (`z3`), or,
+/// for an option configuration, the family's in that configuration
+/// (`z3+tactic.default_tactic=smt sat.euf=true`: a bug of z3's new core is ranged
+/// with the new core on every release, [`configure_like`]).
+fn lineage(solver: &SolverConfig) -> String {
+    let family = solver.family.to_ascii_lowercase();
+    match &solver.configuration {
+        Some(c) => format!("{family}+{}", c.options.join(" ")),
+        None => family,
     }
 }
 

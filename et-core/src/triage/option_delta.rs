@@ -10,7 +10,7 @@
 
 use crate::judging::Formula;
 use crate::solvers::call::CallError;
-use crate::solvers::options::{configure, Configuration};
+use crate::solvers::options::{configure, option_pairs, Configuration};
 use crate::solvers::SolverConfig;
 
 use super::calls::{CallSettings, Caller};
@@ -53,14 +53,7 @@ pub fn reduce(
     let Some(configuration) = &configured.configuration else {
         return Ok(None);
     };
-    let all: Vec<(String, String)> = configuration
-        .options
-        .iter()
-        .map(|w| match w.split_once('=') {
-            Some((n, v)) => (n.to_string(), v.to_string()),
-            None => (w.clone(), String::new()),
-        })
-        .collect();
+    let all = option_pairs(&configuration.options);
     let judge = match &f.confirmation.reference {
         Some(r) => Some(r.as_reference()),
         None => recorded_reference(&f.trigger),

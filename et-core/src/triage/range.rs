@@ -15,12 +15,16 @@ use super::confirm::shows;
 use super::triggers::TriggerRow;
 
 /// The installed solvers of `family` (case-insensitive), one per version, in release
-/// order. When two solvers share a version the first in `solvers` wins, so a caller
-/// lists the run's own solvers before other pools.
+/// order, each in its default mode (an option configuration is no release). When two
+/// solvers share a version the first in `solvers` wins, so a caller lists the run's
+/// own solvers before other pools.
 pub fn family_versions(solvers: &[SolverConfig], family: &str) -> Vec<SolverConfig> {
     let mut out: Vec<SolverConfig> = Vec::new();
     for s in solvers {
-        if s.family.eq_ignore_ascii_case(family) && !out.iter().any(|o| o.version == s.version) {
+        if s.family.eq_ignore_ascii_case(family)
+            && s.configuration.is_none()
+            && !out.iter().any(|o| o.version == s.version)
+        {
             out.push(s.clone());
         }
     }

@@ -177,7 +177,8 @@ pub(super) fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t Solve
 
 /// The group's title: `z3 4.8.5–4.8.7: invalid model (`=`, `mod`)`. A timed
 /// regression names the releases it measured: `z3 5.4.0–5.4.1, slower than 5.3.3: ...`
-/// (a range at the run's limit moves with formulas near it; the timings do not).
+/// (a range at the run's limit moves with formulas near it; the timings do not); a
+/// configuration's finding the options it needs: `z3 5.3.3–5.4.1 with `sat.euf=true`: ...`.
 pub(super) fn title(triage: &Triage, g: &Group) -> String {
     let reported = &triage.findings[super::bug_reports::reported_member(&triage.findings, g)];
     let timed = reported.timings.as_ref().and_then(|t| {
@@ -217,8 +218,18 @@ pub(super) fn title(triage: &Triage, g: &Group) -> String {
         what
     };
     let fixed = fixed_in(triage, g).map_or_else(String::new, |v| format!(", fixed in {v}"));
+    // A configuration's finding is the options' bug: they are named where the default
+    // mode does not show it.
+    let options = reported
+        .options
+        .as_ref()
+        .filter(|d| !d.needed.is_empty())
+        .map_or_else(String::new, |d| {
+            let words: Vec<String> = d.needed.iter().map(|w| code(w)).collect();
+            format!(" with {}", words.join(" "))
+        });
     format!(
-        "{} {range}: {}{verdict} on {what}{fixed}",
+        "{} {range}{options}: {}{verdict} on {what}{fixed}",
         g.key.family,
         g.key.kind.title()
     )

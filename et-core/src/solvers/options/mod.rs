@@ -269,6 +269,44 @@ pub fn configure(base: &SolverConfig, configuration: &Configuration) -> SolverCo
     solver
 }
 
+/// Release `base` in the configuration that `like` (an option configuration of
+/// another release of the family) is in: the same options and name suffix
+/// (`z3-5.3.3+newcore` from `z3-5.3.3` like `z3-5.4.1+newcore`). `base` itself when
+/// `like` is no configuration. What a configuration's finding is ranged and timed on
+/// across releases.
+pub fn configure_like(base: &SolverConfig, like: &SolverConfig) -> SolverConfig {
+    let Some(configured) = &like.configuration else {
+        return base.clone();
+    };
+    let suffix = like
+        .name
+        .strip_prefix(configured.of.as_str())
+        .and_then(|rest| rest.strip_prefix('+'))
+        .unwrap_or("configured");
+    let options = option_pairs(&configured.options);
+    configure(
+        base,
+        &Configuration {
+            index: Default::default(),
+            suffix: suffix.to_string(),
+            options,
+            curated: None,
+        },
+    )
+}
+
+/// `name=value` words (as run.toml records a configuration's options) as pairs; a
+/// word without `=` is a name with an empty value.
+pub fn option_pairs(words: &[String]) -> Vec<(String, String)> {
+    words
+        .iter()
+        .map(|w| match w.split_once('=') {
+            Some((n, v)) => (n.to_string(), v.to_string()),
+            None => (w.clone(), String::new()),
+        })
+        .collect()
+}
+
 /// Most options one enumerated configuration sets (`et options enumerate --max`, the
 /// space `--configurations` draws from).
 pub const MAX_OPTIONS: usize = 8;
