@@ -451,12 +451,13 @@ fn report(
         };
         let _ = writeln!(
             out,
-            "## Other formulas\n\n{count} more formula{} of the same root cause show it (joined \
-             by et because, shrunk, they are the same formula up to names and constants, or \
-             they apply the same operators beside the Boolean skeleton and the comparisons \
-             on the same releases, or slowed down at the same release) (the solvers they \
-             were found on; *flaky*: not on every re-run).{note}\n\n{list}",
-            super::report::plural(count)
+            "## Other formulas\n\n{count} more formula{} of the same root cause show{} it \
+             (joined by et because, shrunk, they are the same formula up to names and \
+             constants, or they apply the same operators beside the Boolean skeleton and the \
+             comparisons on the same releases, or slowed down at the same release) (the \
+             solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
+            super::report::plural(count),
+            if count == 1 { "s" } else { "" }
         );
     }
     out
