@@ -1,0 +1,1 @@
+(declare-const a Real) (declare-const b Real) (assert (not (= a (cos a)))) (check-sat)
