@@ -51,6 +51,56 @@ mkdir -p "$out"
 "$et" solvers install "${z3/-/@}" "${cvc5/-/@}" >&2
 [[ -f $out/pool.toml ]] || cp "$ET_HOME/pool.toml" "$out/pool.toml"
 
+# progress.md: per finished run, its configurations, formulas, calls and time, and the
+# findings of each configuration that has any (made from the committed rows, run.toml
+# and times.txt on every invocation; never edited by hand).
+progress() {
+  python3 - "$out" > "$out/progress.md" << 'PY'
+import csv, gzip, os, sys, tomllib
+from collections import Counter, defaultdict
+out = sys.argv[1]
+times = {}
+if os.path.exists(f"{out}/times.txt"):
+    for line in open(f"{out}/times.txt"):
+        kind, g, rest = line.split(" ", 2)
+        if kind in ("curated", "single"):
+            times[(kind, g.rstrip(":").removesuffix("-5v2a"))] = rest.split(",")[1].strip()
+print("# Configuration hunt progress\n")
+print("Made by `scripts/hunt-configurations.sh` from the finished runs' rows, run.toml and times.txt.\n")
+print("| run | grammar | solvers run (default modes and configurations) | configurations refused | formulas | calls | wall time | findings |")
+print("|---|---|---|---|---|---|---|---|")
+findings = defaultdict(Counter)  # configuration -> "grammar verdict" -> count
+for kind in ("curated", "single"):
+    for g in ("core", "ints", "arrays", "bitvectors", "reals", "realints", "strings", "fp"):
+        d = f"{out}/runs/{kind}/{g}"
+        if not os.path.exists(f"{d}/done"):
+            continue
+        manifest = tomllib.load(open(f"{d}/run.toml", "rb"))
+        refused = len(manifest.get("refused_configurations", []))
+        solvers, formulas, calls, found = set(), set(), 0, 0
+        with gzip.open(f"{d}/runs.csv.gz", "rt", newline="") as f:
+            for row in csv.DictReader(f):
+                solvers.add(row["solver"])
+                formulas.add(row["index"])
+                calls += 1
+                if row["verdict"]:
+                    found += 1
+                    findings[row["solver"]][f"{g}: {row['verdict']}"] += 1
+        print(f"| {kind} | {g}-5v2a | {len(solvers)} | {refused} | {len(formulas)} | {calls} "
+              f"| {times.get((kind, g), '?')} | {found} |")
+print("\n## Findings by configuration\n")
+if not findings:
+    print("None so far.")
+else:
+    print("| configuration | findings (grammar: verdict count) |")
+    print("|---|---|")
+    for solver in sorted(findings):
+        cells = ", ".join(f"{k} {v}" for k, v in sorted(findings[solver].items()))
+        print(f"| {solver} | {cells} |")
+PY
+}
+trap progress EXIT
+
 done_steps=0
 # One run: `run KIND GRAMMAR N CONFIGURATIONS`, resumed if started, skipped if done.
 run() {

@@ -391,6 +391,49 @@ fn options_the_solver_refuses_are_recorded_and_not_run() {
 }
 
 #[test]
+fn an_option_value_refused_once_a_formula_needs_it_is_rejected_not_a_finding() {
+    // z3 4.16.0's help lists `smt.string_solver=z3str3` (configuration 3); it takes
+    // the value at its command line and gives up with `unknown`, reason "invalid
+    // parameter for smt.string_solver", on formulas with strings.
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let out = s.join("run");
+    run_configurations(
+        &s,
+        "strings",
+        30,
+        pool.to_str().unwrap(),
+        "z3-4.16.0:3..4",
+        &out,
+        &["--solvers", "z3-4.16.0"],
+    );
+    let rows = rows(&out);
+    let z3str3: Vec<_> = rows
+        .iter()
+        .filter(|r| r.solver == "z3-4.16.0+z3str3")
+        .collect();
+    assert_eq!(z3str3.len(), 30);
+    let rejected = z3str3
+        .iter()
+        .filter(|r| r.status == Status::Rejected)
+        .count();
+    assert!(rejected > 0, "{z3str3:?}");
+    for r in &z3str3 {
+        assert_ne!(r.status, Status::Unknown, "{r:?}");
+        assert_eq!(r.verdict, None, "{r:?}");
+        if r.status == Status::Rejected {
+            // The call that asked for the reason, in a process of its own.
+            assert_eq!(r.mode, Some(et_core::judging::CallMode::Fresh), "{r:?}");
+        }
+    }
+    // The default mode decides every one of them.
+    assert!(rows
+        .iter()
+        .filter(|r| r.solver == "z3-4.16.0")
+        .all(|r| matches!(r.status, Status::Sat | Status::Unsat)));
+}
+
+#[test]
 fn a_campaign_over_z3s_curated_modes_runs_in_sessions_and_names_them() {
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0"), solver("cvc5-1.4.2")]);

@@ -65,14 +65,36 @@ impl<'a> Invocation<'a> {
             script,
         }
     }
+
+    /// The call of a configuration that answered `unknown` on `formula`, asked again
+    /// with the request for the reason ([`REASON_REQUEST`]): a solver may take an
+    /// option value at its command line and refuse it only once a formula needs it,
+    /// and then says so only as the reason of its `unknown` (z3 4.16.0 on lists
+    /// `smt.string_solver=z3str3` in its help, and answers `unknown`, "invalid
+    /// parameter for smt.string_solver", on formulas with strings).
+    pub fn asking_why(
+        solver: &'a SolverConfig,
+        formula: &str,
+        logic: Option<&str>,
+    ) -> Invocation<'a> {
+        let mut invocation = Invocation::plain(solver, formula, logic);
+        invocation.script.push_str(REASON_REQUEST);
+        invocation.script.push('\n');
+        invocation
+    }
 }
 
+/// The SMT-LIB request for the reason of the last `unknown`.
+pub const REASON_REQUEST: &str = "(get-info :reason-unknown)";
+
 /// The commands et adds around a formula, each on a line of its own: a prelude's
-/// `(set-logic ...)`, the model option, and the model request. Formulas are printed on
+/// `(set-logic ...)`, the model option, the model request, and the request for the
+/// reason of an `unknown`. Formulas are printed on
 /// one line, so a line that is exactly one of these is never part of a formula.
 fn added_by_et(line: &str) -> bool {
     let line = line.trim();
     line == "(get-model)"
+        || line == REASON_REQUEST
         || line == "(set-option :produce-models true)"
         || (line.starts_with("(set-logic ")
             && line.ends_with(')')

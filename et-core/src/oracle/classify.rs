@@ -47,7 +47,8 @@ const EXIT_CANNOT_START: i32 = 127;
 ///    `killed`: an operator or the kernel ended it, which says nothing about the
 ///    solver;
 /// 5. a self-check failure pattern → `sat` with `self_check_failed`;
-/// 6. an unsupported-feature pattern → `rejected`, even if the process aborted;
+/// 6. an unsupported-feature pattern or an option value refused → `rejected`, even if
+///    the process aborted;
 /// 7. a signal or a crash pattern → `crash`;
 /// 8. any other `(error` → `rejected`, whatever answer follows; lines that answer et's own
 ///    `(get-model)` with "no model" (after `unsat`, say) are not looked at here: the
@@ -93,7 +94,7 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
             crash_signature: None,
         };
     }
-    if has(Meaning::Unsupported) {
+    if has(Meaning::Unsupported) || has(Meaning::RefusedOption) {
         return Classification::plain(Status::Rejected);
     }
     if outcome.signal.is_some() || has(Meaning::Crash) {
@@ -106,6 +107,18 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
         Some(status) => Classification::plain(status),
         None => crash(outcome),
     }
+}
+
+/// Whether the solver says it refuses an option value of its command line (a
+/// [`Meaning::RefusedOption`] pattern): the call is `rejected` for its configuration,
+/// not for its formula.
+pub fn refuses_option(outcome: &CallOutcome) -> bool {
+    let lower =
+        format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text()).to_ascii_lowercase();
+    let found = patterns::matches(&lower, Meaning::RefusedOption)
+        .next()
+        .is_some();
+    found
 }
 
 /// Whether an error pattern occurs on a line that is not the solver's "no model"
@@ -408,6 +421,9 @@ mod tests {
             ("z3: cannot allocate memory\n", Status::Memout, false),
             ("fatal: failed to allocate 1048576 bytes\n", Status::Memout, false),
             ("parse error: memory exhausted\n", Status::Memout, false),
+            // z3's answers to (get-info :reason-unknown) when it refuses an option value.
+            ("(:reason-unknown \"invalid parameter for smt.string_solver, valid options are 'seq', 'auto'\")", Status::Rejected, false),
+            ("(:reason-unknown \"illegal arithmetic solver used with string solver\")", Status::Rejected, false),
             // yices-smt2 2.6.5's answer to (get-model) after unsat: not a rejection.
             ("(error \"the context is unsatisfiable\")\n", Status::Sat, false),
         ];

@@ -12,5 +12,7 @@ mod classify;
 pub mod patterns;
 mod status;
 
-pub use classify::{classify, crash_signature, error_line, signal_name, Classification};
+pub use classify::{
+    classify, crash_signature, error_line, refuses_option, signal_name, Classification,
+};
 pub use status::{Evidence, ParseLabelError, Status, Verdict};

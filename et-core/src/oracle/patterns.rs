@@ -20,6 +20,11 @@ pub enum Meaning {
     InvalidModel,
     /// The solver does not support a feature of the formula: `rejected` (step 5).
     Unsupported,
+    /// The solver refuses an option value of its command line, which it took at the
+    /// start and checks only once a formula needs it: `rejected` (step 5). Looked
+    /// for in the answer to `(get-info :reason-unknown)` that et asks a configuration
+    /// after `unknown` (see [`crate::judging::Invocation::asking_why`]).
+    RefusedOption,
     /// Assertion failure, internal error, sanitizer report: `crash` (step 6).
     Crash,
     /// The solver's answer to et's own `(get-model)` after `unsat`, `unknown` or a
@@ -181,6 +186,21 @@ pub const PATTERNS: &[Pattern] = &[
         Unsupported,
         "cvc4 1.8 --check-models on nonlinear/transcendental models",
         "cvc4-1.8-approximate-model",
+    ),
+    // 5. Option values refused once a formula needs them (the answer to
+    //    `(get-info :reason-unknown)` after `unknown`): the configuration, not the
+    //    formula, is what the solver does not take.
+    p(
+        "invalid parameter for",
+        RefusedOption,
+        "z3 4.16.0-5.4.1 with `smt.string_solver=z3str3`, which their help still lists, on strings or integer division",
+        "",
+    ),
+    p(
+        "illegal arithmetic solver used with",
+        RefusedOption,
+        "z3 5.4.1 with `smt.arith.solver` 0, 1 or 60 on strings (\"... used with string solver\")",
+        "",
     ),
     // 6. Crashes reported in text (a signal is a crash without any text).
     p(

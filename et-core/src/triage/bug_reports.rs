@@ -281,11 +281,12 @@ fn template_fields(
         (None, Some((_, None))) => "none of the installed releases".to_string(),
         (None, None) => "not ranged".to_string(),
     };
+    let which = match g.formulas {
+        1 => "the one formula of this group".to_string(),
+        n => format!("the smallest of the {n} formulas of this group"),
+    };
     let from_grammar = format!(
-        "the smallest of the {} formula{} of this group, found by enumerating the `{}` \
-         grammar smallest first",
-        g.formulas,
-        if g.formulas == 1 { "" } else { "s" },
+        "{which}, found by enumerating the `{}` grammar smallest first",
         row.grammar
     );
     let minimized = match (

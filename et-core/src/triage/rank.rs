@@ -93,7 +93,7 @@ impl Kind {
             }
             Kind::Crash => "the solver crashes",
             Kind::Performance => {
-                "the solver times out or gives up where the reference decides the formula quickly"
+                "the solver times out or gives up where the reference decides the formula within the run's limits"
             }
             Kind::ValidatorFalseAlarm => {
                 "the solver's validator rejects a model that satisfies the formula"

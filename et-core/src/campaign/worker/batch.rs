@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 
 use crate::judging::{CallMode, Invocation, Observation};
+use crate::oracle::{refuses_option, Status};
 use crate::solvers::call::{run_call, CallOutcome, Input};
 use crate::solvers::session::Session;
 use crate::solvers::{InputMode, SolverConfig};
@@ -67,6 +68,16 @@ impl Worker<'_> {
             .map(|calls| calls.finish(running))
             .collect()
     }
+}
+
+/// What asking a configuration's `unknown` for its reason found.
+enum Refusal {
+    /// The solver refuses an option value of the configuration on this formula.
+    Refused(Box<Observation>),
+    /// It gave another reason, or none.
+    None,
+    /// The run is being cancelled.
+    Cancelled,
 }
 
 impl FormulaCalls<'_, '_> {
@@ -175,10 +186,37 @@ impl FormulaCalls<'_, '_> {
         self.rechecks.session_calls += u64::from(mode == CallMode::Session);
         let mut observation = Observation::new(invocation, outcome, || self.read());
         observation.mode = mode;
+        if solver.configuration.is_some() && observation.class.status == Status::Unknown {
+            match self.refusal(solver)? {
+                Refusal::Cancelled => return Ok(false),
+                Refusal::Refused(rejected) => observation = *rejected,
+                Refusal::None => {}
+            }
+        }
         self.known
             .insert(solver.name.clone(), observation.as_reference());
         self.made.insert(solver.name.clone(), observation);
         Ok(true)
+    }
+
+    /// A configuration's `unknown` asked again in a fresh process, with the request
+    /// for its reason ([`Invocation::asking_why`]): when the solver says it refuses an
+    /// option value of the configuration, the configuration was refused on this
+    /// formula, which is no finding; that call, `rejected` and saying why, is what the
+    /// row records.
+    fn refusal(&mut self, solver: &SolverConfig) -> anyhow::Result<Refusal> {
+        let w = self.worker;
+        let invocation = Invocation::asking_why(solver, &self.job.text, w.logic);
+        let outcome = self.fresh_call(solver, &invocation)?;
+        if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
+            return Ok(Refusal::Cancelled);
+        }
+        self.call_seconds += outcome.wall.as_secs_f64();
+        if !refuses_option(&outcome) {
+            return Ok(Refusal::None);
+        }
+        let rejected = Observation::new(invocation, outcome, || self.read());
+        Ok(Refusal::Refused(Box::new(rejected)))
     }
 
     /// Makes `invocation` in a process of its own: the worker's formula file when the
