@@ -26,7 +26,7 @@ use std::time::Duration;
 use crate::judging::reference::Ruling;
 use crate::judging::Formula;
 use crate::oracle::checks::WitnessFact;
-use crate::oracle::Verdict;
+use crate::oracle::{Status, Verdict};
 use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
@@ -118,9 +118,11 @@ impl Confirmation {
 /// Whether `answer` shows the trigger's verdict, judged as `et run` judges
 /// ([`Answer::finding`]: et's model check, the formula's `witness`, the `reference`'s
 /// answer): the same verdict, and for `unsound` the same wrong answer (an `unsat` that
-/// turns into a wrong `sat` is another bug). A timeout and an `unknown` are one failure,
-/// not deciding a formula that can be decided: a release that gives up where the trigger
-/// timed out is not a good release, and one that does both on every release is a
+/// turns into a wrong `sat` is another bug). A performance trigger's formula is known
+/// to be decidable (by the run's reference, a solver of the pool, or et's witness), and
+/// what shows it is not deciding: a timeout and an `unknown` are one failure, whatever
+/// judged the trigger's. A release that gives up where the trigger timed out is no good
+/// release, and a formula some releases give up on and the rest time out on is a
 /// limitation, not a regression between the two.
 pub fn shows(
     trigger: &TriggerRow,
@@ -128,13 +130,11 @@ pub fn shows(
     reference: Option<Ruling>,
     witness: &dyn WitnessFact,
 ) -> bool {
-    let Some(verdict) = answer.finding(reference, witness).map(|f| f.verdict) else {
-        return false;
-    };
     if !trigger.verdict().is_bug() {
-        return !verdict.is_bug();
+        return matches!(answer.status, Status::Timeout | Status::Unknown);
     }
-    verdict == trigger.verdict()
+    let verdict = answer.finding(reference, witness).map(|f| f.verdict);
+    verdict == Some(trigger.verdict())
         && (trigger.verdict() != Verdict::Unsound || answer.status == trigger.row().status)
 }
 
@@ -521,6 +521,9 @@ mod tests {
             assert!(shows(t, &unknown, decided(Status::Sat), &false));
             assert!(shows(t, &timeout, decided(Status::Sat), &false));
             assert!(!shows(t, &sat, decided(Status::Sat), &false));
+            // Whatever judged the trigger: a timeout with only et's witness (which
+            // alone makes no finding in a run) still fails to decide.
+            assert!(shows(t, &timeout, None, &true));
         }
         // A failure to decide is no wrong answer.
         let wrong = trigger(Status::Unsat, Verdict::Unsound);
