@@ -750,7 +750,7 @@ fn performance_triggers_are_re_run_on_the_smallest_of_each_candidate_group() {
     assert!(
         report_all.contains(&format!(
             "Given up in every release: every installed release that ran the smallest \
-             formula of group{} {} answers `unknown`",
+             formula of group{} {} fails to decide it (answers `unknown`",
             if ranks.len() == 1 { "" } else { "s" },
             ranks.join(", ")
         )),

@@ -122,7 +122,8 @@ pub struct Args {
     /// the first N, single-option configurations), `SOLVER:A..B` (indices of `et
     /// options enumerate`). Repeatable or comma-separated. Without --solvers only the
     /// configurations are under test. A configuration the solver refuses at the start
-    /// is recorded in run.toml and not run.
+    /// is recorded in run.toml and not run; one it refuses only once a formula needs it
+    /// (the reason of its `unknown`) is `rejected` on that formula, never a finding.
     #[arg(long, value_name = "SOLVER:WHICH", value_delimiter = ',')]
     configurations: Vec<String>,
     /// Judge every solver against these instead of the pool's rules: comma-separated

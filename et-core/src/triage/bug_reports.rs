@@ -23,6 +23,7 @@ use crate::solvers::SolverConfig;
 
 use super::confirm::Outcome;
 use super::group::{Finding, Group};
+use super::range::VersionRange;
 use super::rank::Kind;
 use super::report::{
     code, code_block, confirmation_text, expected_answer, limits_text, model_false_at,
@@ -52,9 +53,10 @@ pub fn is_reported(g: &Group) -> bool {
 /// decided, not a bug to file.
 pub fn limitations(triage: &Triage) -> String {
     let mut out = String::from(
-        "# Limitations\n\nFormulas every installed release of a family answers `unknown` on, where \
-         another solver or et's witness decides them: incompleteness the family has always had, \
-         listed once per family and operators, not reports to file.\n\n\
+        "# Limitations\n\nFormulas no installed release of a family decides (each answers `unknown`, \
+         or some run out of time where the others give up), where another solver or et's witness \
+         decides them: incompleteness the family has always had, listed once per family and \
+         operators, not reports to file. `releases` says what each release answered.\n\n\
          | family | operators | releases | groups | smallest formula | known |\n|---|---|---|---|---|---|\n",
     );
     let mut rows = 0;
@@ -63,7 +65,7 @@ pub fn limitations(triage: &Triage) -> String {
         let releases = f
             .range
             .as_ref()
-            .map_or_else(String::new, |r| r.affected().collect::<Vec<_>>().join(", "));
+            .map_or_else(String::new, VersionRange::answers);
         out.push_str(&format!(
             "| {} | `{}` | {} | {} | `{}` | {} |\n",
             g.key.family,
@@ -353,21 +355,40 @@ fn report(
         },
         confirmation_text(triage, f)
     );
+    let range = f.range.as_ref();
     if g.long_standing {
-        let _ = writeln!(
-            out,
-            "Every installed {} release that ran this formula times out on it at the run's \
-             limits: slowness the solver has long had, not a regression.\n",
-            solver.family
-        );
+        let _ = match range.filter(|r| !r.all_answered("timeout")) {
+            Some(r) => writeln!(
+                out,
+                "No installed {} release that ran this formula decides it at the run's limits \
+                 ({}): a failure the solver has long had, not a regression.\n",
+                solver.family,
+                r.answers()
+            ),
+            None => writeln!(
+                out,
+                "Every installed {} release that ran this formula times out on it at the run's \
+                 limits: slowness the solver has long had, not a regression.\n",
+                solver.family
+            ),
+        };
     }
     if g.gives_up_always {
-        let _ = writeln!(
-            out,
-            "Every installed {} release that ran this formula gives up on it: a limitation \
-             the solver has always had (perhaps by design), not a regression.\n",
-            solver.family
-        );
+        let _ = match range.filter(|r| !r.all_answered("unknown")) {
+            Some(r) => writeln!(
+                out,
+                "No installed {} release that ran this formula decides it ({}): a limitation \
+                 the solver has always had (perhaps by design), not a regression.\n",
+                solver.family,
+                r.answers()
+            ),
+            None => writeln!(
+                out,
+                "Every installed {} release that ran this formula gives up on it: a limitation \
+                 the solver has always had (perhaps by design), not a regression.\n",
+                solver.family
+            ),
+        };
     }
     template_fields(&mut out, triage, g, f, solver);
     let _ = writeln!(out, "## Input (`{file}`)\n");

@@ -26,7 +26,7 @@ use std::time::Duration;
 use crate::judging::reference::Ruling;
 use crate::judging::Formula;
 use crate::oracle::checks::WitnessFact;
-use crate::oracle::Verdict;
+use crate::oracle::{Status, Verdict};
 use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
@@ -118,13 +118,21 @@ impl Confirmation {
 /// Whether `answer` shows the trigger's verdict, judged as `et run` judges
 /// ([`Answer::finding`]: et's model check, the formula's `witness`, the `reference`'s
 /// answer): the same verdict, and for `unsound` the same wrong answer (an `unsat` that
-/// turns into a wrong `sat` is another bug).
+/// turns into a wrong `sat` is another bug). A performance trigger's formula is known
+/// to be decidable (by the run's reference, a solver of the pool, or et's witness), and
+/// what shows it is not deciding: a timeout and an `unknown` are one failure, whatever
+/// judged the trigger's. A release that gives up where the trigger timed out is no good
+/// release, and a formula some releases give up on and the rest time out on is a
+/// limitation, not a regression between the two.
 pub fn shows(
     trigger: &TriggerRow,
     answer: &Answer,
     reference: Option<Ruling>,
     witness: &dyn WitnessFact,
 ) -> bool {
+    if !trigger.verdict().is_bug() {
+        return matches!(answer.status, Status::Timeout | Status::Unknown);
+    }
     let verdict = answer.finding(reference, witness).map(|f| f.verdict);
     verdict == Some(trigger.verdict())
         && (trigger.verdict() != Verdict::Unsound || answer.status == trigger.row().status)
@@ -480,6 +488,46 @@ mod tests {
             ..sat
         };
         assert!(shows(&t, &unsat, decided(Status::Sat), &false));
+    }
+
+    /// A release that gives up where the trigger timed out (or the other way round)
+    /// fails on the formula as well: it is no good release.
+    #[test]
+    fn a_timeout_and_an_unknown_are_one_failure_to_decide() {
+        let unknown = Answer {
+            status: Status::Unknown,
+            invalid_model: false,
+            self_check_failed: false,
+            model_check: None,
+            crash_signature: None,
+            time_s: 0.0,
+            cpu_s: 0.0,
+            exit_code: Some(0),
+            signal: None,
+            excerpt: String::new(),
+            model_output: None,
+        };
+        let timeout = Answer {
+            status: Status::Timeout,
+            ..unknown.clone()
+        };
+        let sat = Answer {
+            status: Status::Sat,
+            ..unknown.clone()
+        };
+        let timed_out = trigger(Status::Timeout, Verdict::Timeout);
+        let gave_up = trigger(Status::Unknown, Verdict::Unknown);
+        for t in [&timed_out, &gave_up] {
+            assert!(shows(t, &unknown, decided(Status::Sat), &false));
+            assert!(shows(t, &timeout, decided(Status::Sat), &false));
+            assert!(!shows(t, &sat, decided(Status::Sat), &false));
+            // Whatever judged the trigger: a timeout with only et's witness (which
+            // alone makes no finding in a run) still fails to decide.
+            assert!(shows(t, &timeout, None, &true));
+        }
+        // A failure to decide is no wrong answer.
+        let wrong = trigger(Status::Unsat, Verdict::Unsound);
+        assert!(!shows(&wrong, &unknown, decided(Status::Sat), &false));
     }
 
     #[test]

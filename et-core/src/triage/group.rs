@@ -325,6 +325,13 @@ fn one_group_per_formula(
 /// reported timeouts are timed ([`super::timing`]), groups of one theory whose timings
 /// show the same regression (the same last good release and the release after it) are
 /// joined as well, whatever their ranges at the run's limit.
+///
+/// A group whose theory holds that of a smaller one, on the same releases (or with the
+/// same timed regression), is that group's root cause when the smaller one is the only
+/// way to read it: `(= 0.0 (* a (sin 1.0)))` and `(= 0.0 (/ 0.0 (sin 1.0)))` timing out
+/// where `(< 0.0 (sin 1.0))` does are the `sin` bug with arithmetic around it. A group
+/// that holds two smaller theories neither of which holds the other (`*` alone and
+/// `sin` alone) could be either bug and stays apart ([`Classes::join_to_the_one_below`]).
 fn one_group_per_root_cause(
     findings: &[Finding],
     groups: Vec<(GroupKey, Vec<usize>)>,
@@ -334,6 +341,10 @@ fn one_group_per_root_cause(
     let mut first_with: HashMap<At, usize> = HashMap::new();
     type Regressed = (String, Kind, Verdict, String, String, Signature);
     let mut regressed_at: HashMap<Regressed, usize> = HashMap::new();
+    // Where a group was found, by range and by timed regression, with its theory: what
+    // the theories of other groups are compared with.
+    type Where = (String, Kind, Verdict, String, String);
+    let mut theories: BTreeMap<Where, Vec<(usize, Signature)>> = BTreeMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         // A group whose reported timeout or `unknown` was shrunk computes what the
         // shrunk formula computes: its operators, not those the grammar's formulas
@@ -342,6 +353,16 @@ fn one_group_per_root_cause(
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
         }
+        theories
+            .entry((
+                key.family.clone(),
+                key.kind,
+                key.verdict,
+                key.first.clone(),
+                key.last.clone(),
+            ))
+            .or_default()
+            .push((g, theory.clone()));
         let at = (
             key.family.as_str(),
             key.kind,
@@ -362,12 +383,27 @@ fn one_group_per_root_cause(
                 key.family.clone(),
                 key.kind,
                 key.verdict,
-                r.before.0,
-                r.after.0,
-                theory,
+                r.before.0.clone(),
+                r.after.0.clone(),
+                theory.clone(),
             );
             classes.join_first(&mut regressed_at, at, g);
+            // A regression's releases are kept apart from a range's by the arrow: a
+            // release name never holds one.
+            theories
+                .entry((
+                    key.family.clone(),
+                    key.kind,
+                    key.verdict,
+                    format!("{} →", r.before.0),
+                    r.after.0,
+                ))
+                .or_default()
+                .push((g, theory));
         }
+    }
+    for found_together in theories.values() {
+        classes.join_to_the_one_below(found_together);
     }
     classes.merge(findings, groups)
 }
@@ -415,6 +451,35 @@ impl Classes {
             }
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(g);
+            }
+        }
+    }
+
+    /// Joins each group of `found_together` (groups found on the same releases, with
+    /// their theories) to the groups whose theory its own strictly holds, when the
+    /// smallest of those are one theory: the one way to read it. Groups of one theory
+    /// were joined already; two smallest theories would be two ways, and it is joined
+    /// to neither.
+    fn join_to_the_one_below(&mut self, found_together: &[(usize, Signature)]) {
+        let holds = |big: &Signature, small: &Signature| {
+            small.0.len() < big.0.len() && small.0.is_subset(&big.0)
+        };
+        for (g, theory) in found_together {
+            let below: Vec<&(usize, Signature)> = found_together
+                .iter()
+                .filter(|(_, t)| holds(theory, t))
+                .collect();
+            let smallest: Vec<&(usize, Signature)> = below
+                .iter()
+                .copied()
+                .filter(|(_, t)| !below.iter().any(|(_, u)| holds(t, u)))
+                .collect();
+            let Some((first, one)) = smallest.first() else {
+                continue;
+            };
+            if smallest.iter().all(|(_, t)| t == one) {
+                let (a, b) = (self.root(*g), self.root(*first));
+                self.parent[a] = b;
             }
         }
     }
@@ -923,6 +988,63 @@ mod tests {
             .iter()
             .any(|(k, m)| m == &[2] && k.operators.to_string() == "< cos"));
         assert!(joined.iter().any(|(k, m)| m == &[3] && k.first == "4.8.5"));
+    }
+
+    /// A group whose operators hold those of one smaller group on the same releases is
+    /// that group's root cause; one that holds two smaller ones (`+` and `sin`) could be
+    /// either and stays apart, and so does one found on other releases.
+    #[test]
+    fn a_group_holding_one_smaller_groups_theory_is_its_root_cause() {
+        let formulas = [
+            (
+                "5.3.3",
+                "(declare-const a Real) (assert (< 0.0 (sin 1.0))) (check-sat)",
+            ),
+            (
+                "5.3.3",
+                "(declare-const a Real) (assert (= 0.0 (* a (sin 1.0)))) (check-sat)",
+            ),
+            (
+                "5.3.3",
+                "(declare-const a Real) (assert (= 0.0 (/ 0.0 (sin 1.0)))) (check-sat)",
+            ),
+            (
+                "5.3.3",
+                "(declare-const a Real) (assert (= 1.0 (+ a a))) (check-sat)",
+            ),
+            (
+                "5.3.3",
+                "(declare-const a Real) (assert (= 0.0 (sin (+ 1.0 a)))) (check-sat)",
+            ),
+            (
+                "5.3.3",
+                "(declare-const a Real) (assert (< a (cos 1.0))) (check-sat)",
+            ),
+            (
+                "4.8.5",
+                "(declare-const a Real) (assert (= 1.0 (* a (sin a)))) (check-sat)",
+            ),
+        ];
+        let findings: Vec<Finding> = formulas
+            .iter()
+            .enumerate()
+            .map(|(i, (_, f))| finding("reals", &i.to_string(), "z3-5.4.1", f))
+            .collect();
+        let groups = formulas
+            .iter()
+            .enumerate()
+            .map(|(i, (first, f))| (key(first, "5.4.1", f), vec![i]))
+            .collect();
+        let joined = one_group_per_root_cause(&findings, groups);
+        let mut classes: Vec<Vec<usize>> = joined
+            .into_iter()
+            .map(|(_, mut m)| {
+                m.sort();
+                m
+            })
+            .collect();
+        classes.sort();
+        assert_eq!(classes, [vec![0, 1, 2], vec![3], vec![4], vec![5], vec![6]]);
     }
 
     /// `finding` timed on z3 `before` (0.5 s) and `after` (stopped at the 8 s limit).

@@ -119,6 +119,40 @@ impl VersionRange {
             .join(", ")
     }
 
+    /// The affected releases by what they answered, in runs of consecutive installed
+    /// releases: `4.8.5–5.3.2: unknown; 5.3.3–5.4.1: timeout`. A performance finding's
+    /// releases may fail in two ways (give up, run out of time), and a line saying
+    /// every release times out must not hide those that gave up.
+    pub fn answers(&self) -> String {
+        let mut runs: Vec<(&str, (&str, &str))> = Vec::new();
+        let mut open = false;
+        for v in &self.versions {
+            match v.affected {
+                Some(true) => match runs.last_mut() {
+                    Some((answer, run)) if open && *answer == v.answer => run.1 = &v.version,
+                    _ => {
+                        runs.push((&v.answer, (&v.version, &v.version)));
+                        open = true;
+                    }
+                },
+                Some(false) => open = false,
+                None => {}
+            }
+        }
+        runs.iter()
+            .map(|&(answer, run)| format!("{}: {answer}", run_text(run)))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// Every affected release answered `answer`.
+    pub fn all_answered(&self, answer: &str) -> bool {
+        self.versions
+            .iter()
+            .filter(|v| v.affected == Some(true))
+            .all(|v| v.answer == answer)
+    }
+
     /// For a title: the newest run, and how many affected releases came before it
     /// (`5.3.0–5.4.1 and 9 earlier releases`).
     pub fn describe_short(&self) -> String {
@@ -293,6 +327,29 @@ mod tests {
         assert!(!range.affects_newest());
         assert_eq!(range.newest(), Some("4.16.0"));
         assert_eq!(range.newest_since(), None);
+    }
+
+    #[test]
+    fn answers_are_told_in_runs() {
+        let answered = |version: &str, answer: &str| VersionResult {
+            answer: answer.into(),
+            ..v(version, Some(true))
+        };
+        let r = VersionRange {
+            versions: vec![
+                answered("5.3.1", "unknown"),
+                answered("5.3.2", "unknown"),
+                answered("5.3.3", "timeout"),
+                v("5.4.0", None),
+                answered("5.4.1", "timeout"),
+            ],
+        };
+        assert_eq!(r.answers(), "5.3.1–5.3.2: unknown; 5.3.3–5.4.1: timeout");
+        assert!(!r.all_answered("timeout"));
+        let timeouts = VersionRange {
+            versions: r.versions[2..].to_vec(),
+        };
+        assert!(timeouts.all_answered("timeout"));
     }
 
     #[test]

@@ -875,15 +875,19 @@ fn notes(out: &mut String, triage: &Triage) {
         let _ = writeln!(
             out,
             "Given up in every release: every installed release that ran the smallest \
-             formula of group{s} {ranks} answers `unknown` on it — a limitation the family \
-             has always had rather than a regression; such groups rank after the other \
+             formula of group{s} {ranks} fails to decide it (answers `unknown`, or some \
+             run out of time where the others give up) — a limitation the family has \
+             always had rather than a regression; such groups rank after the other \
              performance groups.\n"
         );
     }
     if let Some((s, ranks)) = ranks(|g| g.long_standing) {
         let _ = writeln!(
             out,
-            "Long-standing: every installed release that ran the smallest formula of group{s} {ranks} times out on it — slowness the family has always had rather than a regression; such groups rank after the regressions.\n"
+            "Long-standing: every installed release that ran the smallest formula of \
+             group{s} {ranks} fails to decide it (times out, or some give up with `unknown` \
+             where the others time out) — a failure the family has always had rather than a \
+             regression; such groups rank after the regressions.\n"
         );
     }
 }

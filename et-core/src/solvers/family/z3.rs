@@ -228,6 +228,17 @@ const NOTE_MARKS: &[(&str, &str)] = &[
     ("experimental", "experimental (z3's help)"),
     ("debugging", "debugging (z3's help)"),
     ("[internal]", "internal (z3's help)"),
+    // Options that leave SMT-LIB's meaning of the formula: a changed answer is what
+    // they ask for, not a bug (`rewriter.hi_div0=false` leaves bit-vector division by
+    // zero unspecified, `smt.arith.ignore_int` solves integers as reals).
+    (
+        "hardware interpretation",
+        "changes the meaning of the formula: division by zero or unspecified values other than SMT-LIB's (z3's help)",
+    ),
+    (
+        "treat integer variables as real",
+        "changes the meaning of the formula: integers solved as reals (z3's help)",
+    ),
 ];
 
 /// Largest value of z3's `unsigned int` parameters.
