@@ -466,11 +466,10 @@ mod tests {
         assert!(c.reference.unwrap().invalid_model);
     }
 
-    #[test]
-    fn a_different_wrong_answer_is_not_the_same_finding() {
-        let t = trigger(Status::Unsat, Verdict::Unsound);
-        let sat = Answer {
-            status: Status::Sat,
+    /// A clean answer of `status`, at once.
+    fn answered(status: Status) -> Answer {
+        Answer {
+            status,
             invalid_model: false,
             self_check_failed: false,
             model_check: None,
@@ -481,12 +480,15 @@ mod tests {
             signal: None,
             excerpt: String::new(),
             model_output: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_different_wrong_answer_is_not_the_same_finding() {
+        let t = trigger(Status::Unsat, Verdict::Unsound);
+        let sat = answered(Status::Sat);
         assert!(!shows(&t, &sat, decided(Status::Unsat), &false));
-        let unsat = Answer {
-            status: Status::Unsat,
-            ..sat
-        };
+        let unsat = answered(Status::Unsat);
         assert!(shows(&t, &unsat, decided(Status::Sat), &false));
     }
 
@@ -494,27 +496,9 @@ mod tests {
     /// fails on the formula as well: it is no good release.
     #[test]
     fn a_timeout_and_an_unknown_are_one_failure_to_decide() {
-        let unknown = Answer {
-            status: Status::Unknown,
-            invalid_model: false,
-            self_check_failed: false,
-            model_check: None,
-            crash_signature: None,
-            time_s: 0.0,
-            cpu_s: 0.0,
-            exit_code: Some(0),
-            signal: None,
-            excerpt: String::new(),
-            model_output: None,
-        };
-        let timeout = Answer {
-            status: Status::Timeout,
-            ..unknown.clone()
-        };
-        let sat = Answer {
-            status: Status::Sat,
-            ..unknown.clone()
-        };
+        let unknown = answered(Status::Unknown);
+        let timeout = answered(Status::Timeout);
+        let sat = answered(Status::Sat);
         let timed_out = trigger(Status::Timeout, Verdict::Timeout);
         let gave_up = trigger(Status::Unknown, Verdict::Unknown);
         for t in [&timed_out, &gave_up] {
