@@ -120,10 +120,11 @@ impl Confirmation {
 /// answer): the same verdict, and for `unsound` the same wrong answer (an `unsat` that
 /// turns into a wrong `sat` is another bug). A performance trigger's formula is known
 /// to be decidable (by the run's reference, a solver of the pool, or et's witness), and
-/// what shows it is not deciding: a timeout and an `unknown` are one failure, whatever
-/// judged the trigger's. A release that gives up where the trigger timed out is no good
-/// release, and a formula some releases give up on and the rest time out on is a
-/// limitation, not a regression between the two.
+/// what shows it is not deciding: a timeout, an `unknown`, a crash or running out of
+/// memory are one failure, whatever judged the trigger's. A release that gives up (or
+/// crashes) where the trigger timed out is no good release, and a formula some releases
+/// give up on and the rest time out on is a limitation, not a regression between the
+/// two. A release that rejects the formula (it cannot read it) shows nothing either way.
 pub fn shows(
     trigger: &TriggerRow,
     answer: &Answer,
@@ -131,7 +132,10 @@ pub fn shows(
     witness: &dyn WitnessFact,
 ) -> bool {
     if !trigger.verdict().is_bug() {
-        return matches!(answer.status, Status::Timeout | Status::Unknown);
+        return matches!(
+            answer.status,
+            Status::Timeout | Status::Unknown | Status::Crash | Status::Memout
+        );
     }
     let verdict = answer.finding(reference, witness).map(|f| f.verdict);
     verdict == Some(trigger.verdict())
@@ -505,6 +509,20 @@ mod tests {
             assert!(shows(t, &unknown, decided(Status::Sat), &false));
             assert!(shows(t, &timeout, decided(Status::Sat), &false));
             assert!(!shows(t, &sat, decided(Status::Sat), &false));
+            // A crash does not decide it either; a release that cannot read it says
+            // nothing.
+            assert!(shows(
+                t,
+                &answered(Status::Crash),
+                decided(Status::Sat),
+                &false
+            ));
+            assert!(!shows(
+                t,
+                &answered(Status::Rejected),
+                decided(Status::Sat),
+                &false
+            ));
             // Whatever judged the trigger: a timeout with only et's witness (which
             // alone makes no finding in a run) still fails to decide.
             assert!(shows(t, &timeout, None, &true));
