@@ -120,10 +120,11 @@ impl Confirmation {
 /// answer): the same verdict, and for `unsound` the same wrong answer (an `unsat` that
 /// turns into a wrong `sat` is another bug). A performance trigger's formula is known
 /// to be decidable (by the run's reference, a solver of the pool, or et's witness), and
-/// what shows it is not deciding: a timeout and an `unknown` are one failure, whatever
-/// judged the trigger's. A release that gives up where the trigger timed out is no good
-/// release, and a formula some releases give up on and the rest time out on is a
-/// limitation, not a regression between the two.
+/// what shows it is not deciding: a timeout, an `unknown`, a crash or running out of
+/// memory are one failure, whatever judged the trigger's. A release that gives up (or
+/// crashes) where the trigger timed out is no good release, and a formula some releases
+/// give up on and the rest time out on is a limitation, not a regression between the
+/// two. A release that rejects the formula (it cannot read it) shows nothing either way.
 pub fn shows(
     trigger: &TriggerRow,
     answer: &Answer,
@@ -131,7 +132,10 @@ pub fn shows(
     witness: &dyn WitnessFact,
 ) -> bool {
     if !trigger.verdict().is_bug() {
-        return matches!(answer.status, Status::Timeout | Status::Unknown);
+        return matches!(
+            answer.status,
+            Status::Timeout | Status::Unknown | Status::Crash | Status::Memout
+        );
     }
     let verdict = answer.finding(reference, witness).map(|f| f.verdict);
     verdict == Some(trigger.verdict())
@@ -466,11 +470,10 @@ mod tests {
         assert!(c.reference.unwrap().invalid_model);
     }
 
-    #[test]
-    fn a_different_wrong_answer_is_not_the_same_finding() {
-        let t = trigger(Status::Unsat, Verdict::Unsound);
-        let sat = Answer {
-            status: Status::Sat,
+    /// A clean answer of `status`, at once.
+    fn answered(status: Status) -> Answer {
+        Answer {
+            status,
             invalid_model: false,
             self_check_failed: false,
             model_check: None,
@@ -481,12 +484,15 @@ mod tests {
             signal: None,
             excerpt: String::new(),
             model_output: None,
-        };
+        }
+    }
+
+    #[test]
+    fn a_different_wrong_answer_is_not_the_same_finding() {
+        let t = trigger(Status::Unsat, Verdict::Unsound);
+        let sat = answered(Status::Sat);
         assert!(!shows(&t, &sat, decided(Status::Unsat), &false));
-        let unsat = Answer {
-            status: Status::Unsat,
-            ..sat
-        };
+        let unsat = answered(Status::Unsat);
         assert!(shows(&t, &unsat, decided(Status::Sat), &false));
     }
 
@@ -494,33 +500,29 @@ mod tests {
     /// fails on the formula as well: it is no good release.
     #[test]
     fn a_timeout_and_an_unknown_are_one_failure_to_decide() {
-        let unknown = Answer {
-            status: Status::Unknown,
-            invalid_model: false,
-            self_check_failed: false,
-            model_check: None,
-            crash_signature: None,
-            time_s: 0.0,
-            cpu_s: 0.0,
-            exit_code: Some(0),
-            signal: None,
-            excerpt: String::new(),
-            model_output: None,
-        };
-        let timeout = Answer {
-            status: Status::Timeout,
-            ..unknown.clone()
-        };
-        let sat = Answer {
-            status: Status::Sat,
-            ..unknown.clone()
-        };
+        let unknown = answered(Status::Unknown);
+        let timeout = answered(Status::Timeout);
+        let sat = answered(Status::Sat);
         let timed_out = trigger(Status::Timeout, Verdict::Timeout);
         let gave_up = trigger(Status::Unknown, Verdict::Unknown);
         for t in [&timed_out, &gave_up] {
             assert!(shows(t, &unknown, decided(Status::Sat), &false));
             assert!(shows(t, &timeout, decided(Status::Sat), &false));
             assert!(!shows(t, &sat, decided(Status::Sat), &false));
+            // A crash does not decide it either; a release that cannot read it says
+            // nothing.
+            assert!(shows(
+                t,
+                &answered(Status::Crash),
+                decided(Status::Sat),
+                &false
+            ));
+            assert!(!shows(
+                t,
+                &answered(Status::Rejected),
+                decided(Status::Sat),
+                &false
+            ));
             // Whatever judged the trigger: a timeout with only et's witness (which
             // alone makes no finding in a run) still fails to decide.
             assert!(shows(t, &timeout, None, &true));
