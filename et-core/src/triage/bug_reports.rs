@@ -112,10 +112,10 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
 /// installed release of the family, when it was found there too: the release a
 /// developer fixes.
 fn confirmed_smallest<'t>(triage: &'t Triage, g: &Group) -> &'t Finding {
-    &triage.findings[reported_member(&triage.findings, g)]
+    &triage.findings[g.reported_member(&triage.findings)]
 }
 
-/// The findings the reports are about: [`reported_member`] of each [`is_reported`]
+/// The findings the reports are about: [`Group::reported_member`] of each [`is_reported`]
 /// group.
 pub fn reported_members<'a>(
     findings: &'a [Finding],
@@ -124,31 +124,7 @@ pub fn reported_members<'a>(
     groups
         .iter()
         .filter(|g| is_reported(g))
-        .map(|g| reported_member(findings, g))
-}
-
-/// The index of [`confirmed_smallest`]'s finding.
-pub fn reported_member(findings: &[Finding], g: &Group) -> usize {
-    // Its release table must be its own: a member whose range was measured.
-    let confirmed = || {
-        g.members.iter().copied().filter(|&i| {
-            let f = &findings[i];
-            f.confirmation.outcome == Outcome::Confirmed && f.range_measured
-        })
-    };
-    let Some(smallest) = confirmed().next() else {
-        return g.members[0];
-    };
-    let first = &findings[smallest];
-    let newest = first.range.as_ref().and_then(|r| r.newest());
-    let same_formula = |&i: &usize| {
-        let (a, b) = (findings[i].trigger.row(), first.trigger.row());
-        a.grammar == b.grammar && a.index == b.index
-    };
-    confirmed()
-        .filter(same_formula)
-        .find(|&i| Some(findings[i].trigger.row().version.as_str()) == newest)
-        .unwrap_or(smallest)
+        .map(|g| g.reported_member(findings))
 }
 
 /// `z3-5.4.1-invalid-model-strings`: the release, the kind, the grammar.
@@ -638,7 +614,8 @@ fn converted_section(
         out,
         "This formula gives an Int where {} expect{} a Real: it leans on the solver's \
          implicit Int→Real conversion, which SMT-LIB's mixed Int/Real logics do not have \
-         (cvc5 refuses such input). The same formula with the conversions written out \
+         (solvers differ on such input: cvc5 refuses an Int argument to `sin`, and reads \
+         an Int compared with a Real). The same formula with the conversions written out \
          (`to_real`), which every solver reads (printed from et's own reading of it, so \
          numbers in Real places are written as decimals):\n",
         operators.join(", "),

@@ -249,12 +249,12 @@ pub struct Group {
     /// A performance group whose members re-run without the solver's answer checks
     /// all decided in time ([`Confirmation::slow_only_with_checks`]).
     pub slow_only_with_checks: bool,
-    /// An `unknown` group whose smallest formula every installed release that ran it
-    /// gives up on ([`VersionRange::always_shown`]): a limitation the family has
-    /// always had, not a regression.
+    /// An `unknown` group whose reported formula ([`Group::reported_member`]) no
+    /// installed release that ran it decides ([`VersionRange::always_shown`]): a
+    /// limitation the family has always had, not a regression.
     pub gives_up_always: bool,
-    /// A timeout group whose smallest formula every installed release that ran it
-    /// times out on: long-standing slowness, ranked after the regressions.
+    /// A timeout group whose reported formula no installed release that ran it
+    /// decides: long-standing slowness, ranked after the regressions.
     pub long_standing: bool,
     /// The upstream issue its smallest formula matches, if it is known
     /// ([`super::known`]).
@@ -267,6 +267,11 @@ impl Group {
         &findings[self.members[0]]
     }
 
+    /// The member a report on this group is about ([`reported_member`]).
+    pub fn reported_member(&self, findings: &[Finding]) -> usize {
+        reported_member(findings, &self.members)
+    }
+
     /// `confirmed` if some member reproduced in every attempt, else `flaky`.
     pub fn outcome(&self) -> Outcome {
         if self.confirmed > 0 {
@@ -275,6 +280,33 @@ impl Group {
             Outcome::Flaky
         }
     }
+}
+
+/// The member of `members` (smallest first) a report is about: the smallest that
+/// reproduced in every attempt (the smallest member may be a flaky one) and whose
+/// release table is its own (its range was measured); of the triggers of that formula,
+/// the one found on the newest installed release of the family, when it was found
+/// there too: the release a developer fixes. The smallest member when none qualifies.
+pub fn reported_member(findings: &[Finding], members: &[usize]) -> usize {
+    let confirmed = || {
+        members.iter().copied().filter(|&i| {
+            let f = &findings[i];
+            f.confirmation.outcome == Outcome::Confirmed && f.range_measured
+        })
+    };
+    let Some(smallest) = confirmed().next() else {
+        return members[0];
+    };
+    let first = &findings[smallest];
+    let newest = first.range.as_ref().and_then(|r| r.newest());
+    let same_formula = |&i: &usize| {
+        let (a, b) = (findings[i].trigger.row(), first.trigger.row());
+        a.grammar == b.grammar && a.index == b.index
+    };
+    confirmed()
+        .filter(same_formula)
+        .find(|&i| Some(findings[i].trigger.row().version.as_str()) == newest)
+        .unwrap_or(smallest)
 }
 
 /// Joins the groups of one family, kind and verdict (and crash signature) that share a
@@ -789,16 +821,16 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 .collect();
             let slow_only_with_checks =
                 !unchecked.is_empty() && unchecked.iter().all(|c| c.slow_only_with_checks());
-            let gives_up_always = key.verdict == Verdict::Unknown
-                && findings[members[0]]
-                    .range
-                    .as_ref()
-                    .is_some_and(VersionRange::always_shown);
-            let long_standing = key.verdict == Verdict::Timeout
-                && findings[members[0]]
-                    .range
-                    .as_ref()
-                    .is_some_and(VersionRange::always_shown);
+            // Judged on the formula a report would be about, whose release table the
+            // report shows: the group's smallest may be a flaky formula ranged alike
+            // or not at all.
+            let reported = &findings[reported_member(findings, &members)];
+            let always_shown = reported
+                .range
+                .as_ref()
+                .is_some_and(VersionRange::always_shown);
+            let gives_up_always = key.verdict == Verdict::Unknown && always_shown;
+            let long_standing = key.verdict == Verdict::Timeout && always_shown;
             let smallest = &findings[members[0]];
             let known = super::known::find(
                 &known,
@@ -931,6 +963,51 @@ mod tests {
             shape("(declare-const s String) (assert (= s \"a\"\"b\")) (assert (< 1.5 12))"),
             "( declare-const c0 String ) ( assert ( = c0 S ) ) ( assert ( < D N ) )"
         );
+    }
+
+    /// A group's smallest formula may be flaky, with a range of its own; whether the
+    /// group is long-standing is told by the formula its report is about (the smallest
+    /// confirmed one), whose release table the report shows.
+    #[test]
+    fn long_standing_is_judged_on_the_reported_formula() {
+        use super::super::range::{VersionRange, VersionResult};
+        let ranged = |affected: &[bool]| VersionRange {
+            versions: ["4.8.5", "5.0.0", "5.4.1"]
+                .iter()
+                .zip(affected)
+                .map(|(v, &a)| VersionResult {
+                    version: (*v).into(),
+                    solver: format!("z3-{v}"),
+                    affected: Some(a),
+                    answer: if a { "timeout" } else { "sat" }.into(),
+                    decided: !a,
+                })
+                .collect(),
+        };
+        let mut flaky = finding(
+            "reals",
+            "1",
+            "z3-5.4.1",
+            "(declare-const a Real) (assert (< 0.0 (sin 1.0))) (check-sat)",
+        );
+        flaky.confirmation.outcome = Outcome::Flaky;
+        flaky.range = Some(ranged(&[true, false, true]));
+        flaky.range_measured = true;
+        let mut confirmed = finding(
+            "reals",
+            "2",
+            "z3-5.4.1",
+            "(declare-const a Real) (assert (< 1.0 (sin 1.0))) (check-sat)",
+        );
+        confirmed.confirmation.outcome = Outcome::Confirmed;
+        confirmed.range = Some(ranged(&[true, true, true]));
+        confirmed.range_measured = true;
+        let findings = vec![flaky, confirmed];
+        let groups = group(&findings);
+        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups[0].members, [0, 1]);
+        assert_eq!(groups[0].reported_member(&findings), 1);
+        assert!(groups[0].long_standing);
     }
 
     #[test]

@@ -180,7 +180,7 @@ pub(super) fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t Solve
 /// (a range at the run's limit moves with formulas near it; the timings do not); a
 /// configuration's finding the options it needs: `z3 5.3.3–5.4.1 with `sat.euf=true`: ...`.
 pub(super) fn title(triage: &Triage, g: &Group) -> String {
-    let reported = &triage.findings[super::bug_reports::reported_member(&triage.findings, g)];
+    let reported = &triage.findings[g.reported_member(&triage.findings)];
     let timed = reported.timings.as_ref().and_then(|t| {
         let r = t.newest_regression()?;
         let newest = &t.releases.last()?.version;
@@ -190,8 +190,9 @@ pub(super) fn title(triage: &Triage, g: &Group) -> String {
             format!("{}–{newest}, slower than {}", r.after.0, r.before.0)
         })
     });
+    // The report's own formula's range, which its release table shows.
     let range = timed.unwrap_or_else(|| {
-        triage.findings[g.members[0]]
+        reported
             .range
             .as_ref()
             .map_or_else(String::new, |r| r.describe_short())
