@@ -484,6 +484,11 @@ fn timeouts_that_shrink_to_one_formula_are_one_report() {
             || evidence.contains("(assert (and true (xor a b)))"),
         "the formula as found in\n{report}"
     );
+    // What held on the re-run is said: cvc5 decided it again.
+    assert!(
+        report.contains("while the reference decides it within the run's"),
+        "{report}"
+    );
     let expected = section(&report, "Expected");
     assert!(
         expected.contains("in the run, on the formula as found, the reference `cvc5-1.4.2`")

@@ -606,13 +606,20 @@ pub(super) fn confirmation_text(triage: &Triage, f: &Finding) -> String {
             "confirmed: still {} with {}, while {}{}",
             f.answer().status,
             limits_text(triage, f, triage.settings.performance_factor),
-            if f.trigger.row().evidence == Some(Evidence::Witness) {
-                "et's witness shows the formula satisfiable".to_string()
-            } else {
-                format!(
+            // What held on the re-run: the reference deciding within the run's limits,
+            // else et's witness (confirmation needs one of them), whatever the run's
+            // row was judged by.
+            match &c.reference {
+                Some(r) if r.judging_status().is_some() => format!(
                     "the reference decides it within the run's {}",
                     limits_text(triage, f, 1.0)
-                )
+                ),
+                Some(r) => format!(
+                    "et's witness shows the formula satisfiable (the reference, re-run at \
+                     the run's limits, answered {} this time)",
+                    r.describe()
+                ),
+                None => "et's witness shows the formula satisfiable".to_string(),
             },
             unchecked_text(triage, f).map_or_else(String::new, |t| format!("; {t}"))
         ),
