@@ -1,1 +1,0 @@
-(declare-const a (_ FloatingPoint 11 53)) (declare-const b (_ FloatingPoint 11 53)) (assert (fp.lt a (fp.sqrt RNA b))) (check-sat)

@@ -1,1 +1,0 @@
-(declare-const a Real) (declare-const b Real) (assert (>= a (sin 1.0))) (check-sat)
