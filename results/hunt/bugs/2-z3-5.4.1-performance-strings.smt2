@@ -1,0 +1,2 @@
+(declare-const a String) (declare-const b String) (assert (str.contains (str.replace a "a" a) a)) (check-sat)
+(get-model)
