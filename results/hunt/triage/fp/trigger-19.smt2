@@ -1,0 +1,1 @@
+(declare-const a (_ FloatingPoint 11 53)) (declare-const b (_ FloatingPoint 11 53)) (assert (fp.lt a (fp.mul RNA a a))) (check-sat)

@@ -1,0 +1,1 @@
+(declare-const a (_ FloatingPoint 11 53)) (declare-const b (_ FloatingPoint 11 53)) (assert (fp.lt b (fp.sqrt RNA a))) (check-sat)
