@@ -183,7 +183,7 @@ join_triage() {
   } > triage/groups.csv
   # The same as a Markdown table, for the hunt's README to point at.
   python3 - triage/groups.csv "${triaged[*]}" > triage/groups.md << 'PY'
-import csv, sys
+import csv, glob, os, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 triaged = sys.argv[2].split()
 untriaged = [g for g in "core arrays ints bitvectors reals+realints strings fp".split()
@@ -204,6 +204,13 @@ for r in rows:
     # Columns a triage made before they existed are empty.
     get = lambda k: r.get(k) or ""
     report = "yes" if get("reported") == "true" else ("" if get("reported") == "" else "no")
+    if report == "yes":
+        # The report's file, as copied to bugs/: `<rank>-<solver>-<kind>-<grammar>.md`.
+        files = glob.glob(f"triage/*/bugs/{r['rank']}-*-{r['grammar']}.md")
+        if len(files) == 1:
+            name = os.path.basename(files[0])
+            report = f"[`{name}`](../bugs/{name})"
+
     print(f"| {r['grammar']} | {r['rank']} | {get('root_cause') or r['kind']} | {r['verdict']} "
           f"| {r['family']} | {versions} | `{what}` | {get('regression')} | {get('known') or 'new'} "
           f"| {get('newest_answer')} | {report} | {r['formulas']} "
