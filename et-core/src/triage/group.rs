@@ -363,20 +363,15 @@ fn one_group_per_formula(
 /// way to read it: `(= 0.0 (* a (sin 1.0)))` and `(= 0.0 (/ 0.0 (sin 1.0)))` timing out
 /// where `(< 0.0 (sin 1.0))` does are the `sin` bug with arithmetic around it. A group
 /// that holds two smaller theories neither of which holds the other (`*` alone and
-/// `sin` alone) could be either bug and stays apart ([`Classes::join_to_the_one_below`]).
+/// `sin` alone) could be either bug and stays apart ([`Classes::join_found_together`]).
 fn one_group_per_root_cause(
     findings: &[Finding],
     groups: Vec<(GroupKey, Vec<usize>)>,
 ) -> Vec<(GroupKey, Vec<usize>)> {
-    let mut classes = Classes::new(groups.len());
-    type At<'k> = (&'k str, Kind, Verdict, &'k str, &'k str, Signature);
-    let mut first_with: HashMap<At, usize> = HashMap::new();
-    type Regressed = (String, Kind, Verdict, String, String, Signature);
-    let mut regressed_at: HashMap<Regressed, usize> = HashMap::new();
-    // Where a group was found, by range and by timed regression, with its theory: what
-    // the theories of other groups are compared with.
-    type Where = (String, Kind, Verdict, String, String);
-    let mut theories: BTreeMap<Where, Vec<(usize, Signature)>> = BTreeMap::new();
+    // The groups found together, with their theories: of one family, kind and verdict,
+    // on the same releases or slowing down at the same timed regression.
+    type Together<'k> = BTreeMap<(&'k str, Kind, Verdict, Found), Vec<(usize, Signature)>>;
+    let mut found_together: Together = BTreeMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         // A group whose reported timeout or `unknown` was shrunk computes what the
         // shrunk formula computes: its operators, not those the grammar's formulas
@@ -385,25 +380,12 @@ fn one_group_per_root_cause(
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
         }
-        theories
-            .entry((
-                key.family.clone(),
-                key.kind,
-                key.verdict,
-                key.first.clone(),
-                key.last.clone(),
-            ))
+        let found = |how| (key.family.as_str(), key.kind, key.verdict, how);
+        let on_releases = Found::Releases(key.first.clone(), key.last.clone());
+        found_together
+            .entry(found(on_releases))
             .or_default()
             .push((g, theory.clone()));
-        let at = (
-            key.family.as_str(),
-            key.kind,
-            key.verdict,
-            key.first.as_str(),
-            key.last.as_str(),
-            theory.clone(),
-        );
-        classes.join_first(&mut first_with, at, g);
         // Ranges measured by one run at the run's limit move with formulas near it;
         // a timed regression is measured at 4× it. Groups of one theory that regressed
         // at the same release (the same jump in their timings) are one root cause too.
@@ -411,33 +393,26 @@ fn one_group_per_root_cause(
             .iter()
             .find_map(|&i| findings[i].timings.as_ref()?.newest_regression())
         {
-            let at = (
-                key.family.clone(),
-                key.kind,
-                key.verdict,
-                r.before.0.clone(),
-                r.after.0.clone(),
-                theory.clone(),
-            );
-            classes.join_first(&mut regressed_at, at, g);
-            // A regression's releases are kept apart from a range's by the arrow: a
-            // release name never holds one.
-            theories
-                .entry((
-                    key.family.clone(),
-                    key.kind,
-                    key.verdict,
-                    format!("{} →", r.before.0),
-                    r.after.0,
-                ))
+            found_together
+                .entry(found(Found::Regression(r.before.0, r.after.0)))
                 .or_default()
                 .push((g, theory));
         }
     }
-    for found_together in theories.values() {
-        classes.join_to_the_one_below(found_together);
+    let mut classes = Classes::new(groups.len());
+    for together in found_together.values() {
+        classes.join_found_together(together);
     }
     classes.merge(findings, groups)
+}
+
+/// How groups were found together ([`one_group_per_root_cause`]).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Found {
+    /// On the same releases: the first and the last affected one.
+    Releases(String, String),
+    /// Slowing down at the same timed regression: the last good release and the next.
+    Regression(String, String),
 }
 
 /// The operators a group's theory is compared by: a shrunk formula's where its
@@ -487,12 +462,15 @@ impl Classes {
         }
     }
 
-    /// Joins each group of `found_together` (groups found on the same releases, with
-    /// their theories) to the groups whose theory its own strictly holds, when the
-    /// smallest of those are one theory: the one way to read it. Groups of one theory
-    /// were joined already; two smallest theories would be two ways, and it is joined
-    /// to neither.
-    fn join_to_the_one_below(&mut self, found_together: &[(usize, Signature)]) {
+    /// Joins groups found together (see [`Found`]; each with its theory): those of one
+    /// theory, and each group to the groups whose theory its own strictly holds when
+    /// the smallest of those are one theory, the one way to read it (two smallest
+    /// theories would be two ways, and it is joined to neither).
+    fn join_found_together(&mut self, found_together: &[(usize, Signature)]) {
+        let mut first_of: HashMap<&Signature, usize> = HashMap::new();
+        for (g, theory) in found_together {
+            self.join_first(&mut first_of, theory, *g);
+        }
         let holds = |big: &Signature, small: &Signature| {
             small.0.len() < big.0.len() && small.0.is_subset(&big.0)
         };
