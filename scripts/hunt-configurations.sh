@@ -24,6 +24,13 @@
 #   STEPS=2 scripts/hunt-configurations.sh         # at most two steps, then stop
 #   ONLY=ints scripts/hunt-configurations.sh       # one grammar (ints-5v2a)
 #   ET=path/to/et ET_BUILD=1a2b3c4 OUT=dir scripts/hunt-configurations.sh
+#   CHECKPOINT=1 scripts/hunt-configurations.sh    # compress a stopped run, to commit
+#
+# A step can outlast a session on a machine that is then replaced. Stop the run (kill
+# et: what it finished is on disk), then `CHECKPOINT=1` compresses the unfinished run's
+# tables beside the plain ones (`*.csv.gz`, which git keeps; its `done` is not there,
+# so nothing counts it as finished); commit them. On a fresh clone the script
+# decompresses them and resumes that run where it stopped.
 #
 # Times: each call is limited to CPU_TIMEOUT seconds of CPU time (2, as the hunt) and
 # TIMEOUT seconds of wall-clock time (a safety net well above it).
@@ -103,6 +110,30 @@ PY
 }
 trap progress EXIT
 
+# The unfinished runs: a run.toml and no `done`.
+unfinished() {
+  local toml
+  for toml in "$out"/runs/*/*/run.toml; do
+    [[ -f $toml && ! -f $(dirname "$toml")/done ]] && dirname "$toml"
+  done
+  return 0
+}
+if [[ -n ${CHECKPOINT:-} ]]; then
+  trap - EXIT
+  for dir in $(unfinished); do
+    gzip -9kf "$dir"/*.csv
+    echo "hunt-configurations: checkpointed $dir ($(zcat "$dir/runs.csv.gz" | tail -n +2 | wc -l) rows); commit its *.csv.gz" >&2
+  done
+  exit 0
+fi
+# A run checkpointed on another machine: its tables are only compressed here.
+for dir in $(unfinished); do
+  [[ -f $dir/runs.csv ]] && continue
+  for gz in "$dir"/*.csv.gz; do
+    [[ -f $gz ]] && gunzip -kf "$gz"
+  done
+done
+
 done_steps=0
 # One run: `run KIND GRAMMAR N CONFIGURATIONS`, resumed if started, skipped if done.
 run() {
@@ -122,7 +153,7 @@ run() {
     --configurations "$configurations" --out "$dir" "${resume[@]}" > "$dir.summary.txt" 2> /dev/null
   # A finished run's tables are compressed (every et command reads them so) and can be
   # committed; a run under way keeps its plain runs.csv, which git ignores.
-  gzip -9 "$dir"/*.csv
+  gzip -9f "$dir"/*.csv
   mv "$dir.summary.txt" "$dir/summary.txt"
   echo "$kind $g-5v2a: $n formulas, $(($(date +%s) - start)) s, et built at $build" |
     tee -a "$out/times.txt" >&2
