@@ -4,6 +4,10 @@
 //! another solver evicts them. Measured on ints with cvc5 1.4.2 and z3 4.16.0 sessions
 //! driven alone (2,000 formulas, models asked for): alternating per formula cost cvc5
 //! 6.1–7.0 s and z3 4.0–4.2 s of CPU, in runs of 16 formulas 4.9–5.2 s and 3.1–3.3 s.
+//! Every other batch takes the solvers in reverse order, so that the solver that ended
+//! a batch begins the next one: measured on core with z3 4.16.0 and cvc5 1.4.2 (2,000
+//! formulas, `-j 2`, 6 rounds), z3's CPU time in the run fell from 4.1–4.9 s to
+//! 3.5–4.0 s (2.9–3.6 s in one uninterrupted batch) with batches of 32 in turned order.
 //! Then each formula is judged ([`FormulaCalls::finish`]). Calls are made here: in the
 //! worker's session of the solver, or fresh. A session gets the next formula of its run
 //! written ahead, so that the solver never waits for et between two formulas
@@ -47,7 +51,11 @@ impl Worker<'_> {
             })
             .collect();
         let mut running = true;
-        'run: for solver in self.under_test {
+        // Every other batch in reverse order: the solver that ended one batch begins
+        // the next, so a session goes on where its caches are warm.
+        let taken = self.batches.get();
+        self.batches.set(taken + 1);
+        'run: for solver in in_turn(self.under_test, taken) {
             let due: Vec<&Job> = jobs
                 .iter()
                 .filter(|job| !job.done.contains_key(&solver.name))
@@ -67,6 +75,17 @@ impl Worker<'_> {
             .into_iter()
             .map(|calls| calls.finish(running))
             .collect()
+    }
+}
+
+/// The order in which the solvers take a worker's `taken`-th batch (counted from 0):
+/// every other batch in reverse, so that the solver that ended one batch begins the
+/// next and goes on with warm caches — a solver's runs are two batches long.
+fn in_turn<T>(solvers: &[T], taken: u64) -> Vec<&T> {
+    if taken.is_multiple_of(2) {
+        solvers.iter().collect()
+    } else {
+        solvers.iter().rev().collect()
     }
 }
 
@@ -321,5 +340,22 @@ pub(super) fn stopped_with_the_run(outcome: &CallOutcome, cancel: &AtomicBool) -
             return false;
         }
         std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_turn;
+
+    #[test]
+    fn the_solver_that_ends_a_batch_begins_the_next() {
+        let solvers = ["z3", "cvc5", "yices"];
+        let runs: Vec<Vec<&&str>> = (0..3).map(|taken| in_turn(&solvers, taken)).collect();
+        assert_eq!(runs[0], [&"z3", &"cvc5", &"yices"]);
+        assert_eq!(runs[1], [&"yices", &"cvc5", &"z3"]);
+        assert_eq!(runs[2], runs[0]);
+        for pair in runs.windows(2) {
+            assert_eq!(pair[0].last(), pair[1].first());
+        }
     }
 }

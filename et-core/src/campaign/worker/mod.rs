@@ -23,7 +23,7 @@ mod triggers;
 
 pub use sessions::Sessions;
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -122,6 +122,9 @@ pub(super) struct Worker<'a> {
     /// This worker's solver sessions. A session process dies with the thread that
     /// started it, so each worker keeps its own.
     pub sessions: RefCell<Sessions>,
+    /// Batches this worker has taken: the solvers take every other batch in reverse
+    /// order (see [`batch`]).
+    pub batches: Cell<u64>,
 }
 
 /// The calls of one formula and what is known about it so far.
