@@ -168,6 +168,9 @@ for g in "${grammars[@]}"; do
   run single "$g" "$single_n" "$z3:single,$cvc5:single"
 done
 mkdir -p "$out/triage"
+# The triage ranges each finding over every release of its family (--ranged), and
+# times regressions on them: all releases of both families, installed once.
+"$et" solvers install z3@all cvc5@all >&2
 for g in "${grammars[@]}"; do
   [[ -f $out/triage/$g/groups.csv ]] && continue
   if ((done_steps >= steps)); then
