@@ -41,8 +41,9 @@ build=${ET_BUILD:-$(git -C "$repo" rev-parse --short HEAD)}
 out=${OUT:-$repo/results/hunt-configurations}
 # Formulas of the curated runs: 10^4 where a call is cheap, fewer where timeouts
 # dominate (reals, realints, strings, fp took most of the hunt's time per formula;
-# bitvectors-5v2a's 64-bit divisions time out so often that its calls cost about 25
-# times core's: 10^4 formulas would take one core some 5 hours).
+# bitvectors-5v2a's 64-bit divisions time out so often that its calls cost about 20
+# times core's — 3,000 formulas took 2,153 s with 2 jobs —, so 10^4 formulas would
+# take one core some 4 hours).
 declare -A size=([core]=10000 [ints]=10000 [arrays]=10000 [bitvectors]=3000
                  [reals]=3000 [realints]=3000 [strings]=3000 [fp]=3000)
 single_n=${SINGLE_N:-100}

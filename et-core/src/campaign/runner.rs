@@ -715,9 +715,9 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// one batch begins the next). Batches of 32 (a solver's runs 64 formulas long, the
 /// order turned) took z3 4.16.0's CPU time in a core session run from 4.1–4.9 s (runs
 /// of 16) to 3.5–4.0 s, against 2.9–3.6 s in one batch; runs of 128 and 250 gained
-/// nothing more beyond the host's noise. A run has at least 8 batches per worker, so that a short
-/// run still keeps every worker busy to its end; fresh calls start a process each, so
-/// they gain nothing and go one formula at a time.
+/// nothing more beyond the host's noise. A run has at least 8 batches per worker, so
+/// that a short run still keeps every worker busy to its end; fresh calls start a
+/// process each, so they gain nothing and go one formula at a time.
 fn batch_size(mode: CallMode, formulas: u64, jobs: usize) -> usize {
     const MOST: u64 = 32;
     match mode {

@@ -4,10 +4,9 @@
 //! another solver evicts them. Measured on ints with cvc5 1.4.2 and z3 4.16.0 sessions
 //! driven alone (2,000 formulas, models asked for): alternating per formula cost cvc5
 //! 6.1–7.0 s and z3 4.0–4.2 s of CPU, in runs of 16 formulas 4.9–5.2 s and 3.1–3.3 s.
-//! Every other batch takes the solvers in reverse order, so that the solver that ended
-//! a batch begins the next one: measured on core with z3 4.16.0 and cvc5 1.4.2 (2,000
-//! formulas, `-j 2`, 6 rounds), z3's CPU time in the run fell from 4.1–4.9 s to
-//! 3.5–4.0 s (2.9–3.6 s in one uninterrupted batch) with batches of 32 in turned order.
+//! Every other batch takes the solvers in reverse order ([`in_turn`]), so that the
+//! solver that ended a batch begins the next one (measured with the batch size, in
+//! `runner::batch_size`).
 //! Then each formula is judged ([`FormulaCalls::finish`]). Calls are made here: in the
 //! worker's session of the solver, or fresh. A session gets the next formula of its run
 //! written ahead, so that the solver never waits for et between two formulas
@@ -51,8 +50,6 @@ impl Worker<'_> {
             })
             .collect();
         let mut running = true;
-        // Every other batch in reverse order: the solver that ended one batch begins
-        // the next, so a session goes on where its caches are warm.
         let taken = self.batches.get();
         self.batches.set(taken + 1);
         'run: for solver in in_turn(self.under_test, taken) {
