@@ -13,8 +13,10 @@
 #     least once on every grammar, within a budget of machine time.
 # Each configuration is judged first by its solver in default mode (a same-release
 # differential), then by the other family and et's own oracles, as in any campaign.
-# Then each grammar's two runs are triaged together (`et triage`), which reduces each
-# reported configuration finding to the options it needs.
+# A grammar is triaged (`et triage`, which reduces each reported configuration finding
+# to the options it needs) as soon as its curated run is done, and again, over both
+# runs, when its single-option run is: the second replays the first's calls from the
+# step's journal, and its report replaces the first.
 #
 # Every run is resumed where it stopped (`et run --resume`), on this machine or
 # another; a finished one is marked `done` beside its run.toml. Run it again and again
@@ -162,33 +164,51 @@ run() {
   done_steps=$((done_steps + 1))
 }
 
-for g in "${grammars[@]}"; do
-  run curated "$g" "${size[$g]}" "$z3:curated,$cvc5:curated"
-done
-for g in "${grammars[@]}"; do
-  run single "$g" "$single_n" "$z3:single,$cvc5:single"
-done
-mkdir -p "$out/triage"
-# The triage ranges each finding over every release of its family (--ranged), and
-# times regressions on them: all releases of both families, installed once.
-"$et" solvers install z3@all cvc5@all >&2
-for g in "${grammars[@]}"; do
-  [[ -f $out/triage/$g/groups.csv ]] && continue
+# Triage a grammar's finished runs, unless its triage already covers exactly them
+# (triage/<grammar>/runs.txt names the runs it covers).
+installed_all=""
+triage() {
+  local g=$1 kind dirs=() covered=""
+  for kind in curated single; do
+    if [[ -f $out/runs/$kind/$g/done ]]; then
+      dirs+=("$out/runs/$kind/$g")
+      covered+="${covered:+ }$kind/$g"
+    fi
+  done
+  ((${#dirs[@]})) || return 0
+  [[ -f $out/triage/$g/runs.txt && $(< "$out/triage/$g/runs.txt") == "$covered" ]] && return 0
   if ((done_steps >= steps)); then
     echo "hunt-configurations: stopped after $steps step(s); run it again to go on" >&2
     exit 0
   fi
+  # The triage ranges each finding over every release of its family (--ranged), and
+  # times regressions on them: all releases of both families, installed once.
+  if [[ -z $installed_all ]]; then
+    "$et" solvers install z3@all cvc5@all >&2
+    installed_all=1
+  fi
+  mkdir -p "$out/triage"
+  local start journal went_on=""
   start=$(date +%s)
   # As in scripts/hunt.sh: the step's solver calls go to a journal kept on this
-  # machine, so that a triage stopped part-way, or made again by a newer et, replays
-  # the calls already made.
+  # machine, so that a triage stopped part-way, or made again over more runs or by a
+  # newer et, replays the calls already made.
   journal=$out/triage/.journal-$g.csv
-  went_on=""
   [[ -s $journal ]] && went_on=" in this run, which replayed the journal of an earlier or stopped run of this step (whose time is not counted here; report.md says how many calls the journal answered)"
-  "$et" triage "$out/runs/curated/$g" "$out/runs/single/$g" --pool "$ET_HOME/pool.toml" \
+  "$et" triage "${dirs[@]}" --pool "$ET_HOME/pool.toml" \
     --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$g" --journal "$journal"
-  echo "triage $g-5v2a: $(($(date +%s) - start)) s$went_on, et built at $build" |
+  echo "$covered" > "$out/triage/$g/runs.txt"
+  echo "triage $g-5v2a ($covered): $(($(date +%s) - start)) s$went_on, et built at $build" |
     tee -a "$out/times.txt" >&2
   done_steps=$((done_steps + 1))
+}
+
+for g in "${grammars[@]}"; do
+  run curated "$g" "${size[$g]}" "$z3:curated,$cvc5:curated"
+  triage "$g"
+done
+for g in "${grammars[@]}"; do
+  run single "$g" "$single_n" "$z3:single,$cvc5:single"
+  triage "$g"
 done
 echo "hunt-configurations: complete; see $out/triage/<grammar>/report.md" >&2
