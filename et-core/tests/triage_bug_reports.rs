@@ -522,3 +522,39 @@ fn unknowns_are_shrunk_beyond_the_grammar_too() {
     let input = std::fs::read_to_string(&script).unwrap();
     assert!(input.contains("(assert (xor a b))"), "{input}");
 }
+
+/// A grammar declares every constant its formulas may use; the formula a timeout was
+/// found on may use fewer. The report's formula declares only those, a step kept
+/// like any shrink step (z3 "99.0" still hangs on it, cvc5 decides it), even when
+/// no rewrite of the assertion keeps the finding: `(xor true a)` without `b`.
+#[test]
+fn a_reported_timeout_declares_only_the_constants_it_uses() {
+    let s = Scratch::new();
+    let pool = z3_faulty_on("xor", "hang");
+    let run = s.campaign(
+        "core",
+        "1",
+        &pool,
+        "xor-true-a",
+        &["--timeout", "1", "--mode", "fresh", "--start", "42"],
+    );
+    let o = s.run(&[
+        "triage",
+        run.to_str().unwrap(),
+        "--pool",
+        s.join("pool.toml").to_str().unwrap(),
+        "--jobs",
+        "2",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", show(&o));
+    let groups: Vec<_> = csv_maps(&run.join("triage/groups.csv"))
+        .into_iter()
+        .filter(|g| g["family"] == "z3" && g["verdict"] == "timeout")
+        .collect();
+    assert_eq!(groups.len(), 1, "{groups:?}");
+    assert_eq!(
+        groups[0]["formula"],
+        "(declare-const a Bool) (assert (xor true a)) (check-sat)"
+    );
+}

@@ -196,6 +196,20 @@ pub const PATTERNS: &[Pattern] = &[
         "z3 4.16.0-5.4.1 with `smt.string_solver=z3str3`, which their help still lists, on strings or integer division",
         "",
     ),
+    //    And options a release does not have at all, which it refuses at the start: a
+    //    configuration ranged over older releases meets them.
+    p(
+        "unknown parameter '",
+        RefusedOption,
+        "z3 releases without a parameter of the configuration: \"ERROR: unknown parameter 'euf' at module 'sat'\" (4.8.6), exit 110",
+        "",
+    ),
+    p(
+        "error in option parsing",
+        RefusedOption,
+        "cvc5 and et's cvc5 runner on an option or value the release does not know: \"Error in option parsing: can't understand option ...\"",
+        "",
+    ),
     p(
         "illegal arithmetic solver used with",
         RefusedOption,

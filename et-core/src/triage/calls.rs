@@ -24,7 +24,7 @@ use et_eval::{ModelCheck, Script};
 use crate::judging::reference::Ruling;
 use crate::judging::{self, formula_of, observe, Deciders, Invocation, Judged, Observation};
 use crate::oracle::checks::{Finding, WitnessFact};
-use crate::oracle::Status;
+use crate::oracle::{refuses_option, Status};
 use crate::solvers::call::{CallError, CallOutcome, Limits};
 use crate::solvers::SolverConfig;
 
@@ -53,6 +53,10 @@ pub struct Answer {
     pub model_check: Option<ModelCheck>,
     /// For crashes, the signature that groups duplicates.
     pub crash_signature: Option<String>,
+    /// The solver refused an option of its command line (`unknown parameter`, an
+    /// option value it does not take): a release without the option of a
+    /// configuration, which says nothing about a finding.
+    pub refused_option: bool,
     /// Wall-clock seconds.
     pub time_s: f64,
     /// CPU seconds (user + system) of the solver's process tree.
@@ -94,6 +98,7 @@ impl Answer {
                 },
             ),
             crash_signature: observation.class.crash_signature,
+            refused_option: refuses_option(outcome),
             model_output: (observation.class.status == Status::Sat)
                 .then(|| outcome.stdout_text().into_owned()),
             model_check: observation.model_check,

@@ -335,6 +335,7 @@ fn recorded_answer(trigger: &TriggerRow) -> Answer {
         self_check_failed: false,
         model_check: None,
         crash_signature: None,
+        refused_option: false,
         time_s: trigger.row().time_s,
         cpu_s: trigger.row().cpu_s,
         exit_code: None,
@@ -356,7 +357,7 @@ pub fn seconds(d: Duration) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     use crate::campaign::row::RunRow;
@@ -364,11 +365,11 @@ mod tests {
     use crate::triage::calls::shell;
 
     /// A formula et-eval does not read: no model check, no witness.
-    fn opaque() -> Formula {
+    pub(in crate::triage) fn opaque() -> Formula {
         Formula::new("f", Some(9))
     }
 
-    fn decided(status: Status) -> Option<Ruling> {
+    pub(in crate::triage) fn decided(status: Status) -> Option<Ruling> {
         Some(Ruling {
             status,
             invalid_model: false,
@@ -401,11 +402,12 @@ mod tests {
         }
     }
 
-    fn trigger(status: Status, verdict: Verdict) -> TriggerRow {
+    pub(in crate::triage) fn trigger(status: Status, verdict: Verdict) -> TriggerRow {
         TriggerRow::new(0, 2, row(status, verdict)).expect("a row with a verdict")
     }
 
-    const LIMITS: CallSettings = CallSettings::with_timeout(Duration::from_secs(30));
+    pub(in crate::triage) const LIMITS: CallSettings =
+        CallSettings::with_timeout(Duration::from_secs(30));
 
     #[test]
     fn a_lie_that_repeats_is_confirmed() {
@@ -478,6 +480,7 @@ mod tests {
             self_check_failed: false,
             model_check: None,
             crash_signature: None,
+            refused_option: false,
             time_s: 0.0,
             cpu_s: 0.0,
             exit_code: Some(0),

@@ -959,6 +959,7 @@ mod tests {
                     affected: Some(a),
                     answer: if a { "timeout" } else { "sat" }.into(),
                     decided: !a,
+                    refused_option: false,
                 })
                 .collect(),
         };

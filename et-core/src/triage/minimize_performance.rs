@@ -103,6 +103,21 @@ pub fn shrink(
     let mut body = script.assertions.clone();
     let mut kept: Option<Kept> = None;
     let mut seen: HashSet<String> = HashSet::new();
+    // A grammar declares every constant its formulas may use (`-5v2a` five of them);
+    // the formula as found may use fewer. Declaring only those is a step like any
+    // other, kept only while the finding holds; every rewrite below does it too.
+    if used(&body).len() < script.decls.len() {
+        let bare = text(&script, &body);
+        seen.insert(bare.clone());
+        shrunk.tried += 1;
+        if let Some(confirmation) = goal.holds(caller, &bare)? {
+            shrunk.steps += 1;
+            kept = Some(Kept {
+                text: bare,
+                confirmation,
+            });
+        }
+    }
     'improve: loop {
         for candidate in rewrite::one_step(&body, |_| Vec::new()) {
             let text = text(&script, &candidate);

@@ -40,8 +40,12 @@ pub struct VersionResult {
     /// The solver's name.
     pub solver: String,
     /// `Some(true)`: the verdict showed; `Some(false)`: it did not; `None`: the solver
-    /// could not be run (its program is missing, say).
+    /// could not be run (its program is missing, say), or it refused an option of the
+    /// configuration (`refused_option`).
     pub affected: Option<bool>,
+    /// The release refused an option of the configuration under test (an older
+    /// release without it, say): it neither shows the finding nor is free of it.
+    pub refused_option: bool,
     /// What it answered, in a few words (empty when it could not run).
     pub answer: String,
     /// It answered `sat` or `unsat` (whatever the verdict is about).
@@ -246,20 +250,22 @@ pub fn version_range(
                     affected: Some(true),
                     answer: own_answer.to_string(),
                     decided: trigger.row().status.is_decided(),
+                    refused_option: false,
                 };
             }
             match caller.cached(solver, formula.text(), limits) {
                 // A version that could not start (or was killed from outside) says
                 // nothing about the bug.
+                // A release that refuses an option of the configuration (it has not
+                // got it yet) is not a release that crashes on the formula.
                 Ok(answer) => VersionResult {
                     version: solver.version.clone(),
                     solver: solver.name.clone(),
-                    affected: answer
-                        .status
-                        .tells_about_solver()
+                    affected: (answer.status.tells_about_solver() && !answer.refused_option)
                         .then(|| shows(trigger, &answer, reference, formula)),
                     answer: answer.describe(),
                     decided: answer.status.is_decided(),
+                    refused_option: answer.refused_option,
                 },
                 Err(_) => VersionResult {
                     version: solver.version.clone(),
@@ -267,6 +273,7 @@ pub fn version_range(
                     affected: None,
                     answer: String::new(),
                     decided: false,
+                    refused_option: false,
                 },
             }
         })
@@ -277,6 +284,9 @@ pub fn version_range(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::oracle::{Status, Verdict};
+    use crate::triage::calls::shell;
+    use crate::triage::confirm::tests::{decided, opaque, trigger, LIMITS};
 
     fn solver(name: &str, family: &str, version: &str) -> SolverConfig {
         SolverConfig::new(name, family, version, vec!["/bin/true".into()])
@@ -306,6 +316,7 @@ mod tests {
             affected,
             answer: String::new(),
             decided: false,
+            refused_option: false,
         }
     }
 
@@ -383,5 +394,52 @@ mod tests {
         };
         assert_eq!(from_the_oldest.describe_short(), "1.0–2.0");
         assert_eq!(from_the_oldest.newest_since(), Some(("1.0", None)));
+    }
+
+    /// A configuration ranged over older releases meets one without its option: that
+    /// release refuses it at the start (z3 exits 110 with "unknown parameter"), which
+    /// is not the finding (a performance finding counts crashes), nor its absence.
+    #[test]
+    fn a_release_without_the_option_neither_shows_the_finding_nor_clears_it() {
+        let caller = Caller::new(1).unwrap();
+        let release = |version: &str, script: &str| SolverConfig {
+            version: version.into(),
+            ..shell(&format!("sh-{version}"), script)
+        };
+        let versions = [
+            release(
+                "0",
+                "echo \"ERROR: unknown parameter 'euf' at module 'sat'\" >&2; exit 110",
+            ),
+            release("0.5", "echo sat"),
+            release("1", "echo timeout"),
+            release("2", "kill -SEGV $$"),
+        ];
+        let t = trigger(Status::Timeout, Verdict::Timeout);
+        let range = version_range(
+            &caller,
+            &t,
+            &opaque(),
+            &versions,
+            decided(Status::Sat),
+            LIMITS,
+            "timeout",
+        );
+        let seen: Vec<_> = range
+            .versions
+            .iter()
+            .map(|v| (v.affected, v.refused_option))
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (None, true),
+                (Some(false), false),
+                (Some(true), false),
+                (Some(true), false)
+            ]
+        );
+        assert_eq!(range.describe(), "1–2");
+        assert_eq!(range.newest_since(), Some(("1", Some("0.5"))));
     }
 }

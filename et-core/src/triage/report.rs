@@ -330,6 +330,7 @@ pub(super) fn range_table(out: &mut String, family: &str, range: &super::range::
         let shows = match v.affected {
             Some(true) => "yes",
             Some(false) => "no",
+            None if v.refused_option => "refuses the option",
             None => "could not run",
         };
         let _ = writeln!(

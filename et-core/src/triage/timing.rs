@@ -414,6 +414,7 @@ mod tests {
                     affected: Some(a),
                     answer: String::new(),
                     decided: !a && !g,
+                    refused_option: false,
                 })
                 .collect(),
         };
