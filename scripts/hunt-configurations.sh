@@ -9,8 +9,10 @@
 #     and nonlinear options), on the first N formulas of the grammar (N below; fewer
 #     where timeouts dominate);
 #  2. single: every single-option configuration of both (z3 5.4.1: 968, cvc5 1.4.2:
-#     528, the curated ones aside) on the first SINGLE_N formulas: every option at
-#     least once on every grammar, within a budget of machine time.
+#     528, the curated ones aside) that acts on the grammar's theories (et run leaves
+#     out, and lists in run.toml, those whose option acts only on theories the
+#     grammar's logic lacks) on the first SINGLE_N formulas: every option at least
+#     once on every grammar it acts on, within a budget of machine time.
 # Each configuration is judged first by its solver in default mode (a same-release
 # differential), then by the other family and et's own oracles, as in any campaign.
 # A grammar is triaged (`et triage`, which reduces each reported configuration finding
@@ -79,8 +81,8 @@ if os.path.exists(f"{out}/times.txt"):
             times[(kind, g.rstrip(":").removesuffix("-5v2a"))] = rest.split(",")[1].strip()
 print("# Configuration hunt progress\n")
 print("Made by `scripts/hunt-configurations.sh` from the finished runs' rows, run.toml and times.txt.\n")
-print("| run | grammar | solvers run (default modes and configurations) | configurations refused | formulas | calls | wall time | findings |")
-print("|---|---|---|---|---|---|---|---|")
+print("| run | grammar | solvers run (default modes and configurations) | configurations refused | configurations acting only on theories the grammar lacks (not run) | formulas | calls | wall time | findings |")
+print("|---|---|---|---|---|---|---|---|---|")
 findings = defaultdict(Counter)  # configuration -> "grammar verdict" -> count
 for kind in ("curated", "single"):
     for g in ("core", "ints", "arrays", "bitvectors", "reals", "realints", "strings", "fp"):
@@ -89,6 +91,7 @@ for kind in ("curated", "single"):
             continue
         manifest = tomllib.load(open(f"{d}/run.toml", "rb"))
         refused = len(manifest.get("refused_configurations", []))
+        inapplicable = len(manifest.get("inapplicable_configurations", []))
         solvers, formulas, calls, found = set(), set(), 0, 0
         with gzip.open(f"{d}/runs.csv.gz", "rt", newline="") as f:
             for row in csv.DictReader(f):
@@ -98,7 +101,7 @@ for kind in ("curated", "single"):
                 if row["verdict"]:
                     found += 1
                     findings[row["solver"]][f"{g}: {row['verdict']}"] += 1
-        print(f"| {kind} | {g}-5v2a | {len(solvers)} | {refused} | {len(formulas)} | {calls} "
+        print(f"| {kind} | {g}-5v2a | {len(solvers)} | {refused} | {inapplicable} | {len(formulas)} | {calls} "
               f"| {times.get((kind, g), '?')} | {found} |")
 print("\n## Findings by configuration\n")
 if not findings:

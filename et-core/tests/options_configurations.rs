@@ -167,7 +167,8 @@ fn the_bitwuzla_catalog_is_read_through_its_python_api() {
 fn more_configurations_than_live_sessions_run_in_sessions() {
     // 20 single-option configurations of z3, more than the 16 sessions a worker keeps
     // alive: the least recently used are ended and started again, and every call is
-    // still answered in a session.
+    // still answered in a session. (Configurations 54 to 73 set options of z3's SAT
+    // solver, which acts on any formula.)
     let s = Scratch::new();
     let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
     let out = s.join("many");
@@ -176,7 +177,7 @@ fn more_configurations_than_live_sessions_run_in_sessions() {
         "core",
         40,
         pool.to_str().unwrap(),
-        "z3-4.16.0:single:20",
+        "z3-4.16.0:54..74",
         &out,
         &["--jobs", "2"],
     );
@@ -597,4 +598,47 @@ fn triage_names_the_one_option_a_finding_needs() {
         .find(|o| *o != "xor-lies=true")
         .unwrap();
     assert!(!command.contains(&format!("--{other}")), "{command}");
+}
+
+/// z3's arithmetic solvers (`smt.arith.solver` 2 and 5) act on arithmetic alone: on
+/// the Boolean formulas of `core` (QF_UF) they are recorded in run.toml and not run,
+/// while the new core, which acts on any formula, runs; on `ints` (QF_NIA) all three
+/// run.
+#[test]
+fn configurations_that_act_only_on_theories_the_logic_lacks_are_not_run() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0")]);
+    let pool = pool.to_str().unwrap();
+    let core = s.join("core");
+    run_configurations(&s, "core", 2, pool, "z3-4.16.0:0..3", &core, &[]);
+    let (text, m) = manifest(&core);
+    let left_out: Vec<(&str, &[String], &[String])> = m
+        .inapplicable_configurations
+        .iter()
+        .map(|c| (c.name.as_str(), &c.options[..], &c.acts_only_on[..]))
+        .collect();
+    let arithmetic = ["arithmetic".to_string()];
+    assert_eq!(
+        left_out,
+        [
+            (
+                "z3-4.16.0+arith2",
+                &["smt.arith.solver=2".to_string()][..],
+                &arithmetic[..]
+            ),
+            (
+                "z3-4.16.0+arith5",
+                &["smt.arith.solver=5".to_string()][..],
+                &arithmetic[..]
+            ),
+        ],
+        "{text}"
+    );
+    let ran: BTreeSet<String> = rows(&core).into_iter().map(|r| r.solver).collect();
+    assert_eq!(ran, BTreeSet::from(["z3-4.16.0+newcore".to_string()]));
+    let ints = s.join("ints");
+    run_configurations(&s, "ints", 1, pool, "z3-4.16.0:0..3", &ints, &[]);
+    let (text, m) = manifest(&ints);
+    assert!(m.inapplicable_configurations.is_empty(), "{text}");
+    assert_eq!(rows(&ints).len(), 3);
 }

@@ -73,6 +73,23 @@ pub struct RunManifest {
     /// refused at the start check: not run, never findings.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub refused_configurations: Vec<RefusedConfiguration>,
+    /// Option configurations asked for whose options all act only on theories the
+    /// grammar's logic lacks: they compute what the default mode does on its formulas,
+    /// so they are not run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inapplicable_configurations: Vec<InapplicableConfiguration>,
+}
+
+/// An option configuration left out of a campaign because its options act only on
+/// theories the grammar's logic lacks (`smt.arith.solver=2` on bit-vectors).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InapplicableConfiguration {
+    /// Its name (`z3-4.16.0+o17`).
+    pub name: String,
+    /// Its options, `name=value`.
+    pub options: Vec<String>,
+    /// The theories its options act on (`arithmetic`).
+    pub acts_only_on: Vec<String>,
 }
 
 /// An option configuration the solver refused at the start (an option or value it
@@ -425,6 +442,7 @@ mod tests {
                 options: None,
             }],
             refused_configurations: Vec::new(),
+            inapplicable_configurations: Vec::new(),
         }
     }
 

@@ -26,7 +26,9 @@ use super::bugs::BugStore;
 use super::error::CampaignError;
 use super::ledger::Ledger;
 use super::lock::DirLock;
-use super::manifest::{first_difference, ManifestSolver, RefusedConfiguration, RunManifest};
+use super::manifest::{
+    first_difference, InapplicableConfiguration, ManifestSolver, RefusedConfiguration, RunManifest,
+};
 use super::plan::Plan;
 use super::preflight::check_programs;
 use super::progress::Observer;
@@ -79,6 +81,9 @@ pub struct Campaign {
     /// Option configurations the solver refused at the start check: recorded in
     /// run.toml, not run.
     pub refused: Vec<RefusedConfiguration>,
+    /// Option configurations left out because they act only on theories the
+    /// grammar's logic lacks: recorded in run.toml, not run.
+    pub inapplicable: Vec<InapplicableConfiguration>,
 }
 
 /// Each solver under test's judges, in order, by name.
@@ -143,6 +148,7 @@ impl Campaign {
                 .collect(),
             reference_solvers,
             refused_configurations: self.refused.clone(),
+            inapplicable_configurations: self.inapplicable.clone(),
         }
     }
 

@@ -13,12 +13,13 @@ use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
 use et_core::builtins::Builtin;
-use et_core::campaign::manifest::RefusedConfiguration;
 use et_core::campaign::manifest::RunManifest;
+use et_core::campaign::manifest::{InapplicableConfiguration, RefusedConfiguration};
 use et_core::campaign::plan::{Plan, Shard};
 use et_core::campaign::runner::{read_manifest, Campaign};
 use et_core::campaign::CampaignError;
 use et_core::enumeration::Enumeration;
+use et_core::grammar_check::logic::Logic;
 use et_core::judging::{check, CallMode};
 use et_core::oracle::Verdict;
 use et_core::solvers::session::DEFAULT_RESTART_AFTER;
@@ -123,7 +124,10 @@ pub struct Args {
     /// options enumerate`). Repeatable or comma-separated. Without --solvers only the
     /// configurations are under test. A configuration the solver refuses at the start
     /// is recorded in run.toml and not run; one it refuses only once a formula needs it
-    /// (the reason of its `unknown`) is `rejected` on that formula, never a finding.
+    /// (the reason of its `unknown`) is `rejected` on that formula, never a finding. A
+    /// configuration whose options all act only on theories the grammar's logic lacks
+    /// (z3's `smt.arith.*` on QF_BV) computes what the default mode does: recorded in
+    /// run.toml and not run.
     #[arg(long, value_name = "SOLVER:WHICH", value_delimiter = ',')]
     configurations: Vec<String>,
     /// Judge every solver against these instead of the pool's rules: comma-separated
@@ -332,6 +336,45 @@ fn with_solvers(pool: Pool, path: &Path) -> Result<Pool, PoolError> {
         });
     }
     Ok(pool)
+}
+
+/// Takes out of `configured` the configurations whose options all act only on
+/// theories `logic` lacks, and returns them.
+fn leave_out_inapplicable(
+    configured: &mut Vec<SolverConfig>,
+    logic: &Logic,
+) -> Vec<InapplicableConfiguration> {
+    let mut out = Vec::new();
+    configured.retain(|s| {
+        let Some(c) = &s.configuration else {
+            return true;
+        };
+        match options::acts_only_on(s.family_info(), &c.options) {
+            Some(theories) if !theories.iter().any(|t| logic.has(*t)) => {
+                out.push(InapplicableConfiguration {
+                    name: s.name.clone(),
+                    options: c.options.clone(),
+                    acts_only_on: theories.iter().map(|t| t.label().to_string()).collect(),
+                });
+                false
+            }
+            _ => true,
+        }
+    });
+    out
+}
+
+/// How many of `inapplicable` each pool solver has, by the name before `+`.
+fn counts_by_solver(inapplicable: &[InapplicableConfiguration]) -> Vec<(String, usize)> {
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for c in inapplicable {
+        let of = c.name.split_once('+').map_or(c.name.as_str(), |(of, _)| of);
+        match counts.iter_mut().find(|(o, _)| o == of) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((of.to_string(), 1)),
+        }
+    }
+    counts
 }
 
 /// The configurations `specs` ask for (`SOLVER:WHICH` each), of solvers of `pool`.
@@ -592,8 +635,31 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         (Some((m, _)), true) => m.refused_configurations.clone(),
         _ => Vec::new(),
     };
+    let mut inapplicable = match &recorded {
+        Some((m, _)) => m.inapplicable_configurations.clone(),
+        None => Vec::new(),
+    };
     if !args.configurations.is_empty() {
-        let configured = configurations(&pool, &args.configurations)?;
+        let mut configured = configurations(&pool, &args.configurations)?;
+        // A configuration that acts only on theories the grammar's logic lacks is not
+        // run. A resumed run leaves out what it left out when it started, whatever
+        // the rule says now: the solvers under test stay those it began with.
+        match &recorded {
+            Some(_) => configured.retain(|s| !inapplicable.iter().any(|c| c.name == s.name)),
+            None => {
+                let logic = et_core::builtins::declared_logic(enumeration.grammar())?
+                    .and_then(Logic::parse);
+                if let Some(logic) = logic {
+                    inapplicable = leave_out_inapplicable(&mut configured, &logic);
+                }
+            }
+        }
+        for (of, count) in counts_by_solver(&inapplicable) {
+            eprintln!(
+                "et: {count} configuration{} of {of} act only on theories the grammar's logic lacks; not run (run.toml lists them)",
+                if count == 1 { "" } else { "s" }
+            );
+        }
         if args.solvers.is_none() {
             under_test.clear();
         }
@@ -623,7 +689,7 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         }
         if under_test.is_empty() {
             return Err(BadInput(
-                "--configurations: the solver refuses every configuration asked for".into(),
+                "--configurations: every configuration asked for is refused by its solver or acts only on theories the grammar's logic lacks".into(),
             )
             .into());
         }
@@ -664,6 +730,7 @@ pub(super) fn prepare(args: &Args) -> anyhow::Result<(Campaign, Enumeration)> {
         restart_after: args.restart_after as usize,
         audit_percent: args.audit,
         refused,
+        inapplicable,
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;

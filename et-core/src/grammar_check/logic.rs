@@ -9,6 +9,8 @@
 //! Transcendental functions (`sin`, `cos`, `tan`, `exp`, `real.pi`) are in no standard
 //! logic.
 
+use crate::solvers::family::catalog::Theory;
+
 /// What a logic allows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Logic {
@@ -26,6 +28,10 @@ pub struct Logic {
     pub ints: bool,
     /// Reals.
     pub reals: bool,
+    /// Datatypes (`DT`).
+    pub datatypes: bool,
+    /// Theories no standard logic names (finite fields, sets): only `ALL` has them.
+    pub extensions: bool,
 }
 
 impl Logic {
@@ -41,6 +47,8 @@ impl Logic {
                 strings: true,
                 ints: true,
                 reals: true,
+                datatypes: true,
+                extensions: true,
             });
         }
         let mut logic = Logic::default();
@@ -52,14 +60,14 @@ impl Logic {
             }
         };
         // Theory letters, in the order the standard's names use them (uninterpreted
-        // functions and datatypes have nothing to check).
+        // functions have nothing to check).
         let letters: [(&str, Letter); 7] = [
             ("AX", |l| l.arrays = true),
             ("A", |l| l.arrays = true),
             ("UF", |_| {}),
             ("BV", |l| l.bit_vectors = true),
             ("FP", |l| l.floats = true),
-            ("DT", |_| {}),
+            ("DT", |l| l.datatypes = true),
             ("S", |l| l.strings = true),
         ];
         for (prefix, add) in letters {
@@ -78,6 +86,20 @@ impl Logic {
         logic.ints = ints;
         logic.reals = reals;
         Some(logic)
+    }
+
+    /// Whether the logic has `theory`, which solver options may act on.
+    pub fn has(&self, theory: Theory) -> bool {
+        match theory {
+            Theory::Arithmetic => self.ints || self.reals,
+            Theory::BitVectors => self.bit_vectors,
+            Theory::Floats => self.floats,
+            Theory::Arrays => self.arrays,
+            Theory::Strings => self.strings,
+            Theory::Datatypes => self.datatypes,
+            Theory::Quantifiers => self.quantifiers,
+            Theory::Extensions => self.extensions,
+        }
     }
 
     /// What an operator needs that this logic lacks, if anything (a sentence part such
@@ -173,6 +195,18 @@ mod tests {
         assert!(Logic::parse("QF_UF").is_some());
         assert!(Logic::parse("QF_NIRA").unwrap().ints);
         assert_eq!(Logic::parse("QF_XYZ"), None);
+    }
+
+    #[test]
+    fn theories_options_act_on() {
+        let bv = Logic::parse("QF_BV").unwrap();
+        assert!(bv.has(Theory::BitVectors) && !bv.has(Theory::Arithmetic));
+        let slia = Logic::parse("QF_SLIA").unwrap();
+        assert!(slia.has(Theory::Strings) && slia.has(Theory::Arithmetic));
+        assert!(!slia.has(Theory::Quantifiers) && !slia.has(Theory::Extensions));
+        assert!(Logic::parse("QF_UFDT").unwrap().has(Theory::Datatypes));
+        let all = Logic::parse("ALL").unwrap();
+        assert!(all.has(Theory::Extensions) && all.has(Theory::Quantifiers));
     }
 
     #[test]

@@ -220,6 +220,64 @@ pub fn to_lines(header: &str, options: &[OptionSpec]) -> String {
     text
 }
 
+/// A theory an option acts on. A configuration whose options all act only on theories
+/// a grammar's logic lacks computes what the default mode does on its formulas (z3's
+/// `smt.arith.*` on bit-vector formulas, cvc5's `strings-*` on integers): a campaign
+/// leaves it out for that grammar and says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Theory {
+    /// Integers and reals (linear, non-linear, transcendental).
+    Arithmetic,
+    /// Bit-vectors.
+    BitVectors,
+    /// Floating point.
+    Floats,
+    /// Arrays.
+    Arrays,
+    /// Strings, sequences and regular expressions.
+    Strings,
+    /// Algebraic datatypes.
+    Datatypes,
+    /// Quantifiers (instantiation, model-based quantifier solving, macros).
+    Quantifiers,
+    /// Theories no standard logic names, only `ALL`: finite fields, sets, higher-order
+    /// functions, syntax-guided synthesis.
+    Extensions,
+}
+
+impl Theory {
+    /// The theory in a few words.
+    pub fn label(self) -> &'static str {
+        match self {
+            Theory::Arithmetic => "arithmetic",
+            Theory::BitVectors => "bit-vectors",
+            Theory::Floats => "floating point",
+            Theory::Arrays => "arrays",
+            Theory::Strings => "strings",
+            Theory::Datatypes => "datatypes",
+            Theory::Quantifiers => "quantifiers",
+            Theory::Extensions => "theories beyond the standard logics",
+        }
+    }
+}
+
+/// Bit-vector options act on floating point too: z3 and cvc5 both solve it by
+/// reducing it to bit-vectors.
+pub const BIT_VECTORS_AND_FLOATS: &[Theory] = &[Theory::BitVectors, Theory::Floats];
+
+/// The theories the first entry of a family's `table` of (name pattern, theories)
+/// that `option` `matches` acts only on; empty (any formula) when none matches.
+pub fn acts_only_on_by(
+    option: &str,
+    table: &'static [(&'static str, &'static [Theory])],
+    matches: impl Fn(&str, &str) -> bool,
+) -> &'static [Theory] {
+    table
+        .iter()
+        .find(|(pattern, _)| matches(option, pattern))
+        .map_or(&[], |(_, theories)| theories)
+}
+
 /// A curated mode of a family: options the published campaigns ran, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Curated {

@@ -3,7 +3,9 @@
 //! program: et installs a driver of its own as `bin/cvc5`
 //! (`crate::solvers::install::packaging::cvc5`), which also lists the options.
 
-use super::catalog::{leave_out_by, Curated, OptionSpec};
+use super::catalog::{
+    acts_only_on_by, leave_out_by, Curated, OptionSpec, Theory, BIT_VECTORS_AND_FLOATS,
+};
 use super::cvc4::{ANSWER_CHECKS, SELF_CHECKS, SESSION};
 use super::{Family, SessionProtocol};
 use crate::version::at_least;
@@ -58,14 +60,11 @@ impl Family for Cvc5 {
     }
 
     fn leave_out(&self, option: &OptionSpec) -> Option<String> {
-        // A prefix `sygus-` takes `sygus` and `sygus-...`, not `sygusx`.
-        leave_out_by(option, LEFT_OUT_PREFIXES, |name, prefix| {
-            let prefix = prefix.trim_end_matches('-');
-            name == prefix
-                || name
-                    .strip_prefix(prefix)
-                    .is_some_and(|rest| rest.starts_with('-'))
-        })
+        leave_out_by(option, LEFT_OUT_PREFIXES, prefix_matches)
+    }
+
+    fn acts_only_on(&self, option: &str) -> &'static [Theory] {
+        acts_only_on_by(option, ACTS_ONLY_ON, prefix_matches)
     }
 
     fn curated_configurations(&self) -> &'static [Curated] {
@@ -95,6 +94,110 @@ const CURATED: &[Curated] = &[
         options: &[("nl-ext-tplanes", "true")],
         description: "nonlinear arithmetic: tangent planes",
     },
+];
+
+/// Whether option `name` is `prefix` or begins with it and a dash: a prefix `sygus-`
+/// takes `sygus` and `sygus-...`, not `sygusx`.
+fn prefix_matches(name: &str, prefix: &str) -> bool {
+    let prefix = prefix.trim_end_matches('-');
+    name == prefix
+        || name
+            .strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with('-'))
+}
+
+/// Options (by name or prefix) that act only on some theories: the options of one
+/// theory solver, named after it, and those of arithmetic's simplex and its
+/// non-linear extension, its quantifier instantiation and its datatypes.
+const ACTS_ONLY_ON: &[(&str, &[Theory])] = &[
+    ("arith-", &[Theory::Arithmetic]),
+    ("nl-", &[Theory::Arithmetic]),
+    ("dio-", &[Theory::Arithmetic]),
+    ("miplib-trick", &[Theory::Arithmetic]),
+    ("cut-all-bounded", &[Theory::Arithmetic]),
+    ("maxCutsInContext", &[Theory::Arithmetic]),
+    ("new-prop", &[Theory::Arithmetic]),
+    ("pb-rewrites", &[Theory::Arithmetic]),
+    ("pivot-threshold", &[Theory::Arithmetic]),
+    ("prop-row-length", &[Theory::Arithmetic]),
+    ("replay-", &[Theory::Arithmetic]),
+    ("lemmas-on-replay-failure", &[Theory::Arithmetic]),
+    ("restrict-pivots", &[Theory::Arithmetic]),
+    ("revert-arith-models-on-unsat", &[Theory::Arithmetic]),
+    (
+        "standard-effort-variable-order-pivots",
+        &[Theory::Arithmetic],
+    ),
+    ("heuristic-pivots", &[Theory::Arithmetic]),
+    ("error-selection-rule", &[Theory::Arithmetic]),
+    ("fc-penalties", &[Theory::Arithmetic]),
+    ("simplex-check-period", &[Theory::Arithmetic]),
+    ("unate-lemmas", &[Theory::Arithmetic]),
+    ("use-approx", &[Theory::Arithmetic]),
+    ("approx-branch-depth", &[Theory::Arithmetic]),
+    ("use-fcsimplex", &[Theory::Arithmetic]),
+    ("use-soi", &[Theory::Arithmetic]),
+    ("solve-real-as-int", &[Theory::Arithmetic]),
+    ("solve-int-as-bv", &[Theory::Arithmetic]),
+    ("bv-", BIT_VECTORS_AND_FLOATS),
+    ("bitblast", BIT_VECTORS_AND_FLOATS),
+    ("bitwise-eq", BIT_VECTORS_AND_FLOATS),
+    ("bvand-integer-granularity", BIT_VECTORS_AND_FLOATS),
+    ("solve-bv-as-int", BIT_VECTORS_AND_FLOATS),
+    ("fp-", &[Theory::Floats]),
+    ("arrays-", &[Theory::Arrays]),
+    ("strings-", &[Theory::Strings]),
+    ("re-elim", &[Theory::Strings]),
+    ("re-first-class", &[Theory::Strings]),
+    ("re-inter-mode", &[Theory::Strings]),
+    ("seq-array", &[Theory::Strings]),
+    ("dt-", &[Theory::Datatypes]),
+    ("datatypes-exp", &[Theory::Datatypes]),
+    ("cdt-bisimilar", &[Theory::Datatypes]),
+    ("cbqi", &[Theory::Quantifiers]),
+    ("cegqi", &[Theory::Quantifiers]),
+    ("sub-cbqi", &[Theory::Quantifiers]),
+    ("mbqi", &[Theory::Quantifiers]),
+    ("inst-", &[Theory::Quantifiers]),
+    ("enum-inst", &[Theory::Quantifiers]),
+    ("pool-inst", &[Theory::Quantifiers]),
+    ("e-matching", &[Theory::Quantifiers]),
+    ("literal-matching", &[Theory::Quantifiers]),
+    ("trigger-", &[Theory::Quantifiers]),
+    ("multi-trigger", &[Theory::Quantifiers]),
+    ("partial-triggers", &[Theory::Quantifiers]),
+    ("purify-triggers", &[Theory::Quantifiers]),
+    ("relational-triggers", &[Theory::Quantifiers]),
+    ("relevant-triggers", &[Theory::Quantifiers]),
+    ("cons-exp-triggers", &[Theory::Quantifiers]),
+    ("increment-triggers", &[Theory::Quantifiers]),
+    ("user-pat", &[Theory::Quantifiers]),
+    ("user-pool", &[Theory::Quantifiers]),
+    ("quant-", &[Theory::Quantifiers]),
+    ("full-saturate-quant", &[Theory::Quantifiers]),
+    ("elim-taut-quant", &[Theory::Quantifiers]),
+    ("ext-rewrite-quant", &[Theory::Quantifiers]),
+    ("cond-var-split-quant", &[Theory::Quantifiers]),
+    ("ite-dtt-split-quant", &[Theory::Quantifiers]),
+    ("ite-lift-quant", &[Theory::Quantifiers]),
+    ("macros-quant", &[Theory::Quantifiers]),
+    ("miniscope-quant", &[Theory::Quantifiers]),
+    ("pre-skolem-quant", &[Theory::Quantifiers]),
+    ("prenex-quant", &[Theory::Quantifiers]),
+    ("var-elim-quant", &[Theory::Quantifiers]),
+    ("var-ent-eq-elim-quant", &[Theory::Quantifiers]),
+    ("var-ineq-elim-quant", &[Theory::Quantifiers]),
+    ("register-quant-body-terms", &[Theory::Quantifiers]),
+    ("conjecture-gen", &[Theory::Quantifiers]),
+    ("fmf-", &[Theory::Quantifiers]),
+    ("int-wf-ind", &[Theory::Quantifiers]),
+    ("term-db-mode", &[Theory::Quantifiers]),
+    ("sets-", &[Theory::Extensions]),
+    ("rels-exp", &[Theory::Extensions]),
+    ("ho-", &[Theory::Extensions]),
+    ("uf-ho", &[Theory::Extensions]),
+    ("flatten-ho-chains", &[Theory::Extensions]),
+    ("full-sygus-verify", &[Theory::Extensions]),
 ];
 
 /// Options (by name or prefix) kept in the catalog but not enumerated.

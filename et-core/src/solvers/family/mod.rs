@@ -181,6 +181,14 @@ pub trait Family: Sync {
         common_leave_out(option)
     }
 
+    /// The theories option `option` acts on, when it acts only on some
+    /// ([`catalog::Theory`]); empty when it may act on any formula, which is what an
+    /// option the family's table does not name gets.
+    fn acts_only_on(&self, option: &str) -> &'static [catalog::Theory] {
+        let _ = option;
+        &[]
+    }
+
     /// The modes the published campaigns ran this family in, enumerated before any
     /// other configuration (those whose options a release's catalog lacks are not
     /// offered for it).

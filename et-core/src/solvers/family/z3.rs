@@ -4,7 +4,10 @@
 use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
-use super::catalog::{common_leave_out, Curated, OptionKind, OptionSpec};
+use super::catalog::{
+    acts_only_on_by, common_leave_out, Curated, OptionKind, OptionSpec, Theory,
+    BIT_VECTORS_AND_FLOATS,
+};
 use super::{Echo, Family, SessionProtocol, WorkCount};
 use crate::version::compare_versions;
 
@@ -122,6 +125,22 @@ impl Family for Z3 {
             .map(|(_, why)| why.to_string())
     }
 
+    fn acts_only_on(&self, option: &str) -> &'static [Theory] {
+        // `smt.arith.` takes every parameter of that module; `smt.mbqi` takes itself
+        // and `smt.mbqi.*`.
+        acts_only_on_by(option, ACTS_ONLY_ON, |name, pattern| {
+            match pattern.strip_suffix('.') {
+                Some(_) => name.starts_with(pattern),
+                None => {
+                    name == pattern
+                        || name
+                            .strip_prefix(pattern)
+                            .is_some_and(|rest| rest.starts_with('.'))
+                }
+            }
+        })
+    }
+
     fn curated_configurations(&self) -> &'static [Curated] {
         CURATED
     }
@@ -183,6 +202,45 @@ const CURATED: &[Curated] = &[
         options: &[("rewriter.flat", "false")],
         description: "the rewriter does not flatten associative operators",
     },
+];
+
+/// Parameters (a module ending in `.`, else a name and its sub-parameters) that act
+/// only on some theories: z3 builds a theory's solver only for formulas that have its
+/// terms, and its arithmetic modules (`lp`, `nlsat`, algebraic numbers, real closed
+/// fields, polynomial factoring) serve the arithmetic solver alone.
+const ACTS_ONLY_ON: &[(&str, &[Theory])] = &[
+    ("smt.arith.", &[Theory::Arithmetic]),
+    ("lp.", &[Theory::Arithmetic]),
+    ("nlsat.", &[Theory::Arithmetic]),
+    ("algebraic.", &[Theory::Arithmetic]),
+    ("rcf.", &[Theory::Arithmetic]),
+    ("factor.", &[Theory::Arithmetic]),
+    ("smt.bv.", BIT_VECTORS_AND_FLOATS),
+    ("ackermannization.", BIT_VECTORS_AND_FLOATS),
+    ("smt.array.", &[Theory::Arrays]),
+    ("smt.seq.", &[Theory::Strings]),
+    ("smt.string_solver", &[Theory::Strings]),
+    ("smt.dt_lazy_splits", &[Theory::Datatypes]),
+    ("smt.qi.", &[Theory::Quantifiers]),
+    ("smt.q.", &[Theory::Quantifiers]),
+    ("smt.mbqi", &[Theory::Quantifiers]),
+    ("smt.ematching", &[Theory::Quantifiers]),
+    ("smt.macro_finder", &[Theory::Quantifiers]),
+    ("smt.quasi_macros", &[Theory::Quantifiers]),
+    ("smt.restricted_quasi_macros", &[Theory::Quantifiers]),
+    ("smt.pull_nested_quantifiers", &[Theory::Quantifiers]),
+    ("smt.distribute_forall", &[Theory::Quantifiers]),
+    ("smt.qsat_use_qel", &[Theory::Quantifiers]),
+    ("smt.core.extend_patterns", &[Theory::Quantifiers]),
+    ("smt.core.extend_nonlocal_patterns", &[Theory::Quantifiers]),
+    ("pi.", &[Theory::Quantifiers]),
+    ("parser.ignore_bad_patterns", &[Theory::Quantifiers]),
+    ("parser.ignore_user_patterns", &[Theory::Quantifiers]),
+    ("smt.ho_matching", &[Theory::Extensions]),
+    ("smt.ho_matching_bound", &[Theory::Extensions]),
+    ("smt.ho_qmatcher", &[Theory::Extensions]),
+    ("smt.ff.", &[Theory::Extensions]),
+    ("smt.finite_set.", &[Theory::Extensions]),
 ];
 
 /// Modules whose parameters are kept in the catalog but not enumerated.

@@ -14,6 +14,7 @@
 
 pub mod space;
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -21,7 +22,7 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::call::{run_call, Input, Limits};
-use super::family::catalog::{self, Curated, OptionSpec};
+use super::family::catalog::{self, Curated, OptionSpec, Theory};
 use super::family::Family;
 use super::install::packaging;
 use super::pool::{Configured, SolverConfig};
@@ -305,6 +306,21 @@ pub fn option_pairs(words: &[String]) -> Vec<(String, String)> {
             None => (w.clone(), String::new()),
         })
         .collect()
+}
+
+/// The theories a configuration of a solver of `family` setting `options` (`name=value`
+/// words) acts on, when each of them acts only on some ([`Family::acts_only_on`]):
+/// their union. `None` when one of them may act on any formula.
+pub fn acts_only_on(family: &dyn Family, options: &[String]) -> Option<BTreeSet<Theory>> {
+    let mut theories = BTreeSet::new();
+    for (name, _) in option_pairs(options) {
+        let some = family.acts_only_on(&name);
+        if some.is_empty() {
+            return None;
+        }
+        theories.extend(some.iter().copied());
+    }
+    Some(theories)
 }
 
 /// Most options one enumerated configuration sets (`et options enumerate --max`, the
