@@ -272,9 +272,11 @@ fn template_fields(
         &f.shrunk_performance,
     ) {
         (Some(s), _) => format!(
-            "yes: shrunk with ground truth beyond the grammar ({} steps of {} tried, each \
+            "yes: shrunk with ground truth beyond the grammar ({} step{} of {} tried, each \
              kept only while the solver kept its answer and et's checks kept the verdict)",
-            s.steps, s.tried
+            s.steps,
+            super::report::plural(s.steps),
+            s.tried
         ),
         (None, Some(s)) if s.steps > 0 => format!(
             "yes: {}; the formula as found is under Evidence",
@@ -736,9 +738,11 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             code(&p.formula.false_at),
             match &p.shrunk {
                 Some(s) => format!(
-                    ", then shrunk with ground truth ({} steps, each kept only while `{}` \
+                    ", then shrunk with ground truth ({} step{}, each kept only while `{}` \
                      answered `sat` and the formula stayed unsatisfiable)",
-                    s.steps, row.solver
+                    s.steps,
+                    super::report::plural(s.steps),
+                    row.solver
                 ),
                 None => String::new(),
             },

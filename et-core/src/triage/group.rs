@@ -55,6 +55,9 @@ pub struct Finding {
     /// For a finding of an option configuration a report is about: the options it
     /// needs ([`super::option_delta`]).
     pub options: Option<super::option_delta::OptionDelta>,
+    /// The options of the configuration it was found on (`name=value`), empty for a
+    /// default mode: what a known issue of a mode is matched by.
+    pub configuration: Vec<String>,
     /// For the timeout a report is about: what shrinking it beyond the grammar did
     /// ([`super::minimize_performance`]). When a step was kept, `formula` is the shrunk
     /// formula, and the confirmation and range are measured on it.
@@ -74,6 +77,7 @@ impl Finding {
         operators: Signature,
         confirmation: Confirmation,
         crash_signature: Option<String>,
+        configuration: Vec<String>,
     ) -> Finding {
         Finding {
             kind: Kind::of(trigger.verdict(), trigger.row().status),
@@ -88,6 +92,7 @@ impl Finding {
             timings: None,
             converted: None,
             options: None,
+            configuration,
             shrunk_performance: None,
             witness_pinned: None,
         }
@@ -816,6 +821,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 key.kind,
                 &smallest.operators,
                 &smallest.formula,
+                &smallest.configuration,
             )
             .cloned();
             Group {
@@ -901,6 +907,7 @@ mod tests {
             Signature::of(formula),
             confirmation,
             None,
+            Vec::new(),
         )
     }
 

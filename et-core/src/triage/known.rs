@@ -21,6 +21,10 @@ pub struct KnownIssue {
     pub operators: Vec<String>,
     /// Text the formula must hold.
     pub contains: Option<String>,
+    /// Options the configuration the group was found on must set, all of them
+    /// (`sat.euf=true`): an issue of a mode, not of the default one.
+    #[serde(default)]
+    pub options: Vec<String>,
     /// The issue (tracker and number, or the published list).
     pub issue: String,
     /// Its status when it was read (`open`, `closed`, `by design`, ...).
@@ -47,12 +51,21 @@ pub fn builtin() -> Vec<KnownIssue> {
 
 impl KnownIssue {
     /// Whether a group of `family` and `kind` whose smallest formula is `formula` (with
-    /// `operators`) is this issue.
-    pub fn matches(&self, family: &str, kind: Kind, operators: &Signature, formula: &str) -> bool {
+    /// `operators`), found on a configuration setting `configuration` (empty: the
+    /// default mode), is this issue.
+    pub fn matches(
+        &self,
+        family: &str,
+        kind: Kind,
+        operators: &Signature,
+        formula: &str,
+        configuration: &[String],
+    ) -> bool {
         self.family.eq_ignore_ascii_case(family)
             && self.kind.as_deref().is_none_or(|k| k == kind.label())
             && self.operators.iter().all(|o| operators.0.contains(o))
             && self.contains.as_deref().is_none_or(|c| formula.contains(c))
+            && self.options.iter().all(|o| configuration.contains(o))
     }
 
     /// `cvc5 issue 10520 (open): timeouts on 64-bit bvurem`.
@@ -68,10 +81,11 @@ pub fn find<'k>(
     kind: Kind,
     operators: &Signature,
     formula: &str,
+    configuration: &[String],
 ) -> Option<&'k KnownIssue> {
     known
         .iter()
-        .find(|k| k.matches(family, kind, operators, formula))
+        .find(|k| k.matches(family, kind, operators, formula, configuration))
 }
 
 #[cfg(test)]
@@ -97,6 +111,7 @@ mod tests {
             Kind::Performance,
             &Signature::of(formula),
             formula,
+            &[],
         )
         .unwrap();
         assert!(hit.issue.contains("7027"), "{hit:?}");
@@ -105,13 +120,34 @@ mod tests {
             "cvc5",
             Kind::Performance,
             &Signature::of(formula),
-            formula
+            formula,
+            &[]
         )
         .is_none());
         let bv = "(declare-const a (_ BitVec 64)) (assert (= a (bvurem a a))) (check-sat)";
-        assert!(find(&known, "cvc5", Kind::Performance, &Signature::of(bv), bv).is_some());
+        let perf = |family, f: &str, configuration: &[String]| {
+            find(
+                &known,
+                family,
+                Kind::Performance,
+                &Signature::of(f),
+                f,
+                configuration,
+            )
+        };
+        assert!(perf("cvc5", bv, &[]).is_some());
         let bv8 = "(declare-const a (_ BitVec 8)) (assert (= a (bvurem a a))) (check-sat)";
-        assert!(find(&known, "cvc5", Kind::Performance, &Signature::of(bv8), bv8).is_none());
-        assert!(find(&known, "cvc5", Kind::Crash, &Signature::of(bv), bv).is_none());
+        assert!(perf("cvc5", bv8, &[]).is_none());
+        assert!(find(&known, "cvc5", Kind::Crash, &Signature::of(bv), bv, &[]).is_none());
+        // An issue of a mode matches only findings of a configuration that sets its
+        // options: z3's new core on `sin`, not z3's default mode.
+        let sin = "(assert (= 0.0 (sin 0.0))) (check-sat)";
+        let newcore = [
+            "tactic.default_tactic=smt".to_string(),
+            "sat.euf=true".to_string(),
+        ];
+        let hit = perf("z3", sin, &newcore).unwrap();
+        assert_eq!(hit.options, ["sat.euf=true"]);
+        assert!(perf("z3", sin, &[]).is_none());
     }
 }

@@ -566,6 +566,11 @@ impl Work<'_> {
                     operators[i].clone(),
                     c,
                     crash_signatures[i].clone(),
+                    resolved[i]
+                        .0
+                        .configuration
+                        .as_ref()
+                        .map_or_else(Vec::new, |c| c.options.clone()),
                 )
             })
             .collect())

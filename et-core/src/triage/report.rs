@@ -284,9 +284,11 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
             pinned_unsat_by(p),
             match &p.shrunk {
                 Some(s) => format!(
-                    ", then shrunk with ground truth ({} steps of {} tried, each kept only while \
-                     the solver answered `sat` and the formula stayed unsatisfiable)",
-                    s.steps, s.tried
+                    ", then shrunk with ground truth ({} step{} of {} tried, each kept only \
+                     while the solver answered `sat` and the formula stayed unsatisfiable)",
+                    s.steps,
+                    plural(s.steps),
+                    s.tried
                 ),
                 None => String::new(),
             }
