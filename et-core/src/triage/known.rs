@@ -149,5 +149,8 @@ mod tests {
         let hit = perf("z3", sin, &newcore).unwrap();
         assert_eq!(hit.options, ["sat.euf=true"]);
         assert!(perf("z3", sin, &[]).is_none());
+        let strings = "(declare-const a String) (assert (= a \"\")) (check-sat)";
+        assert!(perf("z3", strings, &newcore).is_some());
+        assert!(perf("z3", strings, &[]).is_none());
     }
 }
