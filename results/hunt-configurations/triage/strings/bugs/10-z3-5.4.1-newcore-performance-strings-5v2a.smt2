@@ -1,0 +1,2 @@
+(assert (= "" (str.from_int 0))) (check-sat)
+(get-model)

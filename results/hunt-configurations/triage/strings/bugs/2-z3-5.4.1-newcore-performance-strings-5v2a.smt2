@@ -1,0 +1,2 @@
+(assert (str.<= "" "")) (check-sat)
+(get-model)

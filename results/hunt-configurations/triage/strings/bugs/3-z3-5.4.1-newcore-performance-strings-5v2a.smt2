@@ -1,0 +1,2 @@
+(assert (str.prefixof "" "")) (check-sat)
+(get-model)

@@ -1,0 +1,2 @@
+(assert (str.suffixof "" "")) (check-sat)
+(get-model)

@@ -1,0 +1,2 @@
+(assert (str.contains "" "")) (check-sat)
+(get-model)

@@ -1,0 +1,2 @@
+(assert (not (distinct "" ""))) (check-sat)
+(get-model)

@@ -1,0 +1,2 @@
+(assert (distinct "" "a")) (check-sat)
+(get-model)

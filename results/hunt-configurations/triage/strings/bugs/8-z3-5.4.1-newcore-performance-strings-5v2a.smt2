@@ -1,0 +1,2 @@
+(assert (str.in_re "" re.none)) (check-sat)
+(get-model)

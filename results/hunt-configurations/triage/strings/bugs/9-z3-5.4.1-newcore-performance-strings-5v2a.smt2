@@ -1,0 +1,2 @@
+(assert (str.is_digit "")) (check-sat)
+(get-model)

@@ -1,0 +1,1 @@
+(assert (= "" (str.from_int 0))) (check-sat)

@@ -1,0 +1,1 @@
+(assert (str.suffixof "" "")) (check-sat)

@@ -1,0 +1,1 @@
+(assert (not (distinct "" ""))) (check-sat)

@@ -1,0 +1,1 @@
+(assert (distinct "" "a")) (check-sat)

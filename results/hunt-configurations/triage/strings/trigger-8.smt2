@@ -1,0 +1,1 @@
+(assert (str.in_re "" re.none)) (check-sat)

@@ -1,0 +1,1 @@
+(assert (str.is_digit "")) (check-sat)
