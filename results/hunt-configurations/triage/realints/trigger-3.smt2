@@ -1,1 +1,1 @@
-(assert (= 0.0 (sin 0.0))) (check-sat)
+(declare-const a Int) (assert (< (to_real a) (/ 1.0 (to_real a)))) (check-sat)
