@@ -1,2 +1,0 @@
-(assert (= "" "")) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(assert (= "" (str.from_int 0))) (check-sat)
-(get-model)

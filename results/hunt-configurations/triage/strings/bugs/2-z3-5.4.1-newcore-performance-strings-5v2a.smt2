@@ -1,2 +1,0 @@
-(assert (str.<= "" "")) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(assert (str.prefixof "" "")) (check-sat)
-(get-model)

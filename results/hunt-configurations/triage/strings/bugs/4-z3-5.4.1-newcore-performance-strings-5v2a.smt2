@@ -1,2 +1,0 @@
-(assert (str.suffixof "" "")) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(assert (str.contains "" "")) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(assert (not (distinct "" ""))) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(assert (distinct "" "a")) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(assert (str.in_re "" re.none)) (check-sat)
-(get-model)

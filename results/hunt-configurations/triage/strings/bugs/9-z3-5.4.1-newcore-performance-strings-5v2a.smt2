@@ -1,2 +1,0 @@
-(assert (str.is_digit "")) (check-sat)
-(get-model)
