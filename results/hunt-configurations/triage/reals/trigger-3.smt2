@@ -1,0 +1,1 @@
+(declare-const a Real) (assert (= a (sin 1.0))) (check-sat)
