@@ -18,7 +18,8 @@
 # A grammar is triaged (`et triage`, which reduces each reported configuration finding
 # to the options it needs) as soon as its curated run is done, and again, over both
 # runs, when its single-option run is: the second replays the first's calls from the
-# step's journal, and its report replaces the first.
+# step's journal, and its report replaces the first. reals and realints are triaged
+# together (triage/reals+realints/), as in scripts/hunt.sh.
 #
 # Every run is resumed where it stopped (`et run --resume`), on this machine or
 # another; a finished one is marked `done` beside its run.toml. Run it again and again
@@ -167,19 +168,31 @@ run() {
   done_steps=$((done_steps + 1))
 }
 
-# Triage a grammar's finished runs, unless its triage already covers exactly them
-# (triage/<grammar>/runs.txt names the runs it covers).
+# What one triage covers: a grammar, but reals and realints together (as in
+# scripts/hunt.sh): the two grammars print many formulas alike, and one triage makes
+# one report of a root cause both show.
+unit_of() {
+  case $1 in
+    reals | realints) echo reals+realints ;;
+    *) echo "$1" ;;
+  esac
+}
+
+# Triage the finished runs of a unit's grammars, unless its triage already covers
+# exactly them (triage/<unit>/runs.txt names the runs it covers).
 installed_all=""
 triage() {
-  local g=$1 kind dirs=() covered=""
-  for kind in curated single; do
-    if [[ -f $out/runs/$kind/$g/done ]]; then
-      dirs+=("$out/runs/$kind/$g")
-      covered+="${covered:+ }$kind/$g"
-    fi
+  local unit=$1 g kind dirs=() covered=""
+  for g in ${unit//+/ }; do
+    for kind in curated single; do
+      if [[ -f $out/runs/$kind/$g/done ]]; then
+        dirs+=("$out/runs/$kind/$g")
+        covered+="${covered:+ }$kind/$g"
+      fi
+    done
   done
   ((${#dirs[@]})) || return 0
-  [[ -f $out/triage/$g/runs.txt && $(< "$out/triage/$g/runs.txt") == "$covered" ]] && return 0
+  [[ -f $out/triage/$unit/runs.txt && $(< "$out/triage/$unit/runs.txt") == "$covered" ]] && return 0
   if ((done_steps >= steps)); then
     echo "hunt-configurations: stopped after $steps step(s); run it again to go on" >&2
     exit 0
@@ -196,22 +209,26 @@ triage() {
   # As in scripts/hunt.sh: the step's solver calls go to a journal kept on this
   # machine, so that a triage stopped part-way, or made again over more runs or by a
   # newer et, replays the calls already made.
-  journal=$out/triage/.journal-$g.csv
+  journal=$out/triage/.journal-$unit.csv
   [[ -s $journal ]] && went_on=" in this run, which replayed the journal of an earlier or stopped run of this step (whose time is not counted here; report.md says how many calls the journal answered)"
   "$et" triage "${dirs[@]}" --pool "$ET_HOME/pool.toml" \
-    --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$g" --journal "$journal"
-  echo "$covered" > "$out/triage/$g/runs.txt"
-  echo "triage $g-5v2a ($covered): $(($(date +%s) - start)) s$went_on, et built at $build" |
+    --jobs "$jobs" --confirm 3 --ranged 1 --out "$out/triage/$unit" --journal "$journal"
+  echo "$covered" > "$out/triage/$unit/runs.txt"
+  # Triages of reals and realints apart, made before they were one unit, are replaced.
+  if [[ $unit == *+* ]]; then
+    for g in ${unit//+/ }; do rm -rf "${out:?}/triage/$g"; done
+  fi
+  echo "triage ${unit//+/-5v2a+}-5v2a ($covered): $(($(date +%s) - start)) s$went_on, et built at $build" |
     tee -a "$out/times.txt" >&2
   done_steps=$((done_steps + 1))
 }
 
 for g in "${grammars[@]}"; do
   run curated "$g" "${size[$g]}" "$z3:curated,$cvc5:curated"
-  triage "$g"
+  triage "$(unit_of "$g")"
 done
 for g in "${grammars[@]}"; do
   run single "$g" "$single_n" "$z3:single,$cvc5:single"
-  triage "$g"
+  triage "$(unit_of "$g")"
 done
-echo "hunt-configurations: complete; see $out/triage/<grammar>/report.md" >&2
+echo "hunt-configurations: complete; see $out/triage/<grammar or reals+realints>/report.md" >&2
