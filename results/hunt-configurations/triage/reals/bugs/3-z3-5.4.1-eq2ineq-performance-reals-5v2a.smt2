@@ -1,2 +1,0 @@
-(declare-const a Real) (assert (= a (sin 1.0))) (check-sat)
-(get-model)
