@@ -86,6 +86,8 @@ pub struct RunManifest {
 pub struct InapplicableConfiguration {
     /// Its name (`z3-4.16.0+o17`).
     pub name: String,
+    /// The pool solver it configures.
+    pub configuration_of: String,
     /// Its options, `name=value`.
     pub options: Vec<String>,
     /// The theories its options act on (`arithmetic`).

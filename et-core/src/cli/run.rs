@@ -353,6 +353,7 @@ fn leave_out_inapplicable(
             Some(theories) if !theories.iter().any(|t| logic.has(*t)) => {
                 out.push(InapplicableConfiguration {
                     name: s.name.clone(),
+                    configuration_of: c.of.clone(),
                     options: c.options.clone(),
                     acts_only_on: theories.iter().map(|t| t.label().to_string()).collect(),
                 });
@@ -364,14 +365,14 @@ fn leave_out_inapplicable(
     out
 }
 
-/// How many of `inapplicable` each pool solver has, by the name before `+`.
-fn counts_by_solver(inapplicable: &[InapplicableConfiguration]) -> Vec<(String, usize)> {
-    let mut counts: Vec<(String, usize)> = Vec::new();
+/// How many of `inapplicable` each pool solver has.
+fn counts_by_solver(inapplicable: &[InapplicableConfiguration]) -> Vec<(&str, usize)> {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
     for c in inapplicable {
-        let of = c.name.split_once('+').map_or(c.name.as_str(), |(of, _)| of);
-        match counts.iter_mut().find(|(o, _)| o == of) {
+        let of = c.configuration_of.as_str();
+        match counts.iter_mut().find(|(o, _)| *o == of) {
             Some((_, n)) => *n += 1,
-            None => counts.push((of.to_string(), 1)),
+            None => counts.push((of, 1)),
         }
     }
     counts
