@@ -47,6 +47,7 @@ pub mod shrink;
 pub mod signature;
 pub mod timing;
 pub mod triggers;
+pub mod trim;
 pub mod undecided;
 
 use std::collections::{HashMap, HashSet};
@@ -315,6 +316,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         caller: &caller,
     };
     let mut findings = work.confirmed_findings(&resolved, options.settings, progress)?;
+    work.trim_declarations(&mut findings, &resolved, options.settings, progress)?;
     work.pin_models(&mut findings, &resolved, progress)?;
     // Ranges are measured on what each finding reports: a pinned formula where pinning
     // found a wrong `sat`.
@@ -705,6 +707,73 @@ impl Work<'_> {
             .witness_bound
             .as_deref()
             .and_then(|b| b.parse::<usize>().ok())
+    }
+
+    /// Drops from each confirmed correctness finding's formula the declarations it
+    /// does not use ([`trim`]), kept only when the finding is confirmed again on the
+    /// trimmed formula (a crash with the same signature). Pinning, ranges and reports
+    /// then work on what was kept.
+    fn trim_declarations(
+        &self,
+        findings: &mut [Finding],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        settings: Settings,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let mut to_trim = Vec::new();
+        let mut texts = HashMap::new();
+        for (i, f) in findings.iter().enumerate() {
+            if f.kind == Kind::Performance || f.confirmation.outcome != confirm::Outcome::Confirmed
+            {
+                continue;
+            }
+            if let Some(trimmed) = crate::enumeration::declarations::without_unused(&f.formula) {
+                to_trim.push(i);
+                texts.insert(i, trimmed);
+            }
+        }
+        if to_trim.is_empty() {
+            return Ok(());
+        }
+        progress.step(&format!(
+            "declaring only the constants they use in the formulas of {} confirmed findings (each confirmed again on the trimmed formula)",
+            to_trim.len()
+        ));
+        let confirmations = self.each(&to_trim, resolved, progress, |i| {
+            let (solver, reference) = &resolved[i];
+            confirm::confirm(
+                self.caller,
+                &findings[i].trigger,
+                &Formula::new(&texts[&i].0, self.witness_values(i)),
+                solver,
+                reference.as_ref(),
+                self.limits(i),
+                settings,
+            )
+        })?;
+        let mut kept = 0;
+        for (i, c) in to_trim.into_iter().zip(confirmations) {
+            let f = &mut findings[i];
+            let same_crash = f.kind != Kind::Crash
+                || (c.answer.status == crate::oracle::Status::Crash
+                    && c.answer.crash_signature == f.crash_signature);
+            let keep = c.outcome == confirm::Outcome::Confirmed && same_crash;
+            let (text, dropped) = texts.remove(&i).expect("a text per finding tried");
+            f.trimmed = Some(trim::Trimmed {
+                original: f.formula.clone(),
+                dropped,
+                kept: keep,
+            });
+            if keep {
+                kept += 1;
+                f.formula = text;
+                f.confirmation = c;
+            }
+        }
+        progress.step(&format!(
+            "{kept} of them confirmed on the trimmed formula (the rest keep the formula as found)"
+        ));
+        Ok(())
     }
 
     /// Pins the models of the confirmed invalid models et's own check refuted
