@@ -50,7 +50,7 @@ pub mod triggers;
 pub mod trim;
 pub mod undecided;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -250,6 +250,9 @@ pub struct Triage {
     pub groups: Vec<Group>,
     /// Rows read from the call logs.
     pub rows: u64,
+    /// By option configuration: its triggers its default mode shows too (the same
+    /// verdict on the same formula in the same run), left to the default mode's.
+    pub left_to_default_modes: BTreeMap<String, usize>,
     /// Solver calls asked (made, or answered from the journal).
     pub calls: u64,
     /// Of those, the calls answered from the journal (made by an earlier run).
@@ -284,6 +287,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     let Input {
         dirs,
         rows,
+        left_to_default_modes,
         triggers: trigger_rows,
         formulas,
         logics,
@@ -398,6 +402,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         findings,
         groups,
         rows,
+        left_to_default_modes,
         // Every call the triage asked, made now or answered from the journal: the
         // same report whether it ran in one go or was stopped and run again.
         calls: caller.calls() + caller.journal().map_or(0, |j| j.replayed()),
@@ -432,6 +437,9 @@ struct Input {
     dirs: Vec<RunDirectory>,
     /// Rows read, triggers or not.
     rows: u64,
+    /// By configuration: its triggers left to its default mode
+    /// ([`triggers::leave_to_default_modes`]).
+    left_to_default_modes: BTreeMap<String, usize>,
     triggers: Vec<TriggerRow>,
     /// The formula of each trigger.
     formulas: Vec<String>,
@@ -465,10 +473,18 @@ fn read_input(options: &Options, progress: &mut dyn Progress) -> Result<Input, T
             progress.warning(&format!("{}: {what}", dir.path.display()));
         }
     }
+    let left_to_default_modes = triggers::leave_to_default_modes(&mut triggers, &dirs);
+    let left: usize = left_to_default_modes.values().sum();
+    if left > 0 {
+        progress.step(&format!(
+            "{left} triggers of option configurations left to their default mode, which shows the same verdict on the same formula in the same run"
+        ));
+    }
     let Formulas { texts, logics } = formulas(&dirs, &triggers, &options.grammars)?;
     Ok(Input {
         dirs,
         rows,
+        left_to_default_modes,
         triggers,
         formulas: texts,
         logics,

@@ -850,6 +850,23 @@ fn notes(out: &mut String, triage: &Triage) {
             to_file.join(", ")
         );
     }
+    let left: usize = triage.left_to_default_modes.values().sum();
+    if left > 0 {
+        let each: Vec<String> = triage
+            .left_to_default_modes
+            .iter()
+            .map(|(solver, n)| format!("{} {n}", code(solver)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Left to the default mode: {left} trigger{} of option configurations whose \
+             default mode (the same release without the options) shows the same verdict \
+             on the same formula in the same run — its finding, seen again, which its own \
+             trigger stands for (they are in no group and not in `triggers.csv`): {}.\n",
+            plural(left),
+            each.join(", ")
+        );
+    }
     if dropped > 0 {
         let _ = writeln!(
             out,
