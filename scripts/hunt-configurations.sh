@@ -15,11 +15,14 @@
 #     once on every grammar it acts on, within a budget of machine time.
 # Each configuration is judged first by its solver in default mode (a same-release
 # differential), then by the other family and et's own oracles, as in any campaign.
-# A grammar is triaged (`et triage`, which reduces each reported configuration finding
-# to the options it needs) as soon as its curated run is done, and again, over both
-# runs, when its single-option run is: the second replays the first's calls from the
-# step's journal, and its report replaces the first. reals and realints are triaged
-# together (triage/reals+realints/), as in scripts/hunt.sh.
+# The steps go a grammar at a time: its curated run, its single-option run, then the
+# triage of its runs (`et triage`, which reduces each reported configuration finding
+# to the options it needs); a triage made again over more runs replays the calls of
+# the earlier one from the step's journal, and its report replaces the earlier one.
+# reals and realints are triaged together (triage/reals+realints/), as in
+# scripts/hunt.sh. (The first sessions ran every curated run first and triaged each
+# alone; fp's curated run, the dearest — z3 times out on a quarter of its larger
+# formulas —, was then part-way, and is resumed in its turn.)
 #
 # Every run is resumed where it stopped (`et run --resume`), on this machine or
 # another; a finished one is marked `done` beside its run.toml. Run it again and again
@@ -256,11 +259,10 @@ triage() {
   done_steps=$((done_steps + 1))
 }
 
+# A grammar at a time: its curated run, its single-option run, then its unit's
+# triage over every finished run of the unit.
 for g in "${grammars[@]}"; do
   run curated "$g" "${size[$g]}" "$z3:curated,$cvc5:curated"
-  triage "$(unit_of "$g")"
-done
-for g in "${grammars[@]}"; do
   run single "$g" "$single_n" "$z3:single,$cvc5:single"
   triage "$(unit_of "$g")"
 done
