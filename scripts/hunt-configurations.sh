@@ -15,11 +15,14 @@
 #     once on every grammar it acts on, within a budget of machine time.
 # Each configuration is judged first by its solver in default mode (a same-release
 # differential), then by the other family and et's own oracles, as in any campaign.
-# A grammar is triaged (`et triage`, which reduces each reported configuration finding
-# to the options it needs) as soon as its curated run is done, and again, over both
-# runs, when its single-option run is: the second replays the first's calls from the
-# step's journal, and its report replaces the first. reals and realints are triaged
-# together (triage/reals+realints/), as in scripts/hunt.sh.
+# The steps go a grammar at a time: its curated run, its single-option run, then the
+# triage of its runs (`et triage`, which reduces each reported configuration finding
+# to the options it needs); a triage made again over more runs replays the calls of
+# the earlier one from the step's journal, and its report replaces the earlier one.
+# reals and realints are triaged together (triage/reals+realints/), as in
+# scripts/hunt.sh. (The first sessions ran every curated run first and triaged each
+# alone; fp's curated run, the dearest — z3 times out on a quarter of its larger
+# formulas —, was then part-way, and is resumed in its turn.)
 #
 # Every run is resumed where it stopped (`et run --resume`), on this machine or
 # another; a finished one is marked `done` beside its run.toml. Run it again and again
@@ -84,7 +87,12 @@ print("# Configuration hunt progress\n")
 print("Made by `scripts/hunt-configurations.sh` from the finished runs' rows, run.toml and times.txt.\n")
 print("| run | grammar | solvers run (default modes and configurations) | configurations refused | configurations acting only on theories the grammar lacks (not run) | formulas | calls | wall time | findings |")
 print("|---|---|---|---|---|---|---|---|---|")
-findings = defaultdict(Counter)  # configuration -> "grammar verdict" -> count
+# By solver: "grammar: verdict" -> count; for a configuration, split by whether its
+# default mode (the pool solver it configures) shows the same verdict on the formula.
+shared, own = defaultdict(Counter), defaultdict(Counter)
+options = {}  # configuration -> its options
+silent = Counter()  # run kind -> configurations run that found nothing of their own
+curated = set()  # the solvers of the curated runs: listed whatever they found
 for kind in ("curated", "single"):
     for g in ("core", "ints", "arrays", "bitvectors", "reals", "realints", "strings", "fp"):
         d = f"{out}/runs/{kind}/{g}"
@@ -93,7 +101,14 @@ for kind in ("curated", "single"):
         manifest = tomllib.load(open(f"{d}/run.toml", "rb"))
         refused = len(manifest.get("refused_configurations", []))
         inapplicable = len(manifest.get("inapplicable_configurations", []))
+        base = {s["name"]: s["configuration_of"] for s in manifest["solvers"] if "configuration_of" in s}
+        for s in manifest["solvers"]:
+            if "configuration_of" in s:
+                options[s["name"]] = " ".join(s.get("options", []))
         solvers, formulas, calls, found = set(), set(), 0, 0
+        verdicts = {}
+        if kind == "curated":
+            curated |= {s["name"] for s in manifest["solvers"]}
         with gzip.open(f"{d}/runs.csv.gz", "rt", newline="") as f:
             for row in csv.DictReader(f):
                 solvers.add(row["solver"])
@@ -101,18 +116,39 @@ for kind in ("curated", "single"):
                 calls += 1
                 if row["verdict"]:
                     found += 1
-                    findings[row["solver"]][f"{g}: {row['verdict']}"] += 1
+                    verdicts[(row["solver"], row["index"])] = row["verdict"]
+        with_own = set()
+        for (solver, index), verdict in verdicts.items():
+            key = f"{g}: {verdict}"
+            of = base.get(solver)
+            if of is not None and verdicts.get((of, index)) == verdict:
+                shared[solver][key] += 1
+            else:
+                own[solver][key] += 1
+                with_own.add(solver)  # (a default mode's findings are all its own)
+        silent[kind] += len([s for s in solvers if s in base and s not in with_own])
         print(f"| {kind} | {g}-5v2a | {len(solvers)} | {refused} | {inapplicable} | {len(formulas)} | {calls} "
               f"| {times.get((kind, g), '?')} | {found} |")
+
+def cells(counter):
+    return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
+
 print("\n## Findings by configuration\n")
-if not findings:
+print("A configuration's finding is *its own* when its default mode (the same release "
+      "without options, listed too) does not show the same verdict on the same formula; "
+      "the others are the default mode's findings, seen again. A single-option "
+      "configuration is listed only when it found something of its own.\n")
+if not shared and not own:
     print("None so far.")
 else:
-    print("| configuration | findings (grammar: verdict count) |")
-    print("|---|---|")
-    for solver in sorted(findings):
-        cells = ", ".join(f"{k} {v}" for k, v in sorted(findings[solver].items()))
-        print(f"| {solver} | {cells} |")
+    print("| solver | options | its own findings (grammar: verdict count) | findings its default mode shows too |")
+    print("|---|---|---|---|")
+    for solver in sorted(set(shared) | set(own)):
+        if solver not in curated and not own[solver]:
+            continue  # a single-option configuration that found nothing of its own
+        print(f"| {solver} | {options.get(solver, 'default mode')} | {cells(own[solver]) or '—'} | {cells(shared[solver]) or '—'} |")
+    for kind, n in sorted(silent.items()):
+        print(f"\n{kind} runs: {n} configuration runs (configuration × grammar) found nothing of their own.")
 PY
 }
 trap progress EXIT
@@ -223,11 +259,10 @@ triage() {
   done_steps=$((done_steps + 1))
 }
 
+# A grammar at a time: its curated run, its single-option run, then its unit's
+# triage over every finished run of the unit.
 for g in "${grammars[@]}"; do
   run curated "$g" "${size[$g]}" "$z3:curated,$cvc5:curated"
-  triage "$(unit_of "$g")"
-done
-for g in "${grammars[@]}"; do
   run single "$g" "$single_n" "$z3:single,$cvc5:single"
   triage "$(unit_of "$g")"
 done

@@ -642,3 +642,71 @@ fn configurations_that_act_only_on_theories_the_logic_lacks_are_not_run() {
     assert!(m.inapplicable_configurations.is_empty(), "{text}");
     assert_eq!(rows(&ints).len(), 3);
 }
+
+/// A configuration that shows what its default mode shows, on the same formulas, adds
+/// nothing to triage: the fake solver lies on `xor` formulas in its default mode
+/// (`--xor-lies=true` in its pool command), and so does its configuration with a
+/// harmless option. Triage leaves the configuration's triggers to the default mode's
+/// (no group, no line of `triggers.csv` is the configuration's) and says how many.
+#[test]
+fn a_configurations_finding_its_default_mode_shows_is_left_to_the_default_mode() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    let mut liar = fake_release(
+        "opts-1.0",
+        "opts",
+        "1.0",
+        "options.sh",
+        &[z3.program(), "model_validate=true", "--xor-lies=true"],
+    );
+    liar.catalog = Some(Path::new(&fake_script("options-catalog.tsv")).to_path_buf());
+    let pool = s
+        .pool_file("pool.toml", &[liar, z3.clone()])
+        .display()
+        .to_string();
+    let out = s.join("run");
+    // The first `xor`s are formulas 40 to 47; configuration 0 is a harmless option.
+    let under_test = ["--solvers", "opts-1.0"];
+    run_configurations(&s, "core", 48, &pool, "opts-1.0:0..1", &out, &under_test);
+    let (_, m) = manifest(&out);
+    let configuration = m
+        .solvers
+        .iter()
+        .find(|s| s.configuration_of.is_some())
+        .expect("one configuration");
+    let rows = rows(&out);
+    let found = |solver: &str| -> BTreeSet<String> {
+        rows.iter()
+            .filter(|r| r.solver == solver && r.verdict.is_some())
+            .map(|r| r.index.clone())
+            .collect()
+    };
+    let shared = found(&configuration.name);
+    assert!(!shared.is_empty(), "the configuration lies too");
+    // On formulas its default mode lies on too (the default mode's other lies, `sat`
+    // on an unsatisfiable `xor`, agree with it: its first judge).
+    assert!(shared.is_subset(&found("opts-1.0")), "{shared:?}");
+    let o = et(
+        &s,
+        &[
+            "triage",
+            out.to_str().unwrap(),
+            "--pool",
+            &pool,
+            "--jobs",
+            "2",
+        ],
+    );
+    assert!(o.status.success(), "{}", show(&o));
+    let report = std::fs::read_to_string(out.join("triage/report.md")).unwrap();
+    assert!(
+        report.contains(&format!(
+            "Left to the default mode: {} triggers of option configurations",
+            shared.len()
+        )) && report.contains(&format!("`{}` {}", configuration.name, shared.len())),
+        "{report}"
+    );
+    let triggers = std::fs::read_to_string(out.join("triage/triggers.csv")).unwrap();
+    assert!(triggers.contains("opts-1.0"), "{triggers}");
+    assert!(!triggers.contains(&configuration.name), "{triggers}");
+}

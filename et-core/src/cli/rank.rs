@@ -16,6 +16,10 @@ use super::output::{finished, Output};
 /// For each formula (one per line, spacing ignored) print its global index and size,
 /// tab-separated.
 ///
+/// A formula that declares only some of the grammar's constants (as a report of
+/// `et triage` gives it: only those it uses) is read with the others declared as the
+/// grammar declares them.
+///
 /// Parsing is linear in the formula's length; the index needs the grammar's
 /// cardinality tables up to the formula's size, as `et index` does. Formulas larger
 /// than size 4096 or nested deeper than 4160 levels are refused.
@@ -23,7 +27,8 @@ use super::output::{finished, Output};
 #[command(after_help = "Examples:
   et enumerate --grammar core --n 5 | et rank --grammar core
   et rank --grammar strings bug.smt2
-  echo '(declare-const a Bool)(declare-const b Bool)(assert (not a))(check-sat)' | et rank -g core")]
+  echo '(declare-const a Bool)(declare-const b Bool)(assert (not a))(check-sat)' | et rank -g core
+  echo '(declare-const a Bool)(assert (not a))(check-sat)' | et rank -g core   # the same formula")]
 pub struct Args {
     #[command(flatten)]
     grammar: GrammarArg,
@@ -48,7 +53,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ),
     };
     let grammar = e.grammar().clone();
-    let parser = FormulaParser::new(&grammar);
+    // A formula triage reported declares only the constants it uses: read it with the
+    // grammar's declarations put back.
+    let parser = FormulaParser::new(&grammar).declaring(e.first_text());
     let mut out = Output::new();
     for (number, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {name}"))?;

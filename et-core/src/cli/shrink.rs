@@ -73,6 +73,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let logic = et_core::builtins::declared_logic(&grammar)?;
     let limits = args.calls.settings(logic);
     let term = FormulaParser::new(&grammar)
+        .declaring(enumeration.first_text())
         .parse(&text)
         .map_err(|e| BadInput(format!("{}: {e}", args.formula.display())))?;
     let pool = args.calls.pool()?;

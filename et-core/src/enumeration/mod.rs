@@ -10,6 +10,7 @@
 //! each block prefix-major.
 
 mod cards;
+pub mod declarations;
 mod decode;
 mod parse;
 mod print;
@@ -217,6 +218,13 @@ impl Enumeration {
     pub fn term(&mut self, index: &BigUint) -> Result<Term, IndexError> {
         let (size, offset) = self.locate(index)?;
         Ok(decode::decode(&self.cards, self.start(), size, offset))
+    }
+
+    /// The text of the grammar's first formula (`None` for a grammar without any): whose
+    /// declarations a [`FormulaParser::declaring`] puts back.
+    pub fn first_text(&mut self) -> Option<String> {
+        let term = self.term(&BigUint::default()).ok()?;
+        Some(self.text(&term))
     }
 
     /// The formula at `offset` within part `size` (offset below the part's cardinality).

@@ -115,6 +115,9 @@ pub fn atoms(text: &str) -> Vec<&str> {
 /// Parses formulas of one grammar.
 pub struct FormulaParser<'g> {
     grammar: &'g Grammar,
+    /// A formula of the grammar whose declarations a formula that lacks some of them
+    /// is read with ([`FormulaParser::declaring`]).
+    declaring: Option<String>,
     token_atoms: Vec<Vec<&'g str>>,
     costs: Vec<Vec<u32>>,
 }
@@ -133,6 +136,7 @@ impl<'g> FormulaParser<'g> {
     pub fn new(grammar: &'g Grammar) -> FormulaParser<'g> {
         FormulaParser {
             grammar,
+            declaring: None,
             token_atoms: grammar.tokens.iter().map(|t| atoms(t)).collect(),
             costs: grammar
                 .nonterminals
@@ -142,8 +146,34 @@ impl<'g> FormulaParser<'g> {
         }
     }
 
-    /// The derivation of `text` from the start rule.
+    /// Reads a formula that lacks some of the grammar's declarations (as triage reports
+    /// a finding: only the constants it uses) as the grammar's formula that declares
+    /// them all, taking them from `formula`, a formula of the grammar
+    /// ([`Enumeration::first_text`](super::Enumeration::first_text)).
+    pub fn declaring(mut self, formula: Option<String>) -> FormulaParser<'g> {
+        self.declaring = formula;
+        self
+    }
+
+    /// The derivation of `text` from the start rule (for a parser
+    /// [`declaring`](FormulaParser::declaring) the grammar's declarations, of `text`
+    /// with the ones it lacks put back, when only that reads).
     pub fn parse(&self, text: &str) -> Result<Term, ParseError> {
+        let err = match self.parse_text(text) {
+            Ok(term) => return Ok(term),
+            Err(err) => err,
+        };
+        let restored = self
+            .declaring
+            .as_deref()
+            .and_then(|all| super::declarations::restored(text, all));
+        match restored {
+            Some(full) => self.parse_text(&full).map_err(|_| err),
+            None => Err(err),
+        }
+    }
+
+    fn parse_text(&self, text: &str) -> Result<Term, ParseError> {
         let input = atoms(text);
         if input.is_empty() {
             return Err(ParseError::Empty);

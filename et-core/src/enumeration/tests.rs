@@ -112,6 +112,25 @@ fn random_large_indices_round_trip() {
     }
 }
 
+/// A formula triage reported declares only the constants it uses; read with the
+/// grammar's declarations put back, it is the grammar's formula again, with its index.
+#[test]
+fn a_formula_without_its_unused_declarations_reads_as_the_grammars() {
+    let mut e = builtin("ints-5v2a");
+    let i = BigUint::from(123_456u32);
+    let t = e.term(&i).unwrap();
+    let found = e.text(&t);
+    let (trimmed, dropped) = super::declarations::without_unused(&found).expect("unused constants");
+    assert!(!dropped.is_empty());
+    let grammar = e.grammar().clone();
+    assert!(FormulaParser::new(&grammar).parse(&trimmed).is_err());
+    let parsed = FormulaParser::new(&grammar)
+        .declaring(e.first_text())
+        .parse(&trimmed)
+        .unwrap();
+    assert_eq!(e.rank(&parsed), i);
+}
+
 #[test]
 fn stream_crosses_part_boundaries_in_order() {
     let mut e = builtin("core");

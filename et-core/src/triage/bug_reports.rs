@@ -291,7 +291,13 @@ fn template_fields(
                 "times out"
             }
         ),
-        (None, None) => format!("{from_grammar}; not shrunk further"),
+        (None, None) => match f.trimmed() {
+            Some(t) => format!(
+                "{from_grammar}, declaring only the constants it uses ({}); not shrunk further",
+                t.describe()
+            ),
+            None => format!("{from_grammar}; not shrunk further"),
+        },
     };
     let _ = writeln!(
         out,
@@ -396,9 +402,18 @@ fn report(
     if let Some(p) = f.pinned.as_ref().filter(|p| !p.wrong_sat()) {
         pinned_not_sat(&mut out, f, p);
     }
-    if let Some(witness) = witness(triage, f) {
-        let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
-        code_block(&mut out, "smt2", &witness);
+    match witness(triage, f) {
+        Some(witness) if witness.trim().is_empty() => {
+            let _ = writeln!(
+                out,
+                "The formula has no constants: et's evaluation finds it true as it stands.\n"
+            );
+        }
+        Some(witness) => {
+            let _ = writeln!(out, "A satisfying assignment (found and checked by et):\n");
+            code_block(&mut out, "smt2", &witness);
+        }
+        None => {}
     }
     if let Some(p) = &f.witness_pinned {
         let _ = writeln!(
@@ -728,12 +743,17 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
     if let Some(p) = f.pinned_wrong_sat() {
         return format!(
             "The formula above comes from the one et's campaign found (grammar `{}`, index \
-             {}, below) with each constant pinned to its value in the model `{}` printed for \
+             {}, below{}) with each constant pinned to its value in the model `{}` printed for \
              it; that model does not satisfy the formula (et's evaluation: false at {}){}. \
              The formula above is unsatisfiable: {}. `{}` answers `sat` on it.\n\n\
              Found as:\n\n```smt2\n{}\n```",
             row.grammar,
             row.index,
+            if f.trimmed().is_some() {
+                ", declaring only the constants it uses"
+            } else {
+                ""
+            },
             row.solver,
             code(&p.formula.false_at),
             match &p.shrunk {

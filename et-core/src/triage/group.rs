@@ -65,6 +65,10 @@ pub struct Finding {
     /// For the performance finding a report is about, when et has a witness of its
     /// formula: the solver's answer with the witness pinned ([`super::pin`]).
     pub witness_pinned: Option<super::pin::PinnedWitness>,
+    /// For a correctness finding whose formula declares constants it does not use:
+    /// what dropping those declarations did ([`super::trim`]). When kept, `formula` is
+    /// the trimmed formula and the confirmation was made on it.
+    pub trimmed: Option<super::trim::Trimmed>,
 }
 
 impl Finding {
@@ -95,6 +99,7 @@ impl Finding {
             configuration,
             shrunk_performance: None,
             witness_pinned: None,
+            trimmed: None,
         }
     }
 
@@ -118,17 +123,27 @@ impl Finding {
         self.shrunk_performance.as_ref().filter(|s| s.steps > 0)
     }
 
+    /// Its unused declarations were dropped ([`super::trim`]): `formula` is not the
+    /// grammar's text.
+    pub fn trimmed(&self) -> Option<&super::trim::Trimmed> {
+        self.trimmed.as_ref().filter(|t| t.kept)
+    }
+
     /// The formulas this finding is compared by when groups are joined: its formula,
     /// or — shrunk beyond the grammar — the shrunk formula's [`shape`], and for a
-    /// shrunk timeout or `unknown` also the formula as found (its other triggers have that text).
+    /// shrunk timeout or `unknown`, or a formula whose unused declarations were
+    /// dropped, also the formula as found (its other triggers have that text).
     fn compared(&self) -> Vec<std::borrow::Cow<'_, str>> {
         if self.pinned_wrong_sat().is_some_and(|p| p.shrunk.is_some()) {
             return vec![shape(&self.formula).into()];
         }
-        match &self.shrunk_performance {
-            Some(s) if s.steps > 0 => vec![shape(&self.formula).into(), s.original.as_str().into()],
-            Some(_) => vec![shape(&self.formula).into(), self.formula.as_str().into()],
-            None => vec![self.formula.as_str().into()],
+        match (&self.shrunk_performance, self.trimmed()) {
+            (Some(s), _) if s.steps > 0 => {
+                vec![shape(&self.formula).into(), s.original.as_str().into()]
+            }
+            (Some(_), _) => vec![shape(&self.formula).into(), self.formula.as_str().into()],
+            (None, Some(t)) => vec![self.formula.as_str().into(), t.original.as_str().into()],
+            (None, None) => vec![self.formula.as_str().into()],
         }
     }
 

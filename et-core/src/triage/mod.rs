@@ -47,9 +47,10 @@ pub mod shrink;
 pub mod signature;
 pub mod timing;
 pub mod triggers;
+pub mod trim;
 pub mod undecided;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -249,6 +250,9 @@ pub struct Triage {
     pub groups: Vec<Group>,
     /// Rows read from the call logs.
     pub rows: u64,
+    /// By option configuration: its triggers its default mode shows too (the same
+    /// verdict on the same formula in the same run), left to the default mode's.
+    pub left_to_default_modes: BTreeMap<String, usize>,
     /// Solver calls asked (made, or answered from the journal).
     pub calls: u64,
     /// Of those, the calls answered from the journal (made by an earlier run).
@@ -283,6 +287,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     let Input {
         dirs,
         rows,
+        left_to_default_modes,
         triggers: trigger_rows,
         formulas,
         logics,
@@ -315,6 +320,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         caller: &caller,
     };
     let mut findings = work.confirmed_findings(&resolved, options.settings, progress)?;
+    work.trim_declarations(&mut findings, &resolved, options.settings, progress)?;
     work.pin_models(&mut findings, &resolved, progress)?;
     // Ranges are measured on what each finding reports: a pinned formula where pinning
     // found a wrong `sat`.
@@ -396,6 +402,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         findings,
         groups,
         rows,
+        left_to_default_modes,
         // Every call the triage asked, made now or answered from the journal: the
         // same report whether it ran in one go or was stopped and run again.
         calls: caller.calls() + caller.journal().map_or(0, |j| j.replayed()),
@@ -430,6 +437,9 @@ struct Input {
     dirs: Vec<RunDirectory>,
     /// Rows read, triggers or not.
     rows: u64,
+    /// By configuration: its triggers left to its default mode
+    /// ([`triggers::leave_to_default_modes`]).
+    left_to_default_modes: BTreeMap<String, usize>,
     triggers: Vec<TriggerRow>,
     /// The formula of each trigger.
     formulas: Vec<String>,
@@ -463,10 +473,18 @@ fn read_input(options: &Options, progress: &mut dyn Progress) -> Result<Input, T
             progress.warning(&format!("{}: {what}", dir.path.display()));
         }
     }
+    let left_to_default_modes = triggers::leave_to_default_modes(&mut triggers, &dirs);
+    let left: usize = left_to_default_modes.values().sum();
+    if left > 0 {
+        progress.step(&format!(
+            "{left} triggers of option configurations left to their default mode, which shows the same verdict on the same formula in the same run"
+        ));
+    }
     let Formulas { texts, logics } = formulas(&dirs, &triggers, &options.grammars)?;
     Ok(Input {
         dirs,
         rows,
+        left_to_default_modes,
         triggers,
         formulas: texts,
         logics,
@@ -705,6 +723,73 @@ impl Work<'_> {
             .witness_bound
             .as_deref()
             .and_then(|b| b.parse::<usize>().ok())
+    }
+
+    /// Drops from each confirmed correctness finding's formula the declarations it
+    /// does not use ([`trim`]), kept only when the finding is confirmed again on the
+    /// trimmed formula (a crash with the same signature). Pinning, ranges and reports
+    /// then work on what was kept.
+    fn trim_declarations(
+        &self,
+        findings: &mut [Finding],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        settings: Settings,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let mut to_trim = Vec::new();
+        let mut texts = HashMap::new();
+        for (i, f) in findings.iter().enumerate() {
+            if f.kind == Kind::Performance || f.confirmation.outcome != confirm::Outcome::Confirmed
+            {
+                continue;
+            }
+            if let Some(trimmed) = crate::enumeration::declarations::without_unused(&f.formula) {
+                to_trim.push(i);
+                texts.insert(i, trimmed);
+            }
+        }
+        if to_trim.is_empty() {
+            return Ok(());
+        }
+        progress.step(&format!(
+            "declaring only the constants they use in the formulas of {} confirmed findings (each confirmed again on the trimmed formula)",
+            to_trim.len()
+        ));
+        let confirmations = self.each(&to_trim, resolved, progress, |i| {
+            let (solver, reference) = &resolved[i];
+            confirm::confirm(
+                self.caller,
+                &findings[i].trigger,
+                &Formula::new(&texts[&i].0, self.witness_values(i)),
+                solver,
+                reference.as_ref(),
+                self.limits(i),
+                settings,
+            )
+        })?;
+        let mut kept = 0;
+        for (i, c) in to_trim.into_iter().zip(confirmations) {
+            let f = &mut findings[i];
+            let same_crash = f.kind != Kind::Crash
+                || (c.answer.status == crate::oracle::Status::Crash
+                    && c.answer.crash_signature == f.crash_signature);
+            let keep = c.outcome == confirm::Outcome::Confirmed && same_crash;
+            let (text, dropped) = texts.remove(&i).expect("a text per finding tried");
+            f.trimmed = Some(trim::Trimmed {
+                original: f.formula.clone(),
+                dropped,
+                kept: keep,
+            });
+            if keep {
+                kept += 1;
+                f.formula = text;
+                f.confirmation = c;
+            }
+        }
+        progress.step(&format!(
+            "{kept} of them confirmed on the trimmed formula (the rest keep the formula as found)"
+        ));
+        Ok(())
     }
 
     /// Pins the models of the confirmed invalid models et's own check refuted

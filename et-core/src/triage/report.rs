@@ -124,29 +124,7 @@ pub(super) fn cell(text: &str) -> String {
 /// The formula with one top-level command per line (string literals and quoted
 /// symbols are kept whole).
 pub fn one_command_per_line(formula: &str) -> String {
-    let mut out = String::with_capacity(formula.len() + 8);
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut in_symbol = false;
-    for c in formula.chars() {
-        if depth == 0 && !in_string && !in_symbol && c.is_whitespace() {
-            continue; // between commands
-        }
-        out.push(c);
-        match c {
-            '"' if !in_symbol => in_string = !in_string,
-            '|' if !in_string => in_symbol = !in_symbol,
-            '(' if !in_string && !in_symbol => depth += 1,
-            ')' if !in_string && !in_symbol => {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    out.push('\n');
-                }
-            }
-            _ => {}
-        }
-    }
-    out.trim_end().to_string()
+    crate::enumeration::declarations::commands(formula).join("\n")
 }
 
 /// The command line that runs `solver` on `file` (in the triage folder).
@@ -722,13 +700,28 @@ pub fn markdown(triage: &Triage) -> String {
     out
 }
 
+/// How many confirmed correctness triggers were re-run without the declarations they
+/// do not use, and kept so, in words ("" for none).
+fn trimmed_text(findings: &[Finding]) -> String {
+    let tried = findings.iter().filter(|f| f.trimmed.is_some()).count();
+    if tried == 0 {
+        return String::new();
+    }
+    let kept = findings.iter().filter(|f| f.trimmed().is_some()).count();
+    format!(
+        ", and so again on its formula without the declarations of the constants it does \
+         not use when it had any ({tried} confirmed triggers; {kept} confirmed so, ranged \
+         and reported without them)"
+    )
+}
+
 /// How the triggers were re-run, ranged and grouped: one paragraph.
 fn how_triaged(out: &mut String, triage: &Triage) {
     let findings = &triage.findings;
     let _ = writeln!(
         out,
         "Every correctness trigger was re-run {} times (solver and reference, fresh \
-         processes, the run's limits); {} once at {}× the run's \
+         processes, the run's limits){}; {} once at {}× the run's \
          timeout, kept only while the reference still decides the formula within the \
          run's timeout. Version ranges: {} run on each installed release of its family \
          (the runs' solvers{}){}. Groups share family, kind, version range and operators \
@@ -740,6 +733,7 @@ fn how_triaged(out: &mut String, triage: &Triage) {
          Boolean skeleton and the comparisons, on the same releases; {} solver calls in \
          all{}.\n",
         triage.settings.attempts,
+        trimmed_text(findings),
         match triage.settings.performance_formulas {
             None => "every performance trigger".to_string(),
             Some(n) => format!(
@@ -854,6 +848,23 @@ fn notes(out: &mut String, triage: &Triage) {
             super::bug_reports::FOLDER,
             if to_file.len() == 1 { "" } else { "s" },
             to_file.join(", ")
+        );
+    }
+    let left: usize = triage.left_to_default_modes.values().sum();
+    if left > 0 {
+        let each: Vec<String> = triage
+            .left_to_default_modes
+            .iter()
+            .map(|(solver, n)| format!("{} {n}", code(solver)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "Left to the default mode: {left} trigger{} of option configurations whose \
+             default mode (the same release without the options) shows the same verdict \
+             on the same formula in the same run — its finding, seen again, which its own \
+             trigger stands for (they are in no group and not in `triggers.csv`): {}.\n",
+            plural(left),
+            each.join(", ")
         );
     }
     if dropped > 0 {
@@ -1031,6 +1042,13 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
             out,
             "{}:\n",
             capitalized(&shrunk_performance_text(triage, shrunk))
+        );
+    }
+    if let Some(t) = f.trimmed() {
+        let _ = writeln!(
+            out,
+            "Declaring only the constants it uses ({}):\n",
+            t.describe()
         );
     }
     code_block(out, "smt2", &one_command_per_line(&f.formula));

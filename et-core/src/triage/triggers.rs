@@ -6,7 +6,7 @@
 //! Files with or without the later columns (`evidence`, `model_check`,
 //! `reference_usable`) read alike, and a torn last line is left out.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::campaign::manifest::{ManifestSolver, RunManifest};
@@ -188,6 +188,55 @@ pub fn scan(path: &Path, dir: usize, calls: &mut CallsOnce) -> Result<Scan, Tria
     })?;
     scan.left_out = calls.left_out();
     Ok(scan)
+}
+
+/// Leaves out of `triggers` each trigger of an option configuration whose default
+/// mode (the pool solver it configures, run in the same directory) shows the same
+/// verdict on the same formula: the default mode's finding seen again, which its own
+/// trigger stands for (one root cause, one report; and a single-option run of some
+/// 700 configurations would otherwise confirm and range the default mode's findings
+/// once per configuration). Returns how many each configuration had, by name.
+pub fn leave_to_default_modes(
+    triggers: &mut Vec<TriggerRow>,
+    dirs: &[RunDirectory],
+) -> BTreeMap<String, usize> {
+    let base_of = |t: &TriggerRow| {
+        dirs[t.dir]
+            .manifest
+            .solvers
+            .iter()
+            .find(|s| s.name == t.row.solver)
+            .and_then(|s| s.configuration_of.clone())
+    };
+    let shown: HashSet<(usize, &str, &str, Option<Verdict>)> = triggers
+        .iter()
+        .map(|t| {
+            (
+                t.dir,
+                t.row.solver.as_str(),
+                t.row.index.as_str(),
+                t.row.verdict,
+            )
+        })
+        .collect();
+    let shared: Vec<bool> = triggers
+        .iter()
+        .map(|t| {
+            base_of(t).is_some_and(|base| {
+                shown.contains(&(t.dir, base.as_str(), t.row.index.as_str(), t.row.verdict))
+            })
+        })
+        .collect();
+    let mut left = BTreeMap::new();
+    let mut keep = shared.iter();
+    triggers.retain(|t| {
+        let shared = *keep.next().expect("a mark per trigger");
+        if shared {
+            *left.entry(t.row.solver.clone()).or_default() += 1;
+        }
+        !shared
+    });
+    left
 }
 
 /// The calls of a run directory, each to be counted once
