@@ -424,6 +424,7 @@ mod tests {
             // z3's answers to (get-info :reason-unknown) when it refuses an option value.
             ("(:reason-unknown \"invalid parameter for smt.string_solver, valid options are 'seq', 'auto'\")", Status::Rejected, false),
             ("(:reason-unknown \"illegal arithmetic solver used with string solver\")", Status::Rejected, false),
+            ("(:reason-unknown \"invalid value for delta fraction. It should be a number in the interval 0 to 1\")", Status::Rejected, false),
             // A release without an option of the configuration (z3 4.8.6, cvc5).
             ("ERROR: unknown parameter 'euf' at module 'sat'\nLegal parameters are:\n", Status::Rejected, false),
             ("(error \"Error in option parsing: can't understand option `--nope': Unrecognized option: nope.\")", Status::Rejected, false),

@@ -196,6 +196,12 @@ pub const PATTERNS: &[Pattern] = &[
         "z3 4.16.0-5.4.1 with `smt.string_solver=z3str3`, which their help still lists, on strings or integer division",
         "",
     ),
+    p(
+        "invalid value for",
+        RefusedOption,
+        "z3 5.4.1 with `sat.lookahead.delta_fraction` 2 or 10 (\"invalid value for delta fraction. It should be a number in the interval 0 to 1\"), which its catalog types as any double",
+        "",
+    ),
     //    And options a release does not have at all, which it refuses at the start: a
     //    configuration ranged over older releases meets them.
     p(

@@ -225,6 +225,16 @@ const LEFT_OUT_PREFIXES: &[(&str, &str)] = &[
     ("cumulative-time", "a limit"),
     ("hard-limit", "a limit"),
     ("reproducible-resource-limits", "a limit"),
+    ("reproducible-resource-limit", "a limit"),
+    // Budgets: once spent, cvc5 answers `unknown` by design.
+    (
+        "inst-max-rounds",
+        "a budget (rounds of quantifier instantiation)",
+    ),
+    (
+        "strings-model-max-len",
+        "a budget: cvc5 gives up on a model with a longer string",
+    ),
     ("early-exit", "process exit"),
     ("sygus", "other logics (SyGuS)"),
     ("abduct", "other problems (abduction)"),

@@ -118,6 +118,17 @@ impl Family for Z3 {
         if let Some((_, why)) = LEFT_OUT_GLOBALS.iter().find(|(n, _)| *n == option.name) {
             return Some(why.to_string());
         }
+        if BUDGETS.iter().any(|b| {
+            option.name == *b
+                || option
+                    .name
+                    .strip_suffix(b)
+                    .is_some_and(|rest| rest.ends_with('.'))
+        }) {
+            return Some(
+                "a budget: z3 gives up (`unknown`) once it is spent, by design".to_string(),
+            );
+        }
         let note = option.note.to_ascii_lowercase();
         NOTE_MARKS
             .iter()
@@ -279,6 +290,22 @@ const LEFT_OUT_GLOBALS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Parameters (the last components of their names, in any module) that bound the
+/// search: once spent, z3 answers `unknown` — `sat.restart.max=0` gives up on
+/// `(xor a b)` with reason "sat.max.restarts", `sat.max_conflicts=0` at once. Their
+/// default is unbounded; a small value makes every formula a give-up by design.
+const BUDGETS: &[&str] = &[
+    "max_conflicts",
+    "restart.max",
+    "inprocess.max",
+    "max_restarts",
+    "max_instances",
+    "max_iterations",
+    "max_steps",
+    "max_unfolding",
+    "regex_budget",
+];
+
 /// Words of a description that keep a parameter out.
 const NOTE_MARKS: &[(&str, &str)] = &[
     ("not ready", "not ready (z3's help)"),
@@ -383,6 +410,30 @@ mod tests {
         assert!(Z3.leave_out(&options[1]).is_some());
         assert!(Z3.leave_out(&options[2]).unwrap().contains("not ready"));
         assert_eq!(Z3.leave_out(&options[0]), None);
+    }
+
+    #[test]
+    fn budgets_are_left_out_in_any_module_and_only_whole() {
+        let why = |name| Z3.leave_out(&OptionSpec::new(name, OptionKind::Uint, Some("4294967295")));
+        for budget in [
+            "sat.max_conflicts",
+            "sat.restart.max",
+            "nlsat.max_conflicts",
+            "smt.qi.max_instances",
+        ] {
+            assert!(
+                why(budget).is_some_and(|w| w.contains("budget")),
+                "{budget}"
+            );
+        }
+        for tuning in [
+            "sat.restart.initial",
+            "smt.restart.factor",
+            "rewriter.max_degree",
+            "sat.xmax_conflicts",
+        ] {
+            assert_eq!(why(tuning), None, "{tuning}");
+        }
     }
 }
 
