@@ -1,0 +1,2 @@
+(assert true) (check-sat)
+(get-model)

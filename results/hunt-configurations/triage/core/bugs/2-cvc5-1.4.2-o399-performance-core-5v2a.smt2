@@ -1,0 +1,2 @@
+(assert (not true)) (check-sat)
+(get-model)
