@@ -423,7 +423,35 @@ fn one_group_per_root_cause(
     for together in found_together.values() {
         classes.join_found_together(together);
     }
+    classes.join_failing_on_booleans(findings, &groups);
     classes.merge(findings, groups)
+}
+
+/// Whether a formula is of Booleans alone: every constant it declares (if any) and
+/// every term it applies is Boolean (`(assert true)`, `(xor a (not b))`).
+fn of_booleans_alone(formula: &str) -> bool {
+    let Ok(script) = et_eval::Script::parse(formula) else {
+        return false;
+    };
+    fn boolean(t: &et_eval::term::Term) -> bool {
+        t.sort == et_eval::Sort::Bool
+            && match &t.kind {
+                et_eval::term::TermKind::App(_, args) => args.iter().all(boolean),
+                _ => true,
+            }
+    }
+    script.decls.iter().all(|d| d.sort == et_eval::Sort::Bool)
+        && script.assertions.iter().all(boolean)
+}
+
+/// The one configuration (its options; empty for a default mode) every member of a
+/// group was found on, if they share one.
+fn one_configuration<'f>(findings: &'f [Finding], members: &[usize]) -> Option<&'f [String]> {
+    let first = findings[*members.first()?].configuration.as_slice();
+    members
+        .iter()
+        .all(|&i| findings[i].configuration == first)
+        .then_some(first)
 }
 
 /// How groups were found together ([`one_group_per_root_cause`]).
@@ -509,6 +537,51 @@ impl Classes {
             };
             if smallest.iter().all(|(_, t)| t == one) {
                 let (a, b) = (self.root(*g), self.root(*first));
+                self.parent[a] = b;
+            }
+        }
+    }
+
+    /// A mode that fails on a formula of Booleans alone fails on every formula: cvc5
+    /// with `--restart-int-base=0` times out on `(assert true)`, and so on every other
+    /// formula. Each performance group of such a mode (one family, verdict and
+    /// configuration) found on the same releases joins that group: one root cause.
+    fn join_failing_on_booleans(
+        &mut self,
+        findings: &[Finding],
+        groups: &[(GroupKey, Vec<usize>)],
+    ) {
+        type Mode<'a> = (&'a str, Verdict, &'a str, &'a str, &'a [String]);
+        fn mode_of<'a>(
+            findings: &'a [Finding],
+            (key, members): &'a (GroupKey, Vec<usize>),
+        ) -> Option<Mode<'a>> {
+            if key.kind != Kind::Performance || key.first.is_empty() {
+                return None;
+            }
+            Some((
+                key.family.as_str(),
+                key.verdict,
+                key.first.as_str(),
+                key.last.as_str(),
+                one_configuration(findings, members)?,
+            ))
+        }
+        let mut failing_on_booleans: HashMap<Mode, usize> = HashMap::new();
+        for (g, group) in groups.iter().enumerate() {
+            if let Some(mode) = mode_of(findings, group) {
+                if group
+                    .1
+                    .iter()
+                    .any(|&i| of_booleans_alone(&findings[i].formula))
+                {
+                    failing_on_booleans.entry(mode).or_insert(g);
+                }
+            }
+        }
+        for (g, group) in groups.iter().enumerate() {
+            if let Some(&t) = mode_of(findings, group).and_then(|m| failing_on_booleans.get(&m)) {
+                let (a, b) = (self.root(g), self.root(t));
                 self.parent[a] = b;
             }
         }
@@ -1239,6 +1312,38 @@ mod tests {
             (joined[0].0.first.as_str(), joined[0].0.last.as_str()),
             ("5.3.3", "5.4.1")
         );
+    }
+
+    /// A mode that times out on a formula of Booleans alone times out on everything:
+    /// its timeouts on other formulas, found on the same releases, are that one root
+    /// cause; the same timeouts of another configuration, or on other releases, are
+    /// not.
+    #[test]
+    fn a_mode_failing_on_booleans_alone_is_one_root_cause() {
+        let trivial = "(assert true) (check-sat)";
+        let ints = "(declare-const a Int) (assert (< (div a 2) a)) (check-sat)";
+        let abs = "(declare-const a Int) (assert (< (abs a) 0)) (check-sat)";
+        let reals = "(declare-const x Real) (assert (= (* x x) 2.0)) (check-sat)";
+        let of = |formula: &str, index: &str, options: &[&str]| {
+            let mut f = finding("ints", index, "z3-5.4.1", formula);
+            f.configuration = options.iter().map(|o| o.to_string()).collect();
+            f
+        };
+        let findings = vec![
+            of(trivial, "1", &["restart=0"]),
+            of(ints, "2", &["restart=0"]),
+            of(reals, "3", &["restart=0"]),
+            of(abs, "4", &["other=1"]),
+        ];
+        let mut by_key = BTreeMap::new();
+        by_key.insert(key("4.8.5", "5.4.1", trivial), vec![0]);
+        by_key.insert(key("4.8.5", "5.4.1", ints), vec![1]);
+        by_key.insert(key("5.0.0", "5.4.1", reals), vec![2]);
+        by_key.insert(key("4.8.5", "5.4.1", abs), vec![3]);
+        let joined = one_group_per_root_cause(&findings, by_key.into_iter().collect());
+        let with_trivial = joined.iter().find(|(_, m)| m.contains(&0)).unwrap();
+        assert_eq!(with_trivial.1, [0, 1], "{joined:?}");
+        assert_eq!(joined.len(), 3, "{joined:?}");
     }
 
     #[test]

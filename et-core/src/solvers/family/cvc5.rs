@@ -60,7 +60,14 @@ impl Family for Cvc5 {
     }
 
     fn leave_out(&self, option: &OptionSpec) -> Option<String> {
-        leave_out_by(option, LEFT_OUT_PREFIXES, prefix_matches)
+        leave_out_by(option, LEFT_OUT_PREFIXES, prefix_matches).or_else(|| {
+            // `arrays-exp`, `fp-exp`, `sets-exp`, ...: switches for extensions of a
+            // theory beyond its standard (cvc5's documentation calls most of them
+            // experimental), as `strings-exp`, which the pool entry chooses.
+            option.name.ends_with("-exp").then(|| {
+                "a theory extension switch (`-exp`): beyond the standard theory".to_string()
+            })
+        })
     }
 
     fn acts_only_on(&self, option: &str) -> &'static [Theory] {
@@ -236,6 +243,29 @@ const LEFT_OUT_PREFIXES: &[(&str, &str)] = &[
         "a budget: cvc5 gives up on a model with a longer string",
     ),
     ("early-exit", "process exit"),
+    ("segv-spin", "debugging (spins instead of crashing)"),
+    ("portfolio-", "threads and processes (a portfolio)"),
+    ("partition", "other problems (partitioning into cubes)"),
+    (
+        "compute-partitions",
+        "other problems (partitioning into cubes)",
+    ),
+    (
+        "checks-before-partition",
+        "other problems (partitioning into cubes)",
+    ),
+    (
+        "checks-between-partitions",
+        "other problems (partitioning into cubes)",
+    ),
+    (
+        "random-partitioning",
+        "other problems (partitioning into cubes)",
+    ),
+    (
+        "append-learned-literals-to-cubes",
+        "other problems (partitioning into cubes)",
+    ),
     ("sygus", "other logics (SyGuS)"),
     ("abduct", "other problems (abduction)"),
     ("interpol", "other problems (interpolation)"),

@@ -118,6 +118,9 @@ impl Family for Z3 {
         if let Some((_, why)) = LEFT_OUT_GLOBALS.iter().find(|(n, _)| *n == option.name) {
             return Some(why.to_string());
         }
+        if option.name.starts_with("sat.drat.") {
+            return Some("proofs (DRAT)".to_string());
+        }
         if BUDGETS.iter().any(|b| {
             option.name == *b
                 || option
@@ -264,6 +267,10 @@ const LEFT_OUT_MODULES: &[(&str, &str)] = &[
     ("fp", "other logics (fixed-point engines, Horn clauses)"),
     ("opt", "other logics (optimization objectives)"),
     ("parallel", "threads (nondeterministic)"),
+    (
+        "model",
+        "output only (how models are built and printed: et asks for models and checks them itself)",
+    ),
     ("smt_parallel", "experimental (z3's help), threads"),
 ];
 
@@ -281,6 +288,15 @@ const LEFT_OUT_GLOBALS: &[(&str, &str)] = &[
         "changes the meaning of strings (et's study rules choose it)",
     ),
     ("ctrl_c", "signals"),
+    ("solver.axioms2files", "files"),
+    ("solver.instantiations2console", "output only"),
+    ("solver.lemmas2console", "output only"),
+    (
+        "parser.error_for_visual_studio",
+        "output only (error format)",
+    ),
+    ("pi.warnings", "output only (warnings)"),
+    ("sat.dimacs.core", "output only (DIMACS cores)"),
     ("warning", "output only (warnings)"),
     ("type_check", "input checking"),
     ("well_sorted_check", "input checking"),
