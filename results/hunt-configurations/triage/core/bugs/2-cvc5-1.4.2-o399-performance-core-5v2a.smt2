@@ -1,2 +1,0 @@
-(assert (not true)) (check-sat)
-(get-model)

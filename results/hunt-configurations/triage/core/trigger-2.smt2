@@ -1,1 +1,0 @@
-(assert (not true)) (check-sat)
