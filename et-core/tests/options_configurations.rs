@@ -56,6 +56,13 @@ fn run_configurations(
     assert!(o.status.success(), "{}", show(&o));
 }
 
+/// `et triage` of the run in `out` over `pool`; it must succeed.
+fn triage(s: &Scratch, out: &Path, pool: &str) {
+    let run = out.to_str().unwrap();
+    let o = et(s, &["triage", run, "--pool", pool, "--jobs", "2"]);
+    assert!(o.status.success(), "{}", show(&o));
+}
+
 /// The rows of a table printed by `et options`, without its header.
 fn table(o: &Output) -> Vec<Vec<String>> {
     assert!(o.status.success(), "{}", show(o));
@@ -551,18 +558,7 @@ fn triage_names_the_one_option_a_finding_needs() {
                 .is_some_and(|o| o.len() == 2 && o.contains(&"xor-lies=true".to_string()))
         })
         .expect("a configuration of xor-lies and one more option");
-    let o = et(
-        &s,
-        &[
-            "triage",
-            out.to_str().unwrap(),
-            "--pool",
-            &pool,
-            "--jobs",
-            "2",
-        ],
-    );
-    assert!(o.status.success(), "{}", show(&o));
+    triage(&s, &out, &pool);
     let bugs = out.join("triage/bugs");
     let report = std::fs::read_dir(&bugs)
         .unwrap()
@@ -686,18 +682,7 @@ fn a_configurations_finding_its_default_mode_shows_is_left_to_the_default_mode()
     // On formulas its default mode lies on too (the default mode's other lies, `sat`
     // on an unsatisfiable `xor`, agree with it: its first judge).
     assert!(shared.is_subset(&found("opts-1.0")), "{shared:?}");
-    let o = et(
-        &s,
-        &[
-            "triage",
-            out.to_str().unwrap(),
-            "--pool",
-            &pool,
-            "--jobs",
-            "2",
-        ],
-    );
-    assert!(o.status.success(), "{}", show(&o));
+    triage(&s, &out, &pool);
     let report = std::fs::read_to_string(out.join("triage/report.md")).unwrap();
     assert!(
         report.contains(&format!(

@@ -468,7 +468,8 @@ fn report(
             "## Other formulas\n\n{count} more formula{} of the same root cause show{} it \
              (joined by et because, shrunk, they are the same formula up to names and \
              constants, or they apply the same operators beside the Boolean skeleton and the \
-             comparisons on the same releases, or slowed down at the same release) (the \
+             comparisons on the same releases, or slowed down at the same release, or the \
+             mode fails on every formula its run ran, on the same releases) (the \
              solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
             super::report::plural(count),
             if count == 1 { "s" } else { "" }

@@ -69,6 +69,10 @@ pub struct Finding {
     /// what dropping those declarations did ([`super::trim`]). When kept, `formula` is
     /// the trimmed formula and the confirmation was made on it.
     pub trimmed: Option<super::trim::Trimmed>,
+    /// A performance finding of a solver that failed so on every formula its run ran
+    /// (a mode that decides nothing): all its groups on the same releases are one root
+    /// cause.
+    pub fails_on_every_formula: bool,
 }
 
 impl Finding {
@@ -100,6 +104,7 @@ impl Finding {
             shrunk_performance: None,
             witness_pinned: None,
             trimmed: None,
+            fails_on_every_formula: false,
         }
     }
 
@@ -423,25 +428,8 @@ fn one_group_per_root_cause(
     for together in found_together.values() {
         classes.join_found_together(together);
     }
-    classes.join_failing_on_booleans(findings, &groups);
+    classes.join_failing_everywhere(findings, &groups);
     classes.merge(findings, groups)
-}
-
-/// Whether a formula is of Booleans alone: every constant it declares (if any) and
-/// every term it applies is Boolean (`(assert true)`, `(xor a (not b))`).
-fn of_booleans_alone(formula: &str) -> bool {
-    let Ok(script) = et_eval::Script::parse(formula) else {
-        return false;
-    };
-    fn boolean(t: &et_eval::term::Term) -> bool {
-        t.sort == et_eval::Sort::Bool
-            && match &t.kind {
-                et_eval::term::TermKind::App(_, args) => args.iter().all(boolean),
-                _ => true,
-            }
-    }
-    script.decls.iter().all(|d| d.sort == et_eval::Sort::Bool)
-        && script.assertions.iter().all(boolean)
 }
 
 /// The one configuration (its options; empty for a default mode) every member of a
@@ -542,15 +530,11 @@ impl Classes {
         }
     }
 
-    /// A mode that fails on a formula of Booleans alone fails on every formula: cvc5
-    /// with `--restart-int-base=0` times out on `(assert true)`, and so on every other
-    /// formula. Each performance group of such a mode (one family, verdict and
-    /// configuration) found on the same releases joins that group: one root cause.
-    fn join_failing_on_booleans(
-        &mut self,
-        findings: &[Finding],
-        groups: &[(GroupKey, Vec<usize>)],
-    ) {
+    /// A mode that fails on every formula its run ran fails on anything: cvc5 with
+    /// `--restart-int-base=0` times out on `(assert true)`, `(= a a)`, `(< a b)`, ...
+    /// Each performance group of such a mode (one family, verdict and configuration)
+    /// found on the same releases as one of its groups is that one root cause.
+    fn join_failing_everywhere(&mut self, findings: &[Finding], groups: &[(GroupKey, Vec<usize>)]) {
         type Mode<'a> = (&'a str, Verdict, &'a str, &'a str, &'a [String]);
         fn mode_of<'a>(
             findings: &'a [Finding],
@@ -567,20 +551,16 @@ impl Classes {
                 one_configuration(findings, members)?,
             ))
         }
-        let mut failing_on_booleans: HashMap<Mode, usize> = HashMap::new();
+        let mut failing_everywhere: HashMap<Mode, usize> = HashMap::new();
         for (g, group) in groups.iter().enumerate() {
             if let Some(mode) = mode_of(findings, group) {
-                if group
-                    .1
-                    .iter()
-                    .any(|&i| of_booleans_alone(&findings[i].formula))
-                {
-                    failing_on_booleans.entry(mode).or_insert(g);
+                if group.1.iter().any(|&i| findings[i].fails_on_every_formula) {
+                    failing_everywhere.entry(mode).or_insert(g);
                 }
             }
         }
         for (g, group) in groups.iter().enumerate() {
-            if let Some(&t) = mode_of(findings, group).and_then(|m| failing_on_booleans.get(&m)) {
+            if let Some(&t) = mode_of(findings, group).and_then(|m| failing_everywhere.get(&m)) {
                 let (a, b) = (self.root(g), self.root(t));
                 self.parent[a] = b;
             }
@@ -1314,19 +1294,20 @@ mod tests {
         );
     }
 
-    /// A mode that times out on a formula of Booleans alone times out on everything:
-    /// its timeouts on other formulas, found on the same releases, are that one root
-    /// cause; the same timeouts of another configuration, or on other releases, are
-    /// not.
+    /// A mode that times out on every formula its run ran times out on anything: its
+    /// timeouts, found on the same releases, are one root cause whatever their
+    /// operators; the same timeouts of another configuration, or on other releases,
+    /// are not.
     #[test]
-    fn a_mode_failing_on_booleans_alone_is_one_root_cause() {
+    fn a_mode_failing_on_every_formula_is_one_root_cause() {
         let trivial = "(assert true) (check-sat)";
         let ints = "(declare-const a Int) (assert (< (div a 2) a)) (check-sat)";
-        let abs = "(declare-const a Int) (assert (< (abs a) 0)) (check-sat)";
         let reals = "(declare-const x Real) (assert (= (* x x) 2.0)) (check-sat)";
+        let abs = "(declare-const a Int) (assert (< (abs a) 0)) (check-sat)";
         let of = |formula: &str, index: &str, options: &[&str]| {
             let mut f = finding("ints", index, "z3-5.4.1", formula);
             f.configuration = options.iter().map(|o| o.to_string()).collect();
+            f.fails_on_every_formula = options == ["restart=0"];
             f
         };
         let findings = vec![

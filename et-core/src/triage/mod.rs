@@ -287,6 +287,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     let Input {
         dirs,
         rows,
+        formulas_run,
         left_to_default_modes,
         triggers: trigger_rows,
         formulas,
@@ -320,6 +321,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         caller: &caller,
     };
     let mut findings = work.confirmed_findings(&resolved, options.settings, progress)?;
+    mark_failing_on_every_formula(&mut findings, &formulas_run);
     work.trim_declarations(&mut findings, &resolved, options.settings, progress)?;
     work.pin_models(&mut findings, &resolved, progress)?;
     // Ranges are measured on what each finding reports: a pinned formula where pinning
@@ -416,6 +418,31 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     })
 }
 
+/// Marks the performance findings of each solver that failed so (a timeout, an
+/// `unknown`) on every formula its run ran (`formulas_run`, by directory): a mode that
+/// decides nothing, which grouping makes one root cause ([`group`]).
+fn mark_failing_on_every_formula(findings: &mut [Finding], formulas_run: &[usize]) {
+    let mut failed: HashMap<(usize, &str), HashSet<&str>> = HashMap::new();
+    for f in findings.iter() {
+        if f.kind == Kind::Performance {
+            let row = f.trigger.row();
+            failed
+                .entry((f.trigger.dir, row.solver.as_str()))
+                .or_default()
+                .insert(row.index.as_str());
+        }
+    }
+    let everywhere: HashSet<(usize, String)> = failed
+        .into_iter()
+        .filter(|((dir, _), formulas)| formulas.len() == formulas_run[*dir])
+        .map(|((dir, solver), _)| (dir, solver.to_string()))
+        .collect();
+    for f in findings.iter_mut() {
+        f.fails_on_every_formula = f.kind == Kind::Performance
+            && everywhere.contains(&(f.trigger.dir, f.trigger.row().solver.clone()));
+    }
+}
+
 /// The findings reports will be about ([`bug_reports::reported_members`]) for which
 /// `pick` gives something, in index order, and what it gave each.
 fn reported_with<T>(
@@ -440,6 +467,8 @@ struct Input {
     /// By configuration: its triggers left to its default mode
     /// ([`triggers::leave_to_default_modes`]).
     left_to_default_modes: BTreeMap<String, usize>,
+    /// By directory: how many formulas its run ran.
+    formulas_run: Vec<usize>,
     triggers: Vec<TriggerRow>,
     /// The formula of each trigger.
     formulas: Vec<String>,
@@ -465,9 +494,11 @@ fn read_input(options: &Options, progress: &mut dyn Progress) -> Result<Input, T
     }
     let mut rows = 0;
     let mut triggers: Vec<TriggerRow> = Vec::new();
+    let mut formulas_run = Vec::with_capacity(dirs.len());
     for (i, dir) in dirs.iter().enumerate() {
         let scan = triggers::scan(&dir.runs, i, &mut triggers::calls_of(dir)?)?;
         rows += scan.rows;
+        formulas_run.push(scan.formulas);
         triggers.extend(scan.triggers);
         if let Some(what) = scan.left_out.describe() {
             progress.warning(&format!("{}: {what}", dir.path.display()));
@@ -484,6 +515,7 @@ fn read_input(options: &Options, progress: &mut dyn Progress) -> Result<Input, T
     Ok(Input {
         dirs,
         rows,
+        formulas_run,
         left_to_default_modes,
         triggers,
         formulas: texts,

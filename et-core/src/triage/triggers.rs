@@ -170,6 +170,8 @@ pub struct Scan {
     pub rows: u64,
     /// Rows that are not calls of the run, left out.
     pub left_out: LeftOut,
+    /// The formulas of the run (distinct indices of its calls).
+    pub formulas: usize,
 }
 
 /// Streams the call log `path` of directory number `dir` and keeps the rows with a
@@ -177,9 +179,16 @@ pub struct Scan {
 /// an error naming its line.
 pub fn scan(path: &Path, dir: usize, calls: &mut CallsOnce) -> Result<Scan, TriageError> {
     let mut scan = Scan::default();
+    let mut formulas: HashSet<String> = HashSet::new();
     for_each_row(path, |row, line| {
         scan.rows += 1;
-        if calls.admit(row) != Admission::Call || row.verdict.is_none() {
+        if calls.admit(row) != Admission::Call {
+            return Ok(());
+        }
+        if !formulas.contains(&row.index) {
+            formulas.insert(row.index.clone());
+        }
+        if row.verdict.is_none() {
             return Ok(());
         }
         scan.triggers
@@ -187,6 +196,7 @@ pub fn scan(path: &Path, dir: usize, calls: &mut CallsOnce) -> Result<Scan, Tria
         Ok::<_, ReportError>(())
     })?;
     scan.left_out = calls.left_out();
+    scan.formulas = formulas.len();
     Ok(scan)
 }
 
