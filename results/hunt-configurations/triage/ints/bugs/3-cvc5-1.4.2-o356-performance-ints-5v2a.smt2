@@ -1,2 +1,0 @@
-(assert (< 0 0)) (check-sat)
-(get-model)

@@ -1,1 +1,0 @@
-(assert (< 0 0)) (check-sat)
