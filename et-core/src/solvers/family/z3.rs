@@ -288,6 +288,10 @@ const LEFT_OUT_GLOBALS: &[(&str, &str)] = &[
         "changes the meaning of strings (et's study rules choose it)",
     ),
     ("ctrl_c", "signals"),
+    (
+        "smt.array.extensional",
+        "changes the meaning of the formula: arrays without extensionality (SMT-LIB's arrays are extensional)",
+    ),
     ("solver.axioms2files", "files"),
     ("solver.instantiations2console", "output only"),
     ("solver.lemmas2console", "output only"),
