@@ -210,14 +210,17 @@ pub fn leave_to_default_modes(
     triggers: &mut Vec<TriggerRow>,
     dirs: &[RunDirectory],
 ) -> BTreeMap<String, usize> {
-    let base_of = |t: &TriggerRow| {
-        dirs[t.dir]
-            .manifest
-            .solvers
-            .iter()
-            .find(|s| s.name == t.row.solver)
-            .and_then(|s| s.configuration_of.clone())
-    };
+    // (directory, configuration) -> the pool solver it configures, read once.
+    let bases: HashMap<(usize, &str), &str> =
+        dirs.iter()
+            .enumerate()
+            .flat_map(|(d, dir)| {
+                dir.manifest.solvers.iter().filter_map(move |s| {
+                    Some(((d, s.name.as_str()), s.configuration_of.as_deref()?))
+                })
+            })
+            .collect();
+    let base_of = |t: &TriggerRow| bases.get(&(t.dir, t.row.solver.as_str())).copied();
     let shown: HashSet<(usize, &str, &str, Option<Verdict>)> = triggers
         .iter()
         .map(|t| {
@@ -233,7 +236,7 @@ pub fn leave_to_default_modes(
         .iter()
         .map(|t| {
             base_of(t).is_some_and(|base| {
-                shown.contains(&(t.dir, base.as_str(), t.row.index.as_str(), t.row.verdict))
+                shown.contains(&(t.dir, base, t.row.index.as_str(), t.row.verdict))
             })
         })
         .collect();
