@@ -307,6 +307,18 @@ fn faults_with_a_formula_written_ahead_cost_that_formula_alone() {
 }
 
 #[test]
+fn an_answer_complete_before_the_process_ended_is_the_formulas() {
+    let scratch = common::Scratch::new();
+    // The process answers the second formula and exits at once, the third written to
+    // it: the answer is the second's, the end of the process the third's.
+    let mut s = session("quit", 1, scratch.path());
+    let outcomes = ahead(&mut s, &[SAT, UNSAT, SAT], &limits());
+    answered(&outcomes[0], "sat");
+    answered(&outcomes[1], "unsat");
+    assert_eq!(outcomes[2].exit_code, Some(3), "{:?}", outcomes[2]);
+}
+
+#[test]
 fn output_nobody_asked_for_is_seen_with_formulas_written_ahead() {
     let scratch = common::Scratch::new();
     let mut s = session("extra", 0, scratch.path());

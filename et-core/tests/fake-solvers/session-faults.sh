@@ -12,6 +12,8 @@
 #   extra    prints `late output` after each echo but et's lead echoes (those whose
 #            text ends in `-lead`, sent before a formula): output nobody asked for
 #   sticky   (reset) does not forget an (assert false): a state kept across resets
+#   quit     answers, prints the echo that follows and exits 3 at once: the answer
+#            and the end of the process reach the reader together
 # With DIR, it writes its pid to DIR/pid when it starts.
 fault=$1
 n=$2
@@ -34,6 +36,7 @@ while IFS= read -r line; do
           garbage) echo '#!@ garbage'; continue ;;
           spin) while :; do :; done ;;
           hog) python3 -c 'b = bytearray(1 << 30); import time; time.sleep(100)' ;;
+          quit) quitting=1 ;;
         esac
       fi
       if [ "$falsified" = 1 ]; then echo unsat; else echo sat; fi ;;
@@ -43,6 +46,8 @@ while IFS= read -r line; do
       case "$fault:$text" in
         extra:*-lead\"*) ;;
         extra:*) echo "late output" ;;
+        quit:*-lead\"*) ;;
+        quit:*) [ -n "$quitting" ] && exit 3 ;;
       esac ;;
   esac
 done

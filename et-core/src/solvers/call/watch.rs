@@ -26,6 +26,10 @@ use super::{
 /// open that long.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
+/// Reads of stdout at most when the process's exit is noticed (64 KiB each; a pipe
+/// holds 64 KiB by default).
+const EXIT_DRAIN_READS: usize = 16;
+
 /// Why a watch stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Stop {
@@ -211,6 +215,7 @@ impl<O: StdoutSink> Watch<'_, '_, O> {
         if self.running()
             && self.process.pidfd().is_none()
             && self.process.exited().during("waitid")?
+            && self.exit_ends_this_span()?
         {
             self.stop(Stop::Exited, start.elapsed())?;
         }
@@ -355,10 +360,31 @@ impl<O: StdoutSink> Watch<'_, '_, O> {
         if ready.memory && self.running() && self.process.oom_killed() {
             self.stop(Stop::MemoryLimit, self.span.start.elapsed())?;
         }
-        if ready.exit && self.running() {
+        if ready.exit && self.running() && self.exit_ends_this_span()? {
             self.stop(Stop::Exited, self.span.start.elapsed())?;
         }
         Ok(())
+    }
+
+    /// Whether the process's exit, just noticed, ended this span: not when stdout
+    /// already read (or still in its pipe) holds the complete answer with the input
+    /// all written. Then the process answered and died on what followed (a formula
+    /// written ahead), and that formula's watch reports the exit. The answer and the
+    /// exit are often noticed in the same poll; deciding by which is served first
+    /// would blame the formula answered for the crash of the next one.
+    fn exit_ends_this_span(&mut self) -> Result<bool, SupervisionFailure> {
+        let process = &mut *self.process;
+        // The process has exited: its stdout holds at most a pipe's worth. A bound
+        // keeps a child that escaped and floods the pipe from holding the watch here.
+        for _ in 0..EXIT_DRAIN_READS {
+            let Some(fd) = &process.stdout else { break };
+            match read_some(fd, &mut process.buf).during("read stdout")? {
+                Some(0) => process.stdout = None,
+                Some(n) => self.stdout.push(&process.buf[..n]),
+                None => break,
+            }
+        }
+        Ok(!(self.stdout.answered() && self.input_written()))
     }
 
     /// Writes as much of the input as the stdin pipe takes; closes it when all is

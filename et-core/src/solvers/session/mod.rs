@@ -26,7 +26,9 @@
 //!   mark, is started afresh before each formula; a v2 cgroup keeps its peak since the
 //!   session began, because `memory.peak` cannot be reset before Linux 6.12).
 //! - **exit code and signal** are set only when the process ended during the formula;
-//!   a session that goes on reports neither.
+//!   a session that goes on reports neither. A formula whose echo was read before the
+//!   process's end was answered, even when the end is noticed at the same moment: the
+//!   process died on what followed (the formula written ahead reports it).
 //! - The **limits** are the call's: the wall and CPU timeouts of the formula, the
 //!   memory limit on the session's whole process tree (its own cgroup, or `RLIMIT_AS`
 //!   without cgroups; a call with another memory limit gets a new session), capture
