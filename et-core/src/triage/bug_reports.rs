@@ -384,9 +384,11 @@ fn report(
     }
     let _ = writeln!(out, "## Command\n");
     code_block(&mut out, "sh", &plain_command(solver, file));
+    let driver =
+        crate::solvers::install::driver_of(solver).map_or_else(String::new, |d| format!(", {d}"));
     let _ = writeln!(
         out,
-        "(`{}` {}; et ran it as `{}`.)\n",
+        "(`{}` {}; et ran it as `{}`{driver}.)\n",
         solver.family,
         solver.version,
         solver.program()
