@@ -4,10 +4,10 @@
 //! on), and the same operator signature — or, for crashes, the same crash signature,
 //! which names the failing assertion or signal and says more than the operators do
 //! (a failed assertion's source line joins configurations too). Groups are then joined
-//! into root causes, within one configuration: those that share a formula (or a shrunk
-//! formula's shape), and those whose formulas compute the same thing on the same
-//! releases, whatever compares it. Each group names its smallest trigger (by size,
-//! then index).
+//! into root causes: those that share a formula (or a shrunk formula's shape) — across
+//! configurations only on the same releases —, and, within one configuration, those
+//! whose formulas compute the same thing on the same releases, whatever compares it.
+//! Each group names its smallest trigger (by size, then index).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -184,9 +184,10 @@ pub struct GroupKey {
     pub crash_signature: Option<String>,
     /// The options of the configuration the findings were found on (`name=value`),
     /// empty for a default mode: two modes fail for their own reasons (a hang of one
-    /// option and timeouts of another on the same formulas are two bugs). Empty too
-    /// for a crash whose signature names a source location: a failed assertion at one
-    /// line is one bug whatever options reach it.
+    /// option and timeouts of another on the same formulas are two bugs), unless they
+    /// fail on the same formula on the same releases ([`one_group_per_formula`]).
+    /// Empty for a crash whose signature names a source location: a failed assertion
+    /// at one line is one bug whatever options reach it.
     pub configuration: Vec<String>,
 }
 
@@ -363,6 +364,12 @@ pub fn reported_member(findings: &[Finding], members: &[usize]) -> usize {
 /// kept or none could be, [`super::minimize_performance`]) are compared by [`shape`]: two
 /// findings whose shrunk reproducers differ only in names and constants of the same
 /// shape are one root cause.
+///
+/// Groups of two configurations that share a formula are joined only when they were
+/// found on the same releases and neither is of a mode failing on every formula its
+/// run ran: z3's `smt.arith.solver=2` and `=5` giving up on the same formula on the
+/// same releases are one root cause, while a mode that decides nothing shares its
+/// formulas with every other mode's findings and says nothing about them.
 fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
@@ -376,26 +383,43 @@ fn one_group_per_formula(
         Kind,
         Verdict,
         Option<&'a str>,
-        &'a [String],
+        FoundIn<'a>,
         &'a str,
     );
     let mut first_with: HashMap<At, usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
+        let anywhere =
+            !key.first.is_empty() && !members.iter().any(|&i| findings[i].fails_on_every_formula);
+        let mut found_in = vec![FoundIn::Configuration(&key.configuration)];
+        if anywhere {
+            found_in.push(FoundIn::Releases(&key.first, &key.last));
+        }
         for &i in members {
             for text in &compared[i] {
-                let at = (
-                    key.family.as_str(),
-                    key.kind,
-                    key.verdict,
-                    key.crash_signature.as_deref(),
-                    key.configuration.as_slice(),
-                    text.as_ref(),
-                );
-                classes.join_first(&mut first_with, at, g);
+                for found in &found_in {
+                    let at = (
+                        key.family.as_str(),
+                        key.kind,
+                        key.verdict,
+                        key.crash_signature.as_deref(),
+                        *found,
+                        text.as_ref(),
+                    );
+                    classes.join_first(&mut first_with, at, g);
+                }
             }
         }
     }
     classes.merge(findings, groups)
+}
+
+/// Where groups that share a formula were found, to be one root cause
+/// ([`one_group_per_formula`]): in one configuration, or on the same releases (first
+/// and last affected) in any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum FoundIn<'a> {
+    Configuration(&'a [String]),
+    Releases(&'a str, &'a str),
 }
 
 /// Joins the groups of one family, kind and verdict whose formulas compute the same
@@ -1378,9 +1402,11 @@ mod tests {
     }
 
     /// Two configurations failing on formulas of one theory, on the same releases,
-    /// fail for their own reasons; the same formula failing in both is two bugs too.
-    /// A crash at one source line is one bug whatever options reach it; a bare signal
-    /// says nothing of where, and stays with its configuration.
+    /// fail for their own reasons; so does a mode failing on every formula and
+    /// another failing on one of them. Two modes failing on the same formula on the
+    /// same releases are one root cause. A crash at one source line is one bug
+    /// whatever options reach it; a bare signal says nothing of where, and stays with
+    /// its configuration.
     #[test]
     fn configurations_are_root_causes_of_their_own_unless_a_crash_names_its_line() {
         use crate::oracle::Status;
@@ -1391,11 +1417,14 @@ mod tests {
             found.configuration = vec![option.to_string()];
             found
         };
-        let findings = vec![
+        let mut findings = vec![
             configured(Status::Timeout, "1", f, "solve-bv-as-int=sum"),
             configured(Status::Timeout, "2", g, "restart-int-base=0"),
             configured(Status::Timeout, "1", f, "restart-int-base=0"),
+            configured(Status::Timeout, "1", f, "solve-bv-as-int=iand"),
         ];
+        findings[1].fails_on_every_formula = true;
+        findings[2].fails_on_every_formula = true;
         let keyed: Vec<(GroupKey, Vec<usize>)> = (0..findings.len())
             .map(|i| {
                 let mut key = key("1.0.9", "1.4.2", &findings[i].formula);
@@ -1415,7 +1444,10 @@ mod tests {
             })
             .collect();
         parts.sort();
-        assert_eq!(parts, [vec![0], vec![1, 2]]);
+        // The two solve-bv-as-int modes fail on one formula on the same releases: one
+        // root cause. The mode that fails everywhere shares that formula and stays
+        // apart.
+        assert_eq!(parts, [vec![0, 3], vec![1, 2]]);
 
         let crash = |index, option: &str, signature: &str| {
             let mut found = configured(Status::Crash, index, f, option);
