@@ -490,7 +490,8 @@ fn report(
              (joined by et because, shrunk, they are the same formula up to names and \
              constants, or they apply the same operators beside the Boolean skeleton and the \
              comparisons on the same releases, or slowed down at the same release, or the \
-             mode fails on every formula its run ran, on the same releases) (the \
+             mode fails on every formula its run ran, on the same releases; a formula \
+             failing alike in two configurations on the same releases joins them) (the \
              solvers they were found on; *flaky*: not on every re-run).{note}\n\n{list}",
             super::report::plural(count),
             if count == 1 { "s" } else { "" }
