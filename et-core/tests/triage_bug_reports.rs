@@ -618,6 +618,12 @@ fn a_reported_crash_declares_only_the_constants_and_options_it_uses() {
         "{report}"
     );
     assert!(!input.contains("(get-model)"), "{input}");
+    // Its title names where it crashes.
+    let title = report.lines().next().unwrap();
+    assert!(
+        title.ends_with(": crash at `src/fault/arith.cpp:42`"),
+        "{title}"
+    );
     let command = command_of(&report);
     assert!(!command.contains("model_validate"), "{command}");
     // The command names the fake by its file name: its folder goes first on PATH.

@@ -207,8 +207,14 @@ pub(super) fn title(triage: &Triage, g: &Group) -> String {
             let words: Vec<String> = d.needed.iter().map(|w| code(w)).collect();
             format!(" with {}", words.join(" "))
         });
+    // A crash is named by where it happens, or by its signal or error line.
+    let on = match &g.key.crash_signature {
+        Some(signature) if crate::oracle::is_source_location(signature) => format!(" at {what}"),
+        Some(_) => format!(" ({what})"),
+        None => format!(" on {what}"),
+    };
     format!(
-        "{} {range}{options}: {}{verdict} on {what}{fixed}",
+        "{} {range}{options}: {}{verdict}{on}{fixed}",
         g.key.family,
         g.key.kind.title()
     )
