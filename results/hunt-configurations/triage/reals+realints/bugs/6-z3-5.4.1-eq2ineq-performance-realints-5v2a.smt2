@@ -1,0 +1,2 @@
+(declare-const c Real) (assert (= c (sin 1.0))) (check-sat)
+(get-model)
