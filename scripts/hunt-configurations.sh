@@ -87,12 +87,15 @@ print("# Configuration hunt progress\n")
 print("Made by `scripts/hunt-configurations.sh` from the finished runs' rows, run.toml and times.txt.\n")
 print("| run | grammar | solvers run (default modes and configurations) | configurations refused | configurations acting only on theories the grammar lacks (not run) | formulas | calls | wall time | findings |")
 print("|---|---|---|---|---|---|---|---|---|")
-# By solver: "grammar: verdict" -> count; for a configuration, split by whether its
-# default mode (the pool solver it configures) shows the same verdict on the formula.
+# By mode — (the release in its default mode, its options; "" for the default mode):
+# a configuration's name is its place in its run's enumeration, which differs between
+# runs, so names are not keys — "grammar: verdict" -> count; for a configuration,
+# split by whether its default mode (the pool solver it configures) shows the same
+# verdict on the formula.
 shared, own = defaultdict(Counter), defaultdict(Counter)
-options = {}  # configuration -> its options
+names = defaultdict(set)  # mode -> the names it had in the runs
 silent = Counter()  # run kind -> configurations run that found nothing of their own
-curated = set()  # the solvers of the curated runs: listed whatever they found
+curated = set()  # the modes of the curated runs: listed whatever they found
 for kind in ("curated", "single"):
     for g in ("core", "ints", "arrays", "bitvectors", "reals", "realints", "strings", "fp"):
         d = f"{out}/runs/{kind}/{g}"
@@ -102,13 +105,14 @@ for kind in ("curated", "single"):
         refused = len(manifest.get("refused_configurations", []))
         inapplicable = len(manifest.get("inapplicable_configurations", []))
         base = {s["name"]: s["configuration_of"] for s in manifest["solvers"] if "configuration_of" in s}
-        for s in manifest["solvers"]:
-            if "configuration_of" in s:
-                options[s["name"]] = " ".join(s.get("options", []))
+        mode = {s["name"]: (s.get("configuration_of", s["name"]), " ".join(s.get("options", [])))
+                for s in manifest["solvers"]}
+        for name, m in mode.items():
+            names[m].add(name)
         solvers, formulas, calls, found = set(), set(), 0, 0
         verdicts = {}
         if kind == "curated":
-            curated |= {s["name"] for s in manifest["solvers"]}
+            curated |= set(mode.values())
         with gzip.open(f"{d}/runs.csv.gz", "rt", newline="") as f:
             for row in csv.DictReader(f):
                 solvers.add(row["solver"])
@@ -122,9 +126,9 @@ for kind in ("curated", "single"):
             key = f"{g}: {verdict}"
             of = base.get(solver)
             if of is not None and verdicts.get((of, index)) == verdict:
-                shared[solver][key] += 1
+                shared[mode[solver]][key] += 1
             else:
-                own[solver][key] += 1
+                own[mode[solver]][key] += 1
                 with_own.add(solver)  # (a default mode's findings are all its own)
         silent[kind] += len([s for s in solvers if s in base and s not in with_own])
         print(f"| {kind} | {g}-5v2a | {len(solvers)} | {refused} | {inapplicable} | {len(formulas)} | {calls} "
@@ -141,12 +145,14 @@ print("A configuration's finding is *its own* when its default mode (the same re
 if not shared and not own:
     print("None so far.")
 else:
-    print("| solver | options | its own findings (grammar: verdict count) | findings its default mode shows too |")
-    print("|---|---|---|---|")
-    for solver in sorted(set(shared) | set(own)):
-        if solver not in curated and not own[solver]:
+    print("| release | options | named in the runs | its own findings (grammar: verdict count) | findings its default mode shows too |")
+    print("|---|---|---|---|---|")
+    for m in sorted(set(shared) | set(own)):
+        if m not in curated and not own[m]:
             continue  # a single-option configuration that found nothing of its own
-        print(f"| {solver} | {options.get(solver, 'default mode')} | {cells(own[solver]) or '—'} | {cells(shared[solver]) or '—'} |")
+        release, opts = m
+        named = ", ".join(sorted(names[m]))
+        print(f"| {release} | {opts or 'default mode'} | {named} | {cells(own[m]) or '—'} | {cells(shared[m]) or '—'} |")
     for kind, n in sorted(silent.items()):
         print(f"\n{kind} runs: {n} configuration runs (configuration × grammar) found nothing of their own.")
 PY

@@ -538,7 +538,15 @@ fn xor_true_a_triaged(
     fault: &str,
     verdict: &str,
 ) -> (Vec<BTreeMap<String, String>>, std::path::PathBuf) {
-    let pool = z3_faulty_on("xor", fault);
+    triage_xor_true_a(s, z3_faulty_on("xor", fault), verdict)
+}
+
+/// [`xor_true_a_triaged`] with the pool `pool`.
+fn triage_xor_true_a(
+    s: &Scratch,
+    pool: [et_core::solvers::SolverConfig; 3],
+    verdict: &str,
+) -> (Vec<BTreeMap<String, String>>, std::path::PathBuf) {
     let run = s.campaign(
         "core",
         "1",
@@ -580,12 +588,17 @@ fn a_reported_timeout_declares_only_the_constants_it_uses() {
 
 /// A correctness finding is not shrunk (a crash needs no shrink to be believed), but
 /// its formula too declares only the constants it uses once the finding is confirmed
-/// again without the others: z3 "99.0" failing an assertion on `(xor true a)` is
-/// reported without `b`, and the report says what was dropped.
+/// again without the others: z3 "99.0" (run with z3's self-check
+/// `model_validate=true`) failing an assertion on `(xor true a)` is reported without
+/// `b`, and the report says what was dropped. The crash needs neither the model
+/// request nor the self-check: the report's command and input leave both out, and
+/// the command crashes as written.
 #[test]
-fn a_reported_crash_declares_only_the_constants_it_uses() {
+fn a_reported_crash_declares_only_the_constants_and_options_it_uses() {
     let s = Scratch::new();
-    let (groups, run) = xor_true_a_triaged(&s, "assert", "crash");
+    let mut pool = z3_faulty_on("xor", "assert");
+    pool[2].command.push("model_validate=true".into());
+    let (groups, run) = triage_xor_true_a(&s, pool, "crash");
     assert_eq!(groups.len(), 1, "{groups:?}");
     assert_eq!(
         groups[0]["formula"],
@@ -598,4 +611,32 @@ fn a_reported_crash_declares_only_the_constants_it_uses() {
     );
     let input = std::fs::read_to_string(&script).unwrap();
     assert!(!input.contains("(declare-const b"), "{input}");
+    assert!(
+        report.contains(
+            "left out, as the crash does not need them: the model request, `model_validate=true`"
+        ),
+        "{report}"
+    );
+    assert!(!input.contains("(get-model)"), "{input}");
+    let command = command_of(&report);
+    assert!(!command.contains("model_validate"), "{command}");
+    // The command names the fake by its file name: its folder goes first on PATH.
+    let scripts = Path::new(&fake_script("fault-on.sh"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!("{}:{}", scripts.display(), std::env::var("PATH").unwrap());
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(&command)
+        .current_dir(run.join("triage/bugs"))
+        .env("PATH", path)
+        .status()
+        .unwrap();
+    // Killed by SIGABRT: sh reports it as exit 128 + 6, or execs the command and is.
+    use std::os::unix::process::ExitStatusExt;
+    assert!(
+        status.code() == Some(128 + libc::SIGABRT) || status.signal() == Some(libc::SIGABRT),
+        "{command}: {status:?}"
+    );
 }

@@ -420,6 +420,12 @@ fn a_fault_injecting_study_triages_into_the_expected_groups() {
         });
         assert!(found, "index {} in\n{report}", group["index"]);
     }
+    // A timeout is not a wrong answer: the slow group's answer is said as what it is.
+    assert!(
+        report.contains("**Answer:** `timeout`, also when re-run"),
+        "{report}"
+    );
+    assert!(!report.contains("**Wrong answer:** `timeout`"), "{report}");
     let commands: Vec<&String> = s
         .blocks
         .iter()

@@ -299,7 +299,7 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
             let mode = |m: Option<CallMode>| m.unwrap_or_default().label().to_string();
             differ("--mode", mode(old.mode), mode(new.mode))
         })
-        .or_else(|| differ("solvers", names(&old.solvers), names(&new.solvers)))
+        .or_else(|| solver_lists_differ(&old.solvers, &new.solvers))
         .or_else(|| {
             // Who judges whom, before the judges' own records: the clearer message.
             old.solvers.iter().zip(&new.solvers).find_map(|(a, b)| {
@@ -348,6 +348,51 @@ pub fn first_difference(old: &RunManifest, new: &RunManifest) -> Option<(String,
                     })
             })
         })
+}
+
+/// Lists of solvers longer than this are told apart by their first difference, not
+/// printed whole (a run over configurations has hundreds).
+const SOLVERS_PRINTED_WHOLE: usize = 8;
+
+/// How two lists of solvers differ, if they do: both lists when they are short, else
+/// the first solver that differs and the lists' lengths.
+fn solver_lists_differ(
+    old: &[ManifestSolver],
+    new: &[ManifestSolver],
+) -> Option<(String, String, String)> {
+    let old: Vec<&str> = old.iter().map(|s| s.name.as_str()).collect();
+    let new: Vec<&str> = new.iter().map(|s| s.name.as_str()).collect();
+    if old == new {
+        return None;
+    }
+    let whole = |names: &[&str]| {
+        if names.is_empty() {
+            "(none)".to_string()
+        } else {
+            names.join(",")
+        }
+    };
+    if old.len().max(new.len()) <= SOLVERS_PRINTED_WHOLE {
+        return Some(("solvers".to_string(), whole(&old), whole(&new)));
+    }
+    let at = (0..)
+        .find(|&i| old.get(i) != new.get(i))
+        .expect("two different lists differ somewhere");
+    let nth = |names: &[&str]| {
+        names
+            .get(at)
+            .map_or("(none)".to_string(), |n| n.to_string())
+    };
+    let counts = if old.len() == new.len() {
+        format!("{} solvers", old.len())
+    } else {
+        format!("{} solvers, not {}", old.len(), new.len())
+    };
+    Some((
+        format!("{counts}; solver {} of the list was", at + 1),
+        nth(&old),
+        nth(&new),
+    ))
 }
 
 /// What `reference` holds when no `--reference` was given.
@@ -571,6 +616,45 @@ mod tests {
         assert_eq!(
             (what.as_str(), now.as_str()),
             ("solver z3's references", "cvc5, then z3-4.16.0")
+        );
+    }
+
+    /// A run over configurations has hundreds of solvers: the message names the first
+    /// that differs, not every name twice.
+    #[test]
+    fn long_lists_of_solvers_are_told_apart_by_their_first_difference() {
+        let many = |names: &[&str]| -> RunManifest {
+            let mut m = manifest();
+            let one = m.solvers[0].clone();
+            m.solvers = names
+                .iter()
+                .map(|n| ManifestSolver {
+                    name: n.to_string(),
+                    ..one.clone()
+                })
+                .collect();
+            m
+        };
+        let names: Vec<String> = (0..600).map(|i| format!("cvc5-1.4.2+o{i}")).collect();
+        let old: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut new = old.clone();
+        new.remove(41);
+        let (what, was, now) = first_difference(&many(&old), &many(&new)).unwrap();
+        assert_eq!(
+            (what.as_str(), was.as_str(), now.as_str()),
+            (
+                "600 solvers, not 599; solver 42 of the list was",
+                "cvc5-1.4.2+o41",
+                "cvc5-1.4.2+o42"
+            )
+        );
+        let (_, was, now) = first_difference(&many(&old[..10]), &many(&old[..11])).unwrap();
+        assert_eq!((was.as_str(), now.as_str()), ("(none)", "cvc5-1.4.2+o10"));
+        // A short list is printed whole.
+        let (what, was, now) = first_difference(&many(&["a", "b"]), &many(&["a"])).unwrap();
+        assert_eq!(
+            (what.as_str(), was.as_str(), now.as_str()),
+            ("solvers", "a,b", "a")
         );
     }
 }

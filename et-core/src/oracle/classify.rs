@@ -198,16 +198,32 @@ fn source_location(text: &str) -> Option<String> {
             }
         }
     }
-    const EXTENSIONS: &[&str] = &[".cpp", ".cc", ".cxx", ".c", ".hpp", ".hh", ".h"];
     text.split(|c: char| c.is_whitespace() || "()\"'`,;".contains(c))
         .find_map(|token| {
             let mut parts = token.split(':');
             let path = parts.next()?;
             let line = parts.next()?;
-            let is_source = EXTENSIONS.iter().any(|e| path.ends_with(e));
-            let is_line = !line.is_empty() && line.chars().all(|c| c.is_ascii_digit());
-            (is_source && is_line).then(|| format!("{}:{line}", normalise_path(path)))
+            names_a_source_line(path, line).then(|| format!("{}:{line}", normalise_path(path)))
         })
+}
+
+/// The extensions of the source files a failed assertion names.
+const SOURCE_EXTENSIONS: &[&str] = &[".cpp", ".cc", ".cxx", ".c", ".hpp", ".hh", ".h"];
+
+/// Whether `path:line` names a line of a source file.
+fn names_a_source_line(path: &str, line: &str) -> bool {
+    SOURCE_EXTENSIONS.iter().any(|e| path.ends_with(e))
+        && !line.is_empty()
+        && line.chars().all(|c| c.is_ascii_digit())
+}
+
+/// Whether a [`crash_signature`] is the source location of a failed assertion (not a
+/// signal or an error line): it says where the solver failed, whatever led there.
+pub fn is_source_location(signature: &str) -> bool {
+    !signature.contains(char::is_whitespace)
+        && signature
+            .rsplit_once(':')
+            .is_some_and(|(path, line)| names_a_source_line(path, line))
 }
 
 fn normalise_path(path: &str) -> &str {

@@ -13,6 +13,7 @@ pub mod patterns;
 mod status;
 
 pub use classify::{
-    classify, crash_signature, error_line, refuses_option, signal_name, Classification,
+    classify, crash_signature, error_line, is_source_location, refuses_option, signal_name,
+    Classification,
 };
 pub use status::{Evidence, ParseLabelError, Status, Verdict};

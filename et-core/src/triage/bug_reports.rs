@@ -89,11 +89,13 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     for g in reported(triage) {
         let f = confirmed_smallest(triage, g);
-        // A configuration's finding runs with exactly the options it needs.
+        // A configuration's finding runs with exactly the options it needs; a crash
+        // without et's options it does not need.
         let Some(solver) = f
-            .options
+            .crash_options
             .as_ref()
-            .map(|d| &d.solver)
+            .map(|c| &c.solver)
+            .or_else(|| f.options.as_ref().map(|d| &d.solver))
             .or_else(|| solver_of(triage, f))
         else {
             continue;
@@ -231,6 +233,23 @@ fn template_fields(
             "{} (what et gives every call: answer checks and models; the default mode otherwise)",
             options.join(" ")
         ),
+    };
+    let options = match f.crash_options.as_ref().filter(|c| !c.dropped.is_empty()) {
+        Some(c) => {
+            let dropped: Vec<String> = c
+                .dropped
+                .iter()
+                .map(|d| match d.as_str() {
+                    super::crash_options::MODELS => d.clone(),
+                    _ => format!("`{d}`"),
+                })
+                .collect();
+            format!(
+                "{options}; left out, as the crash does not need them: {} of the options et gives every call (without each, the same crash in every re-run)",
+                dropped.join(", ")
+            )
+        }
+        None => options,
     };
     let last_good = match (&f.timings, f.range.as_ref().and_then(|r| r.newest_since())) {
         (Some(t), _) => match t.newest_regression() {
@@ -384,9 +403,11 @@ fn report(
     }
     let _ = writeln!(out, "## Command\n");
     code_block(&mut out, "sh", &plain_command(solver, file));
+    let driver =
+        crate::solvers::install::driver_of(solver).map_or_else(String::new, |d| format!(", {d}"));
     let _ = writeln!(
         out,
-        "(`{}` {}; et ran it as `{}`.)\n",
+        "(`{}` {}; et ran it as `{}`{driver}.)\n",
         solver.family,
         solver.version,
         solver.program()

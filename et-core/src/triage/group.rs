@@ -1,17 +1,19 @@
 //! Grouping triggers into bugs. Two triggers are one bug when they have the same
 //! solver family, the same kind of verdict, the same version range (first and last
-//! affected release), and the same operator signature — or, for crashes, the same
-//! crash signature, which names the failing assertion or signal and says more than the
-//! operators do. Groups are then joined into root causes: those that share a formula
-//! (or a shrunk formula's shape), and those whose formulas compute the same thing on
-//! the same releases, whatever compares it. Each group names its smallest trigger (by
-//! size, then index).
+//! affected release), the same configuration (the options of the mode they were found
+//! on), and the same operator signature — or, for crashes, the same crash signature,
+//! which names the failing assertion or signal and says more than the operators do
+//! (a failed assertion's source line joins configurations too). Groups are then joined
+//! into root causes: those that share a formula (or a shrunk formula's shape) — across
+//! configurations only on the same releases —, and, within one configuration, those
+//! whose formulas compute the same thing on the same releases, whatever compares it.
+//! Each group names its smallest trigger (by size, then index).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use et_eval::sexp::{Sexp, SexpKind};
 
-use crate::oracle::{Evidence, Verdict};
+use crate::oracle::{is_source_location, Evidence, Verdict};
 
 use super::calls::Answer;
 use super::confirm::{Confirmation, Outcome};
@@ -55,6 +57,9 @@ pub struct Finding {
     /// For a finding of an option configuration a report is about: the options it
     /// needs ([`super::option_delta`]).
     pub options: Option<super::option_delta::OptionDelta>,
+    /// For a crash a report is about: et's own options it does not need, dropped
+    /// ([`super::crash_options`]); its solver is what the report runs.
+    pub crash_options: Option<super::crash_options::CrashOptions>,
     /// The options of the configuration it was found on (`name=value`), empty for a
     /// default mode: what a known issue of a mode is matched by.
     pub configuration: Vec<String>,
@@ -100,6 +105,7 @@ impl Finding {
             timings: None,
             converted: None,
             options: None,
+            crash_options: None,
             configuration,
             shrunk_performance: None,
             witness_pinned: None,
@@ -176,6 +182,13 @@ pub struct GroupKey {
     pub operators: Signature,
     /// Crash signature (crashes only).
     pub crash_signature: Option<String>,
+    /// The options of the configuration the findings were found on (`name=value`),
+    /// empty for a default mode: two modes fail for their own reasons (a hang of one
+    /// option and timeouts of another on the same formulas are two bugs), unless they
+    /// fail on the same formula on the same releases ([`one_group_per_formula`]).
+    /// Empty for a crash whose signature names a source location: a failed assertion
+    /// at one line is one bug whatever options reach it.
+    pub configuration: Vec<String>,
 }
 
 impl GroupKey {
@@ -199,7 +212,7 @@ impl GroupKey {
     /// The candidate key of a performance trigger, known before it is re-run (it has
     /// no crash signature): what [`next_to_confirm`] samples by.
     pub fn performance_candidate(trigger: &TriggerRow, operators: &Signature) -> GroupKey {
-        GroupKey::from_parts(trigger, operators, None, "", "")
+        GroupKey::from_parts(trigger, operators, None, &[], "", "")
     }
 
     fn with_range(finding: &Finding, first: &str, last: &str) -> GroupKey {
@@ -210,6 +223,7 @@ impl GroupKey {
                 &finding.trigger,
                 &finding.operators,
                 finding.crash_signature.as_deref(),
+                &finding.configuration,
                 first,
                 last,
             )
@@ -220,11 +234,13 @@ impl GroupKey {
         trigger: &TriggerRow,
         operators: &Signature,
         crash_signature: Option<&str>,
+        configuration: &[String],
         first: &str,
         last: &str,
     ) -> GroupKey {
         let kind = Kind::of(trigger.verdict(), trigger.row().status);
         let crash = kind == Kind::Crash;
+        let located = crash && crash_signature.is_some_and(is_source_location);
         GroupKey {
             kind,
             verdict: trigger.verdict(),
@@ -237,6 +253,11 @@ impl GroupKey {
                 operators.clone()
             },
             crash_signature: crash.then(|| crash_signature.unwrap_or("(unknown)").to_string()),
+            configuration: if located {
+                Vec::new()
+            } else {
+                configuration.to_vec()
+            },
         }
     }
 
@@ -343,6 +364,12 @@ pub fn reported_member(findings: &[Finding], members: &[usize]) -> usize {
 /// kept or none could be, [`super::minimize_performance`]) are compared by [`shape`]: two
 /// findings whose shrunk reproducers differ only in names and constants of the same
 /// shape are one root cause.
+///
+/// Groups of two configurations that share a formula are joined only when they were
+/// found on the same releases and neither is of a mode failing on every formula its
+/// run ran: z3's `smt.arith.solver=2` and `=5` giving up on the same formula on the
+/// same releases are one root cause, while a mode that decides nothing shares its
+/// formulas with every other mode's findings and says nothing about them.
 fn one_group_per_formula(
     findings: &[Finding],
     by_key: BTreeMap<GroupKey, Vec<usize>>,
@@ -351,22 +378,48 @@ fn one_group_per_formula(
     let compared: Vec<Vec<std::borrow::Cow<str>>> =
         findings.iter().map(Finding::compared).collect();
     let mut classes = Classes::new(groups.len());
-    let mut first_with: HashMap<(&str, Kind, Verdict, Option<&str>, &str), usize> = HashMap::new();
+    type At<'a> = (
+        &'a str,
+        Kind,
+        Verdict,
+        Option<&'a str>,
+        FoundIn<'a>,
+        &'a str,
+    );
+    let mut first_with: HashMap<At, usize> = HashMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
+        let anywhere =
+            !key.first.is_empty() && !members.iter().any(|&i| findings[i].fails_on_every_formula);
+        let mut found_in = vec![FoundIn::Configuration(&key.configuration)];
+        if anywhere {
+            found_in.push(FoundIn::Releases(&key.first, &key.last));
+        }
         for &i in members {
             for text in &compared[i] {
-                let at = (
-                    key.family.as_str(),
-                    key.kind,
-                    key.verdict,
-                    key.crash_signature.as_deref(),
-                    text.as_ref(),
-                );
-                classes.join_first(&mut first_with, at, g);
+                for found in &found_in {
+                    let at = (
+                        key.family.as_str(),
+                        key.kind,
+                        key.verdict,
+                        key.crash_signature.as_deref(),
+                        *found,
+                        text.as_ref(),
+                    );
+                    classes.join_first(&mut first_with, at, g);
+                }
             }
         }
     }
     classes.merge(findings, groups)
+}
+
+/// Where groups that share a formula were found, to be one root cause
+/// ([`one_group_per_formula`]): in one configuration, or on the same releases (first
+/// and last affected) in any.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum FoundIn<'a> {
+    Configuration(&'a [String]),
+    Releases(&'a str, &'a str),
 }
 
 /// Joins the groups of one family, kind and verdict whose formulas compute the same
@@ -393,9 +446,10 @@ fn one_group_per_root_cause(
     findings: &[Finding],
     groups: Vec<(GroupKey, Vec<usize>)>,
 ) -> Vec<(GroupKey, Vec<usize>)> {
-    // The groups found together, with their theories: of one family, kind and verdict,
-    // on the same releases or slowing down at the same timed regression.
-    type Together<'k> = BTreeMap<(&'k str, Kind, Verdict, Found), Vec<(usize, Signature)>>;
+    // The groups found together, with their theories: of one family, kind, verdict and
+    // configuration, on the same releases or slowing down at the same timed regression.
+    type Together<'k> =
+        BTreeMap<(&'k str, Kind, Verdict, &'k [String], Found), Vec<(usize, Signature)>>;
     let mut found_together: Together = BTreeMap::new();
     for (g, (key, members)) in groups.iter().enumerate() {
         // A group whose reported timeout or `unknown` was shrunk computes what the
@@ -405,7 +459,16 @@ fn one_group_per_root_cause(
         if key.crash_signature.is_some() || key.first.is_empty() || theory.0.is_empty() {
             continue;
         }
-        let found = |how| (key.family.as_str(), key.kind, key.verdict, how);
+        let found = |how| {
+            let configuration = key.configuration.as_slice();
+            (
+                key.family.as_str(),
+                key.kind,
+                key.verdict,
+                configuration,
+                how,
+            )
+        };
         let on_releases = Found::Releases(key.first.clone(), key.last.clone());
         found_together
             .entry(found(on_releases))
@@ -430,16 +493,6 @@ fn one_group_per_root_cause(
     }
     classes.join_failing_everywhere(findings, &groups);
     classes.merge(findings, groups)
-}
-
-/// The one configuration (its options; empty for a default mode) every member of a
-/// group was found on, if they share one.
-fn one_configuration<'f>(findings: &'f [Finding], members: &[usize]) -> Option<&'f [String]> {
-    let first = findings[*members.first()?].configuration.as_slice();
-    members
-        .iter()
-        .all(|&i| findings[i].configuration == first)
-        .then_some(first)
 }
 
 /// How groups were found together ([`one_group_per_root_cause`]).
@@ -536,10 +589,7 @@ impl Classes {
     /// found on the same releases as one of its groups is that one root cause.
     fn join_failing_everywhere(&mut self, findings: &[Finding], groups: &[(GroupKey, Vec<usize>)]) {
         type Mode<'a> = (&'a str, Verdict, &'a str, &'a str, &'a [String]);
-        fn mode_of<'a>(
-            findings: &'a [Finding],
-            (key, members): &'a (GroupKey, Vec<usize>),
-        ) -> Option<Mode<'a>> {
+        fn mode_of(key: &GroupKey) -> Option<Mode<'_>> {
             if key.kind != Kind::Performance || key.first.is_empty() {
                 return None;
             }
@@ -548,19 +598,19 @@ impl Classes {
                 key.verdict,
                 key.first.as_str(),
                 key.last.as_str(),
-                one_configuration(findings, members)?,
+                key.configuration.as_slice(),
             ))
         }
         let mut failing_everywhere: HashMap<Mode, usize> = HashMap::new();
-        for (g, group) in groups.iter().enumerate() {
-            if let Some(mode) = mode_of(findings, group) {
-                if group.1.iter().any(|&i| findings[i].fails_on_every_formula) {
+        for (g, (key, members)) in groups.iter().enumerate() {
+            if let Some(mode) = mode_of(key) {
+                if members.iter().any(|&i| findings[i].fails_on_every_formula) {
                     failing_everywhere.entry(mode).or_insert(g);
                 }
             }
         }
-        for (g, group) in groups.iter().enumerate() {
-            if let Some(&t) = mode_of(findings, group).and_then(|m| failing_everywhere.get(&m)) {
+        for (g, (key, _)) in groups.iter().enumerate() {
+            if let Some(&t) = mode_of(key).and_then(|m| failing_everywhere.get(&m)) {
                 let (a, b) = (self.root(g), self.root(t));
                 self.parent[a] = b;
             }
@@ -940,8 +990,25 @@ mod tests {
 
     /// A timeout of `solver` on `formula` (grammar `grammar`, index `index`).
     fn finding(grammar: &str, index: &str, solver: &str, formula: &str) -> Finding {
+        use crate::oracle::Status;
+        finding_of(Status::Timeout, grammar, index, solver, formula)
+    }
+
+    /// A finding of `status` (a timeout, or a crash) of `solver` on `formula`.
+    fn finding_of(
+        status: crate::oracle::Status,
+        grammar: &str,
+        index: &str,
+        solver: &str,
+        formula: &str,
+    ) -> Finding {
         use crate::campaign::row::RunRow;
         use crate::oracle::Status;
+        let verdict = if status == Status::Crash {
+            Verdict::Crash
+        } else {
+            Verdict::Timeout
+        };
         let row = RunRow {
             grammar: grammar.into(),
             index: index.into(),
@@ -949,8 +1016,8 @@ mod tests {
             solver: solver.into(),
             family: "z3".into(),
             version: solver.trim_start_matches("z3-").into(),
-            status: Status::Timeout,
-            verdict: Some(Verdict::Timeout),
+            status,
+            verdict: Some(verdict),
             reference: "cvc5".into(),
             reference_status: Some(Status::Sat),
             time_s: 2.0,
@@ -988,6 +1055,7 @@ mod tests {
             last: last.into(),
             operators: Signature::of(formula),
             crash_signature: None,
+            configuration: Vec::new(),
         }
     }
 
@@ -1316,15 +1384,80 @@ mod tests {
             of(reals, "3", &["restart=0"]),
             of(abs, "4", &["other=1"]),
         ];
-        let mut by_key = BTreeMap::new();
-        by_key.insert(key("4.8.5", "5.4.1", trivial), vec![0]);
-        by_key.insert(key("4.8.5", "5.4.1", ints), vec![1]);
-        by_key.insert(key("5.0.0", "5.4.1", reals), vec![2]);
-        by_key.insert(key("4.8.5", "5.4.1", abs), vec![3]);
-        let joined = one_group_per_root_cause(&findings, by_key.into_iter().collect());
+        let keyed = |i: usize, first: &str| {
+            let mut key = key(first, "5.4.1", &findings[i].formula);
+            key.configuration = findings[i].configuration.clone();
+            (key, vec![i])
+        };
+        let by_key = vec![
+            keyed(0, "4.8.5"),
+            keyed(1, "4.8.5"),
+            keyed(2, "5.0.0"),
+            keyed(3, "4.8.5"),
+        ];
+        let joined = one_group_per_root_cause(&findings, by_key);
         let with_trivial = joined.iter().find(|(_, m)| m.contains(&0)).unwrap();
         assert_eq!(with_trivial.1, [0, 1], "{joined:?}");
         assert_eq!(joined.len(), 3, "{joined:?}");
+    }
+
+    /// Two configurations failing on formulas of one theory, on the same releases,
+    /// fail for their own reasons; so does a mode failing on every formula and
+    /// another failing on one of them. Two modes failing on the same formula on the
+    /// same releases are one root cause. A crash at one source line is one bug
+    /// whatever options reach it; a bare signal says nothing of where, and stays with
+    /// its configuration.
+    #[test]
+    fn configurations_are_root_causes_of_their_own_unless_a_crash_names_its_line() {
+        use crate::oracle::Status;
+        let f = "(declare-const a (_ BitVec 8)) (assert (= (bvudiv a a) #x01)) (check-sat)";
+        let g = "(declare-const a (_ BitVec 8)) (assert (bvult (bvudiv a #x02) a)) (check-sat)";
+        let configured = |status, index: &str, formula: &str, option: &str| {
+            let mut found = finding_of(status, "bitvectors", index, "cvc5-1.4.2", formula);
+            found.configuration = vec![option.to_string()];
+            found
+        };
+        let mut findings = vec![
+            configured(Status::Timeout, "1", f, "solve-bv-as-int=sum"),
+            configured(Status::Timeout, "2", g, "restart-int-base=0"),
+            configured(Status::Timeout, "1", f, "restart-int-base=0"),
+            configured(Status::Timeout, "1", f, "solve-bv-as-int=iand"),
+        ];
+        findings[1].fails_on_every_formula = true;
+        findings[2].fails_on_every_formula = true;
+        let keyed: Vec<(GroupKey, Vec<usize>)> = (0..findings.len())
+            .map(|i| {
+                let mut key = key("1.0.9", "1.4.2", &findings[i].formula);
+                key.configuration = findings[i].configuration.clone();
+                (key, vec![i])
+            })
+            .collect();
+        let joined = one_group_per_root_cause(
+            &findings,
+            one_group_per_formula(&findings, keyed.into_iter().collect()),
+        );
+        let mut parts: Vec<Vec<usize>> = joined
+            .into_iter()
+            .map(|(_, mut members)| {
+                members.sort();
+                members
+            })
+            .collect();
+        parts.sort();
+        // The two solve-bv-as-int modes fail on one formula on the same releases: one
+        // root cause. The mode that fails everywhere shares that formula and stays
+        // apart.
+        assert_eq!(parts, [vec![0, 3], vec![1, 2]]);
+
+        let crash = |index, option: &str, signature: &str| {
+            let mut found = configured(Status::Crash, index, f, option);
+            found.crash_signature = Some(signature.to_string());
+            GroupKey::candidate(&found).unwrap()
+        };
+        let located = "src/theory/bv/theory_bv_rewrite_rules.h:482";
+        assert_eq!(crash("1", "a=1", located), crash("2", "b=1", located));
+        assert_ne!(crash("1", "a=1", "SIGSEGV"), crash("2", "b=1", "SIGSEGV"));
+        assert_eq!(crash("1", "a=1", "SIGSEGV"), crash("2", "a=1", "SIGSEGV"));
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
 pub mod conversions;
+pub mod crash_options;
 pub mod group;
 pub mod journal;
 pub mod known;
@@ -387,6 +388,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     groups = group::group(&findings);
     work.pin_witnesses(&mut findings, &groups, &resolved, factor, progress)?;
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
+    work.reduce_crash_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
@@ -1010,6 +1012,46 @@ impl Work<'_> {
         })?;
         for (i, delta) in to_reduce.into_iter().zip(reduced) {
             findings[i].options = delta;
+        }
+        Ok(())
+    }
+
+    /// For each crash a report will be about: et's own options (self-checks, the model
+    /// request) it does not need, dropped ([`crash_options`]), from the options a
+    /// configuration's finding needs.
+    fn reduce_crash_options(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        options: &Options,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let (to_reduce, solvers) = reported_with(findings, groups, |i| {
+            let f = &findings[i];
+            (f.kind == Kind::Crash).then(|| {
+                f.options
+                    .as_ref()
+                    .map_or_else(|| resolved[i].0.clone(), |d| d.solver.clone())
+            })
+        });
+        let what = |n| {
+            format!(
+                "dropping from {n} reported crashes the options of et's they do not need (the model request, then each self-check; kept out while the crash shows with the same signature)"
+            )
+        };
+        let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
+            let f = &findings[i];
+            crash_options::reduce(
+                self.caller,
+                f,
+                &solvers[&i],
+                self.limits(i),
+                options.settings.attempts,
+            )
+        })?;
+        for (i, trimmed) in to_reduce.into_iter().zip(reduced) {
+            findings[i].crash_options = trimmed;
         }
         Ok(())
     }

@@ -295,8 +295,15 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
                     limits_text(triage, f, triage.settings.performance_factor),
                     trimmed(triage.settings.performance_factor)
                 )
+            } else if f.confirmation.attempts == 0 {
+                format!("{} (as the run observed it; not re-run)", code(&status))
             } else {
-                code(&status)
+                format!(
+                    "{} (the verdict showed in {} of {} re-runs)",
+                    code(&status),
+                    f.confirmation.reproduced,
+                    f.confirmation.attempts
+                )
             }
         }
     }
@@ -1065,7 +1072,13 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
         );
         code_block(out, "sh", &command_line(solver, &trigger_file(g)));
     }
-    let _ = writeln!(out, "**Wrong answer:** {}.\n", wrong_answer(triage, f));
+    // A performance finding's answer is not wrong: it is slow, or gives up.
+    let label = if f.kind == Kind::Performance {
+        "Answer"
+    } else {
+        "Wrong answer"
+    };
+    let _ = writeln!(out, "**{label}:** {}.\n", wrong_answer(triage, f));
     if !f.answer().excerpt.is_empty() {
         let _ = writeln!(out, "Output of the re-run:\n");
         code_block(out, "", &f.answer().excerpt);

@@ -67,9 +67,20 @@ pub(crate) fn wheel_install_dir(program: &Path) -> Option<&Path> {
     dir.join(SOURCE_FILE).is_file().then_some(dir)
 }
 
+/// The wheel an install et made from one came from (the first line of its `SOURCE`).
+pub(crate) fn wheel_source(program: &Path) -> Option<String> {
+    let dir = wheel_install_dir(program)?;
+    let text = std::fs::read_to_string(dir.join(SOURCE_FILE)).ok()?;
+    text.lines()
+        .next()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+}
+
 pub use error::InstallError;
 pub use local::{add_local, LocalBuild};
-pub use packaging::{find_cvc5_runner, session_of, stale_driver};
+pub use packaging::{driver_of, find_cvc5_runner, session_of, stale_driver};
 pub use pypi::WheelFiles;
 pub use spec::{Spec, VersionReq};
 

@@ -75,6 +75,15 @@ pub trait Packaging: Sync {
         true
     }
 
+    /// What the program of an install runs the solver through when it is a driver of
+    /// et's, not the solver's own program (cvc5's runner over the wheel's C API):
+    /// what a report says et ran, so that a maintainer knows what stood in for the
+    /// program. `None` (the default) for the solver's own program.
+    fn driver(&self, program: &Path) -> Option<&'static str> {
+        let _ = program;
+        None
+    }
+
     /// Brings the install whose program is `program` up to date with this build of et
     /// (cvc5's runner is et's own program, copied into the install); nothing by default.
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
@@ -149,6 +158,19 @@ pub fn installable_names() -> String {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => names.join(""),
     }
+}
+
+/// What `solver`'s program is when it is a driver of et's over a wheel's library
+/// ([`Packaging::driver`]), with the wheel it came from: `et's runner over the C API of
+/// libcvc5, from the PyPI wheel cvc5-1.4.2-….whl`. `None` for a solver's own program.
+pub fn driver_of(solver: &SolverConfig) -> Option<String> {
+    let program = Path::new(solver.program());
+    let driver = find(&solver.family)?.driver(program)?;
+    let wheel = super::wheel_source(program);
+    Some(match wheel {
+        Some(wheel) => format!("{driver}, from the PyPI wheel `{wheel}`"),
+        None => driver.to_string(),
+    })
 }
 
 /// How `solver` runs as a session: its family's protocol for its release, if its

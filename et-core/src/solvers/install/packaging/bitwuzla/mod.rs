@@ -44,6 +44,12 @@ impl Packaging for Bitwuzla {
         !wheel_install(program) || python_runner_is(program, PYTHON_RUNNER)
     }
 
+    fn driver(&self, program: &Path) -> Option<&'static str> {
+        wheel_install(program).then_some(
+            "et's driver over the Python bindings of the wheel's bitwuzla module (bitwuzla's own program reads the same input)",
+        )
+    }
+
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
         let _ = installer;
         if wheel_install(program) {

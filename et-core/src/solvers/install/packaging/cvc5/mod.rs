@@ -58,6 +58,16 @@ impl Packaging for Cvc5 {
         !c_api_install(program) || runner::is_current(program)
     }
 
+    fn driver(&self, program: &Path) -> Option<&'static str> {
+        if c_api_install(program) {
+            Some("et's runner over the C API of the wheel's libcvc5 (cvc5's own program reads the same command line)")
+        } else if python_install(program) {
+            Some("et's driver over the Python API of the wheel's cvc5 module (cvc5's own program reads the same command line)")
+        } else {
+            None
+        }
+    }
+
     fn refresh(&self, installer: &Installer, program: &Path) -> Result<(), InstallError> {
         if c_api_install(program) {
             runner::refresh(installer.cvc5_runner.as_deref(), program)?;
@@ -142,6 +152,29 @@ mod tests {
         std::fs::remove_file(dir.path().join("SOURCE")).unwrap();
         std::fs::write(&program, b"\x7fELF cvc5").unwrap();
         assert!(Cvc5.driver_is_current(&program));
+    }
+
+    /// A report says what et ran: its runner and the wheel, or cvc5's own program.
+    #[test]
+    fn a_runner_is_named_with_its_wheel_and_a_program_of_the_users_is_not() {
+        use crate::solvers::SolverConfig;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("lib")).unwrap();
+        std::fs::create_dir_all(dir.path().join("bin")).unwrap();
+        let wheel = "cvc5-1.4.2-cp311-cp311-manylinux2014_x86_64.whl";
+        std::fs::write(dir.path().join("SOURCE"), format!("{wheel}\nby et\n")).unwrap();
+        let program = dir.path().join("bin/cvc5");
+        std::fs::write(&program, b"\x7fELF et-cvc5").unwrap();
+        let solver = SolverConfig::new(
+            "cvc5-1.4.2",
+            "cvc5",
+            "1.4.2",
+            vec![program.display().to_string()],
+        );
+        let said = crate::solvers::install::driver_of(&solver).unwrap();
+        assert!(said.contains("C API") && said.contains(wheel), "{said}");
+        std::fs::remove_file(dir.path().join("SOURCE")).unwrap();
+        assert_eq!(crate::solvers::install::driver_of(&solver), None);
     }
 
     #[test]
