@@ -1,2 +1,2 @@
-(declare-const c Real) (assert (= c (cos 1.0))) (check-sat)
+(declare-const c Real) (assert (= c (sin 1.0))) (check-sat)
 (get-model)

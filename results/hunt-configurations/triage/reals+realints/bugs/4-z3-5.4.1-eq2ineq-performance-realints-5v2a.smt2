@@ -1,0 +1,2 @@
+(declare-const c Real) (assert (= c (cos 1.0))) (check-sat)
+(get-model)

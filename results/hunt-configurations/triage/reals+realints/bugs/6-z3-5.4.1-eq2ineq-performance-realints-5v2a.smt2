@@ -1,2 +1,0 @@
-(declare-const c Real) (assert (= c (sin 1.0))) (check-sat)
-(get-model)
