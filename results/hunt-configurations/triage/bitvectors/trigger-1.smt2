@@ -1,1 +1,1 @@
-(declare-const a (_ BitVec 64)) (declare-const b (_ BitVec 64)) (declare-const c (_ BitVec 64)) (declare-const d (_ BitVec 64)) (declare-const e (_ BitVec 64)) (assert (bvult #x0000000000000000 (bvurem e e))) (check-sat)
+(declare-const a (_ BitVec 64)) (assert (bvult #x0000000000000000 a)) (check-sat)

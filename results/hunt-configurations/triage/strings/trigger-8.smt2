@@ -1,1 +1,1 @@
-(declare-const a String) (declare-const b String) (declare-const c String) (declare-const d String) (declare-const e String) (assert (= "" "")) (check-sat)
+(declare-const a String) (declare-const b String) (declare-const c String) (declare-const d String) (declare-const e String) (assert (str.prefixof "" "")) (check-sat)

@@ -1,2 +1,2 @@
-(declare-const a Int) (declare-const b Real) (declare-const c Real) (declare-const d Real) (declare-const e Real) (assert (< 0.0 (tan a))) (check-sat)
+(declare-const a Int) (assert (< 0.0 (tan a))) (check-sat)
 (get-model)

@@ -1,0 +1,2 @@
+(declare-const a String) (declare-const b String) (declare-const c String) (declare-const d String) (declare-const e String) (assert (distinct c a)) (check-sat)
+(get-model)

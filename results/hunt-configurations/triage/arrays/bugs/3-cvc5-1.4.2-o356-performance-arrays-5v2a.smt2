@@ -1,2 +1,0 @@
-(declare-const a (Array (_ BitVec 64) (_ BitVec 64))) (assert (distinct a a)) (check-sat)
-(get-model)

@@ -1,1 +1,0 @@
-(declare-const a (Array (_ BitVec 64) (_ BitVec 64))) (declare-const b (_ BitVec 64)) (declare-const c (_ BitVec 64)) (declare-const d (_ BitVec 64)) (declare-const e (_ BitVec 64)) (assert (= a (store a #x0000000000000000 #x0000000000000000))) (check-sat)

@@ -1,0 +1,1 @@
+(declare-const a (_ BitVec 64)) (declare-const b (_ BitVec 64)) (declare-const c (_ BitVec 64)) (declare-const d (_ BitVec 64)) (declare-const e (_ BitVec 64)) (assert (bvult a (bvurem a c))) (check-sat)

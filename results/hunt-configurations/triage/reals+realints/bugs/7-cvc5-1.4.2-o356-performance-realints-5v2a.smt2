@@ -1,0 +1,2 @@
+(assert (= 0.0 0.0)) (check-sat)
+(get-model)

@@ -1,0 +1,2 @@
+(declare-const a String) (assert (distinct "" a)) (check-sat)
+(get-model)
