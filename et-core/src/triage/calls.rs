@@ -338,6 +338,24 @@ impl Caller {
             .map(Answer::from_observation)
     }
 
+    /// Whether `solver` on `formula` gives an answer `shows` accepts in each of
+    /// `attempts` fresh calls (at least one); stops at the first that does not.
+    pub fn in_every_attempt(
+        &self,
+        solver: &SolverConfig,
+        formula: &str,
+        limits: CallSettings<'_>,
+        attempts: u32,
+        shows: impl Fn(&Answer) -> bool,
+    ) -> Result<bool, CallError> {
+        for _ in 0..attempts.max(1) {
+            if !shows(&self.fresh(solver, formula, limits)?) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
     /// [`Caller::fresh`], with all the solver printed on stdout (its statistics, say).
     pub fn fresh_with_output(
         &self,

@@ -62,14 +62,10 @@ pub fn reduce(
     if candidates.is_empty() {
         return Ok(None);
     }
-    let crashes_alike = |s: &SolverConfig| -> Result<bool, CallError> {
-        for _ in 0..attempts.max(1) {
-            let answer = caller.fresh(s, &f.formula, limits)?;
-            if answer.crash_signature.is_none() || answer.crash_signature != f.crash_signature {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    let crashes_alike = |s: &SolverConfig| {
+        caller.in_every_attempt(s, &f.formula, limits, attempts, |answer| {
+            answer.crash_signature.is_some() && answer.crash_signature == f.crash_signature
+        })
     };
     let mut current = solver.clone();
     let mut dropped = Vec::new();

@@ -58,14 +58,10 @@ pub fn reduce(
         Some(r) => Some(r.as_reference()),
         None => recorded_reference(&f.trigger),
     };
-    let shows_in_every_attempt = |solver: &SolverConfig| -> Result<bool, CallError> {
-        for _ in 0..attempts.max(1) {
-            let answer = caller.fresh(solver, formula.text(), limits)?;
-            if !shows(&f.trigger, &answer, judge, formula) {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    let shows_in_every_attempt = |solver: &SolverConfig| {
+        caller.in_every_attempt(solver, formula.text(), limits, attempts, |answer| {
+            shows(&f.trigger, answer, judge, formula)
+        })
     };
     let with = |subset: &[usize]| {
         configure(

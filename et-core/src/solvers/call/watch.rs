@@ -333,16 +333,10 @@ impl<O: StdoutSink> Watch<'_, '_, O> {
     /// Reads what the process wrote, writes what it can take, and stops the watch when
     /// memory ran out or the process exited.
     fn serve(&mut self, ready: Ready) -> Result<(), SupervisionFailure> {
-        let process = &mut *self.process;
         if ready.stdout {
-            if let Some(fd) = &process.stdout {
-                match read_some(fd, &mut process.buf).during("read stdout")? {
-                    Some(0) => process.stdout = None,
-                    Some(n) => self.stdout.push(&process.buf[..n]),
-                    None => {}
-                }
-            }
+            self.read_stdout()?;
         }
+        let process = &mut *self.process;
         if ready.stderr {
             if let Some(fd) = &process.stderr {
                 match read_some(fd, &mut process.buf).during("read stderr")? {
@@ -373,18 +367,34 @@ impl<O: StdoutSink> Watch<'_, '_, O> {
     /// exit are often noticed in the same poll; deciding by which is served first
     /// would blame the formula answered for the crash of the next one.
     fn exit_ends_this_span(&mut self) -> Result<bool, SupervisionFailure> {
-        let process = &mut *self.process;
         // The process has exited: its stdout holds at most a pipe's worth. A bound
         // keeps a child that escaped and floods the pipe from holding the watch here.
         for _ in 0..EXIT_DRAIN_READS {
-            let Some(fd) = &process.stdout else { break };
-            match read_some(fd, &mut process.buf).during("read stdout")? {
-                Some(0) => process.stdout = None,
-                Some(n) => self.stdout.push(&process.buf[..n]),
-                None => break,
+            if !self.read_stdout()? {
+                break;
             }
         }
         Ok(!(self.stdout.answered() && self.input_written()))
+    }
+
+    /// Reads what stdout holds now (closing it at its end) into the sink; whether
+    /// there may be more to read.
+    fn read_stdout(&mut self) -> Result<bool, SupervisionFailure> {
+        let process = &mut *self.process;
+        let Some(fd) = &process.stdout else {
+            return Ok(false);
+        };
+        match read_some(fd, &mut process.buf).during("read stdout")? {
+            Some(0) => {
+                process.stdout = None;
+                Ok(false)
+            }
+            Some(n) => {
+                self.stdout.push(&process.buf[..n]);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Writes as much of the input as the stdin pipe takes; closes it when all is
