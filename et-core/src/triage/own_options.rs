@@ -1,0 +1,111 @@
+//! A reported finding reduced to et's own options it needs. et gives every call of a
+//! family its self-checks (cvc5's `--check-models` `--check-unsat-cores`
+//! `--strings-exp` `-q`, z3's `model_validate=true`) and asks for models; a bug rarely
+//! needs all of that, and a maintainer reads every option of a report's command as
+//! part of the bug. Each is dropped in turn — the model request first, then each
+//! self-check in command order — and the drop is kept while the release still shows
+//! the finding in every attempt: a crash with the same signature, a timeout or an
+//! `unknown` as before (at the limits it was confirmed at), a wrong answer or model
+//! judged as its confirmation judged it. The report's command line then has only
+//! what the bug needs.
+//!
+//! *Must not:* drop an option of a configuration ([`super::option_delta`] decides
+//! those) or any option of the pool entry that is not one of its family's
+//! self-checks; judge a finding any other way than its confirmation did.
+
+use crate::judging::Formula;
+use crate::solvers::call::CallError;
+use crate::solvers::SolverConfig;
+
+use super::calls::{CallSettings, Caller};
+use super::confirm::{recorded_reference, shows};
+use super::group::Finding;
+use super::rank::Kind;
+
+/// What is dropped when the model request goes: the family's model options and the
+/// script's `(get-model)`.
+pub const MODELS: &str = "the model request";
+
+/// What dropping et's options from a finding showed.
+#[derive(Debug, Clone)]
+pub struct OwnOptions {
+    /// What was dropped and the finding still showed: [`MODELS`], then self-check
+    /// options, in the order tried.
+    pub dropped: Vec<String>,
+    /// How many drops were tried.
+    pub tried: usize,
+    /// The solver with what the finding needs: what the report runs.
+    pub solver: SolverConfig,
+}
+
+/// Drops from `solver` (the release, with the options a configuration's finding
+/// needs) what of et's own options `f` does not need; `None` for a solver with
+/// nothing of et's to drop. Each try runs `formula` (`f`'s, with et's witness for
+/// judging) `attempts` times at `limits`, those `f` was confirmed at.
+pub fn reduce(
+    caller: &Caller,
+    f: &Finding,
+    solver: &SolverConfig,
+    formula: &Formula,
+    limits: CallSettings<'_>,
+    attempts: u32,
+) -> Result<Option<OwnOptions>, CallError> {
+    let checks = solver.family_info().self_check_options();
+    let mut candidates: Vec<String> = Vec::new();
+    if solver.models {
+        candidates.push(MODELS.to_string());
+    }
+    candidates.extend(
+        solver
+            .options()
+            .iter()
+            .filter(|o| checks.contains(&o.as_str()))
+            .cloned(),
+    );
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    let judge = match &f.confirmation.reference {
+        Some(r) => Some(r.as_reference()),
+        None => recorded_reference(&f.trigger),
+    };
+    let still_shows = |s: &SolverConfig| {
+        caller.in_every_attempt(s, formula.text(), limits, attempts, |answer| match f.kind {
+            Kind::Crash => {
+                answer.crash_signature.is_some() && answer.crash_signature == f.crash_signature
+            }
+            // Not deciding, as before: a timeout that turns into a crash or an
+            // `unknown` is another failure.
+            Kind::Performance => {
+                answer.status == f.confirmation.answer.status
+                    && shows(&f.trigger, answer, judge, formula)
+            }
+            _ => shows(&f.trigger, answer, judge, formula),
+        })
+    };
+    let mut current = solver.clone();
+    let mut dropped = Vec::new();
+    for candidate in &candidates {
+        let trial = without(&current, candidate);
+        if still_shows(&trial)? {
+            current = trial;
+            dropped.push(candidate.clone());
+        }
+    }
+    Ok(Some(OwnOptions {
+        dropped,
+        tried: candidates.len(),
+        solver: current,
+    }))
+}
+
+/// `solver` without the model request ([`MODELS`]) or without the option `option`.
+fn without(solver: &SolverConfig, option: &str) -> SolverConfig {
+    let mut trial = solver.clone();
+    if option == MODELS {
+        trial.models = false;
+    } else if let Some(at) = trial.command[1..].iter().position(|w| w == option) {
+        trial.command.remove(at + 1);
+    }
+    trial
+}
