@@ -568,7 +568,7 @@ fn triage_xor_true_a(
 /// like any shrink step (z3 "99.0" still hangs on it, cvc5 decides it), even when
 /// no rewrite of the assertion keeps the finding: `(xor true a)` without `b`. The
 /// hang needs neither the model request nor z3's self-check `model_validate=true`
-/// (without each, 99.0 still runs out of time at the longer limit): the report's
+/// (without each, 99.0 still decides nothing at the longer limit): the report's
 /// command and input leave both out, and say so.
 #[test]
 fn a_reported_timeout_declares_only_the_constants_and_options_it_uses() {
@@ -584,7 +584,7 @@ fn a_reported_timeout_declares_only_the_constants_and_options_it_uses() {
     let (report, script) = report_of(&run.join("triage/bugs"), "z3-99.0-performance");
     assert!(
         report.contains(
-            "left out, as the bug does not need them: the model request, `model_validate=true` of the options et gives every call (without each, still `timeout` at the limits it was confirmed at"
+            "left out, as the bug does not need them: the model request, `model_validate=true` of the options et gives every call (without each, still not decided at the limits it was confirmed at"
         ),
         "{report}"
     );

@@ -246,10 +246,9 @@ fn template_fields(
                 .collect();
             let still = match f.kind {
                 Kind::Crash => "the same crash in every re-run".to_string(),
-                Kind::Performance => format!(
-                    "still `{}` at the limits it was confirmed at",
-                    f.confirmation.answer.status
-                ),
+                Kind::Performance => {
+                    "still not decided at the limits it was confirmed at".to_string()
+                }
                 _ => "the same finding in every re-run".to_string(),
             };
             format!(

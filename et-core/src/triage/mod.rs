@@ -986,29 +986,15 @@ impl Work<'_> {
                 .cloned()
         };
         let (to_reduce, bases) = reported_with(findings, groups, base_of);
-        let factor = options.settings.performance_factor.max(1.0);
         let what = |n| {
             format!(
             "reducing the options of {n} reported configuration findings (fewest options first, the default mode included)"
         )
         };
         let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
-            let f = &findings[i];
-            let attempts = if f.kind == Kind::Performance {
-                1
-            } else {
-                options.settings.attempts
-            };
-            let formula = Formula::new(&f.formula, self.witness_values(i));
-            option_delta::reduce(
-                self.caller,
-                f,
-                &resolved[i].0,
-                &bases[&i],
-                &formula,
-                self.confirmed_limits(i, f, factor),
-                attempts,
-            )
+            let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+            let again = self.again(i, &findings[i], &formula, options);
+            option_delta::reduce(again, &resolved[i].0, &bases[&i])
         })?;
         for (i, delta) in to_reduce.into_iter().zip(reduced) {
             findings[i].options = delta;
@@ -1035,29 +1021,15 @@ impl Work<'_> {
                     .map_or_else(|| resolved[i].0.clone(), |d| d.solver.clone()),
             )
         });
-        let factor = options.settings.performance_factor.max(1.0);
         let what = |n| {
             format!(
                 "dropping from {n} reported findings the options of et's they do not need (the model request, then each self-check; kept out while the finding shows as confirmed)"
             )
         };
         let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
-            let f = &findings[i];
-            // A performance finding's attempt runs to the longer limit: one settles it,
-            // as in reducing a configuration's options.
-            let attempts = if f.kind == Kind::Performance {
-                1
-            } else {
-                options.settings.attempts
-            };
-            own_options::reduce(
-                self.caller,
-                f,
-                &solvers[&i],
-                &Formula::new(&f.formula, self.witness_values(i)),
-                self.confirmed_limits(i, f, factor),
-                attempts,
-            )
+            let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+            let again = self.again(i, &findings[i], &formula, options);
+            own_options::reduce(again, &solvers[&i])
         })?;
         for (i, trimmed) in to_reduce.into_iter().zip(reduced) {
             findings[i].own_options = trimmed;
@@ -1103,6 +1075,30 @@ impl Work<'_> {
 
     /// The limits finding `i` was confirmed at: the run's, or `factor` × the run's for
     /// a performance finding.
+    /// Finding `i` (`f`, its formula `formula`) to ask again on other solvers: at the
+    /// limits it was confirmed at, as many times as a confirmation runs — once for a
+    /// performance finding, whose attempt runs to the longer limit.
+    fn again<'a>(
+        &'a self,
+        i: usize,
+        f: &'a Finding,
+        formula: &'a Formula,
+        options: &Options,
+    ) -> confirm::Again<'a> {
+        let factor = options.settings.performance_factor.max(1.0);
+        confirm::Again {
+            caller: self.caller,
+            finding: f,
+            formula,
+            limits: self.confirmed_limits(i, f, factor),
+            attempts: if f.kind == Kind::Performance {
+                1
+            } else {
+                options.settings.attempts
+            },
+        }
+    }
+
     fn confirmed_limits(&self, i: usize, f: &Finding, factor: f64) -> CallSettings<'_> {
         if f.kind == Kind::Performance {
             self.limits(i).scaled(factor)

@@ -4,23 +4,20 @@
 //! needs all of that, and a maintainer reads every option of a report's command as
 //! part of the bug. Each is dropped in turn — the model request first, then each
 //! self-check in command order — and the drop is kept while the release still shows
-//! the finding in every attempt: a crash with the same signature, a timeout or an
-//! `unknown` as before (at the limits it was confirmed at), a wrong answer or model
-//! judged as its confirmation judged it. The report's command line then has only
+//! the finding in every attempt, judged as its confirmation judged it
+//! ([`super::confirm::Again`]): a crash with the same signature, a performance
+//! finding not decided at the limits it was confirmed at, a wrong answer or model
+//! the same. The report's command line then has only
 //! what the bug needs.
 //!
 //! *Must not:* drop an option of a configuration ([`super::option_delta`] decides
 //! those) or any option of the pool entry that is not one of its family's
 //! self-checks; judge a finding any other way than its confirmation did.
 
-use crate::judging::Formula;
 use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
-use super::calls::{CallSettings, Caller};
-use super::confirm::{recorded_reference, shows};
-use super::group::Finding;
-use super::rank::Kind;
+use super::confirm::Again;
 
 /// What is dropped when the model request goes: the family's model options and the
 /// script's `(get-model)`.
@@ -39,17 +36,9 @@ pub struct OwnOptions {
 }
 
 /// Drops from `solver` (the release, with the options a configuration's finding
-/// needs) what of et's own options `f` does not need; `None` for a solver with
-/// nothing of et's to drop. Each try runs `formula` (`f`'s, with et's witness for
-/// judging) `attempts` times at `limits`, those `f` was confirmed at.
-pub fn reduce(
-    caller: &Caller,
-    f: &Finding,
-    solver: &SolverConfig,
-    formula: &Formula,
-    limits: CallSettings<'_>,
-    attempts: u32,
-) -> Result<Option<OwnOptions>, CallError> {
+/// needs) what of et's own options the finding `again` asks does not need; `None`
+/// for a solver with nothing of et's to drop.
+pub fn reduce(again: Again<'_>, solver: &SolverConfig) -> Result<Option<OwnOptions>, CallError> {
     let checks = solver.family_info().self_check_options();
     let mut candidates: Vec<String> = Vec::new();
     if solver.models {
@@ -65,29 +54,11 @@ pub fn reduce(
     if candidates.is_empty() {
         return Ok(None);
     }
-    let judge = match &f.confirmation.reference {
-        Some(r) => Some(r.as_reference()),
-        None => recorded_reference(&f.trigger),
-    };
-    let still_shows = |s: &SolverConfig| {
-        caller.in_every_attempt(s, formula.text(), limits, attempts, |answer| match f.kind {
-            Kind::Crash => {
-                answer.crash_signature.is_some() && answer.crash_signature == f.crash_signature
-            }
-            // Not deciding, as before: a timeout that turns into a crash or an
-            // `unknown` is another failure.
-            Kind::Performance => {
-                answer.status == f.confirmation.answer.status
-                    && shows(&f.trigger, answer, judge, formula)
-            }
-            _ => shows(&f.trigger, answer, judge, formula),
-        })
-    };
     let mut current = solver.clone();
     let mut dropped = Vec::new();
     for candidate in &candidates {
         let trial = without(&current, candidate);
-        if still_shows(&trial)? {
+        if again.shown_by(&trial)? {
             current = trial;
             dropped.push(candidate.clone());
         }
