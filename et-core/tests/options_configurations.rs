@@ -382,6 +382,44 @@ fn the_one_faulty_option_is_found_on_its_configuration_only() {
     for r in rows.iter().filter(|r| r.verdict == Some(Verdict::Unsound)) {
         assert_eq!(r.reference, "opts-1.0", "{r:?}");
     }
+    // Triaged, the lies are the liar's alone, and its report needs its one option.
+    triage(&s, &out, &pool);
+    let report = std::fs::read_to_string(out.join("triage/report.md")).unwrap();
+    // The run's configurations are counted, not listed, where the runs are named.
+    let configurations = m
+        .solvers
+        .iter()
+        .filter(|s| s.configuration_of.is_some())
+        .count();
+    assert!(configurations > 12, "{configurations}");
+    assert!(
+        report.contains(&format!(
+            "solvers {configurations} option configurations ({configurations} of `opts-1.0`; each named, with its options, in the run's `run.toml`)"
+        )),
+        "{report}"
+    );
+    for other in m
+        .solvers
+        .iter()
+        .filter(|s| s.configuration_of.is_some() && s.name != liar.name)
+    {
+        assert!(!report.contains(&format!("`{}`", other.name)), "{report}");
+    }
+    assert!(
+        report.contains(&format!("found on `{}`", liar.name)),
+        "{report}"
+    );
+    let bugs = std::fs::read_dir(out.join("triage/bugs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect::<Vec<_>>();
+    assert!(
+        bugs.iter()
+            .any(|r| r.contains("the bug needs `xor-lies=true` (the default mode does not show it")),
+        "{bugs:?}"
+    );
 }
 
 #[test]

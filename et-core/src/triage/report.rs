@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::campaign::manifest::ManifestSolver;
 use crate::oracle::{Evidence, Status, Verdict};
 use crate::solvers::{InputMode, SolverConfig};
 
@@ -668,7 +669,7 @@ fn answer_in(answer: Option<&Answer>) -> String {
 
 fn describe_dir(out: &mut String, d: &RunDirectory) {
     let m = &d.manifest;
-    let solvers: Vec<String> = m.solvers.iter().map(|s| code(&s.name)).collect();
+    let solvers = solvers_of_run(&m.solvers);
     let _ = writeln!(
         out,
         "- {}: grammar {}, {} formulas from index {}{}, timeout {} s{}, solvers {}",
@@ -682,8 +683,51 @@ fn describe_dir(out: &mut String, d: &RunDirectory) {
         trimmed(m.timeout_s),
         m.memory_mb
             .map_or_else(String::new, |mb| format!(", memory {mb} MiB")),
-        solvers.join(", ")
+        solvers
     );
+}
+
+/// The solvers of a run, in words: every name, unless it ran more option
+/// configurations than a reader can take in a line (a single-option run has hundreds):
+/// then the other solvers by name and the configurations counted per solver they
+/// configure, their names and options being in the run's `run.toml`.
+fn solvers_of_run(solvers: &[ManifestSolver]) -> String {
+    const NAMED: usize = 12;
+    let configurations = solvers
+        .iter()
+        .filter(|s| s.configuration_of.is_some())
+        .count();
+    if configurations <= NAMED {
+        return solvers
+            .iter()
+            .map(|s| code(&s.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+    }
+    let mut per_base: Vec<(&str, usize)> = Vec::new();
+    for s in solvers {
+        if let Some(base) = &s.configuration_of {
+            match per_base.iter_mut().find(|(of, _)| of == base) {
+                Some((_, n)) => *n += 1,
+                None => per_base.push((base, 1)),
+            }
+        }
+    }
+    let named: Vec<String> = solvers
+        .iter()
+        .filter(|s| s.configuration_of.is_none())
+        .map(|s| code(&s.name))
+        .collect();
+    let counted: Vec<String> = per_base
+        .iter()
+        .map(|(of, n)| format!("{n} of {}", code(of)))
+        .collect();
+    format!(
+        "{}{}{configurations} option configurations ({}; each named, with its options, in the run's `run.toml`)",
+        named.join(", "),
+        if named.is_empty() { "" } else { " and " },
+        counted.join(", ")
+    )
 }
 
 /// `report.md`.
