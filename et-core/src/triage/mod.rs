@@ -939,7 +939,7 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let (to_pin, witnesses) = reported_with(findings, groups, |i| {
+        let to_pin = reported_with(findings, groups, |i| {
             if findings[i].kind != Kind::Performance {
                 return None;
             }
@@ -951,17 +951,17 @@ impl Work<'_> {
             "{n} reported performance findings have a witness: each asked again with the witness pinned"
         )
         };
-        let pinned = self.each_step(&to_pin, what, resolved, progress, |i| {
+        let pinned = self.each_reported(to_pin, what, resolved, progress, |i, witness| {
             let f = &findings[i];
             pin::pin_witness(
                 self.caller,
                 &f.formula,
-                &witnesses[&i],
+                witness,
                 &resolved[i].0,
                 self.confirmed_limits(i, f, factor),
             )
         })?;
-        for (i, p) in to_pin.into_iter().zip(pinned) {
+        for (i, p) in pinned {
             findings[i].witness_pinned = p;
         }
         Ok(())
@@ -985,18 +985,18 @@ impl Work<'_> {
                 .or_else(|| options.pool.as_ref().and_then(|p| p.get(of)))
                 .cloned()
         };
-        let (to_reduce, bases) = reported_with(findings, groups, base_of);
+        let to_reduce = reported_with(findings, groups, base_of);
         let what = |n| {
             format!(
             "reducing the options of {n} reported configuration findings (fewest options first, the default mode included)"
         )
         };
-        let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
+        let reduced = self.each_reported(to_reduce, what, resolved, progress, |i, base| {
             let formula = Formula::new(&findings[i].formula, self.witness_values(i));
             let again = self.again(i, &findings[i], &formula, options);
-            option_delta::reduce(again, &resolved[i].0, &bases[&i])
+            option_delta::reduce(again, &resolved[i].0, base)
         })?;
-        for (i, delta) in to_reduce.into_iter().zip(reduced) {
+        for (i, delta) in reduced {
             findings[i].options = delta;
         }
         Ok(())
@@ -1013,7 +1013,7 @@ impl Work<'_> {
         options: &Options,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let (to_reduce, solvers) = reported_with(findings, groups, |i| {
+        let to_reduce = reported_with(findings, groups, |i| {
             Some(
                 findings[i]
                     .options
@@ -1026,12 +1026,12 @@ impl Work<'_> {
                 "dropping from {n} reported findings the options of et's they do not need (the model request, then each self-check; kept out while the finding shows as confirmed)"
             )
         };
-        let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
+        let reduced = self.each_reported(to_reduce, what, resolved, progress, |i, solver| {
             let formula = Formula::new(&findings[i].formula, self.witness_values(i));
             let again = self.again(i, &findings[i], &formula, options);
-            own_options::reduce(again, &solvers[&i])
+            own_options::reduce(again, solver)
         })?;
-        for (i, trimmed) in to_reduce.into_iter().zip(reduced) {
+        for (i, trimmed) in reduced {
             findings[i].own_options = trimmed;
         }
         Ok(())
@@ -1048,7 +1048,7 @@ impl Work<'_> {
         factor: f64,
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
-        let (to_check, _) = reported_with(findings, groups, |i| {
+        let to_check = reported_with(findings, groups, |i| {
             conversions::written_out(&findings[i].formula)
         });
         let what = |n| {
@@ -1056,7 +1056,7 @@ impl Work<'_> {
             "{n} reported formulas lean on an implicit Int→Real conversion: each run again with `to_real` written out"
         )
         };
-        let checked = self.each_step(&to_check, what, resolved, progress, |i| {
+        let checked = self.each_reported(to_check, what, resolved, progress, |i, _| {
             let f = &findings[i];
             let limits = self.confirmed_limits(i, f, factor);
             conversions::check(
@@ -1067,14 +1067,12 @@ impl Work<'_> {
                 self.witness_values(i),
             )
         })?;
-        for (i, converted) in to_check.into_iter().zip(checked) {
+        for (i, converted) in checked {
             findings[i].converted = converted;
         }
         Ok(())
     }
 
-    /// The limits finding `i` was confirmed at: the run's, or `factor` × the run's for
-    /// a performance finding.
     /// Finding `i` (`f`, its formula `formula`) to ask again on other solvers: at the
     /// limits it was confirmed at, as many times as a confirmation runs — once for a
     /// performance finding, whose attempt runs to the longer limit.
@@ -1099,6 +1097,8 @@ impl Work<'_> {
         }
     }
 
+    /// The limits finding `i` was confirmed at: the run's, or `factor` × the run's for
+    /// a performance finding.
     fn confirmed_limits(&self, i: usize, f: &Finding, factor: f64) -> CallSettings<'_> {
         if f.kind == Kind::Performance {
             self.limits(i).scaled(factor)
@@ -1107,21 +1107,24 @@ impl Work<'_> {
         }
     }
 
-    /// [`Work::each`] as a step of its own, announced by `what(members.len())`;
-    /// nothing, and no step, without members.
-    fn each_step<R: Send>(
+    /// [`Work::each`] as a step of its own, announced by `what(n)`, on the `n`
+    /// findings a report will be about that [`reported_with`] picked: `step` gets each
+    /// one's pick; the results come back beside their findings, in finding order.
+    /// Nothing, and no step, when none was picked.
+    fn each_reported<T: Sync, R: Send>(
         &self,
-        members: &[usize],
+        (members, picked): (Vec<usize>, HashMap<usize, T>),
         what: impl FnOnce(usize) -> String,
         resolved: &[(SolverConfig, Option<SolverConfig>)],
         progress: &mut dyn Progress,
-        step: impl Fn(usize) -> Result<R, CallError> + Sync + Send,
-    ) -> Result<Vec<R>, TriageError> {
+        step: impl Fn(usize, &T) -> Result<R, CallError> + Sync + Send,
+    ) -> Result<Vec<(usize, R)>, TriageError> {
         if members.is_empty() {
             return Ok(Vec::new());
         }
         progress.step(&what(members.len()));
-        self.each(members, resolved, progress, step)
+        let results = self.each(&members, resolved, progress, |i| step(i, &picked[&i]))?;
+        Ok(members.into_iter().zip(results).collect())
     }
 
     /// `step` on each of the findings `members`, `jobs` at a time, telling `progress`
