@@ -89,10 +89,10 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     for g in reported(triage) {
         let f = confirmed_smallest(triage, g);
-        // A configuration's finding runs with exactly the options it needs; a crash
-        // without et's options it does not need.
+        // A configuration's finding runs with exactly the options it needs, and
+        // without et's own options it does not need.
         let Some(solver) = f
-            .crash_options
+            .own_options
             .as_ref()
             .map(|c| &c.solver)
             .or_else(|| f.options.as_ref().map(|d| &d.solver))
@@ -234,18 +234,25 @@ fn template_fields(
             options.join(" ")
         ),
     };
-    let options = match f.crash_options.as_ref().filter(|c| !c.dropped.is_empty()) {
+    let options = match f.own_options.as_ref().filter(|c| !c.dropped.is_empty()) {
         Some(c) => {
             let dropped: Vec<String> = c
                 .dropped
                 .iter()
                 .map(|d| match d.as_str() {
-                    super::crash_options::MODELS => d.clone(),
+                    super::own_options::MODELS => d.clone(),
                     _ => format!("`{d}`"),
                 })
                 .collect();
+            let still = match f.kind {
+                Kind::Crash => "the same crash in every re-run".to_string(),
+                Kind::Performance => {
+                    "still not decided at the limits it was confirmed at".to_string()
+                }
+                _ => "the same finding in every re-run".to_string(),
+            };
             format!(
-                "{options}; left out, as the crash does not need them: {} of the options et gives every call (without each, the same crash in every re-run)",
+                "{options}; left out, as the bug does not need them: {} of the options et gives every call (without each, {still}; the releases below ran with them)",
                 dropped.join(", ")
             )
         }

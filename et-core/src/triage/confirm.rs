@@ -31,6 +31,7 @@ use crate::solvers::call::CallError;
 use crate::solvers::SolverConfig;
 
 use super::calls::{Answer, CallSettings, Caller};
+use super::group::Finding;
 use super::triggers::TriggerRow;
 
 /// How triage confirms triggers.
@@ -149,6 +150,44 @@ pub fn recorded_reference(trigger: &TriggerRow) -> Option<Ruling> {
         status,
         invalid_model: false,
     })
+}
+
+/// A reported finding asked again on another solver — its release with fewer
+/// options: its formula at the limits it was confirmed at, `attempts` times, judged
+/// as its confirmation judged.
+#[derive(Clone, Copy)]
+pub struct Again<'a> {
+    /// The triage's caller (its journal, its counts).
+    pub caller: &'a Caller,
+    /// The finding.
+    pub finding: &'a Finding,
+    /// Its formula, with et's witness bound (what [`shows`] judges by).
+    pub formula: &'a Formula,
+    /// The limits it was confirmed at.
+    pub limits: CallSettings<'a>,
+    /// Runs per solver; every one must show the finding.
+    pub attempts: u32,
+}
+
+impl Again<'_> {
+    /// Whether `solver` shows the finding in every attempt: a crash with the same
+    /// signature (another crash is another bug), anything else as [`shows`] judges.
+    pub fn shown_by(&self, solver: &SolverConfig) -> Result<bool, CallError> {
+        let f = self.finding;
+        let judge = match &f.confirmation.reference {
+            Some(r) => Some(r.as_reference()),
+            None => recorded_reference(&f.trigger),
+        };
+        let text = self.formula.text();
+        self.caller
+            .in_every_attempt(solver, text, self.limits, self.attempts, |answer| {
+                if f.trigger.verdict() == Verdict::Crash {
+                    answer.crash_signature.is_some() && answer.crash_signature == f.crash_signature
+                } else {
+                    shows(&f.trigger, answer, judge, self.formula)
+                }
+            })
+    }
 }
 
 /// Confirms one trigger (see the module documentation). `limits` are the run's.

@@ -57,9 +57,9 @@ pub struct Finding {
     /// For a finding of an option configuration a report is about: the options it
     /// needs ([`super::option_delta`]).
     pub options: Option<super::option_delta::OptionDelta>,
-    /// For a crash a report is about: et's own options it does not need, dropped
-    /// ([`super::crash_options`]); its solver is what the report runs.
-    pub crash_options: Option<super::crash_options::CrashOptions>,
+    /// For a finding a report is about: et's own options it does not need, dropped
+    /// ([`super::own_options`]); its solver is what the report runs.
+    pub own_options: Option<super::own_options::OwnOptions>,
     /// The options of the configuration it was found on (`name=value`), empty for a
     /// default mode: what a known issue of a mode is matched by.
     pub configuration: Vec<String>,
@@ -105,7 +105,7 @@ impl Finding {
             timings: None,
             converted: None,
             options: None,
-            crash_options: None,
+            own_options: None,
             configuration,
             shrunk_performance: None,
             witness_pinned: None,

@@ -32,13 +32,13 @@ pub mod bug_reports;
 pub mod calls;
 pub mod confirm;
 pub mod conversions;
-pub mod crash_options;
 pub mod group;
 pub mod journal;
 pub mod known;
 pub mod minimize;
 pub mod minimize_performance;
 pub mod option_delta;
+pub mod own_options;
 pub mod pin;
 pub mod range;
 pub mod rank;
@@ -388,7 +388,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     groups = group::group(&findings);
     work.pin_witnesses(&mut findings, &groups, &resolved, factor, progress)?;
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
-    work.reduce_crash_options(&mut findings, &groups, &resolved, options, progress)?;
+    work.reduce_own_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
@@ -986,29 +986,15 @@ impl Work<'_> {
                 .cloned()
         };
         let (to_reduce, bases) = reported_with(findings, groups, base_of);
-        let factor = options.settings.performance_factor.max(1.0);
         let what = |n| {
             format!(
             "reducing the options of {n} reported configuration findings (fewest options first, the default mode included)"
         )
         };
         let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
-            let f = &findings[i];
-            let attempts = if f.kind == Kind::Performance {
-                1
-            } else {
-                options.settings.attempts
-            };
-            let formula = Formula::new(&f.formula, self.witness_values(i));
-            option_delta::reduce(
-                self.caller,
-                f,
-                &resolved[i].0,
-                &bases[&i],
-                &formula,
-                self.confirmed_limits(i, f, factor),
-                attempts,
-            )
+            let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+            let again = self.again(i, &findings[i], &formula, options);
+            option_delta::reduce(again, &resolved[i].0, &bases[&i])
         })?;
         for (i, delta) in to_reduce.into_iter().zip(reduced) {
             findings[i].options = delta;
@@ -1016,10 +1002,10 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// For each crash a report will be about: et's own options (self-checks, the model
-    /// request) it does not need, dropped ([`crash_options`]), from the options a
+    /// For each finding a report will be about: et's own options (self-checks, the
+    /// model request) it does not need, dropped ([`own_options`]), from the options a
     /// configuration's finding needs.
-    fn reduce_crash_options(
+    fn reduce_own_options(
         &self,
         findings: &mut [Finding],
         groups: &[Group],
@@ -1028,30 +1014,25 @@ impl Work<'_> {
         progress: &mut dyn Progress,
     ) -> Result<(), TriageError> {
         let (to_reduce, solvers) = reported_with(findings, groups, |i| {
-            let f = &findings[i];
-            (f.kind == Kind::Crash).then(|| {
-                f.options
+            Some(
+                findings[i]
+                    .options
                     .as_ref()
-                    .map_or_else(|| resolved[i].0.clone(), |d| d.solver.clone())
-            })
+                    .map_or_else(|| resolved[i].0.clone(), |d| d.solver.clone()),
+            )
         });
         let what = |n| {
             format!(
-                "dropping from {n} reported crashes the options of et's they do not need (the model request, then each self-check; kept out while the crash shows with the same signature)"
+                "dropping from {n} reported findings the options of et's they do not need (the model request, then each self-check; kept out while the finding shows as confirmed)"
             )
         };
         let reduced = self.each_step(&to_reduce, what, resolved, progress, |i| {
-            let f = &findings[i];
-            crash_options::reduce(
-                self.caller,
-                f,
-                &solvers[&i],
-                self.limits(i),
-                options.settings.attempts,
-            )
+            let formula = Formula::new(&findings[i].formula, self.witness_values(i));
+            let again = self.again(i, &findings[i], &formula, options);
+            own_options::reduce(again, &solvers[&i])
         })?;
         for (i, trimmed) in to_reduce.into_iter().zip(reduced) {
-            findings[i].crash_options = trimmed;
+            findings[i].own_options = trimmed;
         }
         Ok(())
     }
@@ -1094,6 +1075,30 @@ impl Work<'_> {
 
     /// The limits finding `i` was confirmed at: the run's, or `factor` × the run's for
     /// a performance finding.
+    /// Finding `i` (`f`, its formula `formula`) to ask again on other solvers: at the
+    /// limits it was confirmed at, as many times as a confirmation runs — once for a
+    /// performance finding, whose attempt runs to the longer limit.
+    fn again<'a>(
+        &'a self,
+        i: usize,
+        f: &'a Finding,
+        formula: &'a Formula,
+        options: &Options,
+    ) -> confirm::Again<'a> {
+        let factor = options.settings.performance_factor.max(1.0);
+        confirm::Again {
+            caller: self.caller,
+            finding: f,
+            formula,
+            limits: self.confirmed_limits(i, f, factor),
+            attempts: if f.kind == Kind::Performance {
+                1
+            } else {
+                options.settings.attempts
+            },
+        }
+    }
+
     fn confirmed_limits(&self, i: usize, f: &Finding, factor: f64) -> CallSettings<'_> {
         if f.kind == Kind::Performance {
             self.limits(i).scaled(factor)

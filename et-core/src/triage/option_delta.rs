@@ -8,14 +8,11 @@
 //! reported with all of them, and says so), or judge any other way than the finding's
 //! confirmation did.
 
-use crate::judging::Formula;
 use crate::solvers::call::CallError;
 use crate::solvers::options::{configure, option_pairs, Configuration};
 use crate::solvers::SolverConfig;
 
-use super::calls::{CallSettings, Caller};
-use super::confirm::{recorded_reference, shows};
-use super::group::Finding;
+use super::confirm::Again;
 
 /// Sets of options tried per finding, the default mode included.
 pub const MAX_SUBSETS: usize = 64;
@@ -37,32 +34,19 @@ pub struct OptionDelta {
     pub exhaustive: bool,
 }
 
-/// Reduces `f`'s options when its solver `configured` is an option configuration of
-/// `base` (the same release in its default mode); `None` for a solver that is not a
-/// configuration. Each set is run `attempts` times at `limits` (those `f` was
-/// confirmed at) and judged against the answer `f`'s confirmation judged by.
+/// Reduces the options of the finding `again` asks when its solver `configured` is
+/// an option configuration of `base` (the same release in its default mode); `None`
+/// for a solver that is not a configuration.
 pub fn reduce(
-    caller: &Caller,
-    f: &Finding,
+    again: Again<'_>,
     configured: &SolverConfig,
     base: &SolverConfig,
-    formula: &Formula,
-    limits: CallSettings<'_>,
-    attempts: u32,
 ) -> Result<Option<OptionDelta>, CallError> {
     let Some(configuration) = &configured.configuration else {
         return Ok(None);
     };
     let all = option_pairs(&configuration.options);
-    let judge = match &f.confirmation.reference {
-        Some(r) => Some(r.as_reference()),
-        None => recorded_reference(&f.trigger),
-    };
-    let shows_in_every_attempt = |solver: &SolverConfig| {
-        caller.in_every_attempt(solver, formula.text(), limits, attempts, |answer| {
-            shows(&f.trigger, answer, judge, formula)
-        })
-    };
+    let shows_in_every_attempt = |solver: &SolverConfig| again.shown_by(solver);
     let with = |subset: &[usize]| {
         configure(
             base,
