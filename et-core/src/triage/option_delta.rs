@@ -46,7 +46,6 @@ pub fn reduce(
         return Ok(None);
     };
     let all = option_pairs(&configuration.options);
-    let shows_in_every_attempt = |solver: &SolverConfig| again.shown_by(solver);
     let with = |subset: &[usize]| {
         configure(
             base,
@@ -64,7 +63,7 @@ pub fn reduce(
             .map(|&i| format!("{}={}", all[i].0, all[i].1))
             .collect()
     };
-    let default_shows = shows_in_every_attempt(base)?;
+    let default_shows = again.shown_by(base)?;
     let mut tried = 1;
     let mut exhaustive = true;
     if !default_shows {
@@ -76,7 +75,7 @@ pub fn reduce(
                 }
                 tried += 1;
                 let solver = with(&subset);
-                if shows_in_every_attempt(&solver)? {
+                if again.shown_by(&solver)? {
                     return Ok(Some(OptionDelta {
                         needed: words(&subset),
                         all: configuration.options.clone(),

@@ -7,8 +7,7 @@
 //! the finding in every attempt, judged as its confirmation judged it
 //! ([`super::confirm::Again`]): a crash with the same signature, a performance
 //! finding not decided at the limits it was confirmed at, a wrong answer or model
-//! the same. The report's command line then has only
-//! what the bug needs.
+//! the same. The report's command line then has only what the bug needs.
 //!
 //! *Must not:* drop an option of a configuration ([`super::option_delta`] decides
 //! those) or any option of the pool entry that is not one of its family's
@@ -29,8 +28,6 @@ pub struct OwnOptions {
     /// What was dropped and the finding still showed: [`MODELS`], then self-check
     /// options, in the order tried.
     pub dropped: Vec<String>,
-    /// How many drops were tried.
-    pub tried: usize,
     /// The solver with what the finding needs: what the report runs.
     pub solver: SolverConfig,
 }
@@ -65,7 +62,6 @@ pub fn reduce(again: Again<'_>, solver: &SolverConfig) -> Result<Option<OwnOptio
     }
     Ok(Some(OwnOptions {
         dropped,
-        tried: candidates.len(),
         solver: current,
     }))
 }
