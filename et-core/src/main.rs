@@ -8,7 +8,12 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    // Not `Cli::parse()`: clap would print its own `error:` line and exit; et prints
+    // every error itself, in one format.
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(err) => return cli::report_usage_error(&err),
+    };
     match cli::run(args) {
         Ok(code) => code,
         Err(err) => cli::report_error(&err),

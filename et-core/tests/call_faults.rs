@@ -45,18 +45,42 @@ fn scratch(tag: &str) -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A solver that computes without answering times out at its CPU limit, however
+/// loaded the machine (the wall-clock limit is far above it).
 #[test]
 fn hang_is_killed_at_the_timeout() {
-    let timeout = Duration::from_millis(300);
-    let o = run(&[fake_script("sleep-forever.sh")], timeout);
+    let limits = Limits {
+        cpu_timeout: Some(Duration::from_millis(300)),
+        ..Limits::with_timeout(Duration::from_secs(120))
+    };
+    let o = run_call(
+        &[fake_script("spin-forever.sh")],
+        Input::Stdin(FORMULA),
+        &limits,
+    )
+    .unwrap();
     assert!(o.timed_out);
+    assert!(!o.starved);
     assert_eq!(o.signal, Some(libc_sigkill()));
-    assert!(o.wall >= timeout, "{:?}", o.wall);
+    assert!(o.cpu >= Duration::from_millis(300), "{:?}", o.cpu);
     assert_eq!(classify(&o).status, Status::Timeout);
     assert_eq!(
         judge(Status::Timeout, false, Some(Status::Sat)),
         Some(Verdict::Timeout)
     );
+}
+
+/// A solver that waits without computing until the wall-clock limit is starved, on the
+/// call and on its re-run: never a timeout.
+#[test]
+fn a_wait_without_computing_is_starved() {
+    let timeout = Duration::from_millis(300);
+    let o = run(&[fake_script("sleep-forever.sh")], timeout);
+    assert!(o.timed_out && o.starved, "{o:?}");
+    assert_eq!(o.signal, Some(libc_sigkill()));
+    assert!(o.wall >= timeout, "{:?}", o.wall);
+    assert_eq!(classify(&o).status, Status::Starved);
+    assert!(!Status::Starved.tells_about_solver());
 }
 
 #[test]

@@ -104,6 +104,57 @@ fn an_output_folder_named_where_a_file_is_is_bad_input() {
 }
 
 #[test]
+fn argument_errors_start_like_every_error_of_et() {
+    let s = Scratch::new();
+    for args in [
+        &["eval", "--bogus"][..],
+        &["index", "-g", "core"],
+        &["index", "-g", "core", "10^99999999"],
+        &["enumerate", "-g", "core", "--n", "0"],
+        &["no-such-command"],
+    ] {
+        let o = s.run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+        let err = stderr(&o);
+        assert!(err.starts_with("et: error: "), "{args:?}: {err}");
+        assert!(
+            err.lines().all(|l| !l.starts_with("error:")),
+            "{args:?}: {err}"
+        );
+    }
+    // Help and the version are no errors.
+    for args in [&["--version"][..], &["eval", "--help"], &["help", "run"]] {
+        let o = s.run(args);
+        assert!(o.status.success(), "{args:?}: {}", show(&o));
+        assert!(!stdout(&o).is_empty() && stderr(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_there_is_bad_input() {
+    let s = Scratch::new();
+    let formula = s.join("f.smt2");
+    std::fs::write(&formula, "(declare-const a Bool) (assert a) (check-sat)\n").unwrap();
+    let missing = s.join("missing");
+    let (formula, missing) = (formula.to_str().unwrap(), missing.to_str().unwrap());
+    for args in [
+        &["eval", missing, "--witness"][..],
+        &["eval", missing, "--model", formula],
+        &["eval", formula, "--model", missing],
+        &["rank", "-g", "core", missing],
+        &["solvers", "convert", missing],
+    ] {
+        let o = s.run(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", show(&o));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with("et: error: ") && err.contains(missing),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
 fn each_cause_of_an_error_is_said_once() {
     let s = Scratch::new();
     let file = s.join("a-file");

@@ -98,13 +98,13 @@ fn every_status_is_counted_rejected_and_setup_error_included() {
     assert_eq!(
         rows(statuses),
         vec![
-            "solver,grammar,calls,sat,unsat,unknown,timeout,memout,crash,rejected,setup_error,killed",
-            "z3-4.8.5,ints,4,3,1,0,0,0,0,0,0,0",
-            "z3-4.8.7,ints,4,2,0,0,1,0,0,0,1,0",
-            "z3-4.8.9,core,6,3,1,0,0,0,1,1,0,0",
-            "z3-4.8.10,core,6,3,2,0,1,0,0,0,0,0",
-            "cvc5-1.0.0,core,6,3,2,1,0,0,0,0,0,0",
-            "cvc5-1.4.2,ints,4,2,1,0,0,0,0,1,0,0",
+            "solver,grammar,calls,sat,unsat,unknown,timeout,memout,crash,rejected,setup_error,killed,starved",
+            "z3-4.8.5,ints,4,3,1,0,0,0,0,0,0,0,0",
+            "z3-4.8.7,ints,4,2,0,0,1,0,0,0,1,0,0",
+            "z3-4.8.9,core,6,3,1,0,0,0,1,1,0,0,0",
+            "z3-4.8.10,core,6,3,2,0,1,0,0,0,0,0,0",
+            "cvc5-1.0.0,core,6,3,2,1,0,0,0,0,0,0,0",
+            "cvc5-1.4.2,ints,4,2,1,0,0,0,0,1,0,0,0",
         ]
     );
     assert!(

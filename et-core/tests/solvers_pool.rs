@@ -451,6 +451,70 @@ fn cli_check_fails_on_a_wrong_solver() {
 }
 
 #[test]
+fn cli_add_takes_a_family_et_does_not_know() {
+    // A scratch home: `et solvers add` takes the home's lock, and tests never write to
+    // the test pool's home.
+    let home = scratch("add-unknown-family");
+    // A local build of a family et does not know: z3 4.16.0 behind a wrapper script.
+    let z3 = test_pool().get("z3-4.16.0").unwrap().clone();
+    let program = home.join("mathsat");
+    std::fs::write(
+        &program,
+        format!("#!/bin/sh\nexec '{}' \"$@\"\n", z3.program()),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &program,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let program = program.to_str().unwrap();
+    let pool = home.join("head.toml");
+    let pool_arg = pool.to_str().unwrap();
+    let add = |family: &str, pool: &str| {
+        et_in(
+            &home,
+            &[
+                "solvers",
+                "add",
+                program,
+                "--family",
+                family,
+                "--version",
+                "5.6.10",
+                "--pool",
+                pool,
+            ],
+        )
+    };
+    let out = add("mathsat", pool_arg);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let added = Pool::load(&pool).unwrap();
+    let solver = added
+        .get("mathsat-5.6.10")
+        .expect("added by FAMILY-VERSION");
+    assert_eq!(solver.family, "mathsat");
+    assert_eq!(solver.command, [program], "no self-checks et does not know");
+    // It runs as a generic SMT-LIB solver: the check of `et solvers check` passes.
+    let out = et_in(&home, &["solvers", "check", "--pool", pool_arg]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A family that cannot be a name is refused, and nothing is written.
+    let other = home.join("other.toml");
+    let out = add("math sat", other.to_str().unwrap());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!other.exists());
+}
+
+#[test]
 fn cli_reports_malformed_pool_with_position() {
     let dir = scratch("malformed");
     let pool = dir.join("pool.toml");

@@ -255,9 +255,12 @@ fn a_fault_injecting_study_triages_into_the_expected_groups() {
                 "--reference",
                 &z3.name,
                 // Generous: z3 answers these in milliseconds even on a loaded machine;
-                // only the hanging solver uses it up.
+                // only the hanging solver uses it up, and its loop reaches the CPU
+                // limit however loaded the machine is.
                 "--timeout",
-                "5",
+                "30",
+                "--cpu-timeout",
+                "1",
                 "-j",
                 "2",
                 "-q",
@@ -369,7 +372,8 @@ fn a_fault_injecting_study_triages_into_the_expected_groups() {
     // a)`: shrinking first declares only `a` (kept: slow 1.0 at the limit, then at 1.5×
     // it and the reference, 3 calls), then asks slow 1.0 its one rewrite, `(distinct 1
     // a)`, once (answered: no step kept), and it is asked again with et's witness
-    // pinned.
+    // pinned; last, each report's command is run once more on its script, for the
+    // output the report shows.
     let g = Grammar::from_file(&grammar, "start").unwrap();
     let mut enumeration = Enumeration::new(g.clone());
     let trimmed = triggers
@@ -382,7 +386,18 @@ fn a_fault_injecting_study_triages_into_the_expected_groups() {
         .count();
     assert!(trimmed > 0, "the study's formulas declare `a` and `b`");
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    let calls = (total - 2) * 4 + trimmed * 4 + 2 * 2 + 38 * 2 + 3 + 1 + 1;
+    let reports = std::fs::read_dir(out.join("bugs"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "md")
+        })
+        .count();
+    assert!(reports > 0, "the study's groups get reports");
+    let calls = (total - 2) * 4 + trimmed * 4 + 2 * 2 + 38 * 2 + 3 + 1 + 1 + reports;
     assert!(
         report.contains(&format!("{calls} solver calls in all")),
         "{report}"
@@ -824,7 +839,8 @@ fn a_performance_finding_is_re_run_without_the_solvers_answer_checks() {
         &[cvc5.clone(), slow],
         &cvc5.name,
         40,
-        &["--mode", "fresh", "--timeout", "3"],
+        // The loop reaches the CPU limit however loaded the machine is.
+        &["--mode", "fresh", "--timeout", "30", "--cpu-timeout", "1"],
     );
     assert!(study.verdicts("timeout") >= 1, "no timeout verdict");
     let (_, triggers, report) =

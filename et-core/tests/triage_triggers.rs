@@ -153,3 +153,42 @@ fn a_witness_unsound_trigger_of_a_pool_of_one_is_shrunk_and_keeps_a_witness() {
         show(&o)
     );
 }
+
+#[test]
+fn a_formula_that_does_not_show_the_verdict_is_refused_quoting_the_calls_that_decided() {
+    let s = Scratch::new();
+    let z3 = solver("z3-4.16.0");
+    // A judge that answers `unsat` on the first call of a formula with `mod` and z3's
+    // answer on the next: the second call answers otherwise than the first.
+    let flaky = fake("flaky", "flaky.sh", &[z3.program(), "mod"]);
+    let pool = s.pool_file("pool.toml", &[z3.clone(), flaky]);
+    let calls = s.join("flaky-calls");
+    std::fs::create_dir(&calls).unwrap();
+    let formula = s.join("f.smt2");
+    // Satisfiable: z3's `sat` and its model (checked valid by et) stand against the
+    // judge's `unsat`, so no `unsound` shows.
+    std::fs::write(
+        &formula,
+        "(declare-const a Int) (declare-const b Int) (assert (= (mod a 1) b)) (check-sat)\n",
+    )
+    .unwrap();
+    let o = s
+        .et()
+        .arg("shrink")
+        .arg(&formula)
+        .args(["-g", "ints", "--solver", &z3.name, "--keep", "unsound"])
+        .args(["--reference", "flaky", "--no-witness", "--timeout", "30"])
+        .arg("--pool")
+        .arg(&pool)
+        .env("ET_TEST_FLAKY_DIR", &calls)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+    let err = common::stderr(&o);
+    // The judge's answer in the check that decided, not that of a call made after it.
+    assert!(
+        err.contains("it answers sat; the judge flaky answers unsat"),
+        "{}",
+        show(&o)
+    );
+}

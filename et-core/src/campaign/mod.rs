@@ -22,4 +22,4 @@ pub mod summary;
 mod worker;
 
 pub use error::CampaignError;
-pub use scratch::scratch_dir;
+pub use scratch::{scratch_dir, ScratchError};

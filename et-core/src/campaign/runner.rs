@@ -106,6 +106,61 @@ impl Campaign {
         )
     }
 
+    /// The solvers under test that no other solver judges: no `--reference`, pool
+    /// rule, study rule or release of another family gave them a judge. Only et's
+    /// own evaluation checks their answers (their models, and the witness search); the
+    /// other solvers of the run, if any, judge only their timeouts and `unknown`s.
+    pub fn judged_by_et_alone<'s>(&'s self, judges: &Judges) -> Vec<&'s SolverConfig> {
+        self.under_test
+            .iter()
+            .filter(|s| judges.get(&s.name).is_none_or(Vec::is_empty))
+            .collect()
+    }
+
+    /// The warning of a solver [`Campaign::judged_by_et_alone`]: why it has no judge,
+    /// whether another solver runs beside it, and what et's evaluation can still find.
+    fn unjudged_warning(&self, solver: &SolverConfig, judges: &Judges) -> String {
+        let others = self
+            .under_test
+            .iter()
+            .chain(judges.values().flatten())
+            .any(|s| s.name != solver.name);
+        let beside = if others {
+            "; the other solvers of the run judge only its timeouts and `unknown`s"
+        } else {
+            ", and no other solver runs beside it"
+        };
+        let models = solver.command_with_models().is_some();
+        let witness = self.witness_bound.is_some();
+        let checks = match (models, witness) {
+            (true, true) => {
+                "Only et's own evaluation checks its answers: a wrong `sat` \
+                             shows only where et finds its model false, a wrong `unsat` \
+                             only where et's witness search finds a model"
+            }
+            (true, false) => {
+                "Only et's model check looks at its answers: a wrong `sat` \
+                              shows only where et finds its model false, a wrong `unsat` \
+                              never (the witness search is off)"
+            }
+            (false, true) => {
+                "Only et's witness search looks at its answers: a wrong \
+                              `unsat` shows only where it finds a model, a wrong `sat` never \
+                              (models are off)"
+            }
+            (false, false) => {
+                "Nothing checks its answers (models and the witness search \
+                               are off): no wrong answer of it can show"
+            }
+        };
+        format!(
+            "{} has no reference solver (no --reference, pool rule or release of another \
+             family judges it){beside}. {checks}. Give --reference NAME, or add a solver of \
+             another family to the pool.",
+            solver.name
+        )
+    }
+
     /// The manifest this campaign writes to `out/run.toml`, with the judges each solver
     /// gets (`references`) and the judges that are not under test (`reference_solvers`,
     /// in the order they first judge).
@@ -168,7 +223,15 @@ impl Campaign {
     ) -> anyhow::Result<Summary> {
         let startable = self.check_start(&mut enumeration, &cancel)?;
         let mut dir = self.open_dir(&startable.references, progress)?;
+        // Said at the start (once the run could start: a refused run has one thing to
+        // say), where it can still change the user's mind, and again in the summary: a
+        // run without a judge finds far less than one with a judge.
+        let unjudged = self.judged_by_et_alone(&startable.references);
+        for solver in &unjudged {
+            progress.warning(&self.unjudged_warning(solver, &startable.references));
+        }
         let mut summary = Summary::new(&self.under_test, dir.ledger.complete_count());
+        summary.judged_by_et_alone = unjudged.iter().map(|s| s.name.clone()).collect();
         progress.start(self.plan.len(), dir.ledger.complete_count());
         let started = Instant::now();
         let outcome = self.dispatch(
@@ -387,6 +450,18 @@ impl Campaign {
             }
             summary.add(&finished.rows, finished.call_seconds, finished.complete);
             summary.undecided += u64::from(!finished.undecided.is_empty());
+            if let Some(line) = &finished.rejected_by_all {
+                summary.rejected_by_all += 1;
+                // The smallest such formula (formulas finish out of order).
+                let key = |index: &str| (index.len(), index.to_string());
+                if summary
+                    .first_rejected_by_all
+                    .as_ref()
+                    .is_none_or(|(first, _)| key(&finished.index) < key(first))
+                {
+                    summary.first_rejected_by_all = Some((finished.index.clone(), line.clone()));
+                }
+            }
             summary.add_rechecks(&finished.rechecks);
             if finished.complete {
                 progress.formula_done(summary);

@@ -5,7 +5,17 @@
 use std::fs;
 use std::path::PathBuf;
 
-use anyhow::Context;
+/// The scratch directory could not be made: a failure of the machine (a `$TMPDIR`
+/// that is missing, full or not writable), not of the user's input.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot create a scratch directory in {}", dir.display())]
+pub struct ScratchError {
+    /// Where it was to be made (`$TMPDIR`).
+    pub dir: PathBuf,
+    /// Why it could not.
+    #[source]
+    pub source: std::io::Error,
+}
 
 /// Per-worker formula files in a private temporary directory
 /// (`$TMPDIR/et-run-<pid>-XXXXXX`, a unique name), removed when the run ends, however it
@@ -18,12 +28,10 @@ impl Scratch {
     /// Creates `$TMPDIR/et-run-<pid>-XXXXXX` (unique even for several campaigns of
     /// one process), after removing those of et processes that no longer exist
     /// (killed with `kill -9`, or a power loss).
-    pub fn new() -> anyhow::Result<Scratch> {
-        let dir = scratch_dir().with_context(|| {
-            format!(
-                "cannot create a scratch directory in {}",
-                std::env::temp_dir().display()
-            )
+    pub fn new() -> Result<Scratch, ScratchError> {
+        let dir = scratch_dir().map_err(|source| ScratchError {
+            dir: std::env::temp_dir(),
+            source,
         })?;
         Ok(Scratch { dir })
     }

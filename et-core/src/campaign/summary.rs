@@ -35,9 +35,17 @@ pub struct Summary {
     pub cores: usize,
     /// Whether the run was interrupted.
     pub interrupted: bool,
+    /// Solvers under test without a judge: only et's own evaluation checked their
+    /// answers ([`super::runner::Campaign::judged_by_et_alone`]).
+    pub judged_by_et_alone: Vec<String>,
     /// Formulas of this run that no solver of the pool decided and no witness proves
     /// sat (listed in `undecided.csv`).
     pub undecided: u64,
+    /// Formulas of this run that every solver rejected: a defect of the grammar, not a
+    /// finding.
+    pub rejected_by_all: u64,
+    /// The smallest formula every solver rejected: its index, and a solver's error line.
+    pub first_rejected_by_all: Option<(String, String)>,
     /// Per solver (pool order): `sat` answers of a solver asked for models whose model
     /// et did not judge valid or invalid (`model_check` `unsupported`, `undetermined`,
     /// or empty: no model printed, or a formula et cannot read); `None` for a solver
@@ -45,7 +53,8 @@ pub struct Summary {
     pub unchecked_sat: Vec<Option<u64>>,
     /// Calls made in solver sessions.
     pub session_calls: u64,
-    /// Session calls with a finding (or a crash, memout), made again fresh.
+    /// Session calls with a finding (or a crash, memout, rejection, kill or
+    /// starvation), made again fresh.
     pub confirmed_fresh: u64,
     /// Session calls the audit made again fresh.
     pub audited: u64,
@@ -75,7 +84,10 @@ impl Summary {
             jobs: 1,
             cores: 1,
             interrupted: false,
+            judged_by_et_alone: Vec::new(),
             undecided: 0,
+            rejected_by_all: 0,
+            first_rejected_by_all: None,
             session_calls: 0,
             confirmed_fresh: 0,
             audited: 0,
@@ -146,9 +158,22 @@ impl Summary {
     /// solvers' own time is all the run cost. Only measured when each job can have a
     /// core (J ≤ cores): with more jobs than cores, calls wait for a core and their
     /// wall times count that wait, so the ratio measures the machine, not et.
+    ///
+    /// It is at least 1: each of the J workers makes one call at a time (a session's
+    /// formula written ahead is measured from its predecessor's answer, and the worker
+    /// makes no other call before reading it), so their calls fit in J × the wall
+    /// time. Calls whose times add up to more ([`Summary::calls_overlapped`]) were
+    /// measured over each other, and the ratio would say that et cost less than
+    /// nothing: it is not given.
     pub fn overhead(&self) -> Option<f64> {
-        (self.call_seconds > 0.0 && self.jobs <= self.cores)
+        (self.call_seconds > 0.0 && self.jobs <= self.cores && !self.calls_overlapped())
             .then(|| self.elapsed.as_secs_f64() / (self.call_seconds / self.jobs as f64))
+    }
+
+    /// Whether the calls' wall times add up to more than the jobs had: J × the run's
+    /// wall time.
+    pub fn calls_overlapped(&self) -> bool {
+        self.call_seconds > self.elapsed.as_secs_f64() * self.jobs as f64
     }
 
     /// The end-of-run table.
@@ -228,6 +253,15 @@ impl Summary {
                     self.jobs, self.cores
                 );
             }
+            None if self.calls_overlapped() => {
+                let _ = write!(
+                    out,
+                    "; no driver overhead: the calls' times add up to more than {} jobs \
+                     had in {:.1} s, so calls were measured over each other",
+                    self.jobs,
+                    self.elapsed.as_secs_f64()
+                );
+            }
             None => {}
         }
         if self.undecided > 0 {
@@ -236,6 +270,27 @@ impl Summary {
                 "\n{} formulas no solver of the pool decided (nor et's witness search): \
                  undecided.csv",
                 self.undecided
+            );
+        }
+        if let Some((index, line)) = &self.first_rejected_by_all {
+            let _ = write!(
+                out,
+                "\n{} every solver rejected: the grammar's fault, not a finding (the \
+                 smallest, formula {index}: {line})",
+                count(self.rejected_by_all, "formula", "formulas")
+            );
+        }
+        if !self.judged_by_et_alone.is_empty() {
+            let _ = write!(
+                out,
+                "\n{} had no reference solver: nothing but et's own evaluation checked {} \
+                 answers",
+                self.judged_by_et_alone.join(", "),
+                if self.judged_by_et_alone.len() == 1 {
+                    "its"
+                } else {
+                    "their"
+                }
             );
         }
         let unchecked: Vec<String> = self
@@ -255,7 +310,8 @@ impl Summary {
         if self.session_calls > 0 {
             let _ = write!(
                 out,
-                "\n{} calls in solver sessions; {} with a finding confirmed in fresh processes; \
+                "\n{} calls in solver sessions; {} made again in fresh processes (a finding, a \
+                 crash, memout, rejection, kill or starvation rests on a fresh process); \
                  audit: {} of {} re-run fresh agreed; {} session/fresh disagreements \
                  (session-disagreements.csv)",
                 self.session_calls,
@@ -285,41 +341,77 @@ impl Summary {
                  triggers."
             );
         }
+        let starved = self.status_total(Status::Starved);
+        if starved > 0 {
+            let _ = write!(
+                out,
+                "\n{starved} calls were starved (starved): the wall-clock limit stopped them, \
+                 also on their re-run, before they had used their CPU budget, so they waited \
+                 instead of computing. The machine was too busy to judge them: never \
+                 timeouts or bug triggers. Run again with fewer --jobs or on a quieter \
+                 machine."
+            );
+        }
         out
     }
+}
+
+/// `n` and the noun in its number: "1 formula", "3 formulas".
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn run_of(jobs: usize) -> Summary {
+    /// A run of `jobs` jobs whose calls took `call_seconds` in all, in 4 s of wall
+    /// time.
+    fn run_of(jobs: usize, call_seconds: f64) -> Summary {
         let solver = SolverConfig::new("z3", "z3", "1", vec!["/bin/true".into()]);
         let mut summary = Summary::new(&[solver], 0);
-        summary.add(&[], 4.0, true);
+        summary.add(&[], call_seconds, true);
         summary.add(&[], 0.0, false); // interrupted with no row: not a formula
-        summary.finish(Duration::from_secs(2), jobs, true);
+        summary.finish(Duration::from_secs(4), jobs, true);
         summary
     }
 
     #[test]
     fn driver_overhead_only_when_each_job_has_a_core() {
-        let one = run_of(1);
+        let one = run_of(1, 2.0);
         assert_eq!(one.formulas, 1, "only formulas with their rows count");
         assert_eq!(one.partial, 0);
-        assert_eq!(one.overhead(), Some(0.5));
+        assert_eq!(one.overhead(), Some(2.0));
         assert!(
-            one.table().contains("driver overhead 0.500"),
+            one.table().contains("driver overhead 2.000"),
             "{}",
             one.table()
         );
-        let many = run_of(1024);
+        let many = run_of(1024, 2.0);
         assert!(many.cores < 1024);
         assert_eq!(many.overhead(), None);
         let table = many.table();
         assert!(!table.contains("driver overhead 1"), "{table}");
         assert!(
             table.contains("no driver overhead: 1024 jobs on"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn driver_overhead_is_never_under_one() {
+        // Calls that took all of one job's time: et cost nothing.
+        assert_eq!(run_of(1, 4.0).overhead(), Some(1.0));
+        // 6 s of calls in 4 s of one job: they were measured over each other (a
+        // session's formula written ahead timed across another call of the worker).
+        // 4 ÷ 6 would say et cost less than nothing.
+        let overlapped = run_of(1, 6.0);
+        assert!(overlapped.calls_overlapped());
+        assert_eq!(overlapped.overhead(), None);
+        let table = overlapped.table();
+        assert!(!table.contains("driver overhead 0."), "{table}");
+        assert!(
+            table.contains("no driver overhead: the calls' times add up to more than 1 jobs"),
             "{table}"
         );
     }

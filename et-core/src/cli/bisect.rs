@@ -23,9 +23,9 @@ use et_core::judging::Formula;
 /// the family in --pool FILE, else in $ET_HOME/pool.toml.
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
-  et bisect results/ints/bugs/validator_false_alarm/z3-4.8.7-300.smt2 --family z3
-  et bisect trigger.smt2 --family z3 --expect sat
-  et bisect trigger.smt2 --family cvc5 --reference z3-4.16.0 --timeout 30
+  et bisect results/ints/bugs/validator_false_alarm/z3-4.8.5-223.smt2 --family z3
+  et bisect bug.smt2 --family z3 --expect sat
+  et bisect bug.smt2 --family cvc5 --reference z3-4.16.0 --timeout 30
   et index -g ints 302 | et bisect - --family z3 --expect sat")]
 pub struct Args {
     /// The formula: an .smt2 file, or `-` for standard input.

@@ -24,13 +24,18 @@ rigorous bounds), RealInts, bit-vectors, arrays, floating point and strings. Div
 follows the model's div0/mod0//0 definitions when it prints them (z3), otherwise the formula \
 is true if some consistent interpretation makes it true.
 
+A trigger file et writes holds the formula without `(get-model)`: ask the solver for its \
+model on its command line (z3 -model, or dump_models=true before z3 4.8.10; cvc5 \
+--produce-models --dump-models).
+
 Exit status: 0 true (or a witness was found), 3 false, 4 undetermined (or no witness within \
-the bound), 2 bad input (formula or model text, with line:column), 1 other errors.
+the bound), 2 bad input (formula or model text, with line:column, or a file that is not \
+there), 1 other errors.
 
 Examples:
-  z3 bug.smt2 > z3.out; et eval bug.smt2 --model z3.out
-  cvc5 --produce-models bug.smt2 > cvc5.out; et eval bug.smt2 --model cvc5.out --solver cvc5
-  et eval bug.smt2 --model old.out --solver z3-4.8.7      # old z3's \\x.. string escapes
+  z3 -model bug.smt2 > z3.out; et eval bug.smt2 --model z3.out
+  cvc5 --produce-models --dump-models bug.smt2 > cvc5.out; et eval bug.smt2 --model cvc5.out --solver cvc5
+  z3 dump_models=true bug.smt2 > old.out; et eval bug.smt2 --model old.out --solver z3-4.8.7   # old z3: \\x.. escapes
   et index --grammar ints 12345 | et eval --witness
   et eval bug.smt2 --witness --bound 20"
 )]
@@ -39,8 +44,8 @@ pub struct Args {
     /// nothing reads standard input.
     #[arg(value_name = "FORMULA")]
     formula: Option<PathBuf>,
-    /// A file with the solver's output after (get-model): the `sat` line and the model,
-    /// or the model alone.
+    /// A file with the solver's output with its model (after `(get-model)`, or asked on
+    /// its command line): the `sat` line and the model, or the model alone.
     #[arg(
         long,
         value_name = "FILE",

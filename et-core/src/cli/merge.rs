@@ -9,8 +9,7 @@ use et_core::report::merge::{merge, Compression};
 #[derive(clap::Args)]
 #[command(after_help = "Examples:
   et merge results/core-shard-1 results/core-shard-2 --out results/core
-  et merge results/strings-* --out results/strings
-  et merge results/ints-shard-* --out results/evolution/ints --gzip
+  et merge results/core-shard-* --out results/core-gz --gzip
 
 Shards must have the same grammar, solver pool (name, family, version), timeout,
 memory limit and reference, and disjoint index ranges; otherwise nothing is written

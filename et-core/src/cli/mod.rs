@@ -75,7 +75,7 @@ correctness and performance to CSV.",
   et plot results/core --out plots
   et slurm submit --grammar core --n 100000 --timeout 8 --shards 16 --out /scratch/core
   et triage results/core
-  et eval bug.smt2 --model z3.out
+  z3 -model bug.smt2 > z3.out; et eval bug.smt2 --model z3.out
   et bisect bug.smt2 --family z3 --expect sat
   et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm
   et completions bash > ~/.local/share/bash-completion/completions/et
@@ -172,6 +172,34 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
     ExitCode::from(exit_code(err))
 }
 
+/// Prints what clap found on the command line and returns its exit code: help and
+/// `--version` as clap prints them (stdout, exit 0; help for a missing subcommand on
+/// stderr, exit 2), and a usage error as every error of et is printed, `et: error: `
+/// where clap writes a bare `error: `, followed by clap's tip and usage lines (exit 2).
+pub fn report_usage_error(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let is_help = matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if is_help {
+        // A closed stdout (`et --help | head -1`) is no error of et's.
+        let _ = err.print();
+        return if err.use_stderr() {
+            ExitCode::from(EXIT_BAD_INPUT)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    // Display drops clap's styles: et's own error lines are plain text too.
+    let text = err.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    eprint!("et: error: {text}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
 /// The causes of an error worth a `caused by:` line: each distinct text once, and none
 /// that a line before it already says (a message that quotes its OS error, followed by
 /// that OS error as its source).
@@ -192,22 +220,51 @@ fn causes(err: &anyhow::Error) -> Vec<String> {
 /// The exit code of an error: [`EXIT_BAD_INPUT`] if any cause in its chain is bad input
 /// or a refusal, else [`EXIT_FAILURE`]. This is the one place that decides; commands
 /// return their errors instead of choosing a code themselves.
+///
+/// A file that is not there is bad input (a path the user named: `et eval missing.smt2`,
+/// `et rank -g core missing.txt`) unless an error of et's above it in the chain judged
+/// it a failure: et's libraries say which of their missing files are the user's (a run
+/// directory that is not there) and which are a failure to write (a campaign's
+/// `CampaignError::Io`).
 pub fn exit_code(err: &anyhow::Error) -> u8 {
-    if err.chain().any(is_bad_input) {
-        EXIT_BAD_INPUT
-    } else {
-        EXIT_FAILURE
+    let mut judged_a_failure = false;
+    for cause in err.chain() {
+        match fault(cause) {
+            Fault::Input => return EXIT_BAD_INPUT,
+            Fault::Missing if !judged_a_failure => return EXIT_BAD_INPUT,
+            Fault::Machine => judged_a_failure = true,
+            Fault::Missing | Fault::Unjudged => {}
+        }
     }
+    EXIT_FAILURE
 }
 
-/// Whether one cause of an error is the user's input (rather than a failure of et or
-/// of the machine).
-fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
+/// What one cause of an error says about whose fault the error is.
+enum Fault {
+    /// The user's input, or a refusal.
+    Input,
+    /// An error of et's that judged itself a failure of et or of the machine.
+    Machine,
+    /// A file or directory that does not exist, not judged by an error of et's.
+    Missing,
+    /// Says nothing: a context line, an error of another crate.
+    Unjudged,
+}
+
+/// Whose fault one cause of an error is (see [`exit_code`]).
+fn fault(cause: &(dyn std::error::Error + 'static)) -> Fault {
     use et_core::campaign::ledger::LedgerError;
     use et_core::campaign::CampaignError;
     use et_core::report::ReportError;
     use et_core::solvers::install::InstallError;
     use et_core::solvers::PoolError;
+    let judged = |bad_input: bool| {
+        if bad_input {
+            Fault::Input
+        } else {
+            Fault::Machine
+        }
+    };
     let not_found = |e: &std::io::Error| e.kind() == std::io::ErrorKind::NotFound;
     // A pool file that is malformed or names an unknown solver, or that is not there.
     let bad_pool = |e: &PoolError| match e {
@@ -217,15 +274,16 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         }
     };
     if let Some(e) = cause.downcast_ref::<PoolError>() {
-        return bad_pool(e);
+        return judged(bad_pool(e));
     }
-    // An output folder the user named where a file is (`--out FILE`, `--out-dir FILE`):
-    // creating it fails with one of these.
     if let Some(e) = cause.downcast_ref::<std::io::Error>() {
-        return matches!(
-            e.kind(),
-            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory
-        );
+        return match e.kind() {
+            // An output folder the user named where a file is (`--out FILE`,
+            // `--out-dir FILE`): creating it fails with one of these.
+            std::io::ErrorKind::AlreadyExists | std::io::ErrorKind::NotADirectory => Fault::Input,
+            std::io::ErrorKind::NotFound => Fault::Missing,
+            _ => Fault::Unjudged,
+        };
     }
     if cause.is::<BadInput>()
         || cause.is::<et_core::grammar::GrammarError>()
@@ -234,38 +292,41 @@ fn is_bad_input(cause: &(dyn std::error::Error + 'static)) -> bool {
         || cause.is::<et_core::solvers::reference_rules::ReferenceError>()
         || cause.is::<et_core::builtins::BadLogic>()
     {
-        return true;
+        return Fault::Input;
     }
     if let Some(e) = cause.downcast_ref::<CampaignError>() {
-        return e.is_bad_input();
+        return judged(e.is_bad_input());
+    }
+    if cause.is::<et_core::campaign::ScratchError>() {
+        return Fault::Machine;
     }
     if let Some(e) = cause.downcast_ref::<LedgerError>() {
-        return matches!(e, LedgerError::Row { .. });
+        return judged(matches!(e, LedgerError::Row { .. }));
     }
     if let Some(e) = cause.downcast_ref::<InstallError>() {
         if let InstallError::Pool(e) = e {
-            return bad_pool(e);
+            return judged(bad_pool(e));
         }
         // A version PyPI lacks or et cannot use fails its spec alone (exit 1, the
         // others installed); only a malformed spec refuses the whole command.
-        return matches!(
+        return judged(matches!(
             e,
             InstallError::BadSpec { .. } | InstallError::BadLocal { .. }
-        );
+        ));
     }
     if let Some(e) = cause.downcast_ref::<ReportError>() {
-        return e.is_bad_input();
+        return judged(e.is_bad_input());
     }
     if let Some(e) = cause.downcast_ref::<et_core::cluster::ClusterError>() {
-        return e.is_bad_input();
+        return judged(e.is_bad_input());
     }
     if let Some(e) = cause.downcast_ref::<et_core::solvers::options::OptionsError>() {
-        return e.is_bad_input();
+        return judged(e.is_bad_input());
     }
     if let Some(e) = cause.downcast_ref::<et_core::triage::TriageError>() {
-        return e.is_bad_input();
+        return judged(e.is_bad_input());
     }
-    false
+    Fault::Unjudged
 }
 
 #[cfg(test)]
@@ -317,6 +378,8 @@ mod tests {
                 path: PathBuf::from("o"),
             }
             .into(),
+            // A file the user named that is not there, read by the CLI itself.
+            anyhow::Error::new(io(std::io::ErrorKind::NotFound)).context("cannot read f.smt2"),
         ];
         for e in &bad {
             assert_eq!(exit_code(e), EXIT_BAD_INPUT, "{e:#}");
@@ -330,6 +393,13 @@ mod tests {
             }
             .into(),
             ReportError::io("/x", io(std::io::ErrorKind::PermissionDenied)).into(),
+            // A missing file that et's own error judged a failure stays one.
+            anyhow::Error::from(CampaignError::Io {
+                what: "cannot write to",
+                path: PathBuf::from("gone/cache.csv"),
+                source: io(std::io::ErrorKind::NotFound),
+            })
+            .context("writing the reference cache"),
         ];
         for e in &failures {
             assert_eq!(exit_code(e), EXIT_FAILURE, "{e:#}");

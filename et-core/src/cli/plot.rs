@@ -21,7 +21,7 @@ pub enum FormatArg {
 #[command(after_help = "Examples:
   et plot results/core                      # figures in results/core/plots/
   et plot results/core results/strings --out plots
-  et plot results/shard-* --out plots --format png --timeouts 1/64,8
+  et plot results/core-shard-* --out plots --format png --timeouts 1/64,8
   et plot results/evolution/runs/* --out figures --clock cpu --width 2400
 
 Writes bugs, solved, time and throughput figures: one row of panels per grammar, one

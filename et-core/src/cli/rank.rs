@@ -26,7 +26,7 @@ use super::output::{finished, Output};
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et enumerate --grammar core --n 5 | et rank --grammar core
-  et rank --grammar strings bug.smt2
+  et rank --grammar ints bug.smt2
   echo '(declare-const a Bool)(declare-const b Bool)(assert (not a))(check-sat)' | et rank -g core
   echo '(declare-const a Bool)(assert (not a))(check-sat)' | et rank -g core   # the same formula")]
 pub struct Args {

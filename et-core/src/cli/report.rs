@@ -57,7 +57,7 @@ pub struct Aggregation {
 #[command(after_help = "Examples:
   et report results/core
   et report results/core results/strings --timeouts 1/64,1/8,1,8
-  et report results/shard-* --csv results/tables
+  et report results/core-shard-* --csv results/tables
   et report results/evolution/runs/* --clock cpu
 
 Tables: bug triggers (correctness verdicts, and what established them), performance

@@ -55,20 +55,20 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et run --grammar core --n 400 --timeout 8 --out results/core-400
-  et run --grammar strings --n 100000 --solvers z3-4.13.0,cvc5-1.2.0 --timeout 8
-  et run --grammar strings --n 100000 --solvers pool.toml --timeout 1/4 --jobs 8
-  et run --grammar ints --n 1000000 --shard $SLURM_ARRAY_TASK_ID/16 --timeout 8 --out results/ints-$SLURM_ARRAY_TASK_ID
+  et run --grammar strings --n 1000 --solvers z3-4.16.0,cvc5-1.4.2 --timeout 8
+  et run --grammar strings --n 500 --solvers pool.toml --timeout 1/4 --jobs 8
+  et run --grammar ints --n 1600 --shard 3/16 --timeout 8 --out results/ints-3   # task 3 of 16
   et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume
   et run --resume --out results/core-400          # the rest of the study from its run.toml
-  et run --grammar strings --n 2000 --timeout 1 --solvers z3-trunk --reference z3-4.13.0 \\
+  et run --grammar strings --n 500 --timeout 1 --solvers z3-4.16.0 --reference cvc5-1.4.2 \\
       --reference-cache ~/.cache/et/strings-refs.csv --fail-on unsound,invalid_model,crash --out ci/strings
-  et run --grammar ints --n 5000 --timeout 2 --solvers z3-trunk --reference z3-4.13.0,cvc5 --out ci/ints
-  et run --grammar ints --n 10000 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
-  et run --grammar ints --n 2000 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
-  et run --grammar ints --n 1000 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
-  et run --grammar strings --n 500 --timeout 8 --configurations cvc5-1.4.2:single:20,z3-4.16.0:9..40
-  et run --grammar reals --n 10000 --timeout 8 --witness-bound 20 --out results/reals
-  et run --grammar fp --n 10000 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
+  et run --grammar ints --n 500 --timeout 2 --solvers z3-4.16.0 --reference z3-4.8.10,cvc5 --out ci/ints
+  et run --grammar ints --n 200 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
+  et run --grammar ints --n 500 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
+  et run --grammar ints --n 200 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
+  et run --grammar strings --n 10 --timeout 2 --configurations cvc5-1.4.2:single:20,z3-4.16.0:9..40
+  et run --grammar reals --n 100 --timeout 8 --witness-bound 20 --out results/reals
+  et run --grammar fp --n 100 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
 
 Each solver call runs in a cgroup of its own where the machine allows it (run.toml
 records `supervision`): the timeout kills the solver's whole process tree, --memory

@@ -29,8 +29,8 @@ use super::triage::{read_formula, CallArgs};
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm
-  et index -g ints 10^30 | et shrink - -g ints --solver z3-4.8.5 --keep unsound --reference cvc5-1.4.2
-  et shrink slow.smt2 -g strings --solver cvc5-1.4.2 --keep timeout --timeout 2 --jobs 4
+  et index -g ints 10^30 | et shrink - -g ints --solver z3-4.8.5 --keep validator_false_alarm
+  et index -g ints 40124 | et shrink - -g ints --solver z3-4.8.5 --keep unknown --reference cvc5-1.4.2 --jobs 4
 
 Accepted steps are printed on stderr (size, index, formula), the result on stdout.")]
 pub struct Args {
@@ -118,37 +118,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     super::solvers::note_supervision();
     let caller = Caller::new(jobs)?;
-    let first = caller.fresh(&solver, &text, limits)?;
-    let goal = Goal {
+    // The answer to keep (an `unsound`'s wrong answer, a crash's signature) is taken
+    // from the very check that decides whether the formula shows the verdict, and an
+    // error quotes that check's calls: a solver or judge asked a second time may
+    // answer otherwise.
+    let mut goal = Goal {
         solver,
         references,
         verdict,
-        status: (verdict == Verdict::Unsound && first.status.is_decided()).then_some(first.status),
-        crash_signature: if verdict == Verdict::Crash {
-            first.crash_signature.clone()
-        } else {
-            None
-        },
+        status: None,
+        crash_signature: None,
         limits,
         witness_values: args.calls.witness_values(),
     };
     let original = enumeration.text(&term);
-    if !goal.shows(&caller, &original, true)? {
-        let mut reference = String::new();
-        for r in &goal.references {
-            let answer = caller.cached(r, &original, limits)?;
-            reference += &format!("; the judge {} answers {}", r.name, answer.describe());
-            if answer.judging_status().is_some() {
-                break;
-            }
-        }
+    let start = goal.check(&caller, &original, true)?;
+    if !start.shows {
         return Err(BadInput(format!(
-            "{} does not show `{verdict}` on {}: it answers {}{reference}",
+            "{} does not show `{verdict}` on {}: {}",
             args.formula.display(),
             goal.solver.name,
-            first.describe()
+            start.describe()
         ))
         .into());
+    }
+    if verdict == Verdict::Unsound {
+        goal.status = Some(start.answer.status);
+    }
+    if verdict == Verdict::Crash {
+        goal.crash_signature = start.answer.crash_signature.clone();
     }
     let start_index = enumeration.rank(&term);
     let start_size = term.size;
@@ -156,7 +154,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!(
             "et: shrink: start: size {start_size}, index {start_index}, {} {} shows `{verdict}`",
             goal.solver.name,
-            first.describe()
+            start.answer.describe()
         );
     }
     let quiet = args.quiet;
@@ -180,7 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         },
     )?;
-    let confirmed = goal.shows(&caller, &shrunk.text, true)?;
+    let confirmed = goal.check(&caller, &shrunk.text, true)?;
     println!("{}", shrunk.text);
     eprintln!(
         "et: shrink: size {start_size} → {}, index {}, after {} checks{}",
@@ -193,10 +191,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ""
         }
     );
-    if !confirmed {
+    if !confirmed.shows {
         anyhow::bail!(
             "the smallest formula did not show `{verdict}` again when re-run in fresh \
-             processes: {} may be flaky on it",
+             processes ({}): {} may be flaky on it",
+            confirmed.describe(),
             goal.solver.name
         );
     }

@@ -97,7 +97,7 @@ cannot start, crashes or answers wrongly.
 Examples:
   et solvers check
   et solvers check --solvers z3,cvc5-1.4.2 --pool my-pool.toml
-  et solvers check --memory 200 --timeout 2      # does every solver start under 200 MiB?"
+  et solvers check --memory 200                  # does every solver start under 200 MiB?"
     )]
     Check {
         /// Pool file [default: $ET_HOME/pool.toml, installed on first use].
@@ -119,21 +119,25 @@ Examples:
     /// Add a solver built locally (a development head, a patched release) to a pool.
     #[command(
         after_help = "The family is told by the program's name (z3, cvc5, cvc4, \
-yices-smt2, bitwuzla, ...) unless --family is given; the version is the first number \
-`PROGRAM --version` prints unless --version is given; the entry's command is the program \
+yices-smt2, bitwuzla, ...) unless --family is given; a family et does not know \
+(--family mathsat) is run as a generic SMT-LIB solver, as in a pool file. The version is \
+the first number `PROGRAM --version` prints unless --version is given; the entry's \
+command is the program \
 with its family's self-check options, as an installed release gets. A program that does \
 not exist, a family or version that cannot be told, or a name the pool already has is \
 refused (exit 2) and nothing is written.
 
 Examples:
   et solvers add ~/src/yices2/build/x86_64-pc-linux-gnu-release/bin/yices_smt2 --family yices --name yices-head
-  et solvers add /opt/z3/build/z3 --version 4.16.1 --pool head.toml
-  et bisect trigger.smt2 --family yices --expect unsat     # the head is a release of its family now"
+  et solvers add ~/src/z3/build/z3 --version 4.16.1 --pool head.toml
+  et solvers add ~/src/mathsat/bin/mathsat --family mathsat --version 5.6.10 --pool head.toml
+  et bisect bug.smt2 --family yices --expect sat     # the head is a release of its family now"
     )]
     Add {
         /// The program.
         program: PathBuf,
-        /// Its family, when its name does not tell (z3, cvc5, cvc4, yices, bitwuzla).
+        /// Its family, when its name does not tell (z3, cvc5, cvc4, yices, bitwuzla;
+        /// any other name is run as a generic SMT-LIB solver).
         #[arg(long)]
         family: Option<String>,
         /// Its version, when `PROGRAM --version` does not tell.
@@ -429,7 +433,14 @@ pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
                 )
             },
             installed: say_installed,
-            done: |report| eprintln!("et: {}", report.summary()),
+            // Each failure named with its reason: the commands go on with the solvers
+            // that did install, and the user must know which is missing and why.
+            done: |report| {
+                eprintln!("et: {}", report.summary());
+                for (name, e) in &report.failed {
+                    eprintln!("et: warning: could not install {name}: {e}");
+                }
+            },
         },
     )
 }

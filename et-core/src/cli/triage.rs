@@ -55,9 +55,9 @@ use super::run::{seconds, MAX_JOBS};
   et triage results/ints results/strings --out results/triage
   et triage results/core --attempts 3 --jobs 8
   et triage results/ints --ranged all
-  et triage results/fp --confirm all --performance-factor 2
-  et triage results/mine --grammar grammars/mine.pest --pool pool.toml
-  et triage results/fp --journal fp-calls.csv   # run again after a kill: goes on
+  et triage results/ints --confirm all --performance-factor 2
+  et triage results/mine --grammar my.pest --pool pool.toml
+  et triage results/ints --journal ints-calls.csv   # run again after a kill: goes on
 
 Several directories (several grammars, or the shards of one study) give one report;
 the default --out is the first directory's triage/. The folder is replaced as a whole

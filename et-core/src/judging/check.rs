@@ -287,6 +287,12 @@ fn describe(
             .unwrap_or_else(|| first_line(outcome)),
         Status::Crash => signature.unwrap_or_else(|| first_line(outcome)),
         Status::Killed => "a SIGKILL that et did not send, on every re-run".to_string(),
+        Status::Starved => format!(
+            "stopped at {} s wall-clock having used {:.2} s of CPU, twice: the machine \
+             was too busy to judge it",
+            limits.timeout.as_secs_f64(),
+            outcome.cpu.as_secs_f64()
+        ),
         Status::Memout | Status::Rejected => first_line(outcome),
     };
     if detail.is_empty() {

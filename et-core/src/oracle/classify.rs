@@ -2,6 +2,7 @@
 //! ended to a [`Status`], an invalid-model flag and, for crashes, a signature that
 //! groups duplicate crash triggers.
 
+use super::messages;
 use super::patterns::{self, Meaning};
 use super::Status;
 use crate::solvers::call::CallOutcome;
@@ -40,7 +41,8 @@ const EXIT_CANNOT_START: i32 = 127;
 /// 1. the solver never ran → `setup_error`: it could not be executed
 ///    ([`CallOutcome::start_error`]), a loader-failure pattern, or exit code 127 with no
 ///    answer;
-/// 2. killed by our wall-clock or CPU limit → `timeout`;
+/// 2. killed by our wall-clock or CPU limit → `timeout`, or `starved` when the wall
+///    clock stopped it before it used its CPU budget ([`CallOutcome::starved`]);
 /// 3. the memory limit was reached ([`CallOutcome::memory_limit_hit`]) or an
 ///    allocation-failure pattern → `memout`;
 /// 4. killed by a SIGKILL et did not send ([`CallOutcome::killed_from_outside`]) →
@@ -66,8 +68,7 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
         return Classification::plain(Status::SetupError);
     }
     let stdout = outcome.stdout_text();
-    let stderr = outcome.stderr_text();
-    let lower = format!("{stdout}\n{stderr}").to_ascii_lowercase();
+    let lower = said(outcome).to_ascii_lowercase();
     let has = |meaning| {
         let found = patterns::matches(&lower, meaning).next().is_some();
         found
@@ -79,7 +80,11 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
         return Classification::plain(Status::SetupError);
     }
     if outcome.timed_out {
-        return Classification::plain(Status::Timeout);
+        return Classification::plain(if outcome.starved {
+            Status::Starved
+        } else {
+            Status::Timeout
+        });
     }
     if outcome.memory_limit_hit || has(Meaning::OutOfMemory) {
         return Classification::plain(Status::Memout);
@@ -113,8 +118,7 @@ pub fn classify(outcome: &CallOutcome) -> Classification {
 /// [`Meaning::RefusedOption`] pattern): the call is `rejected` for its configuration,
 /// not for its formula.
 pub fn refuses_option(outcome: &CallOutcome) -> bool {
-    let lower =
-        format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text()).to_ascii_lowercase();
+    let lower = said(outcome).to_ascii_lowercase();
     let found = patterns::matches(&lower, Meaning::RefusedOption)
         .next()
         .is_some();
@@ -132,16 +136,35 @@ fn has_error_besides_model_request(lower: &str) -> bool {
     })
 }
 
-/// The first answer line of stdout, if any.
+/// What the solver says in `outcome`, stdout first ([`messages::said`]): the only text
+/// patterns are matched in, so that a model's strings and the names a formula picks
+/// never change a status.
+fn said(outcome: &CallOutcome) -> String {
+    messages::said(&outcome.stdout_text(), &outcome.stderr_text())
+}
+
+/// [`said`] with stderr first: where a crash's own words come first.
+fn said_stderr_first(outcome: &CallOutcome) -> String {
+    format!(
+        "{}\n{}",
+        outcome.stderr_text(),
+        messages::said(&outcome.stdout_text(), "")
+    )
+}
+
+/// The first answer line of stdout, if any; a `;` comment after the answer is not
+/// part of it.
 fn answer(stdout: &str) -> Option<Status> {
-    stdout.lines().find_map(|line| match line.trim() {
-        "sat" => Some(Status::Sat),
-        "unsat" => Some(Status::Unsat),
-        "unknown" => Some(Status::Unknown),
-        "timeout" => Some(Status::Timeout),
-        l if l.starts_with("unknown (") && l.ends_with(')') => Some(Status::Unknown),
-        _ => None,
-    })
+    stdout
+        .lines()
+        .find_map(|line| match line.split(';').next().unwrap_or("").trim() {
+            "sat" => Some(Status::Sat),
+            "unsat" => Some(Status::Unsat),
+            "unknown" => Some(Status::Unknown),
+            "timeout" => Some(Status::Timeout),
+            l if l.starts_with("unknown (") && l.ends_with(')') => Some(Status::Unknown),
+            _ => None,
+        })
 }
 
 fn crash(outcome: &CallOutcome) -> Classification {
@@ -158,7 +181,7 @@ fn crash(outcome: &CallOutcome) -> Classification {
 /// line, else the exit code. Digit runs in the error line become `N`, because they are
 /// mostly positions in the formula, which differ between triggers of one bug.
 pub fn crash_signature(outcome: &CallOutcome) -> String {
-    let text = format!("{}\n{}", outcome.stderr_text(), outcome.stdout_text());
+    let text = said_stderr_first(outcome);
     if let Some(location) = source_location(&text) {
         return location;
     }
@@ -180,8 +203,15 @@ pub fn crash_signature(outcome: &CallOutcome) -> String {
 /// or mentions an error, with digit runs masked as `N` as in [`crash_signature`]: what
 /// tells kinds of rejections apart (the campaign keeps one sample of each).
 pub fn error_line(outcome: &CallOutcome) -> Option<String> {
-    let text = format!("{}\n{}", outcome.stdout_text(), outcome.stderr_text());
-    first_error_line(&text).map(|l| mask_digits(l.trim()))
+    first_error(outcome).map(|l| mask_digits(&l))
+}
+
+/// The first line of what the solver said (stdout without its data, then stderr) that
+/// names a crash pattern or mentions an error, as printed: why it refused a formula,
+/// in its own words.
+pub fn first_error(outcome: &CallOutcome) -> Option<String> {
+    let text = said(outcome);
+    first_error_line(&text).map(|l| l.trim().to_string())
 }
 
 /// A `path/file.ext:line` in the text (cvc4/cvc5 "Fatal failure ... at F:L", C
@@ -331,6 +361,44 @@ mod tests {
             status(&out("timeout\n", "", Some(0), None)),
             Status::Timeout
         );
+    }
+
+    /// A comment after the answer is not part of it.
+    #[test]
+    fn an_answer_with_a_comment_is_an_answer() {
+        assert_eq!(
+            status(&out("sat ; checked\n", "", Some(0), None)),
+            Status::Sat
+        );
+    }
+
+    /// The text of a model (string values, constant names) is data, never a message.
+    #[test]
+    fn a_models_text_is_not_a_message() {
+        for value in [
+            "\"Segmentation fault\"",
+            "\"unsupported\"",
+            "\"an invalid model was generated\"",
+            "\"std::bad_alloc\"",
+            "\"(error \"\"x\"\")\"",
+        ] {
+            let stdout = format!("sat\n(\n  (define-fun a () String {value})\n)\n");
+            let c = classify(&out(&stdout, "", Some(0), None));
+            assert_eq!(c.status, Status::Sat, "{value}");
+            assert!(!c.self_check_failed, "{value}");
+        }
+        let named =
+            "sat\n((define-fun |Segmentation fault| () Int 0) (define-fun unsupported () Int 1))\n";
+        assert_eq!(status(&out(named, "", Some(0), None)), Status::Sat);
+    }
+
+    /// The wall clock stopped a call that had used little CPU: starved, not a timeout.
+    #[test]
+    fn a_starved_call_is_not_a_timeout() {
+        let mut o = out("", "", None, Some(9));
+        o.timed_out = true;
+        o.starved = true;
+        assert_eq!(status(&o), Status::Starved);
     }
 
     #[test]

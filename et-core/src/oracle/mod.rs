@@ -9,11 +9,12 @@
 
 pub mod checks;
 mod classify;
+mod messages;
 pub mod patterns;
 mod status;
 
 pub use classify::{
-    classify, crash_signature, error_line, is_source_location, refuses_option, signal_name,
-    Classification,
+    classify, crash_signature, error_line, first_error, is_source_location, refuses_option,
+    signal_name, Classification,
 };
 pub use status::{Evidence, ParseLabelError, Status, Verdict};

@@ -92,6 +92,12 @@ labelled_enum!(
         /// killer acting outside et's memory limit), on the call and on each of its
         /// re-runs. Says nothing about the solver: never a verdict or a bug trigger.
         Killed => "killed",
+        /// Stopped at the wall-clock limit having used less CPU than its budget (the
+        /// CPU-time limit, or half the wall-clock limit without a smaller one), on the
+        /// call and on its re-run: it waited instead of computing, which on a loaded
+        /// machine means it got no CPU. The machine was too busy to judge it: never a
+        /// verdict, a timing or a bug trigger.
+        Starved => "starved",
     }
 );
 
@@ -164,10 +170,11 @@ impl Status {
     }
 
     /// Whether the call tells anything about the solver: false for a call that never
-    /// started (`setup_error`) or that something outside et killed (`killed`). Such a
-    /// call gets no verdict, makes no formula "undecided" and never reaches triage.
+    /// started (`setup_error`), that something outside et killed (`killed`) or that
+    /// got no CPU to compute with (`starved`). Such a call gets no verdict, makes no
+    /// formula "undecided" and never reaches triage.
     pub fn tells_about_solver(self) -> bool {
-        !matches!(self, Status::SetupError | Status::Killed)
+        !matches!(self, Status::SetupError | Status::Killed | Status::Starved)
     }
 }
 

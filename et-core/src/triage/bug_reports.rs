@@ -89,15 +89,7 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
     let mut files = Vec::new();
     for g in reported(triage) {
         let f = confirmed_smallest(triage, g);
-        // A configuration's finding runs with exactly the options it needs, and
-        // without et's own options it does not need.
-        let Some(solver) = f
-            .own_options
-            .as_ref()
-            .map(|c| &c.solver)
-            .or_else(|| f.options.as_ref().map(|d| &d.solver))
-            .or_else(|| solver_of(triage, f))
-        else {
+        let Some(solver) = report_solver(f, solver_of(triage, f)) else {
             continue;
         };
         let stem = format!("{}-{}", g.rank, short_name(g, f));
@@ -107,6 +99,20 @@ pub fn files(triage: &Triage) -> Vec<(String, Vec<u8>)> {
         files.push((format!("{FOLDER}/{stem}.smt2"), script.into_bytes()));
     }
     files
+}
+
+/// The solver whose command a report about `f` gives, `f` having been found on
+/// `found_on` (as its run directory names it): a configuration's finding runs with
+/// exactly the options it needs, and without et's own options it does not need.
+pub(super) fn report_solver<'a>(
+    f: &'a Finding,
+    found_on: Option<&'a SolverConfig>,
+) -> Option<&'a SolverConfig> {
+    f.own_options
+        .as_ref()
+        .map(|c| &c.solver)
+        .or_else(|| f.options.as_ref().map(|d| &d.solver))
+        .or(found_on)
 }
 
 /// The group's smallest member that reproduced in every attempt (the smallest member
@@ -422,9 +428,7 @@ fn report(
     let (expected, known) = expected_answer(f);
     let _ = writeln!(out, "## Expected\n\n{expected}.\n");
     let _ = writeln!(out, "## Actual\n\n{}.\n", wrong_answer(triage, f));
-    if !f.answer().excerpt.is_empty() {
-        code_block(&mut out, "", &f.answer().excerpt);
-    }
+    printed_output(&mut out, f, solver, script);
     let _ = writeln!(out, "## Evidence\n\n{}\n", rests_on(triage, f));
     let _ = writeln!(out, "How the expected answer is known: {known}.\n");
     if let Some(p) = f.pinned.as_ref().filter(|p| !p.wrong_sat()) {
@@ -507,6 +511,76 @@ fn report(
     out
 }
 
+/// Lines of a solver's output a report shows at most (et's small formulas print far
+/// fewer, models included).
+const PRINTED_LINES: usize = 200;
+
+/// What the report's command prints on the report's file: the output of exactly that
+/// command on exactly that script, run once more for the report
+/// ([`Finding::printed`]), never that of a confirming re-run, which may have asked for
+/// a model or checks the command leaves out. Nothing when no such run was made.
+fn printed_output(out: &mut String, f: &Finding, solver: &SolverConfig, script: &str) {
+    let command = solver
+        .command_with_models()
+        .unwrap_or_else(|| solver.command.clone());
+    let Some(p) = f
+        .printed
+        .as_ref()
+        .filter(|p| p.script == script && p.command == command)
+    else {
+        return;
+    };
+    let (stdout, stderr) = (p.stdout.trim_end(), p.stderr.trim_end());
+    if stdout.is_empty() && stderr.is_empty() {
+        let stopped = if p.status == crate::oracle::Status::Timeout {
+            " before et stopped it at the limits the finding was confirmed at"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "The command above, run once more for this report, printed nothing{stopped}.\n"
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "What the command above printed, run once more for this report{}:\n",
+        if p.truncated {
+            " (cut: it printed more than et keeps of a call)"
+        } else {
+            ""
+        }
+    );
+    if !stdout.is_empty() {
+        code_block(out, "", &at_most_lines(stdout, PRINTED_LINES));
+    }
+    if !stderr.is_empty() {
+        let _ = writeln!(out, "On standard error:\n");
+        code_block(out, "", &at_most_lines(stderr, PRINTED_LINES));
+    }
+    let confirmed = f.answer().status;
+    if p.status != confirmed {
+        let _ = writeln!(
+            out,
+            "This run answered {}; the re-runs that confirmed the finding answered {}.\n",
+            code(&p.status.to_string()),
+            code(&confirmed.to_string())
+        );
+    }
+}
+
+/// `text` with at most `lines` lines; a last line says how many more there were.
+fn at_most_lines(text: &str, lines: usize) -> String {
+    let all: Vec<&str> = text.lines().collect();
+    if all.len() <= lines {
+        return text.to_string();
+    }
+    let mut kept = all[..lines].join("\n");
+    kept.push_str(&format!("\n... ({} more lines)", all.len() - lines));
+    kept
+}
+
 /// An invalid model whose pinned formula the solver does not call `sat`: the model it
 /// prints is wrong, while its `sat` on the formula stands (the formula is satisfiable
 /// by the reference's or a witness's account): a model-printing bug.
@@ -560,7 +634,7 @@ fn timings_section(out: &mut String, triage: &Triage, f: &Finding, t: &timing::T
     }
     for r in &t.releases {
         let median = r
-            .median(t.limit_s)
+            .median()
             .map_or_else(|| "could not run".to_string(), |m| m.to_string());
         let median = match r.extended_s {
             Some(s) => format!("{median} (runs at {s:.2} s)"),

@@ -180,6 +180,25 @@ fn excerpt(outcome: &CallOutcome, lines: usize) -> String {
     kept.join("\n")
 }
 
+/// What a solver printed when called, as its user sees it: the command line and the
+/// script it ran, and its standard output and error as they came (a report's output
+/// block is this, of exactly its command and file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Printed {
+    /// The command line (the formula file's path is given after it).
+    pub command: Vec<String>,
+    /// The script the solver read.
+    pub script: String,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// One of them was longer than et keeps of a call, and is cut.
+    pub truncated: bool,
+    /// The call's status, as the oracle classified it.
+    pub status: Status,
+}
+
 /// How the calls of one formula are made: the run's limits, and the SMT-LIB logic
 /// its grammar declares (told to the families whose scripts need a `(set-logic ...)`
 /// prelude, as `et run` tells them).
@@ -366,6 +385,26 @@ impl Caller {
         let observation = self.observe_fresh(solver, formula, limits)?;
         let stdout = observation.outcome.stdout_text().into_owned();
         Ok((Answer::from_observation(observation), stdout))
+    }
+
+    /// [`Caller::fresh`], for what `solver` printed ([`Printed`]): the command line and
+    /// script [`Invocation::new`] gives it, run once in a new process.
+    pub fn printed(
+        &self,
+        solver: &SolverConfig,
+        formula: &str,
+        limits: CallSettings<'_>,
+    ) -> Result<Printed, CallError> {
+        let observation = self.observe_fresh(solver, formula, limits)?;
+        let outcome = &observation.outcome;
+        Ok(Printed {
+            stdout: outcome.stdout_text().into_owned(),
+            stderr: outcome.stderr_text().into_owned(),
+            truncated: outcome.stdout_truncated || outcome.stderr_truncated,
+            status: observation.class.status,
+            command: observation.command,
+            script: observation.script,
+        })
     }
 
     fn observe_fresh(

@@ -320,12 +320,21 @@ fn confirm_performance(
         formula,
     );
     let note = (!showed).then(|| {
-        format!(
-            "at {} s it answered {} in {:.2} s",
-            seconds(longer.timeout),
-            answer.describe(),
-            answer.time_s
-        )
+        if answer.status == Status::Starved {
+            format!(
+                "at {} s it was starved, twice: the wall clock stopped it after {:.2} s of \
+                 CPU, so the machine was too busy to judge it",
+                seconds(longer.timeout),
+                answer.cpu_s
+            )
+        } else {
+            format!(
+                "at {} s it answered {} in {:.2} s",
+                seconds(longer.timeout),
+                answer.describe(),
+                answer.time_s
+            )
+        }
     });
     let unchecked = match solver.without_answer_checks() {
         Some(unchecked) if showed => Some(caller.fresh(&unchecked, formula.text(), limits)?),
@@ -577,11 +586,15 @@ pub(super) mod tests {
     #[test]
     fn performance_needs_a_fast_reference() {
         let caller = Caller::new(1).unwrap();
-        let slow = shell("slow", "exec sleep 30");
+        // It computes without end: the CPU limit stops it however loaded the machine.
+        let slow = shell("slow", "while :; do :; done");
         let fast = shell("ref", "echo sat");
         let t = trigger(Status::Timeout, Verdict::Timeout);
         // Generous: the reference must answer within it on a loaded machine.
-        let limits = CallSettings::with_timeout(Duration::from_secs(2));
+        let limits = CallSettings {
+            cpu_timeout: Some(Duration::from_millis(200)),
+            ..CallSettings::with_timeout(Duration::from_secs(2))
+        };
         let settings = Settings {
             performance_factor: 1.5,
             ..Settings::default()

@@ -60,6 +60,11 @@ pub struct Finding {
     /// For a finding a report is about: et's own options it does not need, dropped
     /// ([`super::own_options`]); its solver is what the report runs.
     pub own_options: Option<super::own_options::OwnOptions>,
+    /// For a finding a report is about: what the report's command printed on the
+    /// report's file, run once more for the report ([`super::bug_reports`] shows it;
+    /// the confirming re-runs may have had options and a model request the report's
+    /// command leaves out).
+    pub printed: Option<super::calls::Printed>,
     /// The options of the configuration it was found on (`name=value`), empty for a
     /// default mode: what a known issue of a mode is matched by.
     pub configuration: Vec<String>,
@@ -106,6 +111,7 @@ impl Finding {
             converted: None,
             options: None,
             own_options: None,
+            printed: None,
             configuration,
             shrunk_performance: None,
             witness_pinned: None,
@@ -1253,6 +1259,7 @@ mod tests {
         let mut f = finding("fp", index, "z3-5.4.1", formula);
         let release = |version: &str, status, cpu_s| ReleaseTiming {
             extended_s: None,
+            starved: 0,
             version: version.into(),
             solver: format!("z3-{version}"),
             runs: vec![Run { status, cpu_s }; 2],

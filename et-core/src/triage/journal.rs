@@ -188,15 +188,15 @@ impl Journal {
         Some(outcome)
     }
 
-    /// Appends a finished call (not one cancelled or that could not start: those say
-    /// nothing about the solver).
+    /// Appends a finished call (not one cancelled, starved or that could not start:
+    /// those say nothing about the solver, and a later triage makes them again).
     pub fn record(
         &self,
         call: Call<'_>,
         limits: &Limits,
         outcome: &CallOutcome,
     ) -> Result<(), JournalError> {
-        if outcome.cancelled || outcome.start_error.is_some() {
+        if outcome.cancelled || outcome.starved || outcome.start_error.is_some() {
             return Ok(());
         }
         let (solver, command, script, timeout, cpu_timeout, memory) = question(call, limits);
@@ -289,10 +289,19 @@ fn parse(record: &csv::StringRecord) -> Option<(Question, CallOutcome)> {
         exit_code: optional_i32(13)?,
         signal: optional_i32(14)?,
         timed_out: flag(15)?,
+        starved: false,
         memory_limit_hit: flag(16)?,
         cancelled: false,
         start_error: None,
     };
+    // Starved calls are not journalled, but an older journal holds them as timeouts:
+    // the limits of the question tell them apart.
+    let limits = Limits {
+        cpu_timeout: question.4.map(Duration::from_micros),
+        ..Limits::with_timeout(Duration::from_micros(question.3))
+    };
+    let mut outcome = outcome;
+    outcome.starved = limits.starves(outcome.timed_out, outcome.cpu);
     Some((question, outcome))
 }
 

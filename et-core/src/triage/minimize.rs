@@ -97,7 +97,7 @@ pub fn shrink(
         }
         break;
     }
-    let whole = used(&pieces.body).iter().all(|&i| pieces.whole[i]);
+    let whole = pieces.refuted_by_evaluation(&pieces.body);
     let false_at = evaluate(
         &Script {
             decls: pieces.script.decls.clone(),
@@ -153,8 +153,7 @@ impl Pieces {
         judge: Option<&SolverConfig>,
         limits: CallSettings<'_>,
     ) -> Result<bool, CallError> {
-        let used = used(body);
-        let whole = used.iter().all(|&i| self.whole[i]);
+        let whole = self.refuted_by_evaluation(body);
         let truth = evaluate(
             &Script {
                 decls: self.script.decls.clone(),
@@ -180,6 +179,20 @@ impl Pieces {
             }
             None => Ok(false),
         }
+    }
+
+    /// Whether et's evaluation alone shows `body` with its pins unsatisfiable: every
+    /// constant it uses is pinned whole, and no interpretation of its partial operators
+    /// satisfies it under those values ([`super::pin::refuted_by_every_interpretation`]).
+    fn refuted_by_evaluation(&self, body: &[Term]) -> bool {
+        used(body).iter().all(|&i| self.whole[i])
+            && super::pin::refuted_by_every_interpretation(
+                &Script {
+                    decls: self.script.decls.clone(),
+                    assertions: body.to_vec(),
+                },
+                &self.assignment,
+            )
     }
 
     /// The formula of `body`: the constants it uses, their pins, `(check-sat)`.

@@ -390,6 +390,8 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     work.reduce_options(&mut findings, &groups, &resolved, options, progress)?;
     work.reduce_own_options(&mut findings, &groups, &resolved, options, progress)?;
     work.write_out_conversions(&mut findings, &groups, &resolved, factor, progress)?;
+    // Last: every step that decides a report's command or formula is done.
+    work.run_report_commands(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
         "{} groups from {} triggers ({} solver calls{})",
@@ -1069,6 +1071,40 @@ impl Work<'_> {
         })?;
         for (i, converted) in checked {
             findings[i].converted = converted;
+        }
+        Ok(())
+    }
+
+    /// For each finding a report will be about: the report's command run once more on
+    /// the report's script, at the limits the finding was confirmed at — the output
+    /// the report shows ([`Finding::printed`]). No earlier call ran exactly that: the
+    /// confirmations asked for models and ran the self-checks that reducing the
+    /// options may have left out of the report's command.
+    fn run_report_commands(
+        &self,
+        findings: &mut [Finding],
+        groups: &[Group],
+        resolved: &[(SolverConfig, Option<SolverConfig>)],
+        factor: f64,
+        progress: &mut dyn Progress,
+    ) -> Result<(), TriageError> {
+        let to_run = reported_with(findings, groups, |i| {
+            let f = &findings[i];
+            let found_on = self.dirs[f.trigger.dir].solver(&f.trigger.row().solver);
+            bug_reports::report_solver(f, found_on).cloned()
+        });
+        let what = |n| {
+            format!(
+                "running the command of each of the {n} reports on its script, for the output it shows"
+            )
+        };
+        let printed = self.each_reported(to_run, what, resolved, progress, |i, solver| {
+            let f = &findings[i];
+            self.caller
+                .printed(solver, &f.formula, self.confirmed_limits(i, f, factor))
+        })?;
+        for (i, p) in printed {
+            findings[i].printed = Some(p);
         }
         Ok(())
     }

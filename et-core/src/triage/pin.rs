@@ -124,10 +124,28 @@ impl Pins {
         let text = format!("{}\n{pins}{}", formula[..cut].trim_end(), &formula[cut..]);
         Some(PinnedFormula {
             text,
-            whole: self.whole.iter().all(|&w| w),
+            whole: self.whole.iter().all(|&w| w)
+                && refuted_by_every_interpretation(&self.script, &self.assignment),
             false_at: evaluation.explanation.unwrap_or_default(),
         })
     }
+}
+
+/// Whether `script` is false under the values of `assignment`'s constants whatever
+/// the division-by-zero functions are: the model's interpretation of them (z3's `div0`,
+/// `mod0`, `/0`) is part of what it claims, and may be exactly what is wrong with it,
+/// so pinning the constants alone makes a formula unsatisfiable only when no
+/// interpretation of its partial operators satisfies it. (et's evaluation searches
+/// those interpretations when the assignment names none.)
+pub fn refuted_by_every_interpretation(script: &Script, assignment: &Assignment) -> bool {
+    let constants_only = Assignment {
+        values: assignment.values.clone(),
+        division_by_zero: Default::default(),
+    };
+    matches!(
+        evaluate(script, &constants_only, &Limits::default()).truth,
+        Truth::False
+    )
 }
 
 /// The pins of the model in `output` on `formula`, when the model is one of the

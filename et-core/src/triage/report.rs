@@ -150,6 +150,36 @@ pub(super) fn shell_word(word: &str) -> String {
     }
 }
 
+/// What the output of `f`'s confirming re-run is said to be under the command above
+/// it: that command on the trigger file (the bare formula) is not what the re-run
+/// made when `et run`'s call adds a model request or a prelude, and then the label
+/// says what the re-run had beside them (its first lines, not all of its output).
+fn rerun_label(triage: &Triage, f: &Finding) -> String {
+    let Some(solver) = solver_of(triage, f) else {
+        return "First lines of the re-run's output".to_string();
+    };
+    let logic = triage
+        .logics
+        .get(&f.trigger.row().grammar)
+        .and_then(Option::as_deref);
+    let mut added = Vec::new();
+    if solver.command_with_models().is_some() {
+        added.push("the model request".to_string());
+    }
+    if let Some(prelude) = solver.prelude(logic) {
+        added.push(format!("the prelude {}", code(&prelude)));
+    }
+    if added.is_empty() {
+        "First lines of the re-run's output (the command above on the trigger file)".to_string()
+    } else {
+        format!(
+            "First lines of the re-run's output, made as `et run` calls the solver: with {}, \
+             which the command and file above leave out",
+            added.join(" and ")
+        )
+    }
+}
+
 pub(super) fn solver_of<'t>(triage: &'t Triage, f: &Finding) -> Option<&'t SolverConfig> {
     triage.dirs[f.trigger.dir].solver(&f.trigger.row().solver)
 }
@@ -988,7 +1018,9 @@ fn undecided_section(out: &mut String, triage: &Triage) {
          no witness of et's proves sat (the runs' `undecided.csv`): a performance finding \
          of every solver that ran on {}. The {retried} smallest (up to {} per grammar) \
          were tried again by each of those solvers at {}× the run's timeout: *slow* when \
-         one decided it then, *hopeless* when none did.\n",
+         one decided it then, *hopeless* when none did, *starved* when none did and \
+         some solver got no CPU to compute with (stopped by the wall clock, twice, \
+         before it used its CPU budget).\n",
         triage.undecided.len(),
         plural(triage.undecided.len()),
         if triage.undecided.len() == 1 {
@@ -1030,6 +1062,7 @@ fn retry_text(retry: Option<&super::undecided::Retry>) -> String {
             seconds,
         }) => format!("slow: {solver} {status} in {seconds:.2} s"),
         Some(Retry::Hopeless) => "hopeless".to_string(),
+        Some(Retry::Starved) => "starved (the machine was too busy to tell)".to_string(),
         None => String::new(),
     }
 }
@@ -1130,7 +1163,7 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     };
     let _ = writeln!(out, "**{label}:** {}.\n", wrong_answer(triage, f));
     if !f.answer().excerpt.is_empty() {
-        let _ = writeln!(out, "Output of the re-run:\n");
+        let _ = writeln!(out, "{}:\n", rerun_label(triage, f));
         code_block(out, "", &f.answer().excerpt);
     }
     if let Some(p) = f.pinned_wrong_sat() {

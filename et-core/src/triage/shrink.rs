@@ -67,10 +67,42 @@ pub fn witness_can_judge(verdict: Verdict) -> bool {
     matches!(verdict, Verdict::Unsound | Verdict::Unknown)
 }
 
+/// One check of a formula against a [`Goal`]: whether the verdict showed, and the
+/// answers it was decided on — what an error or a note quotes, so that it names the
+/// calls that decided, not earlier ones (a flaky solver or judge answers otherwise
+/// when asked again).
+#[derive(Debug, Clone)]
+pub struct Check {
+    /// The verdict showed.
+    pub shows: bool,
+    /// The solver's answer.
+    pub answer: Answer,
+    /// The judges asked, in order, with their answers: none when the solver's answer
+    /// alone decided, or the verdict needs no judge; the last is the reference when it
+    /// decided.
+    pub judges: Vec<(String, Answer)>,
+}
+
+impl Check {
+    /// `it answers sat; the judge cvc5-1.4.2 answers unsat`: the answers of this check.
+    pub fn describe(&self) -> String {
+        let mut text = format!("it answers {}", self.answer.describe());
+        for (name, answer) in &self.judges {
+            text += &format!("; the judge {name} answers {}", answer.describe());
+        }
+        text
+    }
+}
+
 impl Goal<'_> {
     /// Whether `formula` shows the goal's verdict; `fresh` starts new processes
     /// instead of reusing earlier answers.
     pub fn shows(&self, caller: &Caller, formula: &str, fresh: bool) -> Result<bool, CallError> {
+        self.check(caller, formula, fresh).map(|c| c.shows)
+    }
+
+    /// [`Goal::shows`], with the answers that decided it.
+    pub fn check(&self, caller: &Caller, formula: &str, fresh: bool) -> Result<Check, CallError> {
         let formula = Formula::new(formula, self.witness_values);
         let run = |s: &SolverConfig| {
             if fresh {
@@ -80,21 +112,33 @@ impl Goal<'_> {
             }
         };
         let answer = run(&self.solver)?;
+        let mut judges = Vec::new();
         if !self.solver_side_holds(&answer) {
-            return Ok(false); // no need to ask the reference
+            // No need to ask the reference.
+            return Ok(Check {
+                shows: false,
+                answer,
+                judges,
+            });
         }
         let mut reference = None;
         if needs_reference(self.verdict) {
             for judge in &self.references {
-                let answer = run(judge)?.as_reference();
-                if answer.usable() {
-                    reference = Some(answer);
+                let judged = run(judge)?;
+                let ruling = judged.as_reference();
+                judges.push((judge.name.clone(), judged));
+                if ruling.usable() {
+                    reference = Some(ruling);
                     break;
                 }
             }
         }
         let verdict = answer.finding(reference, &formula).map(|f| f.verdict);
-        Ok(verdict == Some(self.verdict))
+        Ok(Check {
+            shows: verdict == Some(self.verdict),
+            answer,
+            judges,
+        })
     }
 
     /// What the solver's answer alone must be for the verdict to be possible.

@@ -66,6 +66,9 @@ pub struct ReleaseTiming {
     pub solver: String,
     /// Its runs; empty when it could not be run.
     pub runs: Vec<Run>,
+    /// Runs the wall clock stopped before they used their CPU budget, on the run and
+    /// its re-run (status `starved`): not timings, left out of `runs`.
+    pub starved: usize,
     /// Its deterministic work count on the formula, read from one more run, when the
     /// family has one and the release decided the formula.
     pub work: Option<u64>,
@@ -93,11 +96,12 @@ impl ReleaseTiming {
     }
 
     /// The median CPU seconds, a run stopped at the limit (a timeout) counting as at
-    /// least `limit_s` (or its own CPU time, if more); a run that answered, `unknown`
-    /// included, counts its own CPU time: a release that gives up at once did not time
-    /// out. `None` without runs.
-    pub fn median(&self, limit_s: f64) -> Option<Seconds> {
-        let limit_s = self.extended_s.unwrap_or(limit_s);
+    /// least the CPU time it used — never the wall-clock time: a run the wall clock
+    /// stopped used less CPU than that, and is known to need only more than what it
+    /// used (a starved run, stopped before it used its CPU budget, is no run at all);
+    /// a run that answered, `unknown` included, counts its own CPU time: a release
+    /// that gives up at once did not time out. `None` without runs.
+    pub fn median(&self) -> Option<Seconds> {
         let mut seconds: Vec<Seconds> = self
             .runs
             .iter()
@@ -109,7 +113,7 @@ impl ReleaseTiming {
                     }
                 } else {
                     Seconds {
-                        value: r.cpu_s.max(limit_s),
+                        value: r.cpu_s,
                         at_least: true,
                     }
                 }
@@ -181,7 +185,7 @@ impl Timings {
     /// runs: one that gives up at once (`unknown`) was not good, and the next release
     /// timing out where it gave up is no slowdown of a formula that was solved.
     pub fn regressions(&self) -> Vec<Regression> {
-        consecutive(&self.releases, self.limit_s)
+        consecutive(&self.releases)
             .into_iter()
             .filter_map(|((a, ma), (b, mb))| {
                 let (a, b) = (&self.releases[a], &self.releases[b]);
@@ -247,13 +251,18 @@ pub fn time(
             runs: Vec::new(),
             work: None,
             extended_s: None,
+            starved: 0,
         })
         .collect();
     let run = |tasks: &[usize], releases: &mut [ReleaseTiming], limits: CallSettings<'_>| {
         let answers: Vec<Option<Answer>> =
             caller.map(tasks, |&v| caller.fresh(&versions[v], formula, limits).ok());
         for (&v, answer) in tasks.iter().zip(answers) {
-            // A release that could not start (or was killed from outside) has no timing.
+            // A release that could not start, was killed from outside or was starved
+            // has no timing.
+            if answer.as_ref().is_some_and(|a| a.status == Status::Starved) {
+                releases[v].starved += 1;
+            }
             if let Some(a) = answer.filter(|a| a.status.tells_about_solver()) {
                 releases[v].runs.push(Run {
                     status: a.status,
@@ -274,6 +283,7 @@ pub fn time(
     for (v, extended_s) in to_extend(&releases, limit_s) {
         let longer = limits.scaled(extended_s / limit_s);
         releases[v].runs.clear();
+        releases[v].starved = 0;
         releases[v].extended_s = Some(extended_s);
         let again = vec![v; ROUNDS - 1];
         run(&again, &mut releases, longer);
@@ -312,7 +322,7 @@ pub fn time(
 /// is run at just over [`REGRESSION_FACTOR`]× the earlier one's median: stopped there
 /// too, it is a regression; deciding, it gives its own time.
 pub fn to_extend(releases: &[ReleaseTiming], limit_s: f64) -> Vec<(usize, f64)> {
-    consecutive(releases, limit_s)
+    consecutive(releases)
         .into_iter()
         .filter_map(|((a, ma), (b, mb))| {
             let needed = REGRESSION_FACTOR * ma.value.max(NOISE_FLOOR_S);
@@ -324,14 +334,11 @@ pub fn to_extend(releases: &[ReleaseTiming], limit_s: f64) -> Vec<(usize, f64)> 
 
 /// Each pair of consecutive releases that ran (a release without runs is skipped),
 /// by position, with their medians.
-fn consecutive(
-    releases: &[ReleaseTiming],
-    limit_s: f64,
-) -> Vec<((usize, Seconds), (usize, Seconds))> {
+fn consecutive(releases: &[ReleaseTiming]) -> Vec<((usize, Seconds), (usize, Seconds))> {
     let ran: Vec<(usize, Seconds)> = releases
         .iter()
         .enumerate()
-        .filter_map(|(v, r)| Some((v, r.median(limit_s)?)))
+        .filter_map(|(v, r)| Some((v, r.median()?)))
         .collect();
     ran.windows(2).map(|pair| (pair[0], pair[1])).collect()
 }
@@ -350,6 +357,7 @@ mod tests {
                 .collect(),
             work: None,
             extended_s: None,
+            starved: 0,
         }
     }
 
@@ -358,10 +366,9 @@ mod tests {
 
     #[test]
     fn a_median_of_runs_stopped_at_the_limit_is_a_lower_bound() {
-        let limit = 8.0;
         let fast = release("1", &[(SAT, 1.3), (SAT, 1.2), (SAT, 1.5)]);
         assert_eq!(
-            fast.median(limit),
+            fast.median(),
             Some(Seconds {
                 value: 1.3,
                 at_least: false
@@ -370,28 +377,35 @@ mod tests {
         // One run stopped: the median is the larger exact one.
         let once = release("2", &[(SAT, 6.0), (TIMEOUT, 8.1), (SAT, 7.0)]);
         assert_eq!(
-            once.median(limit).map(|m| (m.value, m.at_least)),
+            once.median().map(|m| (m.value, m.at_least)),
             Some((7.0, false))
         );
-        // Two stopped: at least the limit.
+        // Two stopped: at least the CPU time the median one used.
         let twice = release("3", &[(TIMEOUT, 7.9), (TIMEOUT, 8.2), (SAT, 7.0)]);
         assert_eq!(
-            twice.median(limit).map(|m| (m.value, m.at_least)),
-            Some((8.0, true))
+            twice.median().map(|m| (m.value, m.at_least)),
+            Some((7.9, true))
         );
-        assert_eq!(release("4", &[]).median(limit), None);
+        // A run the wall clock stopped after 3.1 s of CPU is known to need more than
+        // 3.1 s, not the 8 s of the wall-clock limit.
+        let walled = release("3b", &[(TIMEOUT, 3.1), (TIMEOUT, 3.2)]);
+        assert_eq!(
+            walled.median().map(|m| (m.value, m.at_least)),
+            Some((3.1, true))
+        );
+        assert_eq!(release("4", &[]).median(), None);
         // Two runs of three stopped at the limit settle the median: no third run.
         let stopped = release("6", &[(TIMEOUT, 8.0), (TIMEOUT, 8.1)]);
         assert!(stopped.settled());
         assert_eq!(
-            stopped.median(limit).map(|m| (m.value, m.at_least)),
+            stopped.median().map(|m| (m.value, m.at_least)),
             Some((8.0, true))
         );
         assert!(!release("7", &[(TIMEOUT, 8.0), (SAT, 7.5)]).settled());
         // An `unknown` at once is an answer in its own time, not a run at the limit.
         let gives_up = release("5.3.2", &[(Status::Unknown, 0.02); 3]);
         assert_eq!(
-            gives_up.median(limit).map(|m| (m.value, m.at_least)),
+            gives_up.median().map(|m| (m.value, m.at_least)),
             Some((0.02, false))
         );
     }

@@ -59,6 +59,9 @@ pub enum Retry {
     },
     /// Nobody decided it within the longer limit.
     Hopeless,
+    /// Nobody decided it, and some solver was starved (the wall clock stopped it,
+    /// twice, before it used its CPU budget): the machine was too busy to tell.
+    Starved,
 }
 
 /// A formula of `undecided.csv` in enumeration order: grammar, size, index length and
@@ -100,7 +103,10 @@ pub fn read(
             }
         }
         for ((grammar, size, _, index), answers) in by_formula {
-            if answers.is_empty() {
+            // Rejected by every solver (a file from before et told such formulas
+            // apart): the grammar's fault, not a formula anyone failed to decide.
+            let rejected = Status::Rejected.label();
+            if answers.iter().all(|(_, status)| status == rejected) {
                 continue;
             }
             let key = (d, grammar.clone());
@@ -160,6 +166,7 @@ pub fn retry(
         |&i| -> Result<Retry, (String, CallError)> {
             let u = &undecided[i];
             let mut best: Option<Retry> = None;
+            let mut starved = false;
             for (name, _) in &u.answers {
                 let Some(solver) = dirs[u.dir].solver(name) else {
                     continue; // a judge et cannot run again here: nothing to learn
@@ -168,6 +175,7 @@ pub fn retry(
                     .fresh(solver, &u.formula, limits(u))
                     .map_err(|e| (name.clone(), e))?;
                 if answer.judging_status().is_none() {
+                    starved |= answer.status == Status::Starved;
                     continue;
                 }
                 let faster = match &best {
@@ -182,7 +190,11 @@ pub fn retry(
                     });
                 }
             }
-            Ok(best.unwrap_or(Retry::Hopeless))
+            Ok(best.unwrap_or(if starved {
+                Retry::Starved
+            } else {
+                Retry::Hopeless
+            }))
         },
         progress,
     );

@@ -8,7 +8,8 @@
 #   invalid-model   prints sat, then z3's failed-model-check error, and exits 1
 #   assert          reports a failed assertion at src/fault/arith.cpp:42 and aborts
 #   segfault        dies of SIGSEGV
-#   hang            never answers
+#   hang            never answers, computing all the while (a loop)
+#   wait            never answers, waiting without computing (a starved call)
 #   not-found       the shell's "not found" for a missing program, exit 127 (the call
 #                   never started: a setup error)
 real=$1
@@ -29,7 +30,8 @@ while [ $# -gt 1 ]; do
         echo "fault: src/fault/arith.cpp:42: failed assertion 'x != 0'" >&2
         kill -ABRT $$ ;;
       segfault) kill -SEGV $$ ;;
-      hang) exec sleep 100000 ;;
+      hang) while :; do :; done ;;
+      wait) exec sleep 100000 ;;
       not-found) echo "sh: 1: /opt/missing/solver: not found" >&2; exit 127 ;;
       *) echo "fault-on.sh: unknown fault $fault" >&2; exit 2 ;;
     esac

@@ -62,8 +62,21 @@ impl Worker<'_> {
                 if calls.job.done.contains_key(&solver.name) {
                     continue;
                 }
-                if !calls.call(solver, next.next().copied())? {
+                if !calls.answer(solver, next.next().copied())? {
                     running = false;
+                    forget_unasked(&mut batch, solver);
+                    break 'run;
+                }
+            }
+            // A configuration's `unknown`s are asked for their reason only now, once
+            // nothing is written ahead to its session: a fresh call made while the
+            // session works on the next formula would count in that formula's time
+            // (its wall clock runs from its predecessor's answer), and make a worker's
+            // calls overlap.
+            for at in 0..batch.len() {
+                if !batch[at].ask_why(solver)? {
+                    running = false;
+                    forget_unasked(&mut batch[at..], solver);
                     break 'run;
                 }
             }
@@ -72,6 +85,19 @@ impl Worker<'_> {
             .into_iter()
             .map(|calls| calls.finish(running))
             .collect()
+    }
+}
+
+/// Drops `solver`'s calls of `batch` that wait to be asked for their reason
+/// ([`FormulaCalls::ask_why`]) when the run is cancelled: unasked, an `unknown` may be
+/// a refused option, not a finding, so the call gets no row and is made again on
+/// resume.
+fn forget_unasked(batch: &mut [FormulaCalls<'_, '_>], solver: &SolverConfig) {
+    for calls in batch {
+        if calls.asks_why(solver) {
+            calls.made.remove(&solver.name);
+            calls.known.remove(&solver.name);
+        }
     }
 }
 
@@ -149,11 +175,9 @@ impl FormulaCalls<'_, '_> {
             }
         }
         // A formula judged whole that nobody decided is a finding of its own.
-        let undecided = if rows.len() == todo.len() && !todo.is_empty() {
-            self.undecided()
-        } else {
-            Vec::new()
-        };
+        let whole = rows.len() == todo.len() && !todo.is_empty();
+        let undecided = if whole { self.undecided() } else { Vec::new() };
+        let rejected_by_all = if whole { self.rejected_by_all() } else { None };
         let witness = self
             .searched
             .get()
@@ -167,20 +191,25 @@ impl FormulaCalls<'_, '_> {
             index: job.index.clone(),
             call_seconds: self.call_seconds,
             undecided,
+            rejected_by_all,
             rechecks: self.rechecks,
         })
+    }
+
+    /// Runs one solver on the formula, with nothing written ahead, and asks a
+    /// configuration's `unknown` for its reason at once ([`Self::answer`], then
+    /// [`Self::ask_why`]); false if the run is being cancelled.
+    pub(super) fn call(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
+        Ok(self.answer(solver, None)? && self.ask_why(solver)?)
     }
 
     /// Runs one solver on the formula (`then` is the formula it runs on next, if any);
     /// false if the run is being cancelled. The call
     /// is made and observed through [`crate::judging`], the path triage re-runs it by: with
     /// models on, the solver runs with its family's model options, the script asks for
-    /// the model after `(check-sat)`, and a `sat` model is checked by et-eval.
-    pub(super) fn call(
-        &mut self,
-        solver: &SolverConfig,
-        then: Option<&Job>,
-    ) -> anyhow::Result<bool> {
+    /// the model after `(check-sat)`, and a `sat` model is checked by et-eval. A
+    /// configuration's `unknown` is yet to be asked for its reason ([`Self::ask_why`]).
+    fn answer(&mut self, solver: &SolverConfig, then: Option<&Job>) -> anyhow::Result<bool> {
         let w = self.worker;
         if w.cancel.load(Ordering::Relaxed) {
             return Ok(false);
@@ -202,16 +231,39 @@ impl FormulaCalls<'_, '_> {
         self.rechecks.session_calls += u64::from(mode == CallMode::Session);
         let mut observation = Observation::new(invocation, outcome, || self.read());
         observation.mode = mode;
-        if solver.configuration.is_some() && observation.class.status == Status::Unknown {
-            match self.refusal(solver)? {
-                Refusal::Cancelled => return Ok(false),
-                Refusal::Refused(rejected) => observation = *rejected,
-                Refusal::None => {}
-            }
-        }
         self.known
             .insert(solver.name.clone(), observation.as_reference());
         self.made.insert(solver.name.clone(), observation);
+        Ok(true)
+    }
+
+    /// Whether `solver`'s call here is a configuration's `unknown`, which
+    /// [`Self::ask_why`] asks for its reason (once: [`Worker::formulas`] asks each call
+    /// after its solver's pass, a judge's call is asked at once).
+    fn asks_why(&self, solver: &SolverConfig) -> bool {
+        solver.configuration.is_some()
+            && self
+                .made
+                .get(&solver.name)
+                .is_some_and(|m| m.class.status == Status::Unknown)
+    }
+
+    /// Asks a configuration's `unknown` on the formula for its reason ([`Self::refusal`]):
+    /// when the solver refuses an option value, the `rejected` call replaces it. Nothing
+    /// for any other call. False if the run is being cancelled.
+    pub(super) fn ask_why(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
+        if !self.asks_why(solver) {
+            return Ok(true);
+        }
+        match self.refusal(solver)? {
+            Refusal::Cancelled => return Ok(false),
+            Refusal::Refused(rejected) => {
+                self.known
+                    .insert(solver.name.clone(), rejected.as_reference());
+                self.made.insert(solver.name.clone(), *rejected);
+            }
+            Refusal::None => {}
+        }
         Ok(true)
     }
 
@@ -244,6 +296,15 @@ impl FormulaCalls<'_, '_> {
         invocation: &Invocation<'_>,
     ) -> anyhow::Result<CallOutcome> {
         let w = self.worker;
+        // A worker's calls never overlap: a session's formula written ahead is
+        // measured from its predecessor's answer, so a call made before it is read
+        // would count in its time, and the run's solver time would exceed its wall
+        // time per job.
+        debug_assert!(
+            w.sessions.borrow().ahead().next().is_none(),
+            "a fresh call of {} while a session has a formula written ahead",
+            solver.name
+        );
         // The bare formula goes to the formula file, a framed script to the other.
         let slot = usize::from(invocation.script != self.text);
         let file = [&w.file, &w.framed_file][slot];
@@ -283,6 +344,12 @@ impl Worker<'_> {
             return Ok(None);
         }
         let mut sessions = self.sessions.borrow_mut();
+        // As in a fresh call: no other session's formula written ahead is running.
+        debug_assert!(
+            sessions.ahead().all(|name| name == solver.name),
+            "a session call of {} while another session has a formula written ahead",
+            solver.name
+        );
         let Some(session) = sessions.of(&solver.name, || {
             Session::for_solver(solver, &invocation.command)
                 .map(|s| s.restart_after(self.restart_after))

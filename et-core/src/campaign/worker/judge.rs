@@ -128,7 +128,7 @@ impl FormulaCalls<'_, '_> {
         {
             if let Some(answer) = w.cache.get(&r.name, self.job.offset) {
                 self.known.insert(r.name.clone(), answer);
-            } else if !self.call(r, None)? {
+            } else if !self.call(r)? {
                 return Ok(false);
             }
         }
@@ -176,7 +176,7 @@ impl FormulaCalls<'_, '_> {
             .iter()
             .filter(|d| d.answer.status.tells_about_solver())
             .collect();
-        if tried.is_empty() || self.witness().is_some() {
+        if tried.is_empty() || self.rejected_by_all().is_some() || self.witness().is_some() {
             return Vec::new();
         }
         let job = self.job;
@@ -193,6 +193,30 @@ impl FormulaCalls<'_, '_> {
             .collect();
         rows.sort_by(|a, b| a.solver.cmp(&b.solver));
         rows
+    }
+
+    /// When every solver that ran on the formula rejected it: the first of them (by
+    /// name) and the first error line it printed. Such a formula is outside what the
+    /// solvers take — a defect of the grammar (an operator no solver knows, an
+    /// ill-sorted term), not an undecided formula or a finding of anyone.
+    pub(super) fn rejected_by_all(&self) -> Option<String> {
+        let decisions = self.decisions();
+        let mut tried = decisions
+            .iter()
+            .filter(|d| d.answer.status.tells_about_solver())
+            .peekable();
+        tried.peek()?;
+        if !tried.all(|d| d.answer.status == Status::Rejected) {
+            return None;
+        }
+        let (name, made) = self
+            .made
+            .iter()
+            .filter(|(_, m)| m.class.status == Status::Rejected)
+            .min_by(|a, b| a.0.cmp(b.0))?;
+        let line = crate::oracle::first_error(&made.outcome)
+            .unwrap_or_else(|| "no error line".to_string());
+        Some(format!("{name}: {line}"))
     }
 }
 

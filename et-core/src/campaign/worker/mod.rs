@@ -79,6 +79,9 @@ pub(super) struct Finished {
     /// When no solver of the pool and no witness decided the formula: every solver's
     /// status and time on it (for `undecided.csv`); empty otherwise.
     pub undecided: Vec<UndecidedRow>,
+    /// When every solver that ran rejected the formula (a defect of the grammar): the
+    /// first of them and its first error line ([`FormulaCalls::rejected_by_all`]).
+    pub rejected_by_all: Option<String>,
     /// Session calls re-run fresh on this formula: to confirm a finding, or for the
     /// audit.
     pub rechecks: SessionRechecks,

@@ -52,6 +52,16 @@ impl Sessions {
         self.by_solver.get_mut(name).and_then(Option::as_mut)
     }
 
+    /// The solvers whose session has a formula written ahead: each process may be
+    /// working on it, its wall clock running. Another call made meanwhile would
+    /// overlap that formula's measured time.
+    pub fn ahead(&self) -> impl Iterator<Item = &str> {
+        self.by_solver
+            .iter()
+            .filter(|(_, s)| s.as_ref().is_some_and(Session::is_ahead))
+            .map(|(n, _)| n.as_str())
+    }
+
     /// How many sessions are alive.
     #[cfg(test)]
     fn live(&self) -> usize {

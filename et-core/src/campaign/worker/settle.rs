@@ -30,8 +30,9 @@ pub(in crate::campaign) struct SessionRechecks {
 impl FormulaCalls<'_, '_> {
     /// Makes `solver`'s row rest on fresh processes wherever it holds a finding: a
     /// session call of it that would carry a verdict, or that crashed, ran out of
-    /// memory, was rejected or was killed from outside, is made again fresh, and so is the session call of the solver whose
-    /// answer established the verdict (its reference, or the pool's decider). Each
+    /// memory, was rejected, was killed from outside or was starved, is made again
+    /// fresh, and so is the session call of the solver whose answer established the
+    /// verdict (its reference, or the pool's decider). Each
     /// round turns one session call into a fresh one, so this ends. False if the run is
     /// being cancelled.
     pub(super) fn settle(&mut self, solver: &SolverConfig) -> anyhow::Result<bool> {
@@ -53,7 +54,11 @@ impl FormulaCalls<'_, '_> {
             let own = assessment.finding.is_some()
                 || matches!(
                     status,
-                    Status::Crash | Status::Memout | Status::Rejected | Status::Killed
+                    Status::Crash
+                        | Status::Memout
+                        | Status::Rejected
+                        | Status::Killed
+                        | Status::Starved
                 );
             let decider = match assessment.finding.and_then(|f| f.evidence) {
                 Some(Evidence::Reference) => assessment.reference.map(|r| r.name.clone()),

@@ -228,7 +228,29 @@ pub(crate) fn usable_cpus() -> u32 {
     *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()) as u32)
 }
 
+/// The share of the wall-clock limit a call without a smaller CPU-time limit must have
+/// computed for, when that limit stops it, to count as a timeout ([`Limits::starves`]).
+/// A solver that computes alone on its CPU uses nearly all of it; one that got less than
+/// half was kept from computing.
+pub const STARVED_SHARE: f64 = 0.5;
+
 impl Limits {
+    /// The CPU time a call stopped by one of these limits has used when it timed out by
+    /// computing: the CPU-time limit when it is the smaller one (the wall-clock limit is
+    /// then a safety net above it), else [`STARVED_SHARE`] of the wall-clock limit.
+    pub fn cpu_budget(&self) -> Duration {
+        match self.cpu_timeout {
+            Some(cpu) if cpu < self.timeout => cpu,
+            _ => self.timeout.mul_f64(STARVED_SHARE),
+        }
+    }
+
+    /// Whether a call that `timed_out` after `cpu` of CPU time was starved: stopped by
+    /// the wall clock with less CPU than [`Limits::cpu_budget`].
+    pub fn starves(&self, timed_out: bool, cpu: Duration) -> bool {
+        timed_out && cpu < self.cpu_budget()
+    }
+
     /// Limits with the given timeout, no CPU or memory limit and the default capture cap.
     pub fn with_timeout(timeout: Duration) -> Self {
         Limits {
@@ -279,6 +301,12 @@ pub struct CallOutcome {
     pub signal: Option<i32>,
     /// et killed the solver at the wall-clock or the CPU-time limit.
     pub timed_out: bool,
+    /// It was killed at the wall-clock limit having used less CPU than it may
+    /// ([`Limits::starves`]): it waited rather than computed. On a machine loaded by
+    /// other work that is waiting for a CPU, which says nothing about the solver: such a
+    /// call is made once more ([`Supervisor::call`]), and one starved again is
+    /// classified `starved`, never `timeout`.
+    pub starved: bool,
     /// The memory limit was reached: with cgroups, the kernel's OOM killer acted in the
     /// call's cgroup (the call is then ended); without, a fatal signal with the peak
     /// resident set within 10% of the address-space limit. Out-of-memory *messages* are
@@ -356,13 +384,13 @@ impl Supervisor {
     /// Makes a call: [`Supervisor::run`], made again where its outcome says nothing
     /// about the solver.
     ///
-    /// A call stopped by the wall-clock limit before it used its CPU-time limit (when that
-    /// is the smaller one) is made once more, and the second outcome is the call's: the
-    /// wall-clock limit is a safety net above the CPU limit, and reaching it first means
+    /// A starved call ([`CallOutcome::starved`]: stopped by the wall clock before it
+    /// used its CPU budget) is made once more, and the second outcome is the call's:
     /// the solver was waiting rather than computing — on a machine loaded by other work,
     /// waiting for a CPU, which says nothing about the solver and must not become a
-    /// `timeout` finding. A solver that stops the same way again keeps its timeout (it
-    /// hangs without computing, or the machine is still that loaded).
+    /// `timeout` finding. One starved again stays starved (classified `starved`: the
+    /// machine was too busy to judge it, or the solver waits without computing), never
+    /// a timeout.
     ///
     /// A call killed from outside ([`CallOutcome::killed_from_outside`]) is made again, up
     /// to [`OUTSIDE_KILL_RETRIES`] times: the kill says nothing about the solver. One that
@@ -379,7 +407,7 @@ impl Supervisor {
             retries += 1;
             outcome = self.run(command, input, limits)?;
         }
-        if starved(&outcome, limits) {
+        if outcome.starved {
             return self.run(command, input, limits);
         }
         Ok(outcome)
@@ -388,15 +416,6 @@ impl Supervisor {
 
 /// How many times [`run_call`] makes a call again that something outside et killed.
 pub const OUTSIDE_KILL_RETRIES: u32 = 3;
-
-/// Whether `outcome` ended at the wall-clock limit with CPU time to spare under a
-/// smaller CPU-time limit ([`run_call`]).
-fn starved(outcome: &CallOutcome, limits: &Limits) -> bool {
-    let Some(cpu_limit) = limits.cpu_timeout else {
-        return false;
-    };
-    outcome.timed_out && cpu_limit < limits.timeout && outcome.cpu < cpu_limit
-}
 
 impl Supervisor {
     /// [`Supervisor::run`], with the choice of waiting on a pidfd or (tests of the

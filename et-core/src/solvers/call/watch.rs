@@ -473,6 +473,7 @@ impl Watched {
             exit_code: self.ended.and_then(|e| e.exit_code),
             signal: self.ended.and_then(|e| e.signal),
             timed_out,
+            starved: self.why == Stop::WallTimeout && limits.starves(timed_out, cpu),
             memory_limit_hit: false,
             cancelled,
             start_error: None,

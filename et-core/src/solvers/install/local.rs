@@ -1,14 +1,15 @@
 //! A solver built locally (a development head, a patched release) added to a pool as it
-//! is: its family guessed from the program's name unless given, its version read from
-//! `PROGRAM --version` unless given, its command the program with the family's
-//! self-check options, as an installed release gets.
+//! is: its family guessed from the program's name unless given (a family et does not
+//! know is run as a generic SMT-LIB solver), its version read from `PROGRAM --version`
+//! unless given, its command the program with the family's self-check options, as an
+//! installed release gets.
 
 use std::path::Path;
 use std::time::Duration;
 
 use super::super::call::{run_call, Input, Limits};
 use super::super::family;
-use super::super::pool::{Pool, SolverConfig};
+use super::super::pool::{check_name, Pool, SolverConfig};
 use super::register::register;
 use super::InstallError;
 
@@ -17,7 +18,8 @@ use super::InstallError;
 pub struct LocalBuild<'a> {
     /// The program (an absolute path is recorded as given).
     pub program: &'a str,
-    /// Its family, when its name does not tell.
+    /// Its family, when its name does not tell: one et knows, or any other name (run
+    /// as a generic SMT-LIB solver, [`family::SmtLib`]).
     pub family: Option<&'a str>,
     /// Its version, when `--version` does not tell.
     pub version: Option<&'a str>,
@@ -26,8 +28,9 @@ pub struct LocalBuild<'a> {
 }
 
 /// Adds `build` to `pool_file` (under the lock of `home`) and returns its entry. A
-/// program that does not run, a family or version that cannot be told, or a name the
-/// pool already has is refused ([`InstallError::BadLocal`]); nothing is written then.
+/// program that does not run, a family or version that cannot be told, a family or
+/// solver name that cannot name one, or a name the pool already has is refused
+/// ([`InstallError::BadLocal`]); nothing is written then.
 pub fn add_local(
     home: &Path,
     pool_file: &Path,
@@ -40,19 +43,21 @@ pub fn add_local(
     if !Path::new(build.program).is_file() {
         return Err(bad("no such file".into()));
     }
-    let family = match build.family {
-        Some(name) => family::find(name).ok_or_else(|| {
-            bad(format!(
-                "unknown family `{name}` (known: {})",
-                family::FAMILIES
-                    .iter()
-                    .map(|f| f.name())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
-        })?,
-        None => family::guess(build.program)
-            .ok_or_else(|| bad("its name tells no family: give --family".into()))?,
+    // A family et does not know (`--family mathsat`) is recorded as given and run as a
+    // generic SMT-LIB solver, as a pool entry naming it is; a known one by et's name.
+    let (family_name, family) = match build.family {
+        Some(name) => match family::find(name) {
+            Some(known) => (known.name().to_string(), known),
+            None => {
+                check_family(name).map_err(bad)?;
+                (name.to_string(), family::find_or_generic(name))
+            }
+        },
+        None => {
+            let known = family::guess(build.program)
+                .ok_or_else(|| bad("its name tells no family: give --family".into()))?;
+            (known.name().to_string(), known)
+        }
     };
     let version = match build.version {
         Some(v) => v.to_string(),
@@ -61,16 +66,52 @@ pub fn add_local(
     };
     let name = build
         .name
-        .map_or_else(|| format!("{}-{version}", family.name()), str::to_string);
+        .map_or_else(|| format!("{family_name}-{version}"), str::to_string);
+    check_name(&name).map_err(bad)?;
     if pool_file.exists() && Pool::load(pool_file)?.get(&name).is_some() {
         return Err(bad(format!(
             "{} already has a solver named `{name}`: give another with --name",
             pool_file.display()
         )));
     }
-    let solver = SolverConfig::installed(family, &name, &version, build.program);
+    // As an installed release gets it (`SolverConfig::installed`), but under the family
+    // name given: the generic family's own name would lose it.
+    let command = std::iter::once(build.program)
+        .chain(family.self_check_options().iter().copied())
+        .map(str::to_string)
+        .collect();
+    let solver = SolverConfig::new(&name, &family_name, &version, command);
     register(home, pool_file, &[&solver])?;
     Ok(solver)
+}
+
+/// Checks a family name et does not know: it is listed in `--solvers` and `reference`
+/// (comma-separated, as solver names are) and starts the default solver name, so it
+/// holds no whitespace, comma, control character or path separator.
+fn check_family(name: &str) -> Result<(), String> {
+    let bad = name.is_empty()
+        || name
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, ',' | '/' | '\\'));
+    if bad {
+        Err(format!(
+            "family `{}` is not a name: a family is a word without whitespace, commas or \
+             `/` (et knows {}; any other is run as a generic SMT-LIB solver)",
+            name.escape_debug(),
+            known_families()
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// The families et knows, for messages.
+fn known_families() -> String {
+    family::FAMILIES
+        .iter()
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The first `X.Y` or `X.Y.Z` that `PROGRAM --version` prints (run as every call is,
@@ -143,5 +184,54 @@ mod tests {
         );
         let e = add_local(home.path(), &pool, &given).unwrap_err();
         assert!(e.to_string().contains("already has"), "{e}");
+    }
+
+    #[test]
+    fn a_family_et_does_not_know_is_added_as_given() {
+        let home = tempfile::tempdir().unwrap();
+        let pool = home.path().join("pool.toml");
+        let program = home.path().join("mathsat");
+        std::fs::write(&program, "#!/bin/sh\nexit 0\n").unwrap();
+        let program = program.to_string_lossy().into_owned();
+        let build = LocalBuild {
+            program: &program,
+            family: Some("mathsat"),
+            version: Some("5.6.10"),
+            ..LocalBuild::default()
+        };
+        let added = add_local(home.path(), &pool, &build).unwrap();
+        assert_eq!(added.name, "mathsat-5.6.10");
+        assert_eq!(added.family, "mathsat");
+        // et knows no self-checks of it, and not how to ask it for models.
+        assert_eq!(added.command, std::slice::from_ref(&program));
+        assert!(!added.models);
+        assert_eq!(Pool::load(&pool).unwrap().solvers, [added]);
+        // A known family given in other letters is recorded by et's name for it.
+        let upper = LocalBuild {
+            family: Some("Z3"),
+            name: Some("z3-head"),
+            ..build.clone()
+        };
+        assert_eq!(add_local(home.path(), &pool, &upper).unwrap().family, "z3");
+        for (family, name) in [("math sat", None), ("", None), ("a,b", None)]
+            .into_iter()
+            .chain([("mathsat", Some("mathsat head"))])
+        {
+            let bad = LocalBuild {
+                family: Some(family),
+                name,
+                ..build.clone()
+            };
+            let e = add_local(home.path(), &pool, &bad).unwrap_err();
+            assert!(
+                matches!(e, InstallError::BadLocal { .. }),
+                "{family:?}: {e}"
+            );
+        }
+        assert_eq!(
+            Pool::load(&pool).unwrap().solvers.len(),
+            2,
+            "nothing more written"
+        );
     }
 }

@@ -261,6 +261,12 @@ impl<'s> Session<'s> {
         self.live.is_some()
     }
 
+    /// Whether a formula is written ahead ([`Session::call_then`]): the process may be
+    /// working on it now, and its wall clock runs.
+    pub fn is_ahead(&self) -> bool {
+        self.live.as_ref().is_some_and(|l| l.ahead.is_some())
+    }
+
     /// Ends the session process, if one runs (the next call starts a new one).
     pub fn end(&mut self) {
         // Dropping the process kills its tree and reaps it.
