@@ -778,6 +778,24 @@ fn resume_with_a_larger_n_grows_a_finished_campaign() {
     ]);
     assert!(o.status.success(), "{}", show(&o));
     assert_eq!(manifest(&out).1.n, 50);
+    // The summary covers the whole campaign: z3's row counts 50 calls, not 20.
+    let z3_row = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with(&format!("{Z3} ")))
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("z3's row in {}", show(&o)));
+    let counted: u64 = z3_row
+        .split_whitespace()
+        .skip(1)
+        .take(4) // sat unsat unknown timeout
+        .map(|n| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(counted, 50, "{z3_row}");
+    // Resumed again with nothing left: no table of zeros, and it says so.
+    let o = s.run(&["run", "--resume", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(stdout(&o).is_empty(), "{}", show(&o));
+    assert!(stderr(&o).contains("nothing to do"), "{}", show(&o));
     let grown = std::fs::read_to_string(out.join("runs.csv")).unwrap();
     assert!(
         grown.starts_with(&first),

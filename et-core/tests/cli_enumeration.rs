@@ -1,5 +1,7 @@
 //! The enumeration subcommands as a user runs them.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -105,6 +107,150 @@ fn out_dir_writes_one_file_per_index() {
     let text = std::fs::read_to_string(dir.join("11.smt2")).unwrap();
     assert_eq!(text, stdout(&et(&["index", "-g", "ints", "11"])));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The file names in `dir`, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn out_dir_refuses_to_replace_formula_files_unless_forced() {
+    let s = common::Scratch::new();
+    let dir = s.join("f");
+    std::fs::create_dir(&dir).unwrap();
+    // Formula files of someone else's (indices 3 and 1 of the range), and files et does
+    // not write: another name, an index written another way, an index out of range.
+    for name in ["3.smt2", "1.smt2", "notes.txt", "02.smt2", "9.smt2"] {
+        std::fs::write(dir.join(name), "mine").unwrap();
+    }
+    let d = dir.to_str().unwrap();
+    let before = files_in(&dir);
+    let o = s.run(&["enumerate", "-g", "core", "--n", "5", "--out-dir", d]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::show(&o));
+    let err = stderr(&o);
+    // One error line, naming the first file that exists.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("et: error: "), "{err}");
+    assert!(
+        err.contains(&dir.join("1.smt2").display().to_string()),
+        "{err}"
+    );
+    assert!(err.contains("--force"), "{err}");
+    // Nothing written.
+    assert_eq!(files_in(&dir), before);
+    assert_eq!(std::fs::read_to_string(dir.join("1.smt2")).unwrap(), "mine");
+    assert!(o.stdout.is_empty());
+
+    // A range that does not meet them needs no --force.
+    let o = s.run(&[
+        "enumerate",
+        "-g",
+        "core",
+        "--start",
+        "4",
+        "--n",
+        "2",
+        "--out-dir",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", common::show(&o));
+
+    // --force replaces them, and leaves what et does not write alone.
+    let o = s.run(&[
+        "enumerate",
+        "-g",
+        "core",
+        "--n",
+        "5",
+        "--out-dir",
+        d,
+        "--force",
+    ]);
+    assert!(o.status.success(), "{}", common::show(&o));
+    assert_eq!(
+        files_in(&dir),
+        [
+            "0.smt2",
+            "02.smt2",
+            "1.smt2",
+            "2.smt2",
+            "3.smt2",
+            "4.smt2",
+            "5.smt2",
+            "9.smt2",
+            "notes.txt"
+        ]
+    );
+    for i in ["1", "3"] {
+        assert_eq!(
+            std::fs::read_to_string(dir.join(format!("{i}.smt2"))).unwrap(),
+            stdout(&et(&["index", "-g", "core", i]))
+        );
+    }
+    for name in ["notes.txt", "02.smt2", "9.smt2"] {
+        assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), "mine");
+    }
+}
+
+#[test]
+fn out_dir_says_what_it_wrote() {
+    let s = common::Scratch::new();
+    let dir = s.join("formulas");
+    let d = dir.to_str().unwrap();
+    let o = s.run(&[
+        "enumerate",
+        "-g",
+        "ints",
+        "--start",
+        "10",
+        "--n",
+        "3",
+        "--out-dir",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", common::show(&o));
+    assert!(o.stdout.is_empty());
+    // One line on stderr: how many files, which, and where.
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "{err}");
+    let line = lines[0];
+    assert!(line.starts_with("et: "), "{line}");
+    for said in ["3 ", "10.smt2", "12.smt2", d] {
+        assert!(line.contains(said), "`{said}` not in: {line}");
+    }
+    assert_eq!(files_in(&dir), ["10.smt2", "11.smt2", "12.smt2"]);
+
+    // Replacing says how many it replaced.
+    let o = s.run(&[
+        "enumerate",
+        "-g",
+        "ints",
+        "--start",
+        "11",
+        "--n",
+        "1",
+        "--out-dir",
+        d,
+        "--force",
+    ]);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("1 ") && err.contains("11.smt2") && err.contains("replacing 1"),
+        "{err}"
+    );
+
+    // --force means nothing without --out-dir: refused.
+    let o = s.run(&["enumerate", "-g", "ints", "--n", "1", "--force"]);
+    assert_eq!(o.status.code(), Some(2), "{}", common::show(&o));
 }
 
 #[test]

@@ -368,6 +368,85 @@ fn cli_install_installs_what_it_can_and_names_what_it_cannot() {
     assert!(!home.join("pool.toml").exists());
 }
 
+/// A folder holding a `python3` for `et solvers install` to find first on PATH, which
+/// never reaches PyPI: asked for the versions of `z3-solver`, it answers as pip does
+/// (listing `versions`, or failing as without network when there are none), and every
+/// other request fails as without network.
+fn offline_python(home: &Path, versions: Option<&str>) -> std::path::PathBuf {
+    let bin = home.join("offline-bin");
+    std::fs::create_dir(&bin).unwrap();
+    let listing = match versions {
+        Some(v) => format!(
+            "*z3-solver==0.0.0.0.0*) echo 'ERROR: Could not find a version that satisfies \
+             the requirement z3-solver==0.0.0.0.0 (from versions: {v})' >&2; exit 1;;"
+        ),
+        None => String::new(),
+    };
+    let python = bin.join("python3");
+    std::fs::write(
+        &python,
+        format!(
+            "#!/bin/sh\ncase \"$*\" in {listing} esac\n\
+             echo 'ERROR: no network in this test' >&2\nexit 1\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&python, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    bin
+}
+
+/// `et args` with `ET_HOME` (and `TMPDIR`) at `home` and `bin` first on PATH.
+fn et_with_path(home: &Path, bin: &Path, args: &[&str]) -> std::process::Output {
+    let path = std::env::join_paths(std::iter::once(bin.to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    Command::new(env!("CARGO_BIN_EXE_et"))
+        .args(args)
+        .env("ET_HOME", home)
+        .env("TMPDIR", home)
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn cli_install_of_a_family_alone_takes_its_newest_release() {
+    test_pool();
+    // The newest release is installed already, so nothing is downloaded. In the
+    // listing's order 4.8.10 comes last, but 4.16.0 is the newest release.
+    let home = home_with_installed("newest", "z3-4.16.0");
+    let bin = offline_python(&home, Some("4.8.5.0, 4.16.0.0, 4.8.0.0.post1, 4.8.10.0"));
+    let out = et_with_path(&home, &bin, &["solvers", "install", "z3"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert_eq!(stdout.lines().next(), Some("z3-4.16.0  already installed"));
+    // It says which release it chose.
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("et: z3: ") && l.contains("z3-4.16.0")),
+        "{stderr}"
+    );
+    let pool = Pool::load(&home.join("pool.toml")).unwrap();
+    assert_eq!(pool.names(), ["z3-4.16.0"]);
+
+    // With PyPI out of reach the spec fails, named, and nothing is registered.
+    let home = scratch("newest-offline");
+    let bin = offline_python(&home, None);
+    let out = et_with_path(&home, &bin, &["solvers", "install", "z3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("et: error: z3@latest: ")),
+        "{stderr}"
+    );
+    assert!(!home.join("pool.toml").exists());
+}
+
 #[test]
 fn cli_list_without_a_pool_installs_nothing() {
     let home = scratch("no-pool");

@@ -152,11 +152,18 @@ impl Lowerer<'_> {
             Expr::Ref(name, position) => match self.ids.get(name) {
                 Some(&id) => out.push(Item::Child(id)),
                 None => {
-                    let rule = self.nonterminals[owner].name.clone();
-                    self.problem(
-                        *position,
-                        format!("rule `{rule}` refers to `{name}`, which is not defined"),
-                    );
+                    let rule = &self.nonterminals[owner].name;
+                    let defined = self
+                        .nonterminals
+                        .iter()
+                        .filter(|nt| nt.generated_in.is_none())
+                        .map(|nt| nt.name.as_str());
+                    let hint = closest(name, defined)
+                        .map(|near| format!("; did you mean `{near}`?"))
+                        .unwrap_or_default();
+                    let message =
+                        format!("rule `{rule}` refers to `{name}`, which is not defined{hint}");
+                    self.problem(*position, message);
                 }
             },
             Expr::Seq(parts) => {
@@ -290,5 +297,75 @@ impl Lowerer<'_> {
             .collect();
         self.nonterminals[id].alternatives = alternatives;
         id
+    }
+}
+
+/// The name among `candidates` closest to `name`, if it is close enough to be the one
+/// meant: a slip of one or two edits (swapped neighbours count as one), and at most a
+/// third of `name`'s characters (but one always). The first in order wins a tie.
+fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let length = name.chars().count();
+    let within = (length / 3).clamp(1, 2);
+    let mut best: Option<(usize, &str)> = None;
+    for candidate in candidates {
+        // Names whose lengths differ by more are farther (and not worth the table).
+        if candidate.chars().count().abs_diff(length) > within {
+            continue;
+        }
+        let distance = edit_distance(name, candidate);
+        let closer = match best {
+            Some((d, _)) => distance < d,
+            None => distance <= within,
+        };
+        if closer {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
+}
+
+/// The optimal-string-alignment distance: the fewest insertions, deletions,
+/// substitutions and swaps of two neighbouring characters turning `a` into `b` (no
+/// substring edited twice).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Rows i − 2, i − 1 and i of the table of distances between prefixes.
+    let mut before: Vec<usize> = Vec::new();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let substitute = previous[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            row[j] = substitute.min(previous[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        before = std::mem::replace(&mut previous, row);
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_a_swap_as_one_edit() {
+        assert_eq!(edit_distance("int_trem", "int_term"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", "abc"), 0);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+    }
+
+    #[test]
+    fn closest_suggests_only_near_names() {
+        let rules = ["start", "int_term", "bool_term"];
+        assert_eq!(closest("int_trem", rules.into_iter()), Some("int_term"));
+        assert_eq!(closest("bool_tem", rules.into_iter()), Some("bool_term"));
+        assert_eq!(closest("bool_trm", rules.into_iter()), Some("bool_term"));
+        assert_eq!(closest("real_term", rules.into_iter()), None); // 3 from `bool_term`
+        assert_eq!(closest("x", rules.into_iter()), None);
     }
 }

@@ -3,6 +3,10 @@
 //! itself (rather than using pest_meta's AST) because the AST drops the positions of
 //! expressions and its validator rejects left recursion, which is fine in a CFG.
 
+use std::iter::Peekable;
+use std::str::CharIndices;
+
+use pest::error::{ErrorVariant, InputLocation, LineColLocation};
 use pest::iterators::Pair;
 use pest_meta::parser::{self, Rule as Meta};
 
@@ -89,28 +93,18 @@ const BUILTIN_RULES: &[&str] = &[
 
 /// Parses grammar text; `file` is only used in diagnostics. Returns every problem found.
 pub fn parse(file: &str, text: &str) -> Result<GrammarSource, Vec<Diagnostic>> {
-    if let Some(position) = too_deep(text) {
+    if let Some(offset) = too_deep(text) {
         return Err(vec![Diagnostic {
             file: file.to_string(),
-            position,
+            position: position_at(text, offset),
             message: format!(
                 "brackets are nested more than {MAX_NESTING} levels deep here; split the \
                  expression into rules"
             ),
         }]);
     }
-    let pairs = parser::parse(Meta::grammar_rules, text).map_err(|e| {
-        let e = e.renamed_rules(parser::rename_meta_rule);
-        let (line, column) = match e.line_col {
-            pest::error::LineColLocation::Pos(p) => p,
-            pest::error::LineColLocation::Span(p, _) => p,
-        };
-        vec![Diagnostic {
-            file: file.to_string(),
-            position: Position { line, column },
-            message: format!("syntax error: {}", e.variant.message()),
-        }]
-    })?;
+    let pairs =
+        parser::parse(Meta::grammar_rules, text).map_err(|e| vec![syntax_error(file, text, e)])?;
     let mut reader = Reader {
         file,
         problems: Vec::new(),
@@ -379,60 +373,223 @@ fn bounds(pair: &Pair<Meta>) -> Option<(u32, Option<u32>)> {
     })
 }
 
-/// Where the bracket nesting of a grammar text first exceeds [`MAX_NESTING`], skipping
-/// string and character literals and comments.
-fn too_deep(text: &str) -> Option<Position> {
-    let (mut line, mut column) = (1, 0);
+/// Where (a byte offset) the bracket nesting of a grammar text first exceeds
+/// [`MAX_NESTING`].
+fn too_deep(text: &str) -> Option<usize> {
     let mut depth = 0usize;
-    let mut chars = text.chars().peekable();
-    // Inside a literal: its closing quote; inside a comment: true for `/* */`.
-    let mut literal: Option<char> = None;
-    let mut comment: Option<bool> = None;
-    while let Some(c) = chars.next() {
-        if c == '\n' {
-            (line, column) = (line + 1, 0);
-            if comment == Some(false) {
-                comment = None;
+    for (offset, bracket) in Brackets::new(text) {
+        if matches!(bracket, '(' | '{' | '[') {
+            depth += 1;
+            if depth > MAX_NESTING {
+                return Some(offset);
             }
-            continue;
-        }
-        column += 1;
-        if let Some(quote) = literal {
-            if c == '\\' {
-                chars.next();
-                column += 1;
-            } else if c == quote {
-                literal = None;
-            }
-            continue;
-        }
-        match comment {
-            Some(true) if c == '*' && chars.peek() == Some(&'/') => {
-                chars.next();
-                column += 1;
-                comment = None;
-                continue;
-            }
-            Some(_) => continue,
-            None => {}
-        }
-        match c {
-            '"' | '\'' => literal = Some(c),
-            '/' if matches!(chars.peek(), Some('/') | Some('*')) => {
-                comment = Some(chars.next() == Some('*'));
-                column += 1;
-            }
-            '(' | '{' | '[' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some(Position { line, column });
-                }
-            }
-            ')' | '}' | ']' => depth = depth.saturating_sub(1),
-            _ => {}
+        } else {
+            depth = depth.saturating_sub(1);
         }
     }
     None
+}
+
+/// The line and column of a byte offset of `text`, counted as pest counts them.
+fn position_at(text: &str, offset: usize) -> Position {
+    let (line, column) = pest::Position::new(text, offset)
+        .expect("an offset inside the text")
+        .line_col();
+    Position { line, column }
+}
+
+/// pest_meta's parse error as a diagnostic. Two common slips get a sentence that names
+/// the fix rather than the tokens pest expected: a bracket, literal or block comment
+/// never closed (pest sees it only at the end of the file, or where the next rule
+/// starts) is reported where it opens, and two items written side by side (pest
+/// expected an operator after the first) are reported at the second as a missing `~`.
+fn syntax_error(file: &str, text: &str, e: pest::error::Error<Meta>) -> Diagnostic {
+    let diagnostic = |offset: usize, message: String| Diagnostic {
+        file: file.to_string(),
+        position: position_at(text, offset),
+        message: format!("syntax error: {message}"),
+    };
+    let offset = match e.location {
+        InputLocation::Pos(p) | InputLocation::Span((p, _)) => p,
+    };
+    let rest = skip_trivia(&text[offset..]);
+    let next = text.len() - rest.len();
+    if rest.is_empty() || starts_rule(rest) {
+        if let Some((open, bracket)) = unclosed(text, next) {
+            let close = match bracket {
+                "(" => ")",
+                "[" => "]",
+                "{" => "}",
+                "/*" => "*/",
+                quote => quote,
+            };
+            let before = if rest.is_empty() {
+                "the end of the file".to_string()
+            } else {
+                let at = position_at(text, next);
+                format!("the next rule, at {}:{}", at.line, at.column)
+            };
+            return diagnostic(
+                open,
+                format!("this `{bracket}` is never closed: expected `{close}` before {before}"),
+            );
+        }
+    }
+    let after_term = matches!(
+        &e.variant,
+        ErrorVariant::ParsingError { positives, .. } if positives.contains(&Meta::sequence_operator)
+    );
+    if after_term && starts_term(rest) {
+        return diagnostic(
+            next,
+            "expected `~` between two items of a sequence (or `|` between alternatives)"
+                .to_string(),
+        );
+    }
+    let e = e.renamed_rules(rename_meta_rule);
+    let (line, column) = match e.line_col {
+        LineColLocation::Pos(p) | LineColLocation::Span(p, _) => p,
+    };
+    Diagnostic {
+        file: file.to_string(),
+        position: Position { line, column },
+        message: format!("syntax error: {}", e.variant.message()),
+    }
+}
+
+/// pest_meta's names of its rules in error messages, but `~` for the sequence operator
+/// (pest_meta 2.9 calls it `&`).
+fn rename_meta_rule(rule: &Meta) -> String {
+    match rule {
+        Meta::sequence_operator => "`~`".to_string(),
+        other => parser::rename_meta_rule(other),
+    }
+}
+
+/// `text` from its first character that is neither whitespace (as pest_meta's) nor in a
+/// comment (documentation comments included).
+fn skip_trivia(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start_matches([' ', '\t', '\r', '\n']);
+        if trimmed.starts_with("//") {
+            text = trimmed.find('\n').map_or("", |end| &trimmed[end..]);
+        } else if trimmed.starts_with("/*") {
+            let mut brackets = Brackets::new(trimmed);
+            brackets.chars.nth(1);
+            brackets.skip_block_comment(0);
+            let end = brackets.chars.peek().map_or(trimmed.len(), |&(i, _)| i);
+            text = &trimmed[end..];
+        } else {
+            return trimmed;
+        }
+    }
+}
+
+/// Whether `text` starts with a rule definition: a name, then `=`.
+fn starts_rule(text: &str) -> bool {
+    let name = text
+        .find(|c: char| !(c == '_' || c.is_ascii_alphanumeric()))
+        .unwrap_or(text.len());
+    name > 0
+        && !text.starts_with(|c: char| c.is_ascii_digit())
+        && skip_trivia(&text[name..]).starts_with('=')
+}
+
+/// Whether `text` starts with what can start an item of an expression: a name, a
+/// string, a character, a group, a prefix operator or a tag.
+fn starts_term(text: &str) -> bool {
+    text.starts_with(|c: char| c == '_' || c.is_ascii_alphabetic() || "\"'(^&!#".contains(c))
+}
+
+/// The innermost bracket, literal or block comment still open at byte offset `end` of
+/// `text`: its offset and how it opens.
+fn unclosed(text: &str, end: usize) -> Option<(usize, &'static str)> {
+    let mut open: Vec<(usize, &'static str)> = Vec::new();
+    let mut brackets = Brackets::new(text);
+    for (offset, bracket) in brackets.by_ref() {
+        if offset >= end {
+            break;
+        }
+        match bracket {
+            '(' => open.push((offset, "(")),
+            '{' => open.push((offset, "{")),
+            '[' => open.push((offset, "[")),
+            _ => {
+                open.pop();
+            }
+        }
+    }
+    match brackets.unterminated {
+        Some((offset, opening)) if offset < end => Some((offset, opening)),
+        _ => open.pop(),
+    }
+}
+
+/// The brackets `( ) { } [ ]` of grammar text with their byte offsets, outside string
+/// and character literals and comments (block comments nest, as in pest).
+struct Brackets<'t> {
+    chars: Peekable<CharIndices<'t>>,
+    /// A literal or block comment the text ends inside: where it opens, and how.
+    unterminated: Option<(usize, &'static str)>,
+}
+
+impl<'t> Brackets<'t> {
+    fn new(text: &'t str) -> Brackets<'t> {
+        Brackets {
+            chars: text.char_indices().peekable(),
+            unterminated: None,
+        }
+    }
+
+    /// Skips to after the quote closing the literal opened at `offset`.
+    fn skip_literal(&mut self, offset: usize, quote: char) {
+        while let Some((_, c)) = self.chars.next() {
+            if c == '\\' {
+                self.chars.next();
+            } else if c == quote {
+                return;
+            }
+        }
+        self.unterminated = Some((offset, if quote == '"' { "\"" } else { "'" }));
+    }
+
+    /// Skips to after the `*/` closing the block comment whose `/*` is at `offset`.
+    fn skip_block_comment(&mut self, offset: usize) {
+        let mut depth = 1usize;
+        while let Some((_, c)) = self.chars.next() {
+            if c == '/' && self.chars.next_if(|&(_, c)| c == '*').is_some() {
+                depth += 1;
+            } else if c == '*' && self.chars.next_if(|&(_, c)| c == '/').is_some() {
+                depth -= 1;
+                if depth == 0 {
+                    return;
+                }
+            }
+        }
+        self.unterminated = Some((offset, "/*"));
+    }
+}
+
+impl Iterator for Brackets<'_> {
+    type Item = (usize, char);
+
+    fn next(&mut self) -> Option<(usize, char)> {
+        while let Some((offset, c)) = self.chars.next() {
+            match c {
+                '"' | '\'' => self.skip_literal(offset, c),
+                '/' => {
+                    if self.chars.next_if(|&(_, c)| c == '/').is_some() {
+                        while self.chars.next_if(|&(_, c)| c != '\n').is_some() {}
+                    } else if self.chars.next_if(|&(_, c)| c == '*').is_some() {
+                        self.skip_block_comment(offset);
+                    }
+                }
+                '(' | ')' | '{' | '}' | '[' | ']' => return Some((offset, c)),
+                _ => {}
+            }
+        }
+        None
+    }
 }
 
 /// Unescapes a pest string literal including its quotes.

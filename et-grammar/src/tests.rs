@@ -1,4 +1,4 @@
-//! One test per kind of grammar error (undefined rule, no start, empty language,
+//! One test per kind of grammar error (syntax, undefined rule, no start, empty language,
 //! zero-cost cycle, lookahead, stack operation, bounds, formulas without `check-sat`,
 //! string literals outside printable ASCII): each names the rule(s) and the line and
 //! column.
@@ -35,10 +35,72 @@ fn syntax_error() {
 }
 
 #[test]
+fn syntax_error_names_the_sequence_operator_as_written() {
+    // pest_meta calls `~` `&` in its list of what it expected.
+    let d = single("start = { \"a\" ; }\n");
+    at(&d, 1, 15);
+    assert!(
+        d.message.contains("`~`") && !d.message.contains("`&`"),
+        "{d}"
+    );
+}
+
+#[test]
+fn missing_sequence_operator_is_reported_at_the_second_item() {
+    let d = single("start = { \"(\" \"assert\" ~ b ~ \")\" }\nb = { \"true\" }\n");
+    at(&d, 1, 15);
+    assert!(d.message.contains("expected `~` between two items"), "{d}");
+    assert!(d.message.contains("`|` between alternatives"), "{d}");
+    // In a group, before a rule name, after a comment.
+    let d = single("start = {\n  (\"a\" | \"b\" /* c */ b) }\nb = { \"x\" }\n");
+    at(&d, 2, 22);
+    assert!(d.message.contains("expected `~`"), "{d}");
+}
+
+#[test]
+fn unclosed_brace_is_reported_where_it_opens() {
+    let mut text = "//! A grammar.\n".repeat(10);
+    text.push_str("start = { \"(\" ~ b ~ \")\"\n\n");
+    let d = single(&text);
+    at(&d, 11, 9);
+    assert!(d.message.contains("`{` is never closed"), "{d}");
+    assert!(
+        d.message
+            .contains("expected `}` before the end of the file"),
+        "{d}"
+    );
+    // The rule after it is where pest notices.
+    let d = single("start = { b ~ \"x\"\n/// b\nb = { \"y\" }\n");
+    at(&d, 1, 9);
+    assert!(
+        d.message.contains("`{` is never closed")
+            && d.message.contains("before the next rule, at 3:1"),
+        "{d}"
+    );
+    // The innermost bracket open, not counting those in literals and comments.
+    let d = single("b = { \"{\" }\nstart = { b ~ (\"(\" ~ b /* ) */ // )\n");
+    at(&d, 2, 15);
+    assert!(
+        d.message.contains("`(` is never closed: expected `)`"),
+        "{d}"
+    );
+}
+
+#[test]
 fn undefined_rule() {
     let d = single("start = { \"a\" | thing }\n");
     at(&d, 1, 17);
     assert!(d.message.contains("`start` refers to `thing`"), "{d}");
+    assert!(!d.message.contains("did you mean"), "{d}");
+}
+
+#[test]
+fn undefined_rule_suggests_the_closest_defined_rule() {
+    let text = "start = { \"(\" ~ \"assert\" ~ int_trem ~ \")\" ~ \"(check-sat)\" }\n\
+                int_term = { \"1\" | (\"(\" ~ \"-\" ~ int_term ~ \")\")* }\n";
+    let d = single(text);
+    at(&d, 1, 28);
+    assert!(d.message.contains("did you mean `int_term`?"), "{d}");
 }
 
 #[test]

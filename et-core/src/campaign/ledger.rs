@@ -13,7 +13,7 @@ use num_bigint::BigUint;
 use num_traits::CheckedSub;
 
 use crate::judging::reference::Ruling;
-use crate::oracle::Verdict;
+use crate::oracle::{Status, Verdict};
 
 use super::row::once::{Admission, CallsOnce, LeftOut};
 use super::row::read::torn_tail;
@@ -39,6 +39,11 @@ pub struct Ledger {
     /// Bytes of an unterminated last line cut off the file before reading (a run
     /// killed while it wrote a row): that formula's call is made again.
     pub torn_bytes: Option<u64>,
+    /// Per solver (in the order given to [`Ledger::load`]), the statuses of its calls
+    /// already in the file: what the end-of-run summary folds in.
+    pub earlier_statuses: Vec<[u64; Status::COUNT]>,
+    /// Per solver, the verdicts of its calls already in the file.
+    pub earlier_verdicts: Vec<[u64; Verdict::COUNT]>,
 }
 
 /// `runs.csv` could not be read back.
@@ -117,6 +122,8 @@ impl Ledger {
         let mut pending: HashMap<u64, Vec<Option<Ruling>>> = HashMap::new();
         let mut ledger = Ledger {
             torn_bytes,
+            earlier_statuses: vec![[0; Status::COUNT]; solvers.len()],
+            earlier_verdicts: vec![[0; Verdict::COUNT]; solvers.len()],
             ..Ledger::default()
         };
         while reader.read_row().map_err(LedgerError::read)? {
@@ -134,6 +141,10 @@ impl Ledger {
             let Some(&solver) = column.get(row.solver.as_str()) else {
                 continue; // not a solver of this run (admit counted it)
             };
+            ledger.earlier_statuses[solver][row.status as usize] += 1;
+            if let Some(v) = row.verdict {
+                ledger.earlier_verdicts[solver][v as usize] += 1;
+            }
             let index: BigUint = row
                 .index
                 .parse()

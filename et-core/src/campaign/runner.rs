@@ -231,6 +231,8 @@ impl Campaign {
             progress.warning(&self.unjudged_warning(solver, &startable.references));
         }
         let mut summary = Summary::new(&self.under_test, dir.ledger.complete_count());
+        summary.planned = self.plan.len();
+        summary.fold_earlier(&dir.ledger.earlier_statuses, &dir.ledger.earlier_verdicts);
         summary.judged_by_et_alone = unjudged.iter().map(|s| s.name.clone()).collect();
         progress.start(self.plan.len(), dir.ledger.complete_count());
         let started = Instant::now();

@@ -23,8 +23,11 @@ pub struct Summary {
     /// Formulas of an interrupted run that got the rows of some of their calls only
     /// (a resume makes the others).
     pub partial: u64,
-    /// Formulas already finished by an earlier run (resume).
+    /// Formulas already finished by an earlier run (resume); the table counts their
+    /// calls too ([`Summary::fold_earlier`]).
     pub resumed: u64,
+    /// Formulas the run's plan holds (with those done earlier).
+    pub planned: u64,
     /// Sum of the wall times of every call of this run.
     pub call_seconds: f64,
     /// Wall time of the run.
@@ -79,6 +82,7 @@ impl Summary {
             formulas: 0,
             partial: 0,
             resumed,
+            planned: 0,
             call_seconds: 0.0,
             elapsed: Duration::ZERO,
             jobs: 1,
@@ -120,6 +124,32 @@ impl Summary {
                 *n += 1;
             }
         }
+    }
+
+    /// Folds in the calls an earlier run of the campaign made (`--resume`), per solver
+    /// in this summary's order: the table then covers the whole campaign, however
+    /// many times it was resumed.
+    pub fn fold_earlier(
+        &mut self,
+        statuses: &[[u64; Status::COUNT]],
+        verdicts: &[[u64; Verdict::COUNT]],
+    ) {
+        for (mine, earlier) in self.statuses.iter_mut().zip(statuses) {
+            for (a, b) in mine.iter_mut().zip(earlier) {
+                *a += b;
+            }
+        }
+        for (mine, earlier) in self.verdicts.iter_mut().zip(verdicts) {
+            for (a, b) in mine.iter_mut().zip(earlier) {
+                *a += b;
+            }
+        }
+    }
+
+    /// Whether the run had nothing to do: every formula of its plan already had its
+    /// rows, and it made no call.
+    pub fn nothing_to_do(&self) -> bool {
+        self.planned > 0 && self.resumed == self.planned && self.formulas == 0 && self.partial == 0
     }
 
     /// Counts what re-running one formula's session calls fresh found.
@@ -176,7 +206,10 @@ impl Summary {
         self.call_seconds > self.elapsed.as_secs_f64() * self.jobs as f64
     }
 
-    /// The end-of-run table.
+    /// The end-of-run table, made to fit 100 columns: the answers (`sat`, `unsat`,
+    /// `unknown`, `timeout`) and the correctness verdicts (`!unsound`,
+    /// `!invalid_model`) always, every other status or verdict only when some solver
+    /// has it; under it, a line saying what each shown column counts.
     pub fn table(&self) -> String {
         let width = self
             .solvers
@@ -185,49 +218,78 @@ impl Summary {
             .max()
             .unwrap_or(6)
             .max(6);
+        let always_status = [Status::Sat, Status::Unsat, Status::Unknown, Status::Timeout];
+        let always_verdict = [Verdict::Unsound, Verdict::InvalidModel];
+        let statuses: Vec<Status> = Status::ALL
+            .iter()
+            .copied()
+            .filter(|s| always_status.contains(s) || self.status_total(*s) > 0)
+            .collect();
+        let verdicts: Vec<Verdict> = Verdict::ALL
+            .iter()
+            .copied()
+            .filter(|v| always_verdict.contains(v) || self.verdict_total(*v) > 0)
+            .collect();
+        let columns: Vec<(String, Vec<u64>)> = statuses
+            .iter()
+            .map(|&s| {
+                let counts = self.statuses.iter().map(|c| c[s as usize]).collect();
+                (s.label().to_string(), counts)
+            })
+            .chain(verdicts.iter().map(|&v| {
+                let counts = self.verdicts.iter().map(|c| c[v as usize]).collect();
+                (format!("!{}", v.label()), counts)
+            }))
+            .collect();
         let mut out = String::new();
         let _ = write!(out, "{:<width$}", "solver");
-        let status_width = |s: &Status| s.label().len().max(8);
-        for s in Status::ALL {
-            let _ = write!(out, " {:>w$}", s.label(), w = status_width(s));
-        }
-        let verdict_width = |v: &Verdict| (v.label().len() + 1).max(13);
-        for v in Verdict::ALL {
-            let _ = write!(
-                out,
-                " {:>w$}",
-                format!("!{}", v.label()),
-                w = verdict_width(v)
-            );
+        let column_width = |(label, counts): &(String, Vec<u64>)| {
+            let digits = counts
+                .iter()
+                .map(|n| n.to_string().len())
+                .max()
+                .unwrap_or(1);
+            label.len().max(digits)
+        };
+        for column in &columns {
+            let _ = write!(out, " {:>w$}", column.0, w = column_width(column));
         }
         out.push('\n');
         for (i, name) in self.solvers.iter().enumerate() {
             let _ = write!(out, "{name:<width$}");
-            for s in Status::ALL {
-                let _ = write!(
-                    out,
-                    " {:>w$}",
-                    self.statuses[i][*s as usize],
-                    w = status_width(s)
-                );
-            }
-            for v in Verdict::ALL {
-                let _ = write!(
-                    out,
-                    " {:>w$}",
-                    self.verdicts[i][*v as usize],
-                    w = verdict_width(v)
-                );
+            for column in &columns {
+                let _ = write!(out, " {:>w$}", column.1[i], w = column_width(column));
             }
             out.push('\n');
         }
+        // `sat` and `unsat` share their line.
+        let _ = writeln!(
+            out,
+            "  {:<22} {}",
+            "sat, unsat",
+            status_meaning(Status::Sat)
+        );
+        for &s in statuses.iter().filter(|s| !s.is_decided()) {
+            let _ = writeln!(out, "  {:<22} {}", s.label(), status_meaning(s));
+        }
+        for &v in &verdicts {
+            let _ = writeln!(
+                out,
+                "  {:<22} {}",
+                format!("!{}", v.label()),
+                verdict_meaning(v)
+            );
+        }
         let _ = write!(
             out,
-            "{} formulas in {:.1} s ({} done earlier",
-            self.formulas,
+            "{} in {:.1} s ({} done earlier",
+            count(self.formulas, "formula", "formulas"),
             self.elapsed.as_secs_f64(),
             self.resumed,
         );
+        if self.resumed > 0 {
+            out.push_str(", counted in the table too");
+        }
         if self.partial > 0 {
             let _ = write!(
                 out,
@@ -356,6 +418,35 @@ impl Summary {
     }
 }
 
+/// What a status column of the table counts, in a line.
+fn status_meaning(status: Status) -> &'static str {
+    match status {
+        Status::Sat | Status::Unsat => "calls that answered so",
+        Status::Unknown => "calls that gave up (`unknown`)",
+        Status::Timeout => "calls stopped at the time limit while computing",
+        Status::Memout => "calls that ran out of memory",
+        Status::Crash => "calls that crashed (signal, failed assertion, garbled output)",
+        Status::Rejected => "calls whose formula or option the solver refused",
+        Status::SetupError => "calls that could not start (never a finding)",
+        Status::Killed => "calls killed from outside et on every try (never a finding)",
+        Status::Starved => "calls the wall clock stopped before they computed (never a finding)",
+    }
+}
+
+/// What a verdict column of the table counts, in a line.
+fn verdict_meaning(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Unsound => "findings: a sat/unsat the reference or et's witness contradicts",
+        Verdict::InvalidModel => "findings: a model that does not satisfy the formula",
+        Verdict::Crash => "findings: a crash",
+        Verdict::Timeout => "findings: a timeout on a formula another solver decided",
+        Verdict::Unknown => "findings: an unknown on a formula another solver decided",
+        Verdict::ValidatorFalseAlarm => {
+            "the solver's own model check rejected a model et found valid"
+        }
+    }
+}
+
 /// `n` and the noun in its number: "1 formula", "3 formulas".
 fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -396,6 +487,52 @@ mod tests {
             table.contains("no driver overhead: 1024 jobs on"),
             "{table}"
         );
+    }
+
+    /// The table fits 100 columns, shows a status or verdict beyond the answers and
+    /// the correctness verdicts only when some solver has it, and says what each shown
+    /// column counts in a line under it.
+    #[test]
+    fn the_table_fits_a_terminal_and_explains_its_columns() {
+        let names = ["cvc5-1.4.2", "z3-4.16.0", "yices-2.6.5"];
+        let solvers: Vec<SolverConfig> = names
+            .iter()
+            .map(|n| SolverConfig::new(n, "z3", "1", vec!["/bin/true".into()]))
+            .collect();
+        let mut summary = Summary::new(&solvers, 0);
+        summary.statuses[0][Status::Sat as usize] = 123_456;
+        summary.statuses[1][Status::Crash as usize] = 2;
+        summary.verdicts[1][Verdict::Crash as usize] = 2;
+        summary.finish(Duration::from_secs(4), 2, false);
+        let table = summary.table();
+        let lines: Vec<&str> = table.lines().collect();
+        let header: Vec<&str> = lines[0].split_whitespace().collect();
+        assert_eq!(
+            header,
+            [
+                "solver",
+                "sat",
+                "unsat",
+                "unknown",
+                "timeout",
+                "crash",
+                "!unsound",
+                "!invalid_model",
+                "!crash"
+            ]
+        );
+        for line in &lines[..1 + names.len()] {
+            assert!(line.chars().count() <= 100, "{line}");
+        }
+        // One line of meaning per column (sat and unsat share theirs).
+        for column in &header[3..] {
+            assert!(
+                lines[1 + names.len()..]
+                    .iter()
+                    .any(|l| l.trim_start().starts_with(&format!("{column} "))),
+                "no line says what {column} counts:\n{table}"
+            );
+        }
     }
 
     #[test]

@@ -34,8 +34,10 @@ there), 1 other errors.
 
 Examples:
   z3 -model bug.smt2 > z3.out; et eval bug.smt2 --model z3.out
-  cvc5 --produce-models --dump-models bug.smt2 > cvc5.out; et eval bug.smt2 --model cvc5.out --solver cvc5
-  z3 dump_models=true bug.smt2 > old.out; et eval bug.smt2 --model old.out --solver z3-4.8.7   # old z3: \\x.. escapes
+  cvc5 --produce-models --dump-models bug.smt2 > cvc5.out; \\
+      et eval bug.smt2 --model cvc5.out --solver cvc5
+  z3 dump_models=true bug.smt2 > old.out; \\
+      et eval bug.smt2 --model old.out --solver z3-4.8.7   # old z3: \\x.. escapes
   et index --grammar ints 12345 | et eval --witness
   et eval bug.smt2 --witness --bound 20"
 )]

@@ -29,6 +29,7 @@ mod run;
 mod shrink;
 mod triage;
 
+pub use completions::complete_if_asked;
 pub use grammar_arg::BadInput;
 mod slurm;
 mod solvers;

@@ -114,9 +114,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let space = Space::new(&catalog, curated, max);
             let result = enumerate(&space, &base.name, &start, n);
             eprintln!(
-                "et: {} configurations of {} with at most {max} options ({} curated, {} options enumerated)",
+                "et: {} configurations of {} with at most {max} option{} ({} curated, {} options enumerated)",
                 space.len(),
                 base.name,
+                if max == 1 { "" } else { "s" },
                 space.curated().len(),
                 space.option_count()
             );

@@ -61,14 +61,15 @@ const TIMEOUT_RANGE: (f64, f64) = (0.001, 7.0 * 24.0 * 3600.0);
   et run --grammar core --n 400 --timeout 8 --out results/core-400 --resume
   et run --resume --out results/core-400          # the rest of the study from its run.toml
   et run --grammar strings --n 500 --timeout 1 --solvers z3-4.16.0 --reference cvc5-1.4.2 \\
-      --reference-cache ~/.cache/et/strings-refs.csv --fail-on unsound,invalid_model,crash --out ci/strings
-  et run --grammar ints --n 500 --timeout 2 --solvers z3-4.16.0 --reference z3-4.8.10,cvc5 --out ci/ints
+      --reference-cache ~/.cache/et/strings-refs.csv --fail-on unsound,invalid_model,crash \\
+      --out ci/strings
+  et run -g ints --n 500 --timeout 2 --solvers z3-4.16.0 --reference z3-4.8.10,cvc5 --out ci/ints
   et run --grammar ints --n 200 --timeout 8 --cpu-timeout 4 --memory 2048 --out results/ints
-  et run --grammar ints --n 500 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
-  et run --grammar ints --n 200 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
+  et run -g ints --n 500 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
+  et run -g ints --n 200 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
   et run --grammar strings --n 10 --timeout 2 --configurations cvc5-1.4.2:single:20,z3-4.16.0:9..40
   et run --grammar reals --n 100 --timeout 8 --witness-bound 20 --out results/reals
-  et run --grammar fp --n 100 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
+  et run -g fp --n 100 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
 
 Each solver call runs in a cgroup of its own where the machine allows it (run.toml
 records `supervision`): the timeout kills the solver's whole process tree, --memory
@@ -832,7 +833,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let cancel = install_signal_handlers();
     let mut progress = super::progress::Progress::for_stderr(args.quiet);
     let summary = campaign.run(enumeration, cancel, &mut progress)?;
-    if !args.quiet {
+    if summary.nothing_to_do() {
+        eprintln!(
+            "et: nothing to do: all {} formulas of {} have their rows (`et report {}` \
+             gives its tables)",
+            summary.planned,
+            out.display(),
+            out.display()
+        );
+    } else if !args.quiet {
         // Results on stdout; a reader that went away (`| head`) is not an error.
         let _ = writeln!(std::io::stdout().lock(), "{}", summary.table());
     }
@@ -844,8 +853,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(super::EXIT_INTERRUPTED));
     }
-    if !args.quiet {
+    if !args.quiet && !summary.nothing_to_do() {
         eprintln!("et: results in {}", out.display());
+        // What a user does next, with the directory just written.
+        eprintln!(
+            "et: next: `et report {dir}` for tables, `et triage {dir}` to confirm the \
+             findings and write the reports to file",
+            dir = out.display()
+        );
     }
     if !args.fail_on.is_empty() {
         let counts = et_core::campaign::gate::count_verdicts(&out.join("runs.csv"), &args.fail_on)?;
@@ -855,11 +870,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|(v, n)| format!("{n} {}", v.label()))
             .collect();
         if !found.is_empty() {
+            // Only correctness verdicts save a trigger file under bugs/; a timeout or
+            // unknown is a row of runs.csv, which triage confirms.
+            let saved = counts.iter().any(|(v, n)| *n > 0 && v.is_bug());
+            let where_ = if saved {
+                format!("triggers of correctness verdicts under {}/bugs/", out.display())
+            } else {
+                format!("`et triage {}` confirms them", out.display())
+            };
             eprintln!(
-                "et: --fail-on: {} in {} (triggers under {}/bugs/)",
+                "et: --fail-on: {} in {} ({where_})",
                 found.join(", "),
                 out.join("runs.csv").display(),
-                out.display()
             );
             return Ok(ExitCode::from(super::EXIT_VERDICT_FOUND));
         }

@@ -30,7 +30,8 @@ use super::triage::{read_formula, CallArgs};
 #[command(after_help = "Examples:
   et shrink bug.smt2 --grammar ints --solver z3-4.8.7 --keep validator_false_alarm
   et index -g ints 10^30 | et shrink - -g ints --solver z3-4.8.5 --keep validator_false_alarm
-  et index -g ints 40124 | et shrink - -g ints --solver z3-4.8.5 --keep unknown --reference cvc5-1.4.2 --jobs 4
+  et index -g ints 40124 | et shrink - -g ints --solver z3-4.8.5 --keep unknown \\
+      --reference cvc5-1.4.2 --jobs 4
 
 Accepted steps are printed on stderr (size, index, formula), the result on stdout.")]
 pub struct Args {

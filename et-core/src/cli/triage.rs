@@ -359,6 +359,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if !quiet {
         eprintln!("et: triage: report in {}", out.join("report.md").display());
+        // Where a user goes next: the reports to file, one per root cause.
+        let bugs = out.join("bugs");
+        let to_file = std::fs::read_dir(&bugs).map_or(0, |entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+                .count()
+        });
+        match to_file {
+            0 => eprintln!("et: triage: nothing to file"),
+            1 => eprintln!("et: triage: 1 report to file: {}/", bugs.display()),
+            n => eprintln!(
+                "et: triage: {n} reports to file, one per root cause: {}/",
+                bugs.display()
+            ),
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

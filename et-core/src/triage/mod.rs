@@ -296,8 +296,9 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     } = read_input(options, progress)?;
     let read_seconds = started.elapsed().as_secs_f64();
     progress.step(&format!(
-        "{} triggers in {rows} rows of {} director{} (read in {read_seconds:.2} s)",
+        "{} trigger{} in {rows} rows of {} director{} (read in {read_seconds:.2} s)",
         trigger_rows.len(),
+        report::plural(trigger_rows.len()),
         dirs.len(),
         if dirs.len() == 1 { "y" } else { "ies" }
     ));
@@ -394,9 +395,11 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     work.run_report_commands(&mut findings, &groups, &resolved, factor, progress)?;
     let undecided = retry_undecided(&caller, &dirs, options, progress)?;
     progress.step(&format!(
-        "{} groups from {} triggers ({} solver calls{})",
+        "{} group{} from {} trigger{} ({} solver calls{})",
         groups.len(),
+        report::plural(groups.len()),
         findings.len(),
+        report::plural(findings.len()),
         caller.calls(),
         caller.journal().map_or_else(String::new, |j| format!(
             ", {} more answered from the journal",
@@ -542,8 +545,9 @@ fn retry_undecided(
     }
     let factor = options.settings.performance_factor.max(1.0);
     progress.step(&format!(
-        "{} formulas nobody decided; the smallest {} of each grammar tried again at {}× the timeout",
+        "{} formula{} nobody decided; the smallest {} of each grammar tried again at {}× the timeout",
         undecided.len(),
+        report::plural(undecided.len()),
         undecided::RETRIED_PER_GRAMMAR,
         factor
     ));
@@ -588,8 +592,9 @@ impl Work<'_> {
     ) -> Result<Vec<Finding>, TriageError> {
         let operators: Vec<Signature> = self.formulas.iter().map(|f| Signature::of(f)).collect();
         progress.step(&format!(
-            "confirming {} triggers ({} attempts each for correctness; performance once at {}× the timeout, {})",
+            "confirming {} trigger{} ({} attempts each for correctness; performance once at {}× the timeout, {})",
             self.rows.len(),
+            report::plural(self.rows.len()),
             settings.attempts,
             settings.performance_factor,
             match settings.performance_formulas {

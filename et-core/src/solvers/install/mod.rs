@@ -94,6 +94,8 @@ pub struct DefaultPoolNotes {
     /// Before installing: the pool file that does not exist, and the specs of the
     /// default pool.
     pub installing: fn(&Path, &[&str]),
+    /// After each release chosen for a spec without an exact version.
+    pub chosen: fn(&Chosen<'_>),
     /// After each solver installed.
     pub installed: fn(&Installed<'_>),
     /// After installing: what happened.
@@ -116,6 +118,7 @@ pub fn load_pool_or_install_default(
         (notes.installing)(&path, DEFAULT_POOL);
         let mut installer = Installer::new(&home);
         installer.on_installed = Some(notes.installed);
+        installer.on_chosen = Some(notes.chosen);
         let specs = Spec::parse_all(DEFAULT_POOL)?;
         let report = installer.install(&specs)?;
         (notes.done)(&report);
@@ -210,6 +213,20 @@ pub struct Installer {
     /// Called after each solver this installer downloaded and installed (from the
     /// download threads, as each finishes); `None` says nothing.
     pub on_installed: Option<fn(&Installed<'_>)>,
+    /// Called for each release chosen for a spec without an exact version (`z3`,
+    /// `cvc5@latest`, `z3@4.x`), before anything is downloaded; `None` says nothing.
+    pub on_chosen: Option<fn(&Chosen<'_>)>,
+}
+
+/// The release an [`Installer`] chose for a spec that names no exact version.
+#[derive(Debug)]
+pub struct Chosen<'a> {
+    /// The family's name.
+    pub family: &'a str,
+    /// What the spec asked for ([`VersionReq::Latest`] or [`VersionReq::NewestWith`]).
+    pub req: &'a VersionReq,
+    /// The release chosen, as an et version (`4.16.0`).
+    pub version: &'a str,
 }
 
 /// A solver an [`Installer`] just installed.
@@ -233,6 +250,7 @@ impl Installer {
             jobs: 4,
             cvc5_runner: None,
             on_installed: None,
+            on_chosen: None,
         }
     }
 
@@ -364,13 +382,21 @@ impl Installer {
                 .collect::<Vec<_>>()
                 .join(", "),
         };
+        let newest = |prefix: &str| {
+            let found = newest_usable(available, prefix, |v| packaging.unusable(v).is_some());
+            if let (Some((version, _)), Some(note)) = (found, self.on_chosen) {
+                note(&Chosen {
+                    family: family_name,
+                    req,
+                    version,
+                });
+            }
+            found.ok_or_else(|| unknown(&req.to_string()))
+        };
         let chosen: Vec<&(String, String)> = match req {
             VersionReq::All => available.iter().collect(),
-            VersionReq::Latest => available.last().into_iter().collect(),
-            VersionReq::NewestWith(prefix) => {
-                let newest = available.iter().rev().find(|(v, _)| v.starts_with(prefix));
-                vec![newest.ok_or_else(|| unknown(&format!("{prefix}x")))?]
-            }
+            VersionReq::Latest => vec![newest("")?],
+            VersionReq::NewestWith(prefix) => vec![newest(prefix)?],
             VersionReq::Exact(v) => {
                 let found = available.iter().find(|(et, pip)| et == v || pip == v);
                 vec![found.ok_or_else(|| unknown(v))?]
@@ -460,5 +486,63 @@ impl Installer {
             Some(packaging) => packaging.refresh(self, Path::new(solver.program())),
             None => Ok(()),
         }
+    }
+}
+
+/// The newest of `available` ((et version, pip version) pairs, in any order) whose et
+/// version starts with `prefix` and is not `unusable`: what pip and cargo install when
+/// no version is given. A newer release et cannot use is passed over, not chosen and
+/// then refused: the user asked for a solver, not for that release.
+fn newest_usable<'a>(
+    available: &'a [(String, String)],
+    prefix: &str,
+    unusable: impl Fn(&str) -> bool,
+) -> Option<&'a (String, String)> {
+    crate::version::newest(
+        available
+            .iter()
+            .filter(|(et, _)| et.starts_with(prefix) && !unusable(et)),
+        |(et, _)| et.clone(),
+        |(_, pip_a), (_, pip_b)| crate::version::compare_versions(pip_a, pip_b),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list(versions: &[&str]) -> Vec<(String, String)> {
+        versions
+            .iter()
+            .map(|v| (v.to_string(), format!("{v}.0")))
+            .collect()
+    }
+
+    fn newest<'a>(available: &'a [(String, String)], prefix: &str) -> Option<&'a str> {
+        newest_usable(available, prefix, |v| v.starts_with("0.")).map(|(v, _)| v.as_str())
+    }
+
+    #[test]
+    fn the_newest_usable_release_is_chosen() {
+        // Release order, not text order, and not the order of the list.
+        let available = list(&["4.8.9", "4.16.0", "4.8.10", "4.13.4"]);
+        assert_eq!(newest(&available, ""), Some("4.16.0"));
+        assert_eq!(newest(&available, "4.8."), Some("4.8.10"));
+        assert_eq!(newest(&available, "5."), None);
+        assert_eq!(newest(&[], ""), None);
+        // A release et cannot use is passed over for the newest one it can.
+        let available = list(&["1.0.9", "0.9.0", "0.10.0"]);
+        assert_eq!(newest(&available, ""), Some("1.0.9"));
+        let available = list(&["0.9.0", "0.10.0"]);
+        assert_eq!(newest(&available, ""), None);
+        // Two builds of one release: the newer pip version.
+        let available = vec![
+            ("2.6.5".to_string(), "2.6.5.post1".to_string()),
+            ("2.6.5".to_string(), "2.6.5.post24".to_string()),
+        ];
+        assert_eq!(
+            newest_usable(&available, "", |_| false).map(|(_, pip)| pip.as_str()),
+            Some("2.6.5.post24")
+        );
     }
 }

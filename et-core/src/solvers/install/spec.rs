@@ -13,16 +13,17 @@ use super::InstallError;
 pub enum VersionReq {
     /// One release, e.g. `4.13.0`.
     Exact(String),
-    /// The newest release whose version starts with this prefix (`4.x` → `4.`).
+    /// The newest usable release whose version starts with this prefix (`4.x` → `4.`).
     NewestWith(String),
-    /// The newest release.
+    /// The newest usable release (`FAMILY@latest`, or the family alone).
     Latest,
     /// Every usable release.
     All,
 }
 
-/// One thing to install: `z3@4.13.0`, `z3@all`, `z3@4.x`, `cvc5@latest`, `yices@2.6.5`,
-/// `bitwuzla@0.9.1`, or `debian` (the Debian packages of the families that have one).
+/// One thing to install: `z3@4.13.0`, `z3@all`, `z3@4.x`, `cvc5@latest` (or `cvc5`
+/// alone), `yices@2.6.5`, `bitwuzla@0.9.1`, or `debian` (the Debian packages of the
+/// families that have one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Spec {
     /// Releases of a family installed from PyPI wheels.
@@ -41,14 +42,20 @@ impl Spec {
         if text == "debian" {
             return Ok(Spec::Debian);
         }
-        let (family, version) = text
-            .split_once('@')
-            .ok_or_else(|| bad("expected FAMILY@VERSION (z3@4.13.0, cvc5@all, ...) or `debian`"))?;
+        // A family alone asks for its newest release, as `pip install z3-solver` and
+        // `cargo install` do.
+        let (family, version) = text.split_once('@').unwrap_or((text, "latest"));
         let family = packaging::find(family)
             .filter(|p| p.pypi_package().is_some())
             .ok_or_else(|| {
+                // Without an `@` the word may be no family at all (`z3-4.13.0`).
+                let form = if text.contains('@') {
+                    ""
+                } else {
+                    "expected FAMILY, FAMILY@VERSION (z3@4.13.0, cvc5@all, ...) or `debian`; "
+                };
                 bad(&format!(
-                    "the family must be {}",
+                    "{form}the family must be {}",
                     packaging::installable_names()
                 ))
             })?;
@@ -126,6 +133,17 @@ mod tests {
         for text in ["z3@4.13.0", "z3@4.x", "cvc5@latest", "yices@all", "debian"] {
             assert_eq!(Spec::parse(text).unwrap().to_string(), text);
         }
-        assert!(Spec::parse("z3").is_err());
+        // A family alone is its newest release; it reads back as the spec it means.
+        assert_eq!(
+            Spec::parse("z3").unwrap(),
+            Spec::Pypi(z3, VersionReq::Latest)
+        );
+        assert_eq!(Spec::parse("cvc5").unwrap().to_string(), "cvc5@latest");
+        let err = Spec::parse("z3-4.13.0").unwrap_err().to_string();
+        assert!(
+            err.contains("FAMILY@VERSION") && err.contains("the family must be"),
+            "{err}"
+        );
+        assert!(Spec::parse("z3@").is_err());
     }
 }
