@@ -56,6 +56,8 @@ pub struct Summary {
     pub unchecked_sat: Vec<Option<u64>>,
     /// Calls made in solver sessions.
     pub session_calls: u64,
+    /// Of those, the calls of judges not under test.
+    pub judge_session_calls: u64,
     /// Session calls with a finding (or a crash, memout, rejection, kill or
     /// starvation), made again fresh.
     pub confirmed_fresh: u64,
@@ -93,6 +95,7 @@ impl Summary {
             rejected_by_all: 0,
             first_rejected_by_all: None,
             session_calls: 0,
+            judge_session_calls: 0,
             confirmed_fresh: 0,
             audited: 0,
             audit_agreed: 0,
@@ -155,6 +158,7 @@ impl Summary {
     /// Counts what re-running one formula's session calls fresh found.
     pub(super) fn add_rechecks(&mut self, rechecks: &super::worker::SessionRechecks) {
         self.session_calls += rechecks.session_calls;
+        self.judge_session_calls += rechecks.judge_session_calls;
         self.confirmed_fresh += rechecks.confirmed;
         self.audited += rechecks.audited;
         self.audit_agreed += rechecks.audit_agreed;
@@ -370,9 +374,16 @@ impl Summary {
             );
         }
         if self.session_calls > 0 {
+            let judges = match self.judge_session_calls {
+                0 => String::new(),
+                n => format!(
+                    " ({n} of them by judges not under test: references the pool's rules \
+                     chose)"
+                ),
+            };
             let _ = write!(
                 out,
-                "\n{} calls in solver sessions; {} made again in fresh processes (a finding, a \
+                "\n{} calls in solver sessions{judges}; {} made again in fresh processes (a finding, a \
                  crash, memout, rejection, kill or starvation rests on a fresh process); \
                  audit: {} of {} re-run fresh agreed; {} session/fresh disagreements \
                  (session-disagreements.csv)",

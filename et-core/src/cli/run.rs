@@ -874,7 +874,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             // unknown is a row of runs.csv, which triage confirms.
             let saved = counts.iter().any(|(v, n)| *n > 0 && v.is_bug());
             let where_ = if saved {
-                format!("triggers of correctness verdicts under {}/bugs/", out.display())
+                format!(
+                    "triggers of correctness verdicts under {}/bugs/",
+                    out.display()
+                )
             } else {
                 format!("`et triage {}` confirms them", out.display())
             };

@@ -229,6 +229,8 @@ impl FormulaCalls<'_, '_> {
         }
         self.call_seconds += outcome.wall.as_secs_f64();
         self.rechecks.session_calls += u64::from(mode == CallMode::Session);
+        let judge_only = !w.under_test.iter().any(|s| s.name == solver.name);
+        self.rechecks.judge_session_calls += u64::from(mode == CallMode::Session && judge_only);
         let mut observation = Observation::new(invocation, outcome, || self.read());
         observation.mode = mode;
         self.known

@@ -17,6 +17,9 @@ use super::{FormulaCalls, Worker};
 pub(in crate::campaign) struct SessionRechecks {
     /// Calls made in a session.
     pub session_calls: u64,
+    /// Of those, the calls of judges that are not under test (a reference the pool's
+    /// rules chose, which the user may not have named).
+    pub judge_session_calls: u64,
     /// Session calls whose finding (or crash, memout) was re-run fresh.
     pub confirmed: u64,
     /// Session calls re-run fresh for the audit.
