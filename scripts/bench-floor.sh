@@ -36,9 +36,11 @@ read -r -a grammars <<< "${GRAMMARS:-core ints}"
 et=${ET:-$PWD/target/release/et}
 # Each call's limit in et's run (wall-clock seconds), and what a timeout adds to the floor.
 limit=10
-pool=$ET_HOME/pool.toml
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The pool with its programs resolved (et writes installed programs relative to it).
+pool=$tmp/pool.toml
+"$et" solvers convert "$ET_HOME/pool.toml" > "$pool"
 
 # The command line of a pool solver, one word per line (the pool's options included).
 command_of() {

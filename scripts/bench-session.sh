@@ -30,7 +30,9 @@ n=${1:-1000}
 et=target/release/et
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pool=$ET_HOME/pool.toml
+# The pool with its programs resolved (et writes installed programs relative to it).
+"$et" solvers convert "$ET_HOME/pool.toml" > "$tmp/resolved.toml"
+pool=$tmp/resolved.toml
 checks="with self-checks"
 if [[ ${CHECKS:-on} == off ]]; then
   sed -e 's/"model_validate=true", *//g; s/, *"model_validate=true"//g' \

@@ -11,10 +11,12 @@ cd "$(dirname "$0")/.."
 export ET_HOME="${ET_HOME:-$PWD/.cache/et-home}"
 cargo build --release --quiet
 et=$PWD/target/release/et
-pool="$ET_HOME/pool.toml"
-z3=$(grep -A3 'name = "z3-4.8.7"' "$pool" | awk -F'= ' '/^command/{print $2}')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The pool with its programs resolved (et writes installed programs relative to it).
+pool="$work/pool.toml"
+"$et" solvers convert "$ET_HOME/pool.toml" > "$pool"
+z3=$(grep -A3 'name = "z3-4.8.7"' "$pool" | awk -F'= ' '/^command/{print $2}')
 "$et" enumerate -g ints --n 50000 | "$et" rank -g ints > "$work/sizes.tsv"
 triggers="300 302 303 304 308 310 311 312 314 315 316 318 319 320 324 326 327 328 330 331"
 make_dir() { # make_dir NAME ROWS(all|triggers) TRIGGERS(yes|no)

@@ -39,7 +39,10 @@ mkdir -p "$out/runs"
 # the study names exactly the solvers (and options) it ran.
 if [[ -z ${REPORT_ONLY:-} ]]; then
 "$et" solvers install z3@all cvc5@all debian >&2
-[[ -f $out/pool.toml ]] || cp "$ET_HOME/pool.toml" "$out/pool.toml"
+# The copy names each program by its absolute path (et writes the programs it
+# installs relative to the pool file, which would point into $out).
+[[ -f $out/pool.toml ]] || { "$et" solvers convert "$ET_HOME/pool.toml" > "$out/pool.toml.tmp" \
+  && mv "$out/pool.toml.tmp" "$out/pool.toml"; }
 for g in "${grammars[@]}"; do
   dir="$out/runs/$g"
   if [[ -f $dir/runs.csv.gz ]]; then continue; fi

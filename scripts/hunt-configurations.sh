@@ -68,7 +68,10 @@ cvc5=cvc5-1.4.2
 export ET_HOME="${ET_HOME:-$HOME/.local/share/et}"
 mkdir -p "$out"
 "$et" solvers install "${z3/-/@}" "${cvc5/-/@}" >&2
-[[ -f $out/pool.toml ]] || cp "$ET_HOME/pool.toml" "$out/pool.toml"
+# The copy names each program by its absolute path (et writes the programs it
+# installs relative to the pool file, which would point into $out).
+[[ -f $out/pool.toml ]] || { "$et" solvers convert "$ET_HOME/pool.toml" > "$out/pool.toml.tmp" \
+  && mv "$out/pool.toml.tmp" "$out/pool.toml"; }
 
 # progress.md: per finished run, its configurations, formulas, calls and time, and the
 # findings of each configuration that has any (made from the committed rows, run.toml

@@ -58,7 +58,10 @@ mkdir -p "$out"
 # the hunt names exactly the solvers (and options) it ran.
 "$et" solvers install "${z3_newest/-/@}" "${z3_previous/-/@}" "${cvc5/-/@}" \
   "${yices/-/@}" "${bitwuzla/-/@}" >&2
-[[ -f $out/pool.toml ]] || cp "$ET_HOME/pool.toml" "$out/pool.toml"
+# The copy names each program by its absolute path (et writes the programs it
+# installs relative to the pool file, which would point into $out).
+[[ -f $out/pool.toml ]] || { "$et" solvers convert "$ET_HOME/pool.toml" > "$out/pool.toml.tmp" \
+  && mv "$out/pool.toml.tmp" "$out/pool.toml"; }
 
 # progress.md: per grammar, what is done so far, from the committed rows and shard times
 # (made by this script on every invocation; never edited by hand).

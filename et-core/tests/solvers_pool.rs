@@ -623,3 +623,148 @@ fn help_has_examples() {
         );
     }
 }
+
+/// Writes an executable wrapper at `path` that runs the test pool's z3 4.16.0.
+fn z3_wrapper(path: &Path) {
+    let z3 = test_pool().get("z3-4.16.0").unwrap().clone();
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, format!("#!/bin/sh\nexec '{}' \"$@\"\n", z3.program())).unwrap();
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+}
+
+/// Copies the directory `from` to `to` (`cp -a`) and removes `from`.
+fn move_by_copy(from: &Path, to: &Path) {
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::remove_dir_all(from).unwrap();
+}
+
+#[test]
+fn a_copied_pool_directory_runs_its_own_solvers() {
+    let dir = scratch("copied-pool");
+    let old = dir.join("old");
+    z3_wrapper(&old.join("bin/z3"));
+    // A relative path with a `/` is relative to the pool file; a bare name is PATH's.
+    std::fs::write(
+        old.join("pool.toml"),
+        "[[solver]]\nname = \"mine\"\nfamily = \"z3\"\nversion = \"4.16.0\"\n\
+         command = [\"bin/z3\", \"model_validate=true\"]\n\n\
+         [[solver]]\nname = \"dot\"\nfamily = \"z3\"\nversion = \"4.16.0\"\n\
+         command = [\"./bin/z3\"]\n\n\
+         [[solver]]\nname = \"on-path\"\nfamily = \"z3\"\nversion = \"4.16.0\"\n\
+         command = [\"sh\", \"-c\", \"echo sat\", \"sh\"]\n",
+    )
+    .unwrap();
+    let new = dir.join("new");
+    move_by_copy(&old, &new);
+    let in_copy = new.join("bin/z3");
+    let in_copy = in_copy.to_str().unwrap();
+    // From anywhere, with the pool named absolutely or relatively to where et runs.
+    for (cwd, pool) in [
+        (Path::new("/"), new.join("pool.toml")),
+        (&*new, "pool.toml".into()),
+    ] {
+        let run = |args: &[&str]| {
+            Command::new(env!("CARGO_BIN_EXE_et"))
+                .args(args)
+                .env("ET_HOME", &*dir)
+                .current_dir(cwd)
+                .output()
+                .unwrap()
+        };
+        let pool = pool.to_str().unwrap();
+        let out = run(&["solvers", "list", "--pool", pool]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        for name in ["mine", "dot"] {
+            let line = text.lines().find(|l| l.starts_with(name)).unwrap();
+            assert!(line.contains(in_copy), "{line}");
+        }
+        let line = text.lines().find(|l| l.starts_with("on-path")).unwrap();
+        assert!(line.contains(" sh ") && !line.contains("/sh"), "{line}");
+        let out = run(&["solvers", "check", "--pool", pool, "--solvers", "mine,dot"]);
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // What ran is recorded resolved: the loaded pool holds the copy's absolute path.
+    let pool = Pool::load(&new.join("pool.toml")).unwrap();
+    assert_eq!(pool.get("mine").unwrap().program(), in_copy);
+    assert_eq!(pool.get("dot").unwrap().program(), in_copy);
+    assert_eq!(pool.get("on-path").unwrap().program(), "sh");
+}
+
+#[test]
+fn et_writes_programs_under_the_pool_directory_relative_to_it() {
+    let dir = scratch("relative-add");
+    let home = dir.join("home");
+    z3_wrapper(&home.join("builds/z3"));
+    z3_wrapper(&dir.join("elsewhere/z3"));
+    let add = |home: &Path, program: &Path, name: &str| {
+        let out = et_in(
+            home,
+            &[
+                "solvers",
+                "add",
+                program.to_str().unwrap(),
+                "--version",
+                "4.16.0",
+                "--name",
+                name,
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    add(&home, &home.join("builds/z3"), "inside");
+    add(&home, &home.join("builds/./z3"), "inside-dot");
+    add(&home, &dir.join("elsewhere/z3"), "outside");
+    let text = std::fs::read_to_string(home.join("pool.toml")).unwrap();
+    assert!(
+        text.contains("command = [\"builds/z3\", \"model_validate=true\"]"),
+        "{text}"
+    );
+    assert_eq!(text.matches("\"builds/z3\"").count(), 2, "{text}");
+    let outside = dir.join("elsewhere/z3");
+    assert!(
+        text.contains(&format!("command = [\"{}\"", outside.display())),
+        "{text}"
+    );
+    // A copy of the home runs the copy's build, and the outside one where it is.
+    let copy = dir.join("copy");
+    move_by_copy(&home, &copy);
+    let out = et_in(&copy, &["solvers", "check", "--solvers", "inside,outside"]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pool = Pool::load(&copy.join("pool.toml")).unwrap();
+    assert_eq!(
+        Path::new(pool.get("inside").unwrap().program()),
+        copy.join("builds/z3")
+    );
+    assert_eq!(Path::new(pool.get("outside").unwrap().program()), outside);
+    // Installed releases too: `solvers/<name>/bin/<program>`.
+    let home = home_with_installed("relative-install", "z3-4.16.0");
+    Installer::new(&home)
+        .install(&[Spec::parse("z3@4.16.0").unwrap()])
+        .unwrap();
+    let text = std::fs::read_to_string(home.join("pool.toml")).unwrap();
+    assert!(
+        text.contains("command = [\"solvers/z3-4.16.0/bin/z3\", \"model_validate=true\"]"),
+        "{text}"
+    );
+}

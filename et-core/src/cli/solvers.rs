@@ -164,11 +164,15 @@ Examples:
         /// A family et installs from PyPI (z3, cvc5, yices, bitwuzla).
         family: String,
     },
-    /// Convert ET's solvers.cfg (one solver per line) into a TOML pool on stdout.
+    /// Convert ET's solvers.cfg (one solver per line) into a TOML pool on stdout; or
+    /// print a TOML pool (`.toml`) with every program path resolved, so that a copy
+    /// of it works from anywhere (et writes the programs it installs relative to the
+    /// pool file).
     #[command(after_help = "Examples:
-  et solvers convert solvers.cfg > pool.toml")]
+  et solvers convert solvers.cfg > pool.toml
+  et solvers convert \"$ET_HOME/pool.toml\" > study-pool.toml   # a copy with absolute paths")]
     Convert {
-        /// The solvers.cfg file.
+        /// The solvers.cfg file, or a TOML pool file (named `*.toml`).
         file: PathBuf,
     },
 }
@@ -241,11 +245,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Sub::Convert { file } => {
-            let pool = Pool::from_solvers_cfg(
-                &std::fs::read_to_string(&file)
-                    .with_context(|| format!("cannot read {}", file.display()))?,
-                &file,
-            )?;
+            let pool = if file.extension().is_some_and(|e| e == "toml") {
+                // Loading resolves each relative program against the pool file.
+                Pool::load(&file)?
+            } else {
+                Pool::from_solvers_cfg(
+                    &std::fs::read_to_string(&file)
+                        .with_context(|| format!("cannot read {}", file.display()))?,
+                    &file,
+                )?
+            };
             print!("{}", pool.to_toml());
             Ok(ExitCode::SUCCESS)
         }

@@ -6,7 +6,7 @@
 //! name = "z3-4.13.0"          # unique
 //! family = "z3"
 //! version = "4.13.0"
-//! command = ["/abs/path/z3", "model_validate=true"]   # the formula's path is appended
+//! command = ["solvers/z3-4.13.0/bin/z3", "model_validate=true"]   # formula path appended
 //! # input = "stdin"            # pass the formula on standard input instead
 //! # models = true             # default: true for families whose model options et knows
 //! # reference = ["cvc5-1.4.2"] # who judges this solver (names or families, in order)
@@ -225,6 +225,20 @@ impl SolverConfig {
         cmd
     }
 
+    /// This solver as the pool file `pool_file` records it: its program (and catalog)
+    /// relative to the file's directory when they lie under it, so that the directory
+    /// can be copied or moved with its solvers; a bare command name stays as it is.
+    /// Reading the file ([`Pool::load`]) resolves them back.
+    pub fn relative_to(&self, pool_file: &Path) -> SolverConfig {
+        let mut out = self.clone();
+        out.command[0] = relative_to_pool(&self.command[0], pool_file);
+        out.catalog = self
+            .catalog
+            .as_ref()
+            .map(|c| PathBuf::from(relative_to_pool(&c.to_string_lossy(), pool_file)));
+        out
+    }
+
     /// This solver as one `[[solver]]` block of a pool file.
     pub fn to_toml(&self) -> String {
         let q = |s: &str| toml::Value::String(s.to_string()).to_string();
@@ -433,13 +447,46 @@ fn syntax(path: &Path, text: &str, offset: usize, message: impl Into<String>) ->
 
 /// Makes a relative program path (one with a `/`) relative to the pool file's directory,
 /// so a pool can be moved together with its solvers; bare names are looked up in PATH.
+/// The result is absolute, so what ran (`run.toml`) does not depend on the directory et
+/// was started in.
 fn resolve_program(program: &str, origin: &Path) -> String {
     let p = Path::new(program);
     if p.is_absolute() || !program.contains('/') {
         return program.to_string();
     }
-    let dir = origin.parent().unwrap_or(Path::new("."));
-    dir.join(p).to_string_lossy().into_owned()
+    let dir = origin.parent().unwrap_or(Path::new(""));
+    absolute(&dir.join(p)).to_string_lossy().into_owned()
+}
+
+/// `path` made absolute against the current directory, its `.` components dropped;
+/// lexically only: `..` and symbolic links are kept.
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .components()
+        .collect()
+}
+
+/// How the pool file `pool_file` names `path`: relative to the file's directory when
+/// `path` lies under it (always with a `/`, `./z3`, so that it is not taken for a
+/// command looked up in PATH), absolute otherwise. The inverse of [`resolve_program`].
+fn relative_to_pool(path: &str, pool_file: &Path) -> String {
+    if !path.contains('/') {
+        return path.to_string();
+    }
+    let dir = absolute(pool_file.parent().unwrap_or(Path::new("")));
+    let abs = absolute(Path::new(path));
+    match abs.strip_prefix(&dir) {
+        Ok(rel) if !rel.as_os_str().is_empty() => {
+            let rel = rel.to_string_lossy();
+            if rel.contains('/') {
+                rel.into_owned()
+            } else {
+                format!("./{rel}")
+            }
+        }
+        _ => abs.to_string_lossy().into_owned(),
+    }
 }
 
 impl Pool {
@@ -523,7 +570,7 @@ impl Pool {
                 reference,
                 catalog: raw.catalog.map(|c| {
                     // Relative to the pool file, as programs with a `/` are.
-                    origin.parent().unwrap_or(Path::new(".")).join(c)
+                    absolute(&origin.parent().unwrap_or(Path::new("")).join(c))
                 }),
                 configuration: raw.configuration_of.map(|of| Configured {
                     of,
@@ -815,6 +862,52 @@ mod tests {
     }
 
     #[test]
+    fn programs_are_written_relative_to_the_pool_file_and_read_back_absolute() {
+        let file = Path::new("/home/me/et/pool.toml");
+        let z3 = SolverConfig::installed(
+            family::find("z3").unwrap(),
+            "z3-4.16.0",
+            "4.16.0",
+            "/home/me/et/solvers/z3-4.16.0/bin/z3",
+        );
+        let written = z3.relative_to(file);
+        assert_eq!(
+            written.command,
+            ["solvers/z3-4.16.0/bin/z3", "model_validate=true"]
+        );
+        let read = Pool::from_toml(&written.to_toml(), file).unwrap();
+        assert_eq!(read.solvers[0], z3);
+        // Beside the pool file: still a path, not a name looked up in PATH.
+        let mut beside = z3.clone();
+        beside.command[0] = "/home/me/et/./z3".into();
+        beside.catalog = Some("/home/me/et/z3.catalog".into());
+        let written = beside.relative_to(file);
+        assert_eq!(written.program(), "./z3");
+        assert_eq!(written.catalog.as_deref(), Some(Path::new("./z3.catalog")));
+        let read = Pool::from_toml(&written.to_toml(), file).unwrap();
+        assert_eq!(read.solvers[0].program(), "/home/me/et/z3");
+        assert_eq!(
+            read.solvers[0].catalog.as_deref(),
+            Some(Path::new("/home/me/et/z3.catalog"))
+        );
+        // Elsewhere, or a bare name: as they are.
+        for program in ["/opt/z3/bin/z3", "/home/me/etc/z3", "z3"] {
+            let mut other = z3.clone();
+            other.command[0] = program.into();
+            assert_eq!(other.relative_to(file).program(), program);
+            let read = Pool::from_toml(&other.relative_to(file).to_toml(), file).unwrap();
+            assert_eq!(read.solvers[0].program(), program);
+        }
+        // A pool named relatively resolves against the current directory.
+        let read = Pool::from_toml(&z3.relative_to(file).to_toml(), Path::new("p.toml")).unwrap();
+        let cwd = std::env::current_dir().unwrap();
+        assert_eq!(
+            Path::new(read.solvers[0].program()),
+            cwd.join("solvers/z3-4.16.0/bin/z3")
+        );
+    }
+
+    #[test]
     fn toml_round_trip() {
         let text = r#"
 [[solver]]
@@ -898,7 +991,7 @@ input = "stdin"
         assert_eq!(pool.solvers[2].version, "unknown");
         assert_eq!(
             pool.solvers[3].program(),
-            "/etc/et/./yices-2.6.4/bin/yices-smt2"
+            "/etc/et/yices-2.6.4/bin/yices-smt2"
         );
         assert_eq!(pool.solvers[3].options(), ["--logic=QF_LIA"]);
         let err = Pool::from_solvers_cfg("z3\nz3 'oops\n", Path::new("s.cfg")).unwrap_err();

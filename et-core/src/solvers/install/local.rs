@@ -9,14 +9,16 @@ use std::time::Duration;
 
 use super::super::call::{run_call, Input, Limits};
 use super::super::family;
-use super::super::pool::{check_name, Pool, SolverConfig};
+use super::super::pool::{absolute, check_name, Pool, SolverConfig};
 use super::register::register;
 use super::InstallError;
 
 /// What `et solvers add` is told of a local build.
 #[derive(Debug, Clone, Default)]
 pub struct LocalBuild<'a> {
-    /// The program (an absolute path is recorded as given).
+    /// The program: a path, relative ones taken from the current directory (the pool
+    /// records it relative to the pool file's directory if it lies under it, else
+    /// absolute).
     pub program: &'a str,
     /// Its family, when its name does not tell: one et knows, or any other name (run
     /// as a generic SMT-LIB solver, [`family::SmtLib`]).
@@ -74,9 +76,12 @@ pub fn add_local(
             pool_file.display()
         )));
     }
+    // Absolute, as the pool file reads it back: `./z3` is the current directory's,
+    // a bare `z3` a file here and not a command looked up in PATH.
+    let program = absolute(Path::new(build.program));
     // As an installed release gets it (`SolverConfig::installed`), but under the family
     // name given: the generic family's own name would lose it.
-    let command = std::iter::once(build.program)
+    let command = std::iter::once(&*program.to_string_lossy())
         .chain(family.self_check_options().iter().copied())
         .map(str::to_string)
         .collect();

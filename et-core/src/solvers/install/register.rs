@@ -1,6 +1,10 @@
 //! Registering installed solvers: appending their entries to the pool file, under the
 //! home lock, unless a solver of that name is already there.
 //!
+//! Programs under the pool file's directory (the solvers of `$ET_HOME`) are written
+//! relative to it ([`SolverConfig::relative_to`]), so a copied or moved `$ET_HOME` runs
+//! its own solvers.
+//!
 //! *Must not:* rewrite or reorder existing entries; the pool file is only ever appended
 //! to, so users may edit it freely.
 
@@ -53,7 +57,7 @@ pub(super) fn register(
     }
     for s in sorted {
         text.push('\n');
-        text.push_str(&s.to_toml());
+        text.push_str(&s.relative_to(pool_file).to_toml());
     }
     if let Some(parent) = pool_file.parent() {
         std::fs::create_dir_all(parent).map_err(io("cannot create", parent))?;
