@@ -34,7 +34,7 @@ fn figure<'a>(figs: &'a [Figure], name: &str) -> &'a Figure {
 fn figures_are_grammar_by_family_grids_in_release_order() {
     let figs = figures(&fixture_report());
     let names: Vec<&str> = figs.iter().map(|f| f.name).collect();
-    assert_eq!(names, ["bugs", "solved", "time", "throughput"]);
+    assert_eq!(names, ["bugs", "findings", "solved", "time", "throughput"]);
     let bugs = &figs[0];
     assert!(bugs.log_y);
     assert_eq!(bugs.rows, ["core", "strings"]);
@@ -80,7 +80,7 @@ fn a_study_run_at_2_s_never_claims_8_s() {
     assert_eq!(legend, ["solved within 1/64 s", "solved within 2 s"]);
     let tmp = tempfile::tempdir().unwrap();
     write_plots(&report, tmp.path(), Format::Svg, PlotSize::default()).unwrap();
-    for name in ["bugs", "solved", "time", "throughput"] {
+    for name in ["bugs", "findings", "solved", "time", "throughput"] {
         let svg = fs::read_to_string(tmp.path().join(format!("{name}.svg"))).unwrap();
         let texts: Vec<String> = svg_texts(&svg).into_iter().map(|t| t.text).collect();
         assert!(
@@ -219,7 +219,7 @@ fn svg_text_is_legible_and_on_the_canvas() {
     )
     .unwrap()
     .paths;
-    assert_eq!(paths.len(), 4);
+    assert_eq!(paths.len(), 5);
     for path in &paths {
         let svg = fs::read_to_string(path).unwrap();
         assert_legible(&path.display().to_string(), &svg);

@@ -101,7 +101,7 @@ fn et_report_reproduces_the_committed_tables() {
 }
 
 #[test]
-fn et_plot_draws_the_four_figures() {
+fn et_plot_draws_the_five_figures() {
     let scratch = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_et"))
         .current_dir(study())
@@ -116,7 +116,7 @@ fn et_plot_draws_the_four_figures() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for figure in ["bugs", "solved", "time", "throughput"] {
+    for figure in ["bugs", "findings", "solved", "time", "throughput"] {
         let name = format!("{figure}.svg");
         let fresh = read(&scratch.path().join(&name));
         assert!(fresh.starts_with("<svg"), "{name}");
@@ -164,8 +164,9 @@ fn the_figures_show_the_committed_tables() {
     let report = build_report(&dirs, &options).unwrap();
     let figures = figures(&report);
     let names: Vec<&str> = figures.iter().map(|f| f.name).collect();
-    assert_eq!(names, ["bugs", "solved", "time", "throughput"]);
+    assert_eq!(names, ["bugs", "findings", "solved", "time", "throughput"]);
     let (bugs, solved, time) = (table("bugs.csv"), table("solved.csv"), table("time.csv"));
+    let performance = table("performance.csv");
     // The committed tables round: counts are exact, times to 3 and rates to 2 decimals.
     let number = |rows: &BTreeMap<(String, String), BTreeMap<String, String>>,
                   key: &(String, String),
@@ -197,6 +198,12 @@ fn the_figures_show_the_committed_tables() {
                             let column = series.label.replace(' ', "_");
                             (number(&bugs, &key, &column), 0.0)
                         }
+                        "findings" => match series.label.as_str() {
+                            "validator false alarm" => {
+                                (number(&bugs, &key, "validator_false_alarm"), 0.0)
+                            }
+                            verdict => (number(&performance, &key, verdict), 0.0),
+                        },
                         "solved" => {
                             let within = series
                                 .label

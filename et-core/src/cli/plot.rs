@@ -24,10 +24,11 @@ pub enum FormatArg {
   et plot results/core-shard-* --out plots --format png --timeouts 1/64,8
   et plot results/evolution/runs/* --out figures --clock cpu --width 2400
 
-Writes bugs, solved, time and throughput figures: one row of panels per grammar, one
+Writes bugs, findings, solved, time and throughput figures: one row of panels per grammar, one
 column per solver family, versions in release order on the x axis. Every panel states N
 (formulas per solver) and T (the run's timeout). bugs: unsound, invalid model and crash
-counts on a log axis; solved: sat/unsat without a bug verdict within the lowest timeout
+counts on a log axis; findings: validator false alarms and timeout/unknown verdicts on
+a log axis; solved: sat/unsat without a bug verdict within the lowest timeout
 of --timeouts (bars) and the highest one the run measured (line); time: cumulative time
 on the formulas every version of the family solved; throughput: solved formulas per
 second. Colours are Okabe-Ito (colour-blind-safe) and every line has its own marker.

@@ -102,6 +102,21 @@ pub mod style {
         colour: REDDISH_PURPLE,
         mark: Mark::Line(Marker::Square),
     };
+    /// Validator false alarms: orange diamonds.
+    pub const VALIDATOR_FALSE_ALARM: Style = Style {
+        colour: ORANGE,
+        mark: Mark::Line(Marker::Diamond),
+    };
+    /// Timeout verdicts: bluish-green circles.
+    pub const TIMEOUT: Style = Style {
+        colour: BLUISH_GREEN,
+        mark: Mark::Line(Marker::Circle),
+    };
+    /// Unknown verdicts: black squares.
+    pub const UNKNOWN: Style = Style {
+        colour: BLACK,
+        mark: Mark::Line(Marker::Square),
+    };
     /// Solved within the lowest timeout: sky-blue bars.
     pub const LOW_TIMEOUT: Style = Style {
         colour: SKY_BLUE,
@@ -445,6 +460,7 @@ pub fn figures(report: &Report) -> Vec<Figure> {
     let columns = columns(report);
     vec![
         bugs_figure(report, &columns),
+        findings_figure(report, &columns),
         solved_figure(report, &columns),
         time_figure(report, &columns),
         throughput_figure(report, &columns),
@@ -522,6 +538,56 @@ fn bugs_figure(report: &Report, columns: &[Column]) -> Figure {
 
 fn bug_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
     BUG_VERDICTS
+        .iter()
+        .zip([-0.2, 0.0, 0.2])
+        .map(|((v, label, style), dodge)| Series {
+            label: label.to_string(),
+            style: *style,
+            dodge,
+            values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
+        })
+        .collect()
+}
+
+/// The verdicts that are not bugs of the answer, as the findings figure labels and
+/// draws them: a right answer the solver's own check rejected, and the performance
+/// verdicts.
+const OTHER_VERDICTS: [(Verdict, &str, Style); 3] = [
+    (
+        Verdict::ValidatorFalseAlarm,
+        "validator false alarm",
+        style::VALIDATOR_FALSE_ALARM,
+    ),
+    (Verdict::Timeout, "timeout", style::TIMEOUT),
+    (Verdict::Unknown, "unknown", style::UNKNOWN),
+];
+
+/// Validator false alarms and performance verdicts per release, on a log scale: the
+/// findings the bugs figure leaves out, in panels of their own.
+fn findings_figure(report: &Report, columns: &[Column]) -> Figure {
+    let legend: Vec<LegendEntry> = OTHER_VERDICTS
+        .iter()
+        .map(|(_, label, style)| LegendEntry {
+            label: label.to_string(),
+            style: *style,
+        })
+        .collect();
+    let heading = Heading {
+        name: "findings",
+        title: "Other findings per solver release",
+        subtitle: format!(
+            "Validator false alarms and timeout/unknown verdicts, log scale (zero counts \
+             are not drawn). {N_AND_T}."
+        ),
+        y_label: "findings".into(),
+        log_y: true,
+        counts: true,
+    };
+    figure(report, columns, heading, &findings_series, &legend)
+}
+
+fn findings_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
+    OTHER_VERDICTS
         .iter()
         .zip([-0.2, 0.0, 0.2])
         .map(|((v, label, style), dodge)| Series {
