@@ -233,3 +233,72 @@ fn help_says_what_a_new_run_needs_and_every_grammar() {
         );
     }
 }
+
+/// Help fits the terminal it is shown in: under an 80-column terminal no line of a
+/// subcommand's help is wider (but the usage line, which clap keeps whole).
+#[test]
+fn help_wraps_to_the_terminal() {
+    let s = Scratch::new();
+    for sub in [
+        &[][..],
+        &["run"],
+        &["triage"],
+        &["report"],
+        &["plot"],
+        &["solvers", "install"],
+        &["shrink"],
+        &["eval"],
+    ] {
+        let mut args: Vec<&str> = sub.to_vec();
+        args.push("--help");
+        let o = s.et().env("COLUMNS", "80").args(&args).output().unwrap();
+        assert!(o.status.success(), "{}", show(&o));
+        // clap writes the usage line whole (one command line to copy).
+        for line in stdout(&o).lines().filter(|l| !l.starts_with("Usage:")) {
+            assert!(line.chars().count() <= 80, "et {args:?}: {line}");
+        }
+    }
+}
+
+/// A run and a triage say what comes next: the commands that follow, and where the
+/// reports to file are. A run of one formula says "1 formula", and a judge the user did
+/// not name is counted apart in the session line.
+#[test]
+fn a_run_and_a_triage_say_what_comes_next() {
+    let s = Scratch::new();
+    let pool = s.pool_file(
+        "pool.toml",
+        &[common::solver("z3-4.16.0"), common::solver("cvc5-1.4.2")],
+    );
+    let out = s.join("run");
+    let o = s.run(&common::campaign_args(
+        "core",
+        "1",
+        &pool,
+        &out,
+        &["--timeout", "20", "--solvers", "z3-4.16.0"],
+    ));
+    assert!(o.status.success(), "{}", show(&o));
+    let dir = out.display().to_string();
+    assert!(
+        stderr(&o).contains(&format!("et triage {dir}")),
+        "{}",
+        show(&o)
+    );
+    assert!(
+        stderr(&o).contains(&format!("et report {dir}")),
+        "{}",
+        show(&o)
+    );
+    assert!(stdout(&o).contains("\n1 formula in "), "{}", show(&o));
+    // cvc5 judged z3 without being named under test.
+    assert!(
+        stdout(&o).contains("2 calls in solver sessions (1 of them by judges not under test"),
+        "{}",
+        show(&o)
+    );
+    let o = s.run(&["triage", &dir, "--jobs", "2"]);
+    assert!(o.status.success(), "{}", show(&o));
+    let last = stderr(&o).lines().last().unwrap_or_default().to_string();
+    assert_eq!(last, "et: triage: nothing to file", "{}", show(&o));
+}
