@@ -516,13 +516,6 @@ const BUG_VERDICTS: [(Verdict, &str, Style); 3] = [
 
 /// Bug triggers per verdict, on a log scale.
 fn bugs_figure(report: &Report, columns: &[Column]) -> Figure {
-    let legend: Vec<LegendEntry> = BUG_VERDICTS
-        .iter()
-        .map(|(_, label, style)| LegendEntry {
-            label: label.to_string(),
-            style: *style,
-        })
-        .collect();
     let heading = Heading {
         name: "bugs",
         title: "Bug triggers per solver release",
@@ -533,20 +526,37 @@ fn bugs_figure(report: &Report, columns: &[Column]) -> Figure {
         log_y: true,
         counts: true,
     };
-    figure(report, columns, heading, &bug_series, &legend)
+    verdicts_figure(report, columns, heading, &BUG_VERDICTS)
 }
 
-fn bug_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
-    BUG_VERDICTS
+/// A figure of verdict counts per release: one series per verdict of `verdicts`
+/// (its label and style), side by side where counts are equal.
+fn verdicts_figure(
+    report: &Report,
+    columns: &[Column],
+    heading: Heading,
+    verdicts: &[(Verdict, &str, Style); 3],
+) -> Figure {
+    let legend: Vec<LegendEntry> = verdicts
         .iter()
-        .zip([-0.2, 0.0, 0.2])
-        .map(|((v, label, style), dodge)| Series {
+        .map(|(_, label, style)| LegendEntry {
             label: label.to_string(),
             style: *style,
-            dodge,
-            values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
         })
-        .collect()
+        .collect();
+    let series = |report: &Report, column: &Column, g: usize| -> Vec<Series> {
+        verdicts
+            .iter()
+            .zip([-0.2, 0.0, 0.2])
+            .map(|((v, label, style), dodge)| Series {
+                label: label.to_string(),
+                style: *style,
+                dodge,
+                values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
+            })
+            .collect()
+    };
+    figure(report, columns, heading, &series, &legend)
 }
 
 /// The verdicts that are not bugs of the answer, as the findings figure labels and
@@ -565,13 +575,6 @@ const OTHER_VERDICTS: [(Verdict, &str, Style); 3] = [
 /// Validator false alarms and performance verdicts per release, on a log scale: the
 /// findings the bugs figure leaves out, in panels of their own.
 fn findings_figure(report: &Report, columns: &[Column]) -> Figure {
-    let legend: Vec<LegendEntry> = OTHER_VERDICTS
-        .iter()
-        .map(|(_, label, style)| LegendEntry {
-            label: label.to_string(),
-            style: *style,
-        })
-        .collect();
     let heading = Heading {
         name: "findings",
         title: "Other findings per solver release",
@@ -583,20 +586,7 @@ fn findings_figure(report: &Report, columns: &[Column]) -> Figure {
         log_y: true,
         counts: true,
     };
-    figure(report, columns, heading, &findings_series, &legend)
-}
-
-fn findings_series(report: &Report, column: &Column, g: usize) -> Vec<Series> {
-    OTHER_VERDICTS
-        .iter()
-        .zip([-0.2, 0.0, 0.2])
-        .map(|((v, label, style), dodge)| Series {
-            label: label.to_string(),
-            style: *style,
-            dodge,
-            values: values(report, column, g, |c| Some(c.verdict(*v) as f64)),
-        })
-        .collect()
+    verdicts_figure(report, columns, heading, &OTHER_VERDICTS)
 }
 
 /// Solved formulas within the lowest timeout measured and within the highest.

@@ -176,7 +176,7 @@ impl FormulaCalls<'_, '_> {
             .iter()
             .filter(|d| d.answer.status.tells_about_solver())
             .collect();
-        if tried.is_empty() || self.rejected_by_all().is_some() || self.witness().is_some() {
+        if tried.is_empty() || rejected_by_everyone(&decisions) || self.witness().is_some() {
             return Vec::new();
         }
         let job = self.job;
@@ -200,13 +200,11 @@ impl FormulaCalls<'_, '_> {
     /// solvers take — a defect of the grammar (an operator no solver knows, an
     /// ill-sorted term), not an undecided formula or a finding of anyone.
     pub(super) fn rejected_by_all(&self) -> Option<String> {
-        let decisions = self.decisions();
-        let mut tried = decisions
-            .iter()
-            .filter(|d| d.answer.status.tells_about_solver())
-            .peekable();
-        tried.peek()?;
-        if !tried.all(|d| d.answer.status == Status::Rejected) {
+        // Most formulas have an answer among the calls made here: nothing to gather.
+        let answered = |m: &judging::Observation| {
+            m.class.status.tells_about_solver() && m.class.status != Status::Rejected
+        };
+        if self.made.values().any(answered) || !rejected_by_everyone(&self.decisions()) {
             return None;
         }
         let (name, made) = self
@@ -218,6 +216,15 @@ impl FormulaCalls<'_, '_> {
             .unwrap_or_else(|| "no error line".to_string());
         Some(format!("{name}: {line}"))
     }
+}
+
+/// Whether every solver that ran on a formula (some did) rejected it.
+fn rejected_by_everyone(decisions: &[Decision<'_>]) -> bool {
+    let mut tried = decisions
+        .iter()
+        .filter(|d| d.answer.status.tells_about_solver())
+        .peekable();
+    tried.peek().is_some() && tried.all(|d| d.answer.status == Status::Rejected)
 }
 
 /// The verdict on a call as things stand, and who could establish it.
