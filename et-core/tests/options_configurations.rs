@@ -90,7 +90,12 @@ fn catalogs_are_read_from_z3_and_cvc5() {
         let rows = table(&et(&s, &["options", "list", name, "--pool", pool]));
         assert!(rows.len() >= at_least, "{name}: {} options", rows.len());
         for r in &rows {
-            assert_eq!(r.len(), 5, "{r:?}");
+            // The sixth column, the solver's category for the option, came last.
+            assert_eq!(r.len(), 6, "{r:?}");
+            let categories = ["-", "common", "regular", "expert", "undocumented"];
+            assert!(categories.contains(&r[5].as_str()), "{r:?}");
+            // Only cvc5's C API gives categories (not z3, nor 1.1.2's Python API).
+            assert_eq!(name == "cvc5-1.4.2", r[5] != "-", "{name}: {r:?}");
             assert!(
                 ["bool", "int", "uint", "real", "enum", "text"].contains(&r[1].as_str()),
                 "{r:?}"
@@ -135,6 +140,75 @@ fn catalogs_are_read_from_z3_and_cvc5() {
     assert_eq!(get("simplification")[1..4], ["enum", "batch", "batch|none"]);
     assert_eq!(get("random-freq")[3], "0.0..1.0");
     assert_eq!(get("nl-cov")[4], "yes: true");
+}
+
+/// cvc5's option categories, read by et's C-API driver from the library (the
+/// `category` of its `Cvc5OptionInfo`): `expert` options are for developers, and
+/// cvc5's maintainers rank findings that need them far below default-mode ones.
+#[test]
+fn cvc5_option_categories_are_read_from_the_library() {
+    use et_core::solvers::family::catalog::{category_of, OptionCategory};
+    let s = Scratch::new();
+    let cvc5 = solver("cvc5-1.4.2");
+    let pool = s.pool_file("pool.toml", std::slice::from_ref(&cvc5));
+    let pool = pool.to_str().unwrap();
+    let category = |rows: &[Vec<String>], n: &str| {
+        rows.iter()
+            .find(|r| r[0] == n)
+            .unwrap_or_else(|| panic!("no option {n}"))[5]
+            .clone()
+    };
+    let check = |rows: &[Vec<String>]| {
+        assert_eq!(category(rows, "bv-rw-extend-eq"), "expert");
+        assert_eq!(category(rows, "restart-int-base"), "expert");
+        for user_option in ["produce-models", "check-models"] {
+            let c = category(rows, user_option);
+            assert!(c == "common" || c == "regular", "{user_option}: {c}");
+        }
+        let experts = rows.iter().filter(|r| r[5] == "expert").count();
+        assert!(experts >= 100, "{experts} expert options");
+    };
+    let rows = table(&et(&s, &["options", "list", "cvc5-1.4.2", "--pool", pool]));
+    check(&rows);
+    // The catalog's own reading of it, in the library.
+    let cache = s.join("cache");
+    let catalog = et_core::solvers::options::catalog_of(&cvc5, &cache).unwrap();
+    let specs: Vec<_> = catalog.options.iter().map(|(o, _)| o.clone()).collect();
+    assert!(category_of(&specs, "bv-rw-extend-eq").is_some_and(OptionCategory::is_expert));
+    assert!(!category_of(&specs, "produce-models").is_some_and(OptionCategory::is_expert));
+    assert!(category_of(&specs, "produce-models").is_some());
+    assert_eq!(
+        catalog.category("restart-int-base"),
+        Some(OptionCategory::Expert)
+    );
+
+    // A home whose cache holds the listing an older et wrote (five fields, stamped
+    // without the catalog format) gets the categories without reinstalling.
+    let meta = std::fs::metadata(cvc5.program()).unwrap();
+    let modified = meta
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let old_header = format!(
+        "# options of {} ({} bytes, modified {modified})\n",
+        cvc5.program(),
+        meta.len()
+    );
+    let file = s.join("home/cache/options/cvc5-1.4.2.tsv");
+    let cached = std::fs::read_to_string(&file).unwrap();
+    let five_fields: String = cached
+        .lines()
+        .skip(1)
+        .map(|l| format!("{}\n", l.rsplit_once('\t').unwrap().0))
+        .collect();
+    assert!(five_fields.starts_with("abstract-values\tbool\tfalse\t-\t\n"));
+    std::fs::write(&file, format!("{old_header}{five_fields}")).unwrap();
+    let rows = table(&et(&s, &["options", "list", "cvc5-1.4.2", "--pool", pool]));
+    check(&rows);
+    let relisted = std::fs::read_to_string(&file).unwrap();
+    assert!(relisted.starts_with("# options of ") && relisted.contains("catalog format 2"));
 }
 
 #[test]

@@ -53,6 +53,9 @@ struct Api {
     option_names: Option<unsafe extern "C" fn(Ptr, *mut usize) -> *const *const c_char>,
     option_info: Option<unsafe extern "C" fn(Ptr, *const c_char, *mut c_void)>,
     option_info_to_string: Option<unsafe extern "C" fn(*const c_void) -> *const c_char>,
+    /// `cvc5_modes_option_category_to_string`, from cvc5 1.3.1 on (with the struct's
+    /// `category` field): the library's own name of a `Cvc5OptionCategory` value.
+    option_category_to_string: Option<unsafe extern "C" fn(c_int) -> *const c_char>,
 }
 
 /// Resolves `name` in `handle` (and the libraries it pulled in) as a function pointer.
@@ -117,6 +120,7 @@ impl Api {
                 option_names: symbol(handle, "cvc5_get_option_names"),
                 option_info: symbol(handle, "cvc5_get_option_info"),
                 option_info_to_string: symbol(handle, "cvc5_option_info_to_string"),
+                option_category_to_string: symbol(handle, "cvc5_modes_option_category_to_string"),
             })
         }
     }
@@ -482,10 +486,15 @@ unsafe fn model(api: &Api, solver: Ptr, sm: Ptr) -> String {
 }
 
 /// Prints every option of `solver` in et's catalog line format
-/// (`NAME\tTYPE\tDEFAULT\tVALUES\tNOTE`, see `et_core::solvers::family::catalog`),
-/// read through `cvc5_option_info_to_string`, whose text is
-/// `OptionInfo{ NAME[, ALIAS...] | TYPE | VALUE | default DEFAULT [| MIN <= x <= MAX]
-/// [| modes: A, B] }`: the struct's layout is not needed, only room for it.
+/// (`NAME\tTYPE\tDEFAULT\tVALUES\tNOTE[\tCATEGORY]`, see
+/// `et_core::solvers::family::catalog`). Type, default and values come from the text
+/// of `cvc5_option_info_to_string`, `OptionInfo{ NAME[, ALIAS...] | TYPE | VALUE |
+/// default DEFAULT [| MIN <= x <= MAX] [| modes: A, B] }`; the category from the
+/// `Cvc5OptionInfo` struct itself, read in the layout of the library's release
+/// ([`InfoLayout`]) and checked against what the library wrote. When that layout
+/// cannot be trusted (a release whose header et has not read, or a check failing for
+/// any option) no line has a category and stderr says why: no category rather than a
+/// wrong one.
 ///
 /// # Safety
 /// `solver` is a live solver of the library `api` was loaded from.
@@ -496,30 +505,72 @@ unsafe fn list_options(api: &Api, solver: Ptr, out: &mut impl Write) -> ExitCode
         eprintln!("et-cvc5: this libcvc5 has no option information in its C API");
         return ExitCode::FAILURE;
     };
+    let version = cstr((api.get_version)(solver));
+    let layout = InfoLayout::for_version(&version);
+    // Why the categories cannot be trusted, once something says so.
+    let mut untrusted = match layout {
+        Some(layout) => layout
+            .check_library(api.option_category_to_string.is_some())
+            .err(),
+        None => Some(format!(
+            "et has not read the Cvc5OptionInfo layout of cvc5 {version}"
+        )),
+    };
     let mut count = 0usize;
     let list = names(solver, &mut count);
-    let _ = writeln!(out, "# cvc5 {} options", cstr((api.get_version)(solver)));
+    let mut lines = Vec::with_capacity(count);
     for i in 0..count {
-        let name = *list.add(i);
-        // Far more room than a Cvc5OptionInfo takes (about 100 bytes), zeroed and
-        // aligned for its pointers and 64-bit numbers.
-        let mut room = [0u64; 128];
-        info(solver, name, room.as_mut_ptr().cast());
-        let described = cstr(text(room.as_ptr().cast()));
-        let _ = writeln!(out, "{}", option_line(&cstr(name), &described));
+        let name = CStr::from_ptr(*list.add(i));
+        let mut room = Room::unwritten();
+        info(solver, name.as_ptr(), room.as_mut_ptr());
+        let described = cstr(text(room.as_ptr()));
+        let category = match layout.filter(|_| untrusted.is_none()) {
+            Some(layout) => {
+                match layout.category(&room, name, &described, api.option_category_to_string) {
+                    Ok(category) => Some(category),
+                    Err(why) => {
+                        untrusted = Some(format!("option `{}`: {why}", name.to_string_lossy()));
+                        None
+                    }
+                }
+            }
+            None => None,
+        };
+        lines.push((name.to_string_lossy().into_owned(), described, category));
+    }
+    if let Some(why) = &untrusted {
+        eprintln!("et-cvc5: the options are listed without their categories: {why}");
+    }
+    let _ = writeln!(out, "# cvc5 {version} options");
+    for (name, described, category) in &lines {
+        let category = category.filter(|_| untrusted.is_none());
+        let _ = writeln!(out, "{}", option_line(name, described, category));
     }
     let _ = out.flush();
     ExitCode::SUCCESS
 }
 
-/// One option in et's catalog line format from cvc5's description of it.
-fn option_line(name: &str, described: &str) -> String {
+/// The words of the type in `cvc5_option_info_to_string`'s text (`OptionInfo{ NAME |
+/// TYPE | ...`), in the order of the `Cvc5OptionInfoKind` enumerators (`VOID`, `BOOL`,
+/// `STR`, `INT64`, `UINT64`, `DOUBLE`, `MODES`; the same from 1.2.0 on).
+const KIND_WORDS: [&str; 7] = [
+    "void", "bool", "string", "int64_t", "uint64_t", "double", "mode",
+];
+
+/// The fields of cvc5's description of an option (`OptionInfo{ NAME | TYPE | ... }`).
+fn described_fields(described: &str) -> Vec<&str> {
     let body = described
         .trim()
         .trim_start_matches("OptionInfo{")
         .trim_end_matches('}')
         .trim();
-    let fields: Vec<&str> = body.split(" | ").map(str::trim).collect();
+    body.split(" | ").map(str::trim).collect()
+}
+
+/// One option in et's catalog line format from cvc5's description of it, and its
+/// category when known (a sixth field; none, five fields, when not).
+fn option_line(name: &str, described: &str, category: Option<Category>) -> String {
+    let fields = described_fields(described);
     let kind = match fields.get(1).copied().unwrap_or("") {
         "bool" => "bool",
         "int64_t" => "int",
@@ -549,7 +600,391 @@ fn option_line(name: &str, described: &str) -> String {
     } else {
         ""
     };
-    format!("{name}\t{kind}\t{default}\t{values}\t{note}")
+    match category {
+        Some(category) => format!(
+            "{name}\t{kind}\t{default}\t{values}\t{note}\t{}",
+            category.label()
+        ),
+        None => format!("{name}\t{kind}\t{default}\t{values}\t{note}"),
+    }
+}
+
+/// How cvc5 ranks an option for its users (the `category` of its options files). The
+/// labels are those of `et_core::solvers::family::catalog::OptionCategory`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Category {
+    Common,
+    Regular,
+    Expert,
+    Undocumented,
+    /// Neither expert nor regular, in a release whose struct says no more
+    /// (`is_expert` and `is_regular`, before 1.3.1).
+    CommonOrUndocumented,
+}
+
+impl Category {
+    /// Its word in the catalog line format; `common`, `regular`, `expert` and
+    /// `undocumented` are also cvc5's own names (`cvc5_modes_option_category_to_string`).
+    fn label(self) -> &'static str {
+        match self {
+            Category::Common => "common",
+            Category::Regular => "regular",
+            Category::Expert => "expert",
+            Category::Undocumented => "undocumented",
+            Category::CommonOrUndocumented => "common-or-undocumented",
+        }
+    }
+}
+
+/// The `Cvc5OptionCategory` enumerators in the order include/cvc5/cvc5_types.h
+/// declares them (1.3.1 to the development head): `REGULAR = 0`, `EXPERT`, `COMMON`,
+/// `UNDOCUMENTED`.
+const CATEGORY_ORDER: [Category; 4] = [
+    Category::Regular,
+    Category::Expert,
+    Category::Common,
+    Category::Undocumented,
+];
+
+/// `Cvc5OptionInfo` as cvc5's include/cvc5/c/cvc5.h declares it, field for field, in
+/// each layout its releases have had. C `bool` is `u8` and a C enum `c_int` here, so
+/// that whatever bytes the library wrote read as a value; the fields after the
+/// category are declared for the layout's sake only.
+#[allow(dead_code)]
+mod header {
+    use std::ffi::{c_char, c_int, c_void};
+
+    #[repr(C)]
+    pub struct BoolInfo {
+        pub dflt: u8,
+        pub cur: u8,
+    }
+
+    #[repr(C)]
+    pub struct StringInfo {
+        pub dflt: *const c_char,
+        pub cur: *const c_char,
+    }
+
+    /// `IntInfo`, `UIntInfo` and `DoubleInfo`: `T` is `int64_t`, `uint64_t`, `double`.
+    #[repr(C)]
+    pub struct NumberInfo<T> {
+        pub dflt: T,
+        pub cur: T,
+        pub min: T,
+        pub max: T,
+        pub has_min: u8,
+        pub has_max: u8,
+    }
+
+    #[repr(C)]
+    pub struct ModeInfo {
+        pub dflt: *const c_char,
+        pub cur: *const c_char,
+        pub num_modes: usize,
+        pub modes: *const *const c_char,
+    }
+
+    /// cvc5 1.2.0 and 1.2.1 (tags `cvc5-1.2.0`, `cvc5-1.2.1`).
+    #[repr(C)]
+    pub struct V1_2 {
+        pub kind: c_int,
+        pub name: *const c_char,
+        pub num_aliases: usize,
+        pub aliases: *const *const c_char,
+        pub is_set_by_user: u8,
+        pub is_expert: u8,
+        pub is_regular: u8,
+        pub info_bool: BoolInfo,
+        pub info_str: StringInfo,
+        pub info_int: NumberInfo<i64>,
+        pub info_uint: NumberInfo<u64>,
+        pub info_double: NumberInfo<f64>,
+        pub info_mode: ModeInfo,
+        pub d_cpp_info: *mut c_void,
+    }
+
+    /// cvc5 1.3.0: `num_no_supports` and `no_supports` after the aliases.
+    #[repr(C)]
+    pub struct V1_3_0 {
+        pub kind: c_int,
+        pub name: *const c_char,
+        pub num_aliases: usize,
+        pub aliases: *const *const c_char,
+        pub num_no_supports: usize,
+        pub no_supports: *const *const c_char,
+        pub is_set_by_user: u8,
+        pub is_expert: u8,
+        pub is_regular: u8,
+        pub info_bool: BoolInfo,
+        pub info_str: StringInfo,
+        pub info_int: NumberInfo<i64>,
+        pub info_uint: NumberInfo<u64>,
+        pub info_double: NumberInfo<f64>,
+        pub info_mode: ModeInfo,
+        pub d_cpp_info: *mut c_void,
+    }
+
+    /// cvc5 1.3.1 to 1.3.4 (their tags) and the development head after them (August
+    /// 2026, which has the C API's error capture, `cvc5_has_error`, of the 1.4
+    /// releases): a `Cvc5OptionCategory category` after `is_expert` and `is_regular`,
+    /// which are deprecated and no longer filled (left 0).
+    #[repr(C)]
+    pub struct V1_3_1 {
+        pub kind: c_int,
+        pub name: *const c_char,
+        pub num_aliases: usize,
+        pub aliases: *const *const c_char,
+        pub num_no_supports: usize,
+        pub no_supports: *const *const c_char,
+        pub is_set_by_user: u8,
+        pub is_expert: u8,
+        pub is_regular: u8,
+        pub category: c_int,
+        pub info_bool: BoolInfo,
+        pub info_str: StringInfo,
+        pub info_int: NumberInfo<i64>,
+        pub info_uint: NumberInfo<u64>,
+        pub info_double: NumberInfo<f64>,
+        pub info_mode: ModeInfo,
+        pub d_cpp_info: *mut c_void,
+    }
+}
+
+/// What a `cvc5_get_option_info` call has not written: [`Room`] is filled with it.
+const UNWRITTEN: u8 = 0xA5;
+
+/// Room for one `Cvc5OptionInfo`: aligned for its pointers and 64-bit numbers, four
+/// times the largest layout et knows (240 bytes), filled with [`UNWRITTEN`] so that
+/// what the library wrote shows.
+#[repr(C, align(8))]
+struct Room([u8; 1024]);
+
+const _: () = assert!(std::mem::size_of::<header::V1_3_1>() * 4 <= 1024);
+
+impl Room {
+    fn unwritten() -> Room {
+        Room([UNWRITTEN; 1024])
+    }
+
+    fn as_mut_ptr(&mut self) -> *mut c_void {
+        self.0.as_mut_ptr().cast()
+    }
+
+    fn as_ptr(&self) -> *const c_void {
+        self.0.as_ptr().cast()
+    }
+
+    /// How many leading bytes the library wrote: `sizeof(Cvc5OptionInfo)` of the
+    /// library's own header, since every release's `cvc5_get_option_info` first zeroes
+    /// the whole struct (`std::memset(info, 0, sizeof(*info))`) and its last field is
+    /// a pointer into the library (whose last byte, the most significant on
+    /// little-endian machines, is 0; on big-endian ones the least, a multiple of 8).
+    fn written(&self) -> usize {
+        self.0
+            .iter()
+            .rposition(|&b| b != UNWRITTEN)
+            .map_or(0, |i| i + 1)
+    }
+
+    /// The room read as `T`.
+    ///
+    /// # Safety
+    /// `T` is one of the [`header`] structs: no larger than the room, aligned to at
+    /// most 8, and made of integers and raw pointers only (any bytes are a value).
+    unsafe fn read<T>(&self) -> &T {
+        debug_assert!(std::mem::size_of::<T>() <= self.0.len());
+        debug_assert!(std::mem::align_of::<T>() <= 8);
+        &*self.0.as_ptr().cast::<T>()
+    }
+}
+
+/// What the driver reads of a `Cvc5OptionInfo`, whichever its layout.
+struct Fields {
+    kind: c_int,
+    name: *const c_char,
+    num_aliases: usize,
+    aliases: *const *const c_char,
+    /// `is_set_by_user`, `is_expert`, `is_regular`.
+    flags: [u8; 3],
+    /// `category`, from 1.3.1 on.
+    category: Option<c_int>,
+}
+
+/// The layouts of `Cvc5OptionInfo` (see [`header`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum InfoLayout {
+    V1_2,
+    V1_3_0,
+    V1_3_1,
+}
+
+impl InfoLayout {
+    /// The layout of the release `version` (`cvc5_get_version`: `1.3.0`,
+    /// `1.4.2-modified`) if et has read its header: 1.2.0 (the first with a C API) to
+    /// 1.4.x. A later release may have changed the struct (1.3.0 and 1.3.1 did, in a
+    /// patch release): add it here once its header is read.
+    fn for_version(version: &str) -> Option<InfoLayout> {
+        let mut parts = version.split(['.', '-', '+', ' ']);
+        let mut number = || parts.next()?.parse::<u64>().ok();
+        let (major, minor, patch) = (number()?, number()?, number()?);
+        match (major, minor, patch) {
+            (1, 2, _) => Some(InfoLayout::V1_2),
+            (1, 3, 0) => Some(InfoLayout::V1_3_0),
+            (1, 3, _) | (1, 4, _) => Some(InfoLayout::V1_3_1),
+            _ => None,
+        }
+    }
+
+    /// `sizeof(Cvc5OptionInfo)` in this layout.
+    fn size(self) -> usize {
+        match self {
+            InfoLayout::V1_2 => std::mem::size_of::<header::V1_2>(),
+            InfoLayout::V1_3_0 => std::mem::size_of::<header::V1_3_0>(),
+            InfoLayout::V1_3_1 => std::mem::size_of::<header::V1_3_1>(),
+        }
+    }
+
+    /// Whether a library whose `cvc5_modes_option_category_to_string` is there or not
+    /// (`has_category_names`) can have this layout: the function came with the
+    /// `category` field.
+    fn check_library(self, has_category_names: bool) -> Result<(), String> {
+        match (self, has_category_names) {
+            (InfoLayout::V1_3_1, false) => Err("the library has no \
+                cvc5_modes_option_category_to_string, which came with the category field"
+                .to_string()),
+            (InfoLayout::V1_2 | InfoLayout::V1_3_0, true) => Err("the library has \
+                cvc5_modes_option_category_to_string, but its release's struct has no \
+                category field"
+                .to_string()),
+            _ => Ok(()),
+        }
+    }
+
+    /// The fields of the struct in `room`, in this layout.
+    fn fields(self, room: &Room) -> Fields {
+        macro_rules! fields {
+            ($t:ty, $category:expr) => {{
+                // SAFETY: every `header` struct is smaller than the room, aligned to 8
+                // at most, and made of integers and raw pointers (any bytes are a value).
+                let info: &$t = unsafe { room.read::<$t>() };
+                Fields {
+                    kind: info.kind,
+                    name: info.name,
+                    num_aliases: info.num_aliases,
+                    aliases: info.aliases,
+                    flags: [info.is_set_by_user, info.is_expert, info.is_regular],
+                    category: $category(info),
+                }
+            }};
+        }
+        match self {
+            InfoLayout::V1_2 => fields!(header::V1_2, |_| None),
+            InfoLayout::V1_3_0 => fields!(header::V1_3_0, |_| None),
+            InfoLayout::V1_3_1 => fields!(header::V1_3_1, |i: &header::V1_3_1| Some(i.category)),
+        }
+    }
+
+    /// The category of the option `asked`, read from the struct `cvc5_get_option_info`
+    /// wrote in `room` (described by the library as `described`) after checking that
+    /// it is one of this layout: as many bytes written as the layout has; the kind
+    /// the one the description names; `name` the option asked for (or the option an
+    /// alias asked for names); the flags 0 or 1; the category one of the enumerators,
+    /// named by the library (`category_name`, `cvc5_modes_option_category_to_string`)
+    /// as the header's order says.
+    ///
+    /// # Safety
+    /// `room` holds what `cvc5_get_option_info` wrote (its pointers are the library's,
+    /// alive until its next call), and `category_name` is the library's function.
+    unsafe fn category(
+        self,
+        room: &Room,
+        asked: &CStr,
+        described: &str,
+        category_name: Option<unsafe extern "C" fn(c_int) -> *const c_char>,
+    ) -> Result<Category, String> {
+        let (written, size) = (room.written(), self.size());
+        if written != size {
+            return Err(format!(
+                "the library wrote a Cvc5OptionInfo of {written} bytes, \
+                 the {self:?} header's has {size}"
+            ));
+        }
+        let f = self.fields(room);
+        let word = described_fields(described).get(1).copied().unwrap_or("");
+        match KIND_WORDS.iter().position(|w| *w == word) {
+            Some(k) if k as c_int != f.kind => {
+                return Err(format!(
+                    "its kind is {} but the library describes it as `{word}`",
+                    f.kind
+                ))
+            }
+            None if !(0..KIND_WORDS.len() as c_int).contains(&f.kind) => {
+                return Err(format!("its kind {} is no Cvc5OptionInfoKind", f.kind))
+            }
+            _ => {}
+        }
+        if f.name.is_null() {
+            return Err("its name is null".to_string());
+        }
+        let name = CStr::from_ptr(f.name);
+        if name != asked {
+            // An alias: the struct names the option, whose aliases include it.
+            if f.aliases.is_null() || f.num_aliases > 256 {
+                return Err(format!(
+                    "its name is `{}` and it has no list of aliases",
+                    name.to_string_lossy()
+                ));
+            }
+            let aliases = std::slice::from_raw_parts(f.aliases, f.num_aliases);
+            if !aliases
+                .iter()
+                .any(|&a| !a.is_null() && CStr::from_ptr(a) == asked)
+            {
+                return Err(format!(
+                    "its name is `{}`, with no such alias",
+                    name.to_string_lossy()
+                ));
+            }
+        }
+        if let Some(bad) = f.flags.iter().find(|&&b| b > 1) {
+            return Err(format!("a bool field holds {bad}"));
+        }
+        let [_, expert, regular] = f.flags;
+        match f.category {
+            Some(value) => {
+                let category = usize::try_from(value)
+                    .ok()
+                    .and_then(|v| CATEGORY_ORDER.get(v).copied())
+                    .ok_or_else(|| format!("its category {value} is no Cvc5OptionCategory"))?;
+                let named = category_name
+                    .map(|f| cstr(f(value)))
+                    .ok_or("the library cannot name a category")?;
+                if named != category.label() {
+                    return Err(format!(
+                        "the library names category {value} `{named}`, the header `{}`",
+                        category.label()
+                    ));
+                }
+                // Deprecated, and left 0 since 1.3.1; if set, they must agree.
+                if (expert == 1 && category != Category::Expert)
+                    || (regular == 1 && category != Category::Regular)
+                {
+                    return Err(format!(
+                        "its category is {} but is_expert is {expert} and is_regular {regular}",
+                        category.label()
+                    ));
+                }
+                Ok(category)
+            }
+            None => match (expert, regular) {
+                (1, 1) => Err("it is both expert and regular".to_string()),
+                (1, _) => Ok(Category::Expert),
+                (_, 1) => Ok(Category::Regular),
+                _ => Ok(Category::CommonOrUndocumented),
+            },
+        }
+    }
 }
 
 /// Sets the command line's options on `solver`; an option cvc5 refuses ends the run.
@@ -732,4 +1167,196 @@ impl Commands {
 /// cvc5 would accept, so they are dropped rather than reported.
 fn c(s: &str) -> CString {
     CString::new(s.replace('\0', "")).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::size_of;
+
+    /// The `header` structs as a C compiler lays cvc5's headers out on 64-bit Linux
+    /// (x86-64 and aarch64 agree), worked out by hand from the headers.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_layouts_are_the_headers() {
+        use std::mem::offset_of;
+        assert_eq!(offset_of!(header::V1_2, name), 8);
+        assert_eq!(offset_of!(header::V1_2, aliases), 24);
+        assert_eq!(offset_of!(header::V1_2, is_expert), 33);
+        assert_eq!(size_of::<header::V1_2>(), 216);
+        assert_eq!(offset_of!(header::V1_3_0, is_expert), 49);
+        assert_eq!(size_of::<header::V1_3_0>(), 232);
+        assert_eq!(offset_of!(header::V1_3_1, is_regular), 50);
+        assert_eq!(offset_of!(header::V1_3_1, category), 52);
+        assert_eq!(offset_of!(header::V1_3_1, info_bool), 56);
+        assert_eq!(offset_of!(header::V1_3_1, d_cpp_info), 232);
+        assert_eq!(size_of::<header::V1_3_1>(), 240);
+    }
+
+    #[test]
+    fn releases_have_the_layout_of_their_header_or_none() {
+        let of = InfoLayout::for_version;
+        assert_eq!(of("1.2.0"), Some(InfoLayout::V1_2));
+        assert_eq!(of("1.2.1"), Some(InfoLayout::V1_2));
+        assert_eq!(of("1.3.0"), Some(InfoLayout::V1_3_0));
+        assert_eq!(of("1.3.1"), Some(InfoLayout::V1_3_1));
+        assert_eq!(of("1.3.3-modified"), Some(InfoLayout::V1_3_1));
+        assert_eq!(of("1.4.2-modified"), Some(InfoLayout::V1_3_1));
+        for unread in ["1.1.2", "1.5.0", "2.0.0", "1.4", "", "cvc5"] {
+            assert_eq!(of(unread), None, "{unread}");
+        }
+    }
+
+    /// `cvc5_modes_option_category_to_string` as cvc5 has it.
+    unsafe extern "C" fn cvc5_names(value: c_int) -> *const c_char {
+        match value {
+            0 => c"regular".as_ptr(),
+            1 => c"expert".as_ptr(),
+            2 => c"common".as_ptr(),
+            3 => c"undocumented".as_ptr(),
+            _ => c"?".as_ptr(),
+        }
+    }
+
+    /// A library whose enumerators are not in the order et read.
+    unsafe extern "C" fn other_order(value: c_int) -> *const c_char {
+        match value {
+            0 => c"common".as_ptr(),
+            1 => c"expert".as_ptr(),
+            _ => c"regular".as_ptr(),
+        }
+    }
+
+    /// A room as `cvc5_get_option_info` leaves it: a `T` zeroed, then `fill`ed.
+    fn written<T>(fill: impl FnOnce(&mut T)) -> Room {
+        let mut room = Room::unwritten();
+        // SAFETY: `T` is a `header` struct, which fits in the room and is aligned to 8
+        // at most; zeroed, all of its fields are values (0, null pointers).
+        unsafe {
+            let p = room.0.as_mut_ptr();
+            std::ptr::write_bytes(p, 0, size_of::<T>());
+            fill(&mut *p.cast::<T>());
+        }
+        room
+    }
+
+    const BOOL_OPTION: &str = "OptionInfo{ bv-rw-extend-eq | bool | false | default false }";
+
+    fn category_of(
+        layout: InfoLayout,
+        room: &Room,
+        asked: &CStr,
+        names: unsafe extern "C" fn(c_int) -> *const c_char,
+    ) -> Result<Category, String> {
+        // SAFETY: the room's pointers are to static strings; `names` is a function of
+        // the library's prototype.
+        unsafe { layout.category(room, asked, BOOL_OPTION, Some(names)) }
+    }
+
+    #[test]
+    fn the_category_field_is_read_in_the_headers_order_and_checked() {
+        let name = c"bv-rw-extend-eq";
+        let info = |category: c_int| {
+            written(|i: &mut header::V1_3_1| {
+                i.kind = 1;
+                i.name = name.as_ptr();
+                i.category = category;
+            })
+        };
+        let read = |room: &Room| category_of(InfoLayout::V1_3_1, room, name, cvc5_names);
+        assert_eq!(read(&info(0)), Ok(Category::Regular));
+        assert_eq!(read(&info(1)), Ok(Category::Expert));
+        assert_eq!(read(&info(2)), Ok(Category::Common));
+        assert_eq!(read(&info(3)), Ok(Category::Undocumented));
+        for bad in [4, -1, 0x0101_0101] {
+            assert!(read(&info(bad)).is_err(), "{bad}");
+        }
+        // A library that names the enumerators otherwise gives none.
+        let err = category_of(InfoLayout::V1_3_1, &info(0), name, other_order).unwrap_err();
+        assert!(err.contains("`common`"), "{err}");
+        // Another layout's view of the same bytes: more or fewer bytes than written.
+        for other in [InfoLayout::V1_2, InfoLayout::V1_3_0] {
+            let err = category_of(other, &info(1), name, cvc5_names).unwrap_err();
+            assert!(err.contains("240 bytes"), "{err}");
+        }
+        // The name must be the option asked for (or have it as an alias).
+        let err = category_of(InfoLayout::V1_3_1, &info(1), c"bv-eq", cvc5_names).unwrap_err();
+        assert!(err.contains("bv-rw-extend-eq"), "{err}");
+        let aliases = [c"bv-other".as_ptr(), c"bv-eq".as_ptr()];
+        let aliased = written(|i: &mut header::V1_3_1| {
+            i.kind = 1;
+            i.name = name.as_ptr();
+            i.num_aliases = 2;
+            i.aliases = aliases.as_ptr();
+            i.category = 1;
+        });
+        assert_eq!(
+            category_of(InfoLayout::V1_3_1, &aliased, c"bv-eq", cvc5_names),
+            Ok(Category::Expert)
+        );
+        // Bools are 0 or 1; deprecated flags, if set, agree; the kind is the described one.
+        let flagged = |expert: u8, kind: c_int| {
+            written(|i: &mut header::V1_3_1| {
+                i.kind = kind;
+                i.name = name.as_ptr();
+                i.is_expert = expert;
+                i.category = 0;
+            })
+        };
+        assert!(read(&flagged(2, 1)).is_err());
+        assert!(read(&flagged(1, 1)).is_err());
+        assert!(read(&flagged(0, 3)).is_err());
+        assert_eq!(read(&flagged(0, 1)), Ok(Category::Regular));
+    }
+
+    #[test]
+    fn before_the_category_field_the_flags_tell_expert_and_regular() {
+        let name = c"bv-rw-extend-eq";
+        let info = |expert: u8, regular: u8| {
+            written(|i: &mut header::V1_3_0| {
+                i.kind = 1;
+                i.name = name.as_ptr();
+                i.is_expert = expert;
+                i.is_regular = regular;
+            })
+        };
+        let read = |room: &Room| category_of(InfoLayout::V1_3_0, room, name, cvc5_names);
+        assert_eq!(read(&info(1, 0)), Ok(Category::Expert));
+        assert_eq!(read(&info(0, 1)), Ok(Category::Regular));
+        assert_eq!(read(&info(0, 0)), Ok(Category::CommonOrUndocumented));
+        assert!(read(&info(1, 1)).is_err());
+        assert!(read(&info(0, 3)).is_err());
+        let v1_2 = written(|i: &mut header::V1_2| {
+            i.kind = 1;
+            i.name = name.as_ptr();
+            i.is_expert = 1;
+        });
+        assert_eq!(
+            category_of(InfoLayout::V1_2, &v1_2, name, cvc5_names),
+            Ok(Category::Expert)
+        );
+        // The naming function came with the field: a library must match its layout.
+        assert!(InfoLayout::V1_3_1.check_library(true).is_ok());
+        assert!(InfoLayout::V1_3_1.check_library(false).is_err());
+        assert!(InfoLayout::V1_3_0.check_library(true).is_err());
+        assert!(InfoLayout::V1_2.check_library(false).is_ok());
+    }
+
+    #[test]
+    fn a_category_is_a_sixth_field_and_none_leaves_five() {
+        assert_eq!(
+            option_line("bv-rw-extend-eq", BOOL_OPTION, Some(Category::Expert)),
+            "bv-rw-extend-eq\tbool\tfalse\t-\t\texpert"
+        );
+        assert_eq!(
+            option_line("bv-rw-extend-eq", BOOL_OPTION, None),
+            "bv-rw-extend-eq\tbool\tfalse\t-\t"
+        );
+        let mode = "OptionInfo{ simplification, simplification-mode | mode | batch \
+                    | default batch | modes: batch, none }";
+        assert_eq!(
+            option_line("simplification", mode, Some(Category::CommonOrUndocumented)),
+            "simplification\tenum\tbatch\tbatch|none\t\tcommon-or-undocumented"
+        );
+    }
 }

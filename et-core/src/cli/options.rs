@@ -17,7 +17,8 @@ use super::output::{finished, Closed, Output};
 #[command(
     about = "A solver release's options, and the configurations et enumerates from them",
     long_about = "Reads the options of a pool solver from the solver itself (z3: `z3 -pd`; cvc5 \
-1.2 and later: et's C-API driver, `--et-list-options`; any solver: a pool entry's `catalog` file in \
+1.2 and later: et's C-API driver, `--et-list-options`, which also reads each option's category: \
+common, regular, expert or undocumented; any solver: a pool entry's `catalog` file in \
 et's catalog line format), caches them under $ET_HOME/cache/options/, and enumerates \
 configurations: the family's curated modes first, then every single option set to another \
 value, then pairs, and so on. `et run --configurations` runs them.",
@@ -34,8 +35,9 @@ pub struct Args {
 
 #[derive(Subcommand)]
 enum Sub {
-    /// Every option of a solver: name, type, default, allowed values, and whether et
-    /// enumerates it or why it leaves it out.
+    /// Every option of a solver: name, type, default, allowed values, whether et
+    /// enumerates it or why it leaves it out, and the solver's category for it (cvc5:
+    /// common, regular, expert or undocumented; `-` when the solver gives none).
     #[command(after_help = "Examples:
   et options list z3-4.16.0
   et options list cvc5-1.4.2 --enumerated
@@ -133,10 +135,16 @@ fn line(out: &mut Output, text: &str) -> Result<(), Closed> {
 }
 
 /// The catalog as a table: name, type, default, values, whether et enumerates it
-/// (with the values it takes) or why not.
+/// (with the values it takes) or why not, and the solver's category for it (`-`: none
+/// given; cvc5's `expert` options are for developers, findings that need them rank
+/// far below default-mode ones). The category comes last, so the other columns keep
+/// their places.
 fn list(catalog: &Catalog, only_enumerated: bool) -> Result<(), Closed> {
     let mut out = Output::new();
-    line(&mut out, "name\ttype\tdefault\tvalues\tenumerated")?;
+    line(
+        &mut out,
+        "name\ttype\tdefault\tvalues\tenumerated\tcategory",
+    )?;
     for (o, why) in &catalog.options {
         if only_enumerated && why.is_some() {
             continue;
@@ -147,10 +155,11 @@ fn list(catalog: &Catalog, only_enumerated: bool) -> Result<(), Closed> {
             None => format!("yes: {}", options::space::values(o).join(" ")),
             Some(why) => format!("no: {why}"),
         };
+        let category = o.category.map_or("-", |c| c.label());
         line(
             &mut out,
             &format!(
-                "{}\t{}\t{}\t{}\t{status}",
+                "{}\t{}\t{}\t{}\t{status}\t{category}",
                 fields[0], fields[1], fields[2], fields[3]
             ),
         )?;

@@ -5,14 +5,17 @@
 //!
 //! ```text
 //! # comment
-//! NAME<TAB>TYPE<TAB>DEFAULT<TAB>VALUES<TAB>NOTE
+//! NAME<TAB>TYPE<TAB>DEFAULT<TAB>VALUES<TAB>NOTE[<TAB>CATEGORY]
 //! ```
 //!
 //! `TYPE` is `bool`, `int`, `uint`, `real`, `enum` or `text`; `DEFAULT` is `-` when the
 //! solver names none; `VALUES` is an enumeration's values separated by `|`, a number's
 //! range `MIN..MAX` (either side may be empty), or `-`; `NOTE` is the solver's own
 //! description (possibly empty), which the family's rules read (`not ready`,
-//! `experimental`).
+//! `experimental`); `CATEGORY`, optional (a line of five fields has none, as every
+//! line before it existed did), is how the solver ranks the option for its users
+//! ([`OptionCategory`]: `common`, `regular`, `expert`, `undocumented`, or
+//! `common-or-undocumented`); only cvc5 says, through et's C-API driver.
 //!
 //! With the family's curated modes ([`Curated`]) and et's common rule for options
 //! left out of enumeration ([`common_leave_out`]), these are the terms a family
@@ -20,6 +23,12 @@
 //! configurations from them.
 
 use std::fmt;
+
+/// The version of the catalog line format: 2 since a line may have a sixth field, the
+/// option's category. A cached listing records the version it was written in, and
+/// one of an older version is listed again (so an existing `$ET_HOME` gets cvc5's
+/// categories from the driver without reinstalling).
+pub const LINE_FORMAT: u32 = 2;
 
 /// The type of an option's value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +80,88 @@ impl fmt::Display for OptionKind {
     }
 }
 
+/// How a solver ranks one of its options for its users: cvc5's option *category* (the
+/// `category` of each option in its options files, `Cvc5OptionCategory` in its API),
+/// which et's cvc5 driver reads from the library. Other solvers say nothing (`None` in
+/// [`OptionSpec::category`]).
+///
+/// What it means to a maintainer: *common* and *regular* options are the ones cvc5
+/// documents for its users (`cvc5 --help`), so a wrong answer under them is a bug any
+/// user can meet; *expert* options are for developers, documented only with a warning
+/// to use them with care, and cvc5's maintainers rank a finding that needs one far
+/// below one in the default mode or under regular options (say so when reporting, or
+/// reduce the finding to a configuration without it first); *undocumented* options
+/// are internal, not meant to be set by users at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OptionCategory {
+    /// Among the most common options: shown first by `cvc5 --help` and in the
+    /// documentation.
+    Common,
+    /// A documented option for users (most options).
+    Regular,
+    /// For experts and developers only: documented with a warning; findings that need
+    /// one rank far below default-mode ones.
+    Expert,
+    /// Not documented at all: internal to the solver.
+    Undocumented,
+    /// Common or undocumented: cvc5 1.2.0 to 1.3.0, whose C API says only whether an
+    /// option is expert or regular, cannot tell which.
+    CommonOrUndocumented,
+}
+
+impl OptionCategory {
+    /// Every category, in the order above.
+    pub const ALL: [OptionCategory; 5] = [
+        OptionCategory::Common,
+        OptionCategory::Regular,
+        OptionCategory::Expert,
+        OptionCategory::Undocumented,
+        OptionCategory::CommonOrUndocumented,
+    ];
+
+    /// Its word in the catalog line format (cvc5's own name for the four it has).
+    pub fn label(self) -> &'static str {
+        match self {
+            OptionCategory::Common => "common",
+            OptionCategory::Regular => "regular",
+            OptionCategory::Expert => "expert",
+            OptionCategory::Undocumented => "undocumented",
+            OptionCategory::CommonOrUndocumented => "common-or-undocumented",
+        }
+    }
+
+    /// Whether the option is for experts (developers) only.
+    pub fn is_expert(self) -> bool {
+        self == OptionCategory::Expert
+    }
+
+    /// The category whose label is `word`.
+    pub fn parse(word: &str) -> Option<OptionCategory> {
+        OptionCategory::ALL.into_iter().find(|c| c.label() == word)
+    }
+}
+
+impl fmt::Display for OptionCategory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// The category of the option called `option` in `catalog` (any options: what
+/// [`parse_lines`] read, or an `options::Catalog`'s `options.iter().map(|(o, _)| o)`;
+/// for a pool's solver by name, `crate::solvers::options::category_of`), if the
+/// catalog has the option and the solver gave it one. Whether a finding needs an
+/// expert option: `category_of(..).is_some_and(OptionCategory::is_expert)`.
+pub fn category_of<'a>(
+    catalog: impl IntoIterator<Item = &'a OptionSpec>,
+    option: &str,
+) -> Option<OptionCategory> {
+    catalog
+        .into_iter()
+        .find(|o| o.name == option)
+        .and_then(|o| o.category)
+}
+
 /// One option of a solver release, as the solver describes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OptionSpec {
@@ -88,6 +179,8 @@ pub struct OptionSpec {
     pub max: Option<String>,
     /// The solver's description of it (may be empty).
     pub note: String,
+    /// How the solver ranks it for its users, if it says (cvc5 only).
+    pub category: Option<OptionCategory>,
 }
 
 impl OptionSpec {
@@ -101,10 +194,12 @@ impl OptionSpec {
             min: None,
             max: None,
             note: String::new(),
+            category: None,
         }
     }
 
-    /// The option as one line of the catalog line format (no newline).
+    /// The option as one line of the catalog line format (no newline): five fields,
+    /// six with a category.
     pub fn to_line(&self) -> String {
         let values = if !self.values.is_empty() {
             self.values.join("|")
@@ -118,14 +213,19 @@ impl OptionSpec {
             "-".to_string()
         };
         let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
-        format!(
+        let mut line = format!(
             "{}\t{}\t{}\t{}\t{}",
             clean(&self.name),
             self.kind,
             clean(self.default.as_deref().unwrap_or("-")),
             clean(&values),
             clean(&self.note)
-        )
+        );
+        if let Some(category) = self.category {
+            line.push('\t');
+            line.push_str(category.label());
+        }
+        line
     }
 
     /// Whether `value` is one this option allows, as far as the catalog tells.
@@ -160,7 +260,9 @@ pub struct LineError {
     pub message: String,
 }
 
-/// Reads text in the catalog line format (blank lines and `#` comments skipped).
+/// Reads text in the catalog line format (blank lines and `#` comments skipped); a
+/// line of five fields has no category, and so has one whose sixth field is empty or
+/// `-`.
 pub fn parse_lines(text: &str) -> Result<Vec<OptionSpec>, LineError> {
     let mut options = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -172,7 +274,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<OptionSpec>, LineError> {
             line: i + 1,
             message,
         };
-        let fields: Vec<&str> = line.splitn(5, '\t').collect();
+        let fields: Vec<&str> = line.splitn(6, '\t').collect();
         if fields.len() < 4 {
             return Err(error(format!(
                 "expected NAME, TYPE, DEFAULT, VALUES and NOTE separated by tabs, got `{line}`"
@@ -205,6 +307,15 @@ pub fn parse_lines(text: &str) -> Result<Vec<OptionSpec>, LineError> {
             )));
         }
         spec.note = fields.get(4).unwrap_or(&"").to_string();
+        spec.category = match fields.get(5).map(|c| c.trim()) {
+            None | Some("" | "-") => None,
+            Some(word) => Some(OptionCategory::parse(word).ok_or_else(|| {
+                error(format!(
+                    "unknown category `{word}` (common, regular, expert, undocumented \
+                     or common-or-undocumented)"
+                ))
+            })?),
+        };
         options.push(spec);
     }
     Ok(options)
@@ -358,6 +469,39 @@ mod tests {
         let back = parse_lines(&text).unwrap();
         r.note = "frequency of random decisions".into();
         assert_eq!(back, [e, r, t]);
+    }
+
+    #[test]
+    fn a_sixth_field_is_the_category_and_five_fields_have_none() {
+        let mut expert = OptionSpec::new("bv-rw-extend-eq", OptionKind::Bool, Some("false"));
+        expert.category = Some(OptionCategory::Expert);
+        let line = expert.to_line();
+        assert_eq!(line, "bv-rw-extend-eq\tbool\tfalse\t-\t\texpert");
+        let mut text = to_lines("cvc5 1.4.2 options", &[expert.clone()]);
+        // Lines of five fields (every catalog written before categories), and an empty
+        // or `-` sixth field, have none.
+        text.push_str("produce-models\tbool\tfalse\t-\t\n");
+        text.push_str("check-models\tbool\tfalse\t-\t\t-\n");
+        text.push_str("nl-cov\tbool\tfalse\t-\t\t\n");
+        text.push_str("stats\tbool\tfalse\t-\n");
+        let back = parse_lines(&text).unwrap();
+        assert_eq!(back[0], expert);
+        assert!(back[1..].iter().all(|o| o.category.is_none()), "{back:?}");
+        for c in OptionCategory::ALL {
+            let line = format!("o\tbool\tfalse\t-\tnote\t{c}");
+            let o = &parse_lines(&line).unwrap()[0];
+            assert_eq!((o.category, o.note.as_str()), (Some(c), "note"));
+            assert_eq!(o.to_line(), line);
+        }
+        let err = parse_lines("o\tbool\tfalse\t-\t\tsenior\n").unwrap_err();
+        assert!(err.message.contains("senior"), "{err}");
+        assert_eq!(
+            category_of(&back, "bv-rw-extend-eq"),
+            Some(OptionCategory::Expert)
+        );
+        assert!(category_of(&back, "bv-rw-extend-eq").is_some_and(OptionCategory::is_expert));
+        assert_eq!(category_of(&back, "produce-models"), None);
+        assert_eq!(category_of(&back, "no-such-option"), None);
     }
 
     #[test]

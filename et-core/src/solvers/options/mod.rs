@@ -8,7 +8,9 @@
 //! program through its family's listing ([`Family::option_listing`], or the listing of
 //! a driver et installed, [`packaging::option_listing`]; parsed by
 //! [`Family::parse_options`]), cached under `$ET_HOME/cache/options/` per solver and
-//! checked against the program's size and modification time.
+//! checked against the program's size and modification time and the version of the
+//! catalog line format ([`catalog::LINE_FORMAT`]: a listing cached before the format
+//! gained cvc5's option categories is listed again).
 //!
 //! *Must not:* know any family's options (that is [`super::family`]); judge answers.
 
@@ -22,10 +24,10 @@ use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 
 use super::call::{run_call, Input, Limits};
-use super::family::catalog::{self, Curated, OptionSpec, Theory};
+use super::family::catalog::{self, Curated, OptionCategory, OptionSpec, Theory};
 use super::family::Family;
 use super::install::packaging;
-use super::pool::{Configured, SolverConfig};
+use super::pool::{Configured, Pool, SolverConfig};
 
 pub use space::{Configuration, Space};
 
@@ -90,6 +92,25 @@ impl Catalog {
             .filter(|(_, why)| why.is_none())
             .map(|(o, _)| o)
     }
+
+    /// The category the solver gives the option called `name`, if it gives one
+    /// ([`catalog::category_of`]).
+    pub fn category(&self, name: &str) -> Option<OptionCategory> {
+        catalog::category_of(self.options.iter().map(|(o, _)| o), name)
+    }
+}
+
+/// The category of option `option` of the pool's solver `solver` (by name: a base
+/// solver, `cvc5-1.4.2`), from its catalog ([`catalog_of`], cached in
+/// `$ET_HOME/cache/options/`). `None` when the pool has no such solver, its catalog
+/// cannot be read, it has no such option, or the solver gives no categories (only
+/// cvc5 from 1.2.0 on does). What triage asks to tell a finding that needs an expert
+/// option (one cvc5's maintainers rank far below default-mode ones) from the rest:
+/// `category_of(..).is_some_and(OptionCategory::is_expert)`.
+pub fn category_of(pool: &Pool, solver: &str, option: &str) -> Option<OptionCategory> {
+    let solver = pool.get(solver)?;
+    let catalog = catalog_of(solver, &cache_dir(&super::et_home())).ok()?;
+    catalog.category(option)
 }
 
 /// Why et cannot give a solver's option catalog.
@@ -172,7 +193,9 @@ pub fn catalog_of(solver: &SolverConfig, cache: &Path) -> Result<Catalog, Option
     ))
 }
 
-/// The first line of a cached listing: the program it came from, its size and time.
+/// The first line of a cached listing: the program it came from, its size and time,
+/// and the catalog line format's version (a listing cached by an older et, before the
+/// format gained categories, does not match and is listed again).
 fn stamp(program: &str) -> Option<String> {
     let meta = std::fs::metadata(program).ok()?;
     let modified = meta
@@ -182,8 +205,9 @@ fn stamp(program: &str) -> Option<String> {
         .ok()?
         .as_secs();
     Some(format!(
-        "options of {program} ({} bytes, modified {modified})",
-        meta.len()
+        "options of {program} ({} bytes, modified {modified}; catalog format {})",
+        meta.len(),
+        catalog::LINE_FORMAT
     ))
 }
 
