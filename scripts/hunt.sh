@@ -15,6 +15,7 @@
 #   scripts/hunt.sh                      # go on with the hunt
 #   STEPS=3 scripts/hunt.sh              # at most three steps (a shard, a grammar's triage), then stop
 #   ONLY=core scripts/hunt.sh            # one grammar
+#   JOIN_ONLY=1 scripts/hunt.sh          # only the joined triage tables (triage/groups.md)
 #   ET=path/to/et ET_BUILD=1a2b3c4 OUT=dir scripts/hunt.sh
 #
 # ET_BUILD names the commit the et binary was built from, for shards/<grammar>/times.txt
@@ -153,18 +154,6 @@ done
 # reals and realints are one step: the two grammars print many formulas alike, and
 # triaged together the same formula is one group (one report), not one per grammar.
 cd "$out"
-# The development head, where its source is at hand (yices2's: build it as its README
-# says, then YICES_HEAD=path/to/yices_smt2 YICES_HEAD_COMMIT=84efa927): added to the
-# pool under a name that carries its commit, so that triage runs every finding of the
-# family on it too and the reports' release tables say what the head answers.
-if [[ -n ${YICES_HEAD:-} ]]; then
-  head_name=yices-head-${YICES_HEAD_COMMIT:?YICES_HEAD_COMMIT: the commit the head was built from}
-  "$et" solvers list | awk '{ print $1 }' | grep -qx "$head_name" ||
-    "$et" solvers add "$YICES_HEAD" --family yices --name "$head_name" >&2
-fi
-runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
-"$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
-"$et" solvers install z3@all cvc5@all yices@all bitwuzla@all >&2
 # The triage steps, cheapest first; a step of two grammars joined by `+` triages both
 # run directories together.
 triage_steps=(core arrays ints bitvectors reals+realints strings fp)
@@ -210,9 +199,10 @@ for r in rows:
     if report == "yes":
         # The report's file, as copied to bugs/: `<rank>-<solver>-<kind>-<grammar>.md`.
         files = glob.glob(f"triage/*/bugs/{r['rank']}-*-{r['grammar']}.md")
+        # Linked in its triage folder; results/bugs/ has what is filed, joined.
         if len(files) == 1:
             name = os.path.basename(files[0])
-            report = f"[`{name}`](../bugs/{name})"
+            report = f"[`{name}`]({os.path.relpath(files[0], 'triage')})"
 
     print(f"| {r['grammar']} | {r['rank']} | {get('root_cause') or r['kind']} | {r['verdict']} "
           f"| {r['family']} | {versions} | `{what}` | {get('regression')} | {get('known') or 'new'} "
@@ -236,15 +226,29 @@ PY
       fi
     done
   } > limitations.md
+  # The reports to file are not copied here: one root cause can show in several
+  # grammars and in the configuration hunt too; scripts/file-reports.sh joins them
+  # (`et file`) into results/bugs/.
   rm -rf bugs
-  mkdir bugs
-  local reports
-  for g in "${triaged[@]}"; do
-    reports=(triage/"$g"/bugs/*)
-    [[ -e ${reports[0]} ]] && cp "${reports[@]}" bugs/
-  done
   return 0
 }
+# JOIN_ONLY=1: the joined tables again from the committed triages, nothing run.
+if [[ -n ${JOIN_ONLY:-} ]]; then
+  join_triage
+  exit 0
+fi
+# The development head, where its source is at hand (yices2's: build it as its README
+# says, then YICES_HEAD=path/to/yices_smt2 YICES_HEAD_COMMIT=84efa927): added to the
+# pool under a name that carries its commit, so that triage runs every finding of the
+# family on it too and the reports' release tables say what the head answers.
+if [[ -n ${YICES_HEAD:-} ]]; then
+  head_name=yices-head-${YICES_HEAD_COMMIT:?YICES_HEAD_COMMIT: the commit the head was built from}
+  "$et" solvers list | awk '{ print $1 }' | grep -qx "$head_name" ||
+    "$et" solvers add "$YICES_HEAD" --family yices --name "$head_name" >&2
+fi
+runs=(runs/core runs/ints runs/reals runs/realints runs/bitvectors runs/arrays runs/strings runs/fp)
+"$et" report "${runs[@]}" --clock cpu --timeouts 1/64,1/16,1/4,1,2 --csv tables > report.txt
+"$et" solvers install z3@all cvc5@all yices@all bitwuzla@all >&2
 mkdir -p triage
 for g in "${triage_steps[@]}"; do
   [[ -f triage/$g/groups.csv ]] && continue
@@ -273,4 +277,4 @@ for g in "${triage_steps[@]}"; do
   done_steps=$((done_steps + 1))
 done
 join_triage
-echo "hunt: complete; see $out/report.txt, $out/triage/<grammar>/report.md and $out/bugs/" >&2
+echo "hunt: complete; see $out/report.txt and $out/triage/<grammar>/report.md; scripts/file-reports.sh joins the reports to file of both hunts into results/bugs/" >&2

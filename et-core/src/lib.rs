@@ -22,6 +22,7 @@ pub mod builtins;
 pub mod campaign;
 pub mod cluster;
 pub mod enumeration;
+pub mod filing;
 /// The grammar model: the `et-grammar` crate, re-exported so that `et_core::grammar::...`
 /// paths (and the code `#[derive(Grammar)]` generates) need no dependency of their own.
 pub use et_grammar as grammar;

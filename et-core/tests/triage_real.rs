@@ -518,6 +518,11 @@ fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
         report.contains("et's own evaluation, no other solver"),
         "{report}"
     );
+    // The headline counts what to file apart from what not.
+    assert!(
+        report.contains("**1 group: 1 report to file; not to file: 0 upstream or by design"),
+        "{report}"
+    );
     // It is what the report's trigger file holds, and yices alone answers `sat` on it.
     let trigger = dir.join("triage/trigger-1.smt2");
     let text = std::fs::read_to_string(&trigger).unwrap();
@@ -534,5 +539,97 @@ fn a_pinned_invalid_model_of_yices_is_a_wrong_sat() {
         "sat",
         "{}",
         show(&o)
+    );
+}
+
+/// Filing the yices wrong `sat` (`et file`): one report to file, opening with its five
+/// lines; its command, run on its file with yices alone, prints exactly the output the
+/// report shows; and it leads with a wrong `unsat` on the same terms — the equation's
+/// constant replaced by the value et's evaluation gives the other side, true under the
+/// pinned value (et's evaluation), on which yices answers `unsat`.
+#[test]
+fn filing_the_yices_wrong_sat_shows_its_commands_output_and_a_wrong_unsat() {
+    let scratch = tempfile::tempdir().unwrap();
+    let pool = test_pool();
+    let (dir, _) = yices_arrays_triaged(scratch.path(), "17539");
+    let out = scratch.path().join("filed");
+    let o = et()
+        .arg("file")
+        .arg(dir.join("triage"))
+        .arg("--pool")
+        .arg(scratch.path().join("pool.toml"))
+        .arg("--out")
+        .arg(&out)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", show(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("1 to file"),
+        "{}",
+        show(&o)
+    );
+    let reports: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md") && !p.ends_with("README.md"))
+        .collect();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let report = std::fs::read_to_string(&reports[0]).unwrap();
+    let header: Vec<&str> = report.lines().skip(2).take(5).collect();
+    for (line, field) in header
+        .iter()
+        .zip(["Input", "Command", "Expected", "Actual", "Releases"])
+    {
+        assert!(line.starts_with(&format!("- **{field}:**")), "{report}");
+    }
+    // The command, as the report gives it, on the report's file: yices alone.
+    let command = header[1]
+        .split('`')
+        .nth(1)
+        .expect("a command in backquotes")
+        .to_string();
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[0], "yices-smt2", "{command}");
+    let yices = named(&pool, "yices-2.6.5");
+    let printed = Command::new(yices.program())
+        .args(&words[1..])
+        .current_dir(&out)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&printed.stdout).trim().to_string();
+    assert_eq!(printed, "sat", "{report}");
+    let output = report.split("\n## Output\n").nth(1).unwrap();
+    let shown = output.split("```").nth(1).unwrap().trim();
+    assert_eq!(shown, printed, "{report}");
+    // The wrong `unsat`: true under its pinned value by et's evaluation, `unsat` by yices.
+    let variant = report
+        .split("**A wrong `unsat` too.**")
+        .nth(1)
+        .and_then(|t| t.split("```smt2\n").nth(1))
+        .and_then(|t| t.split("```").next())
+        .expect("a wrong-unsat variant")
+        .to_string();
+    let script = et_eval::Script::parse(&et_core::judging::formula_of(&variant)).unwrap();
+    let truth = et_eval::evaluate(
+        &script,
+        &et_eval::Assignment::of_values(vec![et_eval::Value::bv(64, 0)]),
+        &et_eval::Limits::default(),
+    )
+    .truth;
+    assert!(
+        matches!(truth, et_eval::Truth::True),
+        "{truth:?}\n{variant}"
+    );
+    let mut file = tempfile::NamedTempFile::new().unwrap();
+    write!(file, "{variant}").unwrap();
+    let o = Command::new(yices.program())
+        .arg(file.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "unsat",
+        "{variant}"
     );
 }

@@ -21,6 +21,7 @@ use clap::{Parser, Subcommand};
 
 mod bisect;
 mod completions;
+mod file;
 mod merge;
 mod plot;
 mod progress;
@@ -119,6 +120,8 @@ enum Command {
     Slurm(slurm::Args),
     /// Confirm, group and rank the bug triggers of run directories into a report.
     Triage(triage::Args),
+    /// The reports to file, one per root cause, from the reports of several triages.
+    File(file::Args),
     /// Run one formula on every installed version of a family: where it changed.
     Bisect(bisect::Args),
     /// Reduce a trigger to a smaller formula of its grammar with the same verdict.
@@ -148,6 +151,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Options(args) => options::run(args),
         Command::Slurm(args) => slurm::run(args),
         Command::Triage(args) => triage::run(args),
+        Command::File(args) => file::run(args),
         Command::Bisect(args) => bisect::run(args),
         Command::Shrink(args) => shrink::run(args),
         Command::Completions(args) => completions::run(args),
@@ -325,6 +329,9 @@ fn fault(cause: &(dyn std::error::Error + 'static)) -> Fault {
         return judged(e.is_bad_input());
     }
     if let Some(e) = cause.downcast_ref::<et_core::triage::TriageError>() {
+        return judged(e.is_bad_input());
+    }
+    if let Some(e) = cause.downcast_ref::<et_core::filing::FilingError>() {
         return judged(e.is_bad_input());
     }
     Fault::Unjudged

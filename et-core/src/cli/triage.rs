@@ -340,6 +340,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut progress = super::progress::Steps::for_stderr("triage", quiet);
     let result = triage::triage(&options, &mut progress)?;
     report::write(&result, &out).with_context(|| format!("cannot write {}", out.display()))?;
+    println!("{}", et_core::triage::bug_reports::headline(&result));
     for g in &result.groups {
         let smallest = g.smallest(&result.findings);
         println!(

@@ -66,6 +66,19 @@ impl<'a> Invocation<'a> {
         }
     }
 
+    /// The call of `solver` with exactly `command` on exactly `script`: what a bug
+    /// report says to run, nothing added (no prelude, no model request).
+    pub fn exactly(solver: &'a SolverConfig, command: Vec<String>, script: &str) -> Invocation<'a> {
+        let mut script = script.trim_end().to_string();
+        script.push('\n');
+        Invocation {
+            solver,
+            models: false,
+            command,
+            script,
+        }
+    }
+
     /// The call of a configuration that answered `unknown` on `formula`, asked again
     /// with the request for the reason ([`REASON_REQUEST`]): a solver may take an
     /// option value at its command line and refuse it only once a formula needs it,

@@ -20,7 +20,7 @@ mod observation;
 pub mod reference;
 
 pub use formula::{search_witness, Formula};
-pub use invocation::{formula_of, logic_of, Invocation};
+pub use invocation::{formula_of, logic_of, Invocation, REASON_REQUEST};
 pub use observation::{observe, observe_with, Observation};
 
 use et_eval::ModelCheck;

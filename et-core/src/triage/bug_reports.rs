@@ -48,6 +48,55 @@ pub fn is_reported(g: &Group) -> bool {
     g.outcome() == Outcome::Confirmed && g.affects_newest && g.known.is_none() && !g.gives_up_always
 }
 
+/// The triage in one line, what to file first: `5 groups: 1 report to file; 2 known
+/// upstream, 1 limitation, 1 fixed in the newest release, 0 flaky`. A group counts
+/// once, under the first of: to file, known, limitation, fixed, flaky. Validator false
+/// alarms among the reports to file are said apart: a bug of the solver's own check,
+/// not of its answer.
+pub fn headline(triage: &Triage) -> String {
+    let groups = &triage.groups;
+    let to_file: Vec<&Group> = reported(triage).collect();
+    let alarms = to_file
+        .iter()
+        .filter(|g| g.key.kind == Kind::ValidatorFalseAlarm)
+        .count();
+    let rest = groups.iter().filter(|g| !is_reported(g));
+    let (mut known, mut limitation, mut fixed, mut flaky) = (0, 0, 0, 0);
+    for g in rest {
+        if g.known.is_some() {
+            known += 1;
+        } else if g.gives_up_always {
+            limitation += 1;
+        } else if g.outcome() != Outcome::Confirmed {
+            flaky += 1;
+        } else {
+            fixed += 1;
+        }
+    }
+    let n = to_file.len();
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    format!(
+        "{}: {}{}; not to file: {} upstream or by design, {}, {} fixed in the newest release, {} (not on every re-run)",
+        plural(groups.len(), "group", "groups"),
+        plural(n, "report to file", "reports to file"),
+        if alarms > 0 {
+            format!(" ({alarms} of them a validator false alarm: the solver's own check, not its answer)")
+        } else {
+            String::new()
+        },
+        known,
+        plural(limitation, "limitation", "limitations"),
+        fixed,
+        plural(flaky, "flaky", "flaky"),
+    )
+}
+
 /// `limitations.md`: the `unknown`s every installed release of a family gives, once per
 /// family and operators — what a solver does not decide by design or has never
 /// decided, not a bug to file.

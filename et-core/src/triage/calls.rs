@@ -415,13 +415,39 @@ impl Caller {
     ) -> Result<Observation, CallError> {
         let formula = formula_of(formula);
         let invocation = Invocation::new(solver, &formula, limits.logic);
+        self.observe(invocation, &formula, limits, None)
+    }
+
+    /// Runs `invocation` as it is, in a new process: the exact command line and script
+    /// a bug report gives ([`Invocation::exactly`]), on a file called `file_name` (a
+    /// solver may print the path it was given), journaled like every other call.
+    pub fn exactly(
+        &self,
+        invocation: Invocation<'_>,
+        limits: CallSettings<'_>,
+        file_name: &str,
+    ) -> Result<Observation, CallError> {
+        let formula = formula_of(&invocation.script);
+        self.observe(invocation, &formula, limits, Some(file_name))
+    }
+
+    /// [`judging::observe`] of `invocation`, whose formula is `formula`, from the
+    /// journal when it holds the call, else made (and journaled).
+    fn observe(
+        &self,
+        invocation: Invocation<'_>,
+        formula: &str,
+        limits: CallSettings<'_>,
+        file_name: Option<&str>,
+    ) -> Result<Observation, CallError> {
+        let solver = invocation.solver;
         let limits_of_call = Limits {
             cpu_timeout: limits.cpu_timeout,
             memory_mb: limits.memory_mb,
             ..Limits::with_timeout(limits.timeout)
         };
         let script = std::cell::OnceCell::new();
-        let parsed = || script.get_or_init(|| Script::parse(&formula)).as_ref();
+        let parsed = || script.get_or_init(|| Script::parse(formula)).as_ref();
         if let Some(outcome) = self
             .journal
             .as_ref()
@@ -430,14 +456,28 @@ impl Caller {
             return Ok(Observation::new(invocation, outcome, parsed));
         }
         self.calls.fetch_add(1, Ordering::Relaxed);
-        let path = self.file_path();
-        std::fs::write(&path, &invocation.script).map_err(|source| CallError::Supervise {
-            program: solver.program().to_string(),
-            what: "writing the formula file",
-            source,
-        })?;
+        let written = |what| {
+            move |source| CallError::Supervise {
+                program: solver.program().to_string(),
+                what,
+                source,
+            }
+        };
+        let path = match file_name {
+            Some(name) => {
+                // A folder of its own, so that the file has the name asked for.
+                let folder = self.file_path().with_extension("d");
+                std::fs::create_dir_all(&folder).map_err(written("making the formula's folder"))?;
+                folder.join(name)
+            }
+            None => self.file_path(),
+        };
+        std::fs::write(&path, &invocation.script).map_err(written("writing the formula file"))?;
         let observation = observe(invocation, &path, &limits_of_call, parsed);
         let _ = std::fs::remove_file(&path);
+        if file_name.is_some() {
+            let _ = path.parent().map(std::fs::remove_dir);
+        }
         let observation = observation?;
         if let Some(journal) = &self.journal {
             journal

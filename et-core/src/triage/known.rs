@@ -74,6 +74,69 @@ impl KnownIssue {
     }
 }
 
+/// A search of the trackers made before a root cause was filed
+/// (`tracker-searches.toml` beside this file): what was asked, what came closest.
+/// It matches a report as a [`KnownIssue`] matches a group.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Searched {
+    /// Solver family.
+    pub family: String,
+    /// The kind of finding, if only one kind matches.
+    pub kind: Option<String>,
+    /// Operators the formula must apply, all of them.
+    #[serde(default)]
+    pub operators: Vec<String>,
+    /// Text the formula must hold.
+    pub contains: Option<String>,
+    /// Options the configuration must set, all of them.
+    #[serde(default)]
+    pub options: Vec<String>,
+    /// The queries made.
+    pub queries: Vec<String>,
+    /// Which tracker, and when.
+    pub tracker: String,
+    /// The closest thread found (`nothing close` when none came near).
+    pub closest: String,
+    /// `new`, or `known` when the closest is the same bug (then in the known list).
+    pub verdict: String,
+    /// How the closest differs.
+    pub note: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchesFile {
+    searched: Vec<Searched>,
+}
+
+/// The committed record of tracker searches.
+pub fn searches() -> Vec<Searched> {
+    // Part of the source and tested below: it parses.
+    toml::from_str::<SearchesFile>(include_str!("tracker-searches.toml"))
+        .map(|f| f.searched)
+        .unwrap_or_default()
+}
+
+impl Searched {
+    /// Whether a report of `family` and `kind` on `formula` (with `operators`), of a
+    /// configuration setting `configuration`, is what this search was about.
+    pub fn matches(
+        &self,
+        family: &str,
+        kind: Kind,
+        operators: &Signature,
+        formula: &str,
+        configuration: &[String],
+    ) -> bool {
+        self.family.eq_ignore_ascii_case(family)
+            && self.kind.as_deref().is_none_or(|k| k == kind.label())
+            && self.operators.iter().all(|o| operators.0.contains(o))
+            && self.contains.as_deref().is_none_or(|c| formula.contains(c))
+            && self.options.iter().all(|o| configuration.contains(o))
+    }
+}
+
 /// The first issue of `known` that a group matches.
 pub fn find<'k>(
     known: &'k [KnownIssue],
@@ -91,6 +154,28 @@ pub fn find<'k>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_record_of_tracker_searches_parses() {
+        let searched = searches();
+        assert!(searched.len() >= 20, "{searched:?}");
+        for s in &searched {
+            assert!(matches!(s.verdict.as_str(), "new" | "known"), "{s:?}");
+            assert!(!s.queries.is_empty() && !s.closest.is_empty(), "{s:?}");
+        }
+        let formula = "(declare-const a String) (declare-const b String) \
+                       (assert (and (str.<= a b) (str.contains b a))) (check-sat)";
+        let known = builtin();
+        let hit = find(
+            &known,
+            "z3",
+            Kind::Performance,
+            &Signature::of(formula),
+            formula,
+            &[],
+        );
+        assert!(hit.is_some_and(|k| k.issue.contains("7164")), "{hit:?}");
+    }
 
     #[test]
     fn the_committed_list_parses_and_matches() {

@@ -71,6 +71,11 @@ impl Kind {
         }
     }
 
+    /// The kind whose [`Kind::label`] is `label`.
+    pub fn from_label(label: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.label() == label)
+    }
+
     /// A heading for reports.
     pub fn title(self) -> &'static str {
         match self {

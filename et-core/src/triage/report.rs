@@ -93,7 +93,7 @@ pub fn write(triage: &Triage, out: &Path) -> Result<Vec<PathBuf>, TriageError> {
 }
 
 /// A code span that survives backticks in `text`.
-pub(super) fn code(text: &str) -> String {
+pub fn code(text: &str) -> String {
     let longest = longest_backtick_run(text);
     let fence = "`".repeat(longest + 1);
     if longest > 0 || text.starts_with(' ') || text.ends_with(' ') {
@@ -104,7 +104,7 @@ pub(super) fn code(text: &str) -> String {
 }
 
 /// A fenced code block that survives backtick runs in `text`.
-pub(super) fn code_block(out: &mut String, info: &str, text: &str) {
+pub fn code_block(out: &mut String, info: &str, text: &str) {
     let fence = "`".repeat((longest_backtick_run(text) + 1).max(3));
     let _ = writeln!(out, "{fence}{info}");
     for line in text.lines() {
@@ -118,7 +118,7 @@ fn longest_backtick_run(text: &str) -> usize {
 }
 
 /// Table cells: a pipe would end the cell.
-pub(super) fn cell(text: &str) -> String {
+pub fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
@@ -138,7 +138,8 @@ pub fn command_line(solver: &SolverConfig, file: &str) -> String {
     words.join(" ")
 }
 
-pub(super) fn shell_word(word: &str) -> String {
+/// `word` as a shell reads it back: quoted when it holds anything but plain characters.
+pub fn shell_word(word: &str) -> String {
     let plain = !word.is_empty()
         && word
             .chars()
@@ -772,6 +773,7 @@ pub fn markdown(triage: &Triage) -> String {
         findings.len(),
         plural(findings.len())
     );
+    let _ = writeln!(out, "**{}.**\n", super::bug_reports::headline(triage));
     let _ = writeln!(out, "Run directories:\n");
     for d in &triage.dirs {
         describe_dir(&mut out, d);

@@ -1,2 +1,0 @@
-(declare-const a (_ FloatingPoint 11 53)) (declare-const b (_ FloatingPoint 11 53)) (assert (fp.leq (fp.fma RTZ a b a) b)) (check-sat)
-(get-model)

@@ -1,2 +1,0 @@
-(declare-const a (_ BitVec 64)) (declare-const b (_ BitVec 64)) (assert (bvult #x0000000000000000 (bvmul a (bvlshr a a)))) (check-sat)
-(get-model)
