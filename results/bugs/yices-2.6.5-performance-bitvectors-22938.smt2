@@ -1,0 +1,2 @@
+(set-logic QF_BV)
+(declare-const a (_ BitVec 64)) (declare-const b (_ BitVec 64)) (assert (bvult #x0000000000000000 (bvurem (bvurem #x0000000000000000 a) b))) (check-sat)
