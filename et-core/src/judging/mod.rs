@@ -21,7 +21,7 @@ pub mod reference;
 
 pub use formula::{search_witness, Formula};
 pub use invocation::{formula_of, logic_of, Invocation, REASON_REQUEST};
-pub use observation::{observe, observe_with, Observation};
+pub use observation::{call, observe, observe_with, replayed, Observation, Place};
 
 use et_eval::ModelCheck;
 

@@ -7,6 +7,7 @@ use et_eval::{check_model, ModelCheck, Script, ScriptError};
 
 use crate::oracle::{self, Classification, Status};
 use crate::solvers::call::{CallError, CallOutcome, Input, Limits, Supervisor};
+use crate::solvers::session::Session;
 use crate::solvers::InputMode;
 
 use super::reference::Ruling;
@@ -35,7 +36,7 @@ impl Observation {
     /// checks the printed model against `formula` (asked for only then: parsing costs).
     /// A formula et-eval cannot read for want of an operator gets the check
     /// `unsupported`, naming it; a malformed one none.
-    pub fn new<'s>(
+    pub(super) fn new<'s>(
         invocation: Invocation<'_>,
         outcome: CallOutcome,
         formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
@@ -117,22 +118,56 @@ impl Observation {
     }
 }
 
-/// Runs `invocation` under `limits` in a new process and observes it. A solver that
-/// reads a file gets `script_file`, which must hold the invocation's script; one that
-/// reads standard input gets the script there.
+/// Where a call is made.
+pub enum Place<'p> {
+    /// A new process: the solver reads this file, which holds the invocation's script
+    /// (or the script on its standard input, as its pool entry says).
+    Fresh(&'p Path),
+    /// The next formula of a live session, with the script of the one after it (if
+    /// any) written ahead.
+    Session(&'p mut Session<'static>, Option<&'p str>),
+}
+
+/// Makes `invocation` at `place` under `limits` and observes it: the one place a
+/// formula's call is made and classified, whoever asks (the campaign's worker,
+/// triage's caller, `et solvers check`). A solver that reads a file gets the fresh
+/// place's file, which must hold the invocation's script.
+pub fn call<'s>(
+    invocation: Invocation<'_>,
+    place: Place<'_>,
+    limits: &Limits,
+    formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
+) -> Result<Observation, CallError> {
+    match place {
+        Place::Fresh(file) => observe_with(Supervisor::global(), invocation, file, limits, formula),
+        Place::Session(session, next) => {
+            let outcome = session.call_then(&invocation.script, next, limits)?;
+            let mut observation = Observation::new(invocation, outcome, formula);
+            observation.mode = CallMode::Session;
+            Ok(observation)
+        }
+    }
+}
+
+/// A call a journal recorded, observed again as a call just made would be: its outcome
+/// classified, its model checked by the same code.
+pub fn replayed<'s>(
+    invocation: Invocation<'_>,
+    outcome: CallOutcome,
+    formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
+) -> Observation {
+    Observation::new(invocation, outcome, formula)
+}
+
+/// Runs `invocation` under `limits` in a new process and observes it
+/// ([`call`] at a fresh place).
 pub fn observe<'s>(
     invocation: Invocation<'_>,
     script_file: &Path,
     limits: &Limits,
     formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
 ) -> Result<Observation, CallError> {
-    observe_with(
-        Supervisor::global(),
-        invocation,
-        script_file,
-        limits,
-        formula,
-    )
+    call(invocation, Place::Fresh(script_file), limits, formula)
 }
 
 /// [`observe`] under `supervisor` (a start check may be asked to run without cgroups).

@@ -20,11 +20,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
-use crate::judging::{CallMode, Invocation, Observation};
+use et_eval::{Script, ScriptError};
+
+use crate::judging::{self, CallMode, Invocation, Observation, Place};
 use crate::oracle::{refuses_option, Status};
-use crate::solvers::call::{run_call, CallOutcome, Input};
+use crate::solvers::call::CallOutcome;
 use crate::solvers::session::Session;
-use crate::solvers::{InputMode, SolverConfig};
+use crate::solvers::SolverConfig;
 
 use super::{Finished, FormulaCalls, Job, SessionRechecks, Worker};
 
@@ -216,23 +218,20 @@ impl FormulaCalls<'_, '_> {
         }
         let invocation = Invocation::new(solver, &self.job.text, w.logic);
         let next = then.map(|job| Invocation::new(solver, &job.text, w.logic).script);
-        let mut mode = CallMode::Fresh;
-        let outcome = match w.in_session(solver, &invocation, next.as_deref())? {
-            Some(outcome) => {
-                mode = CallMode::Session;
-                outcome
-            }
-            None => self.fresh_call(solver, &invocation)?,
+        let observation = if w.runs_in_session(solver, &invocation) {
+            w.session_call(solver, invocation, next.as_deref(), || self.read())?
+        } else {
+            self.fresh_call(solver, invocation)?
         };
-        if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
+        let outcome = &observation.outcome;
+        if outcome.cancelled || stopped_with_the_run(outcome, &w.cancel) {
             return Ok(false);
         }
         self.call_seconds += outcome.wall.as_secs_f64();
+        let mode = observation.mode;
         self.rechecks.session_calls += u64::from(mode == CallMode::Session);
         let judge_only = !w.under_test.iter().any(|s| s.name == solver.name);
         self.rechecks.judge_session_calls += u64::from(mode == CallMode::Session && judge_only);
-        let mut observation = Observation::new(invocation, outcome, || self.read());
-        observation.mode = mode;
         self.known
             .insert(solver.name.clone(), observation.as_reference());
         self.made.insert(solver.name.clone(), observation);
@@ -277,26 +276,26 @@ impl FormulaCalls<'_, '_> {
     fn refusal(&mut self, solver: &SolverConfig) -> anyhow::Result<Refusal> {
         let w = self.worker;
         let invocation = Invocation::asking_why(solver, &self.job.text, w.logic);
-        let outcome = self.fresh_call(solver, &invocation)?;
-        if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
+        let asked = self.fresh_call(solver, invocation)?;
+        let outcome = &asked.outcome;
+        if outcome.cancelled || stopped_with_the_run(outcome, &w.cancel) {
             return Ok(Refusal::Cancelled);
         }
         self.call_seconds += outcome.wall.as_secs_f64();
-        if !refuses_option(&outcome) {
+        if !refuses_option(outcome) {
             return Ok(Refusal::None);
         }
-        let rejected = Observation::new(invocation, outcome, || self.read());
-        Ok(Refusal::Refused(Box::new(rejected)))
+        Ok(Refusal::Refused(Box::new(asked)))
     }
 
-    /// Makes `invocation` in a process of its own: the worker's formula file when the
-    /// script is the bare formula, else its framed file (each rewritten only when it
-    /// holds another script), or standard input.
+    /// Makes `invocation` in a process of its own ([`judging::call`]), observed: the
+    /// worker's formula file when the script is the bare formula, else its framed file
+    /// (each rewritten only when it holds another script), or standard input.
     pub(super) fn fresh_call(
-        &mut self,
+        &self,
         solver: &SolverConfig,
-        invocation: &Invocation<'_>,
-    ) -> anyhow::Result<CallOutcome> {
+        invocation: Invocation<'_>,
+    ) -> anyhow::Result<Observation> {
         let w = self.worker;
         // A worker's calls never overlap: a session's formula written ahead is
         // measured from its predecessor's answer, so a call made before it is read
@@ -317,33 +316,19 @@ impl FormulaCalls<'_, '_> {
             written[slot] = Some(invocation.script.clone());
         }
         drop(written);
-        let input = match solver.input {
-            InputMode::File => Input::File(file),
-            InputMode::Stdin => Input::Stdin(invocation.script.as_bytes()),
-        };
-        run_call(&invocation.command, input, w.limits).with_context(|| {
-            format!(
-                "cannot run solver {} ({})",
-                solver.name,
-                invocation.command.join(" ")
-            )
-        })
+        let command = invocation.command.join(" ");
+        judging::call(invocation, Place::Fresh(file), w.limits, || self.read())
+            .with_context(|| format!("cannot run solver {} ({command})", solver.name))
     }
 }
 
 impl Worker<'_> {
-    /// Runs `invocation` as a formula of `solver`'s session in this worker, starting
-    /// the session if needed, with `next` (the script of its next call) written ahead;
-    /// `None` when calls are fresh, or the solver's family cannot run a session (it
-    /// then runs fresh).
-    fn in_session(
-        &self,
-        solver: &SolverConfig,
-        invocation: &Invocation<'_>,
-        next: Option<&str>,
-    ) -> anyhow::Result<Option<CallOutcome>> {
+    /// Whether `solver` runs `invocation` in a session of this worker, starting the
+    /// session if needed: false when calls are fresh, or the solver's family cannot
+    /// run a session (it then runs fresh).
+    fn runs_in_session(&self, solver: &SolverConfig, invocation: &Invocation<'_>) -> bool {
         if self.mode != CallMode::Session {
-            return Ok(None);
+            return false;
         }
         let mut sessions = self.sessions.borrow_mut();
         // As in a fresh call: no other session's formula written ahead is running.
@@ -352,22 +337,36 @@ impl Worker<'_> {
             "a session call of {} while another session has a formula written ahead",
             solver.name
         );
-        let Some(session) = sessions.of(&solver.name, || {
-            Session::for_solver(solver, &invocation.command)
-                .map(|s| s.restart_after(self.restart_after))
-        }) else {
-            return Ok(None);
-        };
-        let outcome = session
-            .call_then(&invocation.script, next, self.limits)
-            .with_context(|| {
-                format!(
-                    "cannot run solver {} in a session ({})",
-                    solver.name,
-                    session.command().join(" ")
-                )
-            })?;
-        Ok(Some(outcome))
+        sessions
+            .of(&solver.name, || {
+                Session::for_solver(solver, &invocation.command)
+                    .map(|s| s.restart_after(self.restart_after))
+            })
+            .is_some()
+    }
+
+    /// Makes `invocation` as the next formula of `solver`'s session
+    /// ([`Self::runs_in_session`] said there is one), with `next` (the script of its
+    /// next call) written ahead, observed ([`judging::call`]).
+    fn session_call<'s>(
+        &self,
+        solver: &SolverConfig,
+        invocation: Invocation<'_>,
+        next: Option<&str>,
+        formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
+    ) -> anyhow::Result<Observation> {
+        let mut sessions = self.sessions.borrow_mut();
+        let session = sessions
+            .of(&solver.name, || None)
+            .expect("runs_in_session started the session");
+        let command = session.command().join(" ");
+        judging::call(
+            invocation,
+            Place::Session(session, next),
+            self.limits,
+            formula,
+        )
+        .with_context(|| format!("cannot run solver {} in a session ({command})", solver.name))
     }
 }
 

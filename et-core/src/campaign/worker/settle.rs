@@ -4,7 +4,7 @@
 //! how often a session answers like a fresh process. A difference beyond time goes to
 //! `session-disagreements.csv`.
 
-use crate::judging::{CallMode, Invocation, Observation};
+use crate::judging::{CallMode, Invocation};
 use crate::oracle::{Evidence, Status};
 use crate::solvers::SolverConfig;
 
@@ -120,12 +120,11 @@ impl FormulaCalls<'_, '_> {
         }
         let w = self.worker;
         let invocation = Invocation::new(solver, &self.job.text, w.logic);
-        let outcome = self.fresh_call(solver, &invocation)?;
-        if outcome.cancelled || stopped_with_the_run(&outcome, &w.cancel) {
+        let fresh = self.fresh_call(solver, invocation)?;
+        if fresh.outcome.cancelled || stopped_with_the_run(&fresh.outcome, &w.cancel) {
             return Ok(false);
         }
-        self.call_seconds += outcome.wall.as_secs_f64();
-        let fresh = Observation::new(invocation, outcome, || self.read());
+        self.call_seconds += fresh.outcome.wall.as_secs_f64();
         let session = &self.made[&solver.name];
         let agrees = session.agrees_with(&fresh);
         if !agrees {
