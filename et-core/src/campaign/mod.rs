@@ -5,7 +5,6 @@
 //! is written, and [`error`] tells refusals from failures.
 
 pub mod append;
-pub mod bugs;
 pub mod error;
 pub mod gate;
 pub mod ledger;
@@ -19,6 +18,7 @@ pub mod row;
 pub mod runner;
 mod scratch;
 pub mod summary;
+pub mod trigger_files;
 mod worker;
 
 pub use error::CampaignError;

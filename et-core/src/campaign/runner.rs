@@ -22,7 +22,6 @@ use crate::solvers::reference_rules;
 use crate::solvers::{Pool, SolverConfig};
 
 use super::append::CsvAppender;
-use super::bugs::BugStore;
 use super::error::CampaignError;
 use super::ledger::Ledger;
 use super::lock::DirLock;
@@ -38,6 +37,7 @@ use super::row::{
 };
 use super::scratch::Scratch;
 use super::summary::Summary;
+use super::trigger_files::BugStore;
 use super::worker::{Finished, Job, Sessions, Worker};
 
 /// Everything `et run` was asked to do.

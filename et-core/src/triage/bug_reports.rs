@@ -23,7 +23,7 @@ use crate::solvers::SolverConfig;
 
 use super::confirm::Outcome;
 use super::group::{Finding, Group};
-use super::range::VersionRange;
+use super::range::ReleaseTable;
 use super::rank::Kind;
 use super::report::{
     code, code_block, confirmation_text, expected_answer, limits_text, model_false_at,
@@ -114,7 +114,7 @@ pub fn limitations(triage: &Triage) -> String {
         let releases = f
             .range
             .as_ref()
-            .map_or_else(String::new, VersionRange::answers);
+            .map_or_else(String::new, ReleaseTable::answers);
         out.push_str(&format!(
             "| {} | `{}` | {} | {} | `{}` | {} |\n",
             g.key.family,

@@ -17,7 +17,7 @@ use crate::oracle::{is_source_location, Evidence, Verdict};
 
 use super::calls::Answer;
 use super::confirm::{Confirmation, Outcome};
-use super::range::VersionRange;
+use super::range::ReleaseTable;
 use super::rank::{self, compare_indices, Kind, RankKey};
 use super::signature::Signature;
 use super::triggers::TriggerRow;
@@ -40,7 +40,7 @@ pub struct Finding {
     /// it did not crash again).
     pub crash_signature: Option<String>,
     /// Installed versions of the family that show it; `None` when dropped.
-    pub range: Option<VersionRange>,
+    pub range: Option<ReleaseTable>,
     /// The range was measured on this trigger; false when it is the range of the
     /// smallest trigger of its candidate group ([`range_samples`]).
     pub range_measured: bool,
@@ -302,7 +302,7 @@ pub struct Group {
     /// all decided in time ([`Confirmation::slow_only_with_checks`]).
     pub slow_only_with_checks: bool,
     /// An `unknown` group whose reported formula ([`Group::reported_member`]) no
-    /// installed release that ran it decides ([`VersionRange::always_shown`]): a
+    /// installed release that ran it decides ([`ReleaseTable::always_shown`]): a
     /// limitation the family has always had, not a regression.
     pub gives_up_always: bool,
     /// A timeout group whose reported formula no installed release that ran it
@@ -919,7 +919,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
                 findings[i]
                     .range
                     .as_ref()
-                    .is_some_and(VersionRange::affects_newest)
+                    .is_some_and(ReleaseTable::affects_newest)
             });
             let unchecked: Vec<&Confirmation> = members
                 .iter()
@@ -935,7 +935,7 @@ pub fn group(findings: &[Finding]) -> Vec<Group> {
             let always_shown = reported
                 .range
                 .as_ref()
-                .is_some_and(VersionRange::always_shown);
+                .is_some_and(ReleaseTable::always_shown);
             let gives_up_always = key.verdict == Verdict::Unknown && always_shown;
             let long_standing = key.verdict == Verdict::Timeout && always_shown;
             let smallest = &findings[members[0]];
@@ -1097,8 +1097,8 @@ mod tests {
     /// confirmed one), whose release table the report shows.
     #[test]
     fn long_standing_is_judged_on_the_reported_formula() {
-        use super::super::range::{VersionRange, VersionResult};
-        let ranged = |affected: &[bool]| VersionRange {
+        use super::super::range::{ReleaseTable, VersionResult};
+        let ranged = |affected: &[bool]| ReleaseTable {
             versions: ["4.8.5", "5.0.0", "5.4.1"]
                 .iter()
                 .zip(affected)

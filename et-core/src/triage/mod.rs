@@ -315,7 +315,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         ));
         caller = caller.with_journal(journal);
     }
-    let work = Work {
+    let work = Triaging {
         dirs: &dirs,
         rows: &trigger_rows,
         formulas: &formulas,
@@ -330,7 +330,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     // found a wrong `sat`.
     let mut reported: Vec<String> = findings.iter().map(|f| f.formula.clone()).collect();
     let installed = installed_solvers(&dirs, options.pool.as_ref());
-    let families = Work {
+    let families = Triaging {
         formulas: &reported,
         ..work
     }
@@ -346,7 +346,7 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
     // on its shrunk formula, and the groups formed again, which may give a group a
     // reported finding not yet tried.
     loop {
-        let shrinking = Work {
+        let shrinking = Triaging {
             formulas: &reported,
             ..work
         };
@@ -365,14 +365,14 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         for i in shrunk {
             ranged_by[i] = Some(i);
         }
-        Work {
+        Triaging {
             formulas: &reported,
             ..work
         }
         .measure_ranges(&mut findings, &ranged_by, &resolved, &installed, progress);
         groups = group::group(&findings);
     }
-    let work = Work {
+    let work = Triaging {
         formulas: &reported,
         ..work
     };
@@ -572,7 +572,7 @@ fn retry_undecided(
 }
 
 /// The triggers being triaged and what re-runs them.
-struct Work<'a> {
+struct Triaging<'a> {
     dirs: &'a [RunDirectory],
     rows: &'a [TriggerRow],
     formulas: &'a [String],
@@ -581,8 +581,8 @@ struct Work<'a> {
     caller: &'a Caller,
 }
 
-impl Work<'_> {
-    /// Every trigger re-run ([`Work::confirm_all`]) into a finding: its kind,
+impl Triaging<'_> {
+    /// Every trigger re-run ([`Triaging::confirm_all`]) into a finding: its kind,
     /// operators, formula and crash signature, not yet pinned, ranged or grouped.
     fn confirmed_findings(
         &self,
@@ -1148,7 +1148,7 @@ impl Work<'_> {
         }
     }
 
-    /// [`Work::each`] as a step of its own, announced by `what(n)`, on the `n`
+    /// [`Triaging::each`] as a step of its own, announced by `what(n)`, on the `n`
     /// findings a report will be about that [`reported_with`] picked: `step` gets each
     /// one's pick; the results come back beside their findings, in finding order.
     /// Nothing, and no step, when none was picked.
@@ -1339,7 +1339,7 @@ impl Work<'_> {
         i: usize,
         c: &Confirmation,
         versions: &[SolverConfig],
-    ) -> range::VersionRange {
+    ) -> range::ReleaseTable {
         let t = &self.rows[i];
         let reference = match &c.reference {
             Some(a) => Some(a.as_reference()),

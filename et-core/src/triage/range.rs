@@ -54,12 +54,12 @@ pub struct VersionResult {
 
 /// The installed versions of a family, in release order, for one trigger.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VersionRange {
+pub struct ReleaseTable {
     /// Every installed version, oldest first.
     pub versions: Vec<VersionResult>,
 }
 
-impl VersionRange {
+impl ReleaseTable {
     /// The affected versions, oldest first.
     pub fn affected(&self) -> impl Iterator<Item = &str> {
         self.versions
@@ -239,7 +239,7 @@ pub fn version_range(
     reference: Option<Ruling>,
     limits: CallSettings,
     own_answer: &str,
-) -> VersionRange {
+) -> ReleaseTable {
     let versions = versions
         .iter()
         .map(|solver| {
@@ -278,7 +278,7 @@ pub fn version_range(
             }
         })
         .collect();
-    VersionRange { versions }
+    ReleaseTable { versions }
 }
 
 #[cfg(test)]
@@ -322,7 +322,7 @@ mod tests {
 
     #[test]
     fn first_last_and_newest() {
-        let range = VersionRange {
+        let range = ReleaseTable {
             versions: vec![
                 v("4.8.5", Some(true)),
                 v("4.8.7", Some(true)),
@@ -346,7 +346,7 @@ mod tests {
             answer: answer.into(),
             ..v(version, Some(true))
         };
-        let r = VersionRange {
+        let r = ReleaseTable {
             versions: vec![
                 answered("5.3.1", "unknown"),
                 answered("5.3.2", "unknown"),
@@ -357,7 +357,7 @@ mod tests {
         };
         assert_eq!(r.answers(), "5.3.1–5.3.2: unknown; 5.3.3–5.4.1: timeout");
         assert!(!r.all_answered("timeout"));
-        let timeouts = VersionRange {
+        let timeouts = ReleaseTable {
             versions: r.versions[2..].to_vec(),
         };
         assert!(timeouts.all_answered("timeout"));
@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn a_bug_that_came_back_is_two_runs() {
-        let range = VersionRange {
+        let range = ReleaseTable {
             versions: vec![
                 v("4.8.9", Some(true)),
                 v("4.8.10", Some(true)),
@@ -389,7 +389,7 @@ mod tests {
         assert_eq!(range.describe(), "4.8.9–4.8.10, 4.15.3, 5.3.0–5.4.1");
         assert_eq!(range.describe_short(), "5.3.0–5.4.1 and 3 earlier releases");
         assert_eq!(range.newest_since(), Some(("5.3.0", Some("5.1.0"))));
-        let from_the_oldest = VersionRange {
+        let from_the_oldest = ReleaseTable {
             versions: vec![v("1.0", Some(true)), v("2.0", Some(true))],
         };
         assert_eq!(from_the_oldest.describe_short(), "1.0–2.0");

@@ -349,7 +349,7 @@ pub(super) fn wrong_answer(triage: &Triage, f: &Finding) -> String {
 
 /// A version range as a table: each installed release, oldest first, whether it shows
 /// the finding and what it answered.
-pub(super) fn range_table(out: &mut String, family: &str, range: &super::range::VersionRange) {
+pub(super) fn range_table(out: &mut String, family: &str, range: &super::range::ReleaseTable) {
     let _ = writeln!(out, "| release | shows it | answer |\n|---|---|---|");
     for v in &range.versions {
         let shows = match v.affected {

@@ -18,7 +18,7 @@ use crate::solvers::family::WorkCount;
 use crate::solvers::SolverConfig;
 
 use super::calls::{Answer, CallSettings, Caller};
-use super::range::VersionRange;
+use super::range::ReleaseTable;
 
 /// Runs per release.
 pub const ROUNDS: usize = 3;
@@ -221,7 +221,7 @@ impl Timings {
 /// that answered `unknown` did not time out, but it was not good either. Timing every
 /// release of a family with fifty of them would cost minutes of CPU per report for
 /// releases the range already shows alike.
-pub fn window(range: &VersionRange, versions: &[SolverConfig]) -> Option<Vec<SolverConfig>> {
+pub fn window(range: &ReleaseTable, versions: &[SolverConfig]) -> Option<Vec<SolverConfig>> {
     let (start, _) = range.newest_since()?;
     let good = range.last_decided_before(start)?;
     let from = versions.iter().position(|s| s.version == good)?;
@@ -418,7 +418,7 @@ mod tests {
             .map(|v| SolverConfig::new(&format!("z3-{v}"), "z3", v, vec!["/bin/true".into()]))
             .collect();
         // Unaffected releases decided the formula, unless `gave_up` says otherwise.
-        let with = |affected: [bool; 5], gave_up: [bool; 5]| VersionRange {
+        let with = |affected: [bool; 5], gave_up: [bool; 5]| ReleaseTable {
             versions: versions
                 .iter()
                 .zip(affected.into_iter().zip(gave_up))

@@ -172,7 +172,7 @@ impl FormulaCalls<'_, '_> {
         }
         let mut rows = Vec::new();
         for solver in &todo {
-            if let Some(row) = self.call_and_judge(solver, job)? {
+            if let Some(row) = self.judged_row(solver, job)? {
                 rows.push(row);
             }
         }

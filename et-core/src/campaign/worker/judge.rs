@@ -17,7 +17,7 @@ impl FormulaCalls<'_, '_> {
     /// The row of a solver under test, judged against its reference, saving a bug
     /// trigger if it is one ([`Self::save_triggers`]); `None` if it was not run or its
     /// reference is unknown.
-    pub(super) fn call_and_judge(
+    pub(super) fn judged_row(
         &self,
         solver: &SolverConfig,
         job: &Job,

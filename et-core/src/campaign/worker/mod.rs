@@ -37,9 +37,9 @@ use crate::oracle::checks::WitnessFact;
 use crate::solvers::call::Limits;
 use crate::solvers::SolverConfig;
 
-use super::bugs::BugStore;
 use super::reference::{NewAnswer, ReferenceCache, WitnessResult};
 use super::row::{RunRow, UndecidedRow};
+use super::trigger_files::BugStore;
 use crate::judging::reference::Ruling;
 
 pub(super) use settle::SessionRechecks;

@@ -1,6 +1,6 @@
 //! What a call leaves for triage: the bug trigger of a bug verdict (et's evidence,
 //! model check and witness in its log, the reference's call beside it) and a sample of
-//! each rejection, saved through the run's [`BugStore`](super::super::bugs::BugStore).
+//! each rejection, saved through the run's [`BugStore`](super::super::trigger_files::BugStore).
 
 use anyhow::Context;
 
@@ -8,7 +8,7 @@ use crate::judging::Observation;
 use crate::oracle::{self, Evidence, Status, Verdict};
 use crate::solvers::SolverConfig;
 
-use super::super::bugs::{CallRecord, OwnChecks, Sample, Trigger};
+use super::super::trigger_files::{CallRecord, OwnChecks, Sample, Trigger};
 use super::FormulaCalls;
 
 impl FormulaCalls<'_, '_> {
