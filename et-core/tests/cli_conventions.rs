@@ -302,3 +302,24 @@ fn a_run_and_a_triage_say_what_comes_next() {
     let last = stderr(&o).lines().last().unwrap_or_default().to_string();
     assert_eq!(last, "et: triage: nothing to file", "{}", show(&o));
 }
+
+/// `et grammars | true`: the reader goes away before et prints. That is no error of
+/// et's and no panic: et stops as a Unix tool killed by SIGPIPE does (141), quietly —
+/// or exits 0 when its output went into the pipe before the reader left.
+#[test]
+fn a_reader_that_goes_away_is_no_panic() {
+    for _ in 0..10 {
+        let o = std::process::Command::new("bash")
+            .args([
+                "-c",
+                "\"$0\" grammars | true; echo \"${PIPESTATUS[0]}\" >&2",
+            ])
+            .arg(env!("CARGO_BIN_EXE_et"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let status = stderr.lines().last().unwrap_or("").trim().to_string();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert!(status == "141" || status == "0", "{stderr}");
+    }
+}
