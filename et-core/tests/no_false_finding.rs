@@ -152,3 +152,53 @@ fn formulas_every_solver_rejects_are_no_findings() {
     assert!(triage_groups(&s, &run).is_empty());
     assert!(csv_maps(&run.join("triage").join("undecided.csv")).is_empty());
 }
+
+/// A script — a pushed scope checked, popped, then another assertion checked — has an
+/// answer per check-sat, each about the assertions active there. et judges one answer
+/// against every assertion, which would call two right `sat`s an invalid model and
+/// file a wrong `sat`: such a grammar is refused (exit 2) before anything runs, with
+/// what makes it a script, and so is one whose formulas have two check-sats.
+#[test]
+fn a_script_grammar_is_refused_not_misjudged() {
+    let s = Scratch::new();
+    let pool = s.pool_file("pool.toml", &[solver("z3-4.16.0"), solver("cvc5-1.4.2")]);
+    let scoped = grammar(
+        &s,
+        "incr2.pest",
+        "//! incr2: a pushed scope checked, popped, then another assertion checked.\n//! logic: QF_LIA\n\
+         start = { decl ~ push ~ assert ~ check ~ pop ~ assert ~ check }\n\
+         decl = { \"(\" ~ \"declare-const\" ~ \"x\" ~ \"Int\" ~ \")\" }\n\
+         push = { \"(\" ~ \"push\" ~ \"1\" ~ \")\" }\n\
+         pop = { \"(\" ~ \"pop\" ~ \"1\" ~ \")\" }\n\
+         check = { \"(\" ~ \"check-sat\" ~ \")\" }\n\
+         assert = { \"(\" ~ \"assert\" ~ bool_term ~ \")\" }\n\
+         bool_term = { \"(\" ~ \"<\" ~ \"x\" ~ \"0\" ~ \")\" | \"(\" ~ \">\" ~ \"x\" ~ \"5\" ~ \")\" }\n",
+    );
+    let twice = grammar(
+        &s,
+        "twice.pest",
+        "//! twice: an assertion checked, then another checked.\n//! logic: QF_LIA\n\
+         start = { decl ~ assert ~ check ~ assert ~ check }\n\
+         decl = { \"(\" ~ \"declare-const\" ~ \"x\" ~ \"Int\" ~ \")\" }\n\
+         check = { \"(\" ~ \"check-sat\" ~ \")\" }\n\
+         assert = { \"(\" ~ \"assert\" ~ bool_term ~ \")\" }\n\
+         bool_term = { \"(\" ~ \"<\" ~ \"x\" ~ \"0\" ~ \")\" | \"(\" ~ \">\" ~ \"x\" ~ \"5\" ~ \")\" }\n",
+    );
+    for (g, why) in [(&scoped, "`push`, `pop`"), (&twice, "2 check-sats")] {
+        let out = s.join(&format!("run-{why}"));
+        let o = s.run(&common::campaign_args(
+            g,
+            "4",
+            &pool,
+            &out,
+            &["--timeout", "20"],
+        ));
+        assert_eq!(o.status.code(), Some(2), "{}", show(&o));
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            stderr.contains(why) && stderr.contains("misjudged"),
+            "{stderr}"
+        );
+        assert!(!out.join("runs.csv").exists(), "{}", out.display());
+    }
+}

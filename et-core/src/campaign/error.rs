@@ -81,6 +81,14 @@ pub enum CampaignError {
         /// Why not.
         reason: String,
     },
+    /// The grammar's formulas are scripts et cannot judge ([`crate::judging::scripts`]).
+    #[error("grammar `{grammar}`: {reason}; no run is made, as its answers would be misjudged")]
+    Scripts {
+        /// The grammar.
+        grammar: String,
+        /// Why its formulas are scripts.
+        reason: String,
+    },
     /// `--out` names something that is not a directory.
     #[error("--out {} is not a directory", path.display())]
     NotADirectory {

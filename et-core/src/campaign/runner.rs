@@ -267,6 +267,16 @@ impl Campaign {
             // Before anything is written: the producer has no one to report this to.
             enumeration.locate(&self.plan.start)?;
         }
+        let first = enumeration.first_text().unwrap_or_default();
+        if let Some(reason) =
+            crate::judging::scripts::unjudgeable(&enumeration.grammar().tokens, &first)
+        {
+            return Err(CampaignError::Scripts {
+                grammar: enumeration.grammar().name.clone(),
+                reason,
+            }
+            .into());
+        }
         let references = self.judges()?;
         check_programs(self.under_test.iter().chain(references.values().flatten()))?;
         let logic = crate::builtins::declared_logic(enumeration.grammar())?.map(str::to_string);

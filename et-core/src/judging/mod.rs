@@ -18,6 +18,7 @@ mod formula;
 mod invocation;
 mod observation;
 pub mod reference;
+pub mod scripts;
 
 pub use formula::{search_witness, Formula};
 pub use invocation::{formula_of, logic_of, Invocation, REASON_REQUEST};
