@@ -13,9 +13,10 @@ use crate::solvers::Pool;
 use crate::triage::known::KnownIssue;
 use crate::triage::rank::Kind;
 
+use super::join::RootCause;
 use super::measure::Measured;
+use super::measure::Settings;
 use super::read::TriageReport;
-use super::{Filed, RootCause, Settings};
 
 /// What becomes of a root cause.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,33 +59,10 @@ impl Disposition {
     }
 }
 
-/// The options of `r`'s command that its configuration adds to the default mode:
-/// the command's options minus what et gives every call (the family's self-checks and
-/// model options, and the pool entry's own options).
-pub fn configuration_options(r: &TriageReport, pool: &Pool) -> Vec<String> {
-    let family = crate::solvers::family::find_or_generic(&r.family);
-    let entry = pool.get(r.base_solver());
-    let version = entry.map_or(r.release(), |s| s.version.as_str());
-    let mut ets: Vec<String> = family
-        .self_check_options()
-        .iter()
-        .chain(family.model_options(version).unwrap_or(&[]))
-        .map(|s| s.to_string())
-        .collect();
-    if let Some(entry) = entry {
-        ets.extend(entry.command.iter().skip(1).cloned());
-    }
-    r.command_options()
-        .iter()
-        .filter(|o| !ets.contains(o))
-        .cloned()
-        .collect()
-}
-
 /// The settings `r`'s configuration adds to the default mode, as `name=value`
 /// (`--restart-int-base=0` → `restart-int-base=0`).
 pub fn settings(r: &TriageReport, pool: &Pool) -> Vec<String> {
-    configuration_options(r, pool)
+    r.configuration_options(pool)
         .iter()
         .map(|o| setting(o))
         .collect()
@@ -198,9 +176,14 @@ pub fn after_measuring(r: &TriageReport, m: &Measured, settings: &Settings) -> D
 /// The order of root causes: to file first — the default mode before expert options,
 /// wrong answers before models, crashes and slowness, regressions before long-standing
 /// slowness — then the others by what they are.
-pub fn rank_key(reports: &[TriageReport], c: &Filed) -> (u8, bool, Kind, bool, usize) {
-    let r = &reports[c.cause.representative()];
-    let disposition = match c.disposition {
+pub fn rank_key(
+    reports: &[TriageReport],
+    cause: &RootCause,
+    disposition: &Disposition,
+    expert: &[String],
+) -> (u8, bool, Kind, bool, usize) {
+    let r = &reports[cause.representative()];
+    let disposition = match disposition {
         Disposition::File => 0,
         Disposition::Known(_) => 1,
         Disposition::Degenerate(_) => 2,
@@ -211,10 +194,10 @@ pub fn rank_key(reports: &[TriageReport], c: &Filed) -> (u8, bool, Kind, bool, u
     };
     (
         disposition,
-        !c.expert.is_empty(),
+        !expert.is_empty(),
         r.kind,
         r.regression_step().is_none(),
-        c.cause.representative(),
+        cause.representative(),
     )
 }
 

@@ -6,18 +6,81 @@
 //! *Must not:* show an output a different command printed: every output kept here is
 //! that of the command the report gives, on the script the report ships.
 
+use std::path::Path;
 use std::time::Duration;
 
 use et_eval::{check_model, ModelCheck, ModelDialect, Script};
 
 use crate::judging::Invocation;
 use crate::oracle::Status;
-use crate::solvers::{Pool, SolverConfig};
+use crate::solvers::{InputMode, Pool, SolverConfig};
 use crate::triage::calls::{CallSettings, Caller};
 use crate::triage::rank::Kind;
+use crate::triage::report::shell_word;
 
+use super::error::FilingError;
+use super::join::RootCause;
 use super::read::TriageReport;
-use super::{FilingError, RootCause, Settings};
+
+/// The name of a report's files, without extension: solver, configuration, kind,
+/// grammar and the formula's index (unique for a report of a triage).
+pub fn file_stem(r: &TriageReport, release: &SolverConfig) -> String {
+    let configuration = r
+        .solver
+        .split_once('+')
+        .map_or(String::new(), |(_, c)| format!("-{c}"));
+    format!(
+        "{}{configuration}-{}-{}-{}",
+        release.name,
+        r.kind.label().replace('_', "-"),
+        r.grammar,
+        r.index
+    )
+}
+
+/// The command line a report gives: the program's file name, its options, the file.
+pub fn command_line(solver: &SolverConfig, file: &str) -> String {
+    let program = Path::new(solver.program()).file_name().map_or_else(
+        || solver.program().to_string(),
+        |n| n.to_string_lossy().into(),
+    );
+    let mut words = vec![shell_word(&program)];
+    words.extend(solver.command.iter().skip(1).map(|w| shell_word(w)));
+    match solver.input {
+        InputMode::File => words.push(shell_word(file)),
+        InputMode::Stdin => words.push(format!("< {}", shell_word(file))),
+    }
+    words.join(" ")
+}
+
+/// How filing runs its calls.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// CPU limit of a performance report's timing (60 s: long enough that a slow
+    /// answer is not taken for a hang).
+    pub long_limit: Duration,
+    /// CPU limit of every other call.
+    pub limit: Duration,
+    /// The CPU limit the campaigns ran at: a performance finding whose command answers
+    /// within it is not shown again.
+    pub run_limit: Duration,
+    /// Parallel root causes.
+    pub jobs: usize,
+    /// A long-standing slowdown is filed only at this many times the best solver's time.
+    pub slowdown_to_file: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            long_limit: Duration::from_secs(60),
+            limit: Duration::from_secs(10),
+            run_limit: Duration::from_secs(2),
+            jobs: 2,
+            slowdown_to_file: 10.0,
+        }
+    }
+}
 
 /// One run of a command.
 #[derive(Debug, Clone)]
@@ -118,7 +181,7 @@ fn report_options(r: &TriageReport, solver: &SolverConfig, pool: &Pool) -> Vec<S
     match r.kind {
         Kind::Performance | Kind::SolutionSoundness | Kind::RefutationalSoundness => {
             let mut options = default_mode(solver).options().to_vec();
-            options.extend(super::decide::configuration_options(r, pool));
+            options.extend(r.configuration_options(pool));
             options
         }
         _ => r.command_options().to_vec(),
@@ -173,7 +236,7 @@ fn run(
     let as_given = |text: std::borrow::Cow<'_, str>| without_folders(&text, file);
     Ok(Run {
         solver: solver.name.clone(),
-        command: super::write::command_line(solver, file),
+        command: command_line(solver, file),
         status: o.class.status,
         cpu_s: o.outcome.cpu.as_secs_f64(),
         limit_s: limit.as_secs_f64(),
@@ -229,7 +292,7 @@ pub fn measure(
         .expect("checked before measuring: the pool holds every report's release");
     let options = report_options(r, solver, pool);
     let script = script_of(r);
-    let file = super::write::file_stem(r, solver) + ".smt2";
+    let file = file_stem(r, solver) + ".smt2";
     let models = r.kind == Kind::InvalidModel;
     let limit = if r.kind == Kind::Performance {
         settings.long_limit

@@ -22,142 +22,25 @@
 //! show an output its command did not print.
 
 pub mod decide;
+pub mod error;
+pub mod filed;
 pub mod join;
 pub mod measure;
 pub mod read;
 pub mod write;
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use crate::solvers::Pool;
 use crate::triage::calls::Caller;
 use crate::triage::journal::Journal;
 
 pub use decide::Disposition;
+pub use error::FilingError;
+pub use filed::{Filed, Filing};
 pub use join::RootCause;
+pub use measure::Settings;
 pub use read::TriageReport;
-
-/// Why filing failed.
-#[derive(Debug, thiserror::Error)]
-pub enum FilingError {
-    /// A file or directory could not be read or written.
-    #[error("{}: {error}", path.display())]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// The underlying error.
-        error: std::io::Error,
-    },
-    /// A triage's file is not what `et triage` writes.
-    #[error("{}:{line}: {what}", path.display())]
-    Malformed {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: u64,
-        /// What is wrong.
-        what: String,
-    },
-    /// No triage directory was given, or none holds a report to file.
-    #[error("no triage directories given")]
-    NoInput,
-    /// A report's release is not in the pool: its command cannot be run.
-    #[error(
-        "the pool has no `{solver}`, which {file} is about; install it \
-         (`et solvers install {spec}`) or pass --pool"
-    )]
-    NotInstalled {
-        /// The pool name.
-        solver: String,
-        /// The report.
-        file: String,
-        /// What to install.
-        spec: String,
-    },
-    /// The journal of calls cannot be used.
-    #[error(transparent)]
-    Journal(#[from] crate::triage::journal::JournalError),
-    /// A call could not be made.
-    #[error(transparent)]
-    Call(#[from] crate::solvers::call::CallError),
-}
-
-impl FilingError {
-    /// Whether the error is the input's fault (exit 2), not the machine's.
-    pub fn is_bad_input(&self) -> bool {
-        matches!(
-            self,
-            FilingError::Malformed { .. } | FilingError::NoInput | FilingError::NotInstalled { .. }
-        )
-    }
-}
-
-/// How filing runs its calls.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// CPU limit of a performance report's timing (60 s: long enough that a slow
-    /// answer is not taken for a hang).
-    pub long_limit: Duration,
-    /// CPU limit of every other call.
-    pub limit: Duration,
-    /// The CPU limit the campaigns ran at: a performance finding whose command answers
-    /// within it is not shown again.
-    pub run_limit: Duration,
-    /// Parallel root causes.
-    pub jobs: usize,
-    /// A long-standing slowdown is filed only at this many times the best solver's time.
-    pub slowdown_to_file: f64,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            long_limit: Duration::from_secs(60),
-            limit: Duration::from_secs(10),
-            run_limit: Duration::from_secs(2),
-            jobs: 2,
-            slowdown_to_file: 10.0,
-        }
-    }
-}
-
-/// One root cause, what was decided and what was measured.
-#[derive(Debug, Clone)]
-pub struct Filed {
-    /// Its reports.
-    pub cause: RootCause,
-    /// Filed or not, and why.
-    pub disposition: Disposition,
-    /// The runs made for it (none for what is not filed by its files alone).
-    pub measured: Option<measure::Measured>,
-    /// Expert options it needs (cvc5's option categories), ranked last.
-    pub expert: Vec<String>,
-    /// The settings its configuration adds to the default mode (`sat.euf=true`).
-    pub settings: Vec<String>,
-}
-
-/// Everything filing decided.
-#[derive(Debug, Clone)]
-pub struct Filing {
-    /// The triages' reports, in the order read.
-    pub reports: Vec<TriageReport>,
-    /// The root causes, the reports to file first, in the order to file them.
-    pub causes: Vec<Filed>,
-    /// The CPU the calls ran on.
-    pub cpu_model: String,
-    /// How many triage directories were read.
-    pub triages: usize,
-}
-
-impl Filing {
-    /// The root causes to file.
-    pub fn to_file(&self) -> impl Iterator<Item = &Filed> {
-        self.causes
-            .iter()
-            .filter(|c| matches!(c.disposition, Disposition::File))
-    }
-}
 
 /// Reads the reports of the triage directories `dirs`, joins, decides and measures
 /// them with the solvers of `pool`, and writes the reports to file into `out`.
@@ -181,7 +64,7 @@ pub fn file(
         reports.len(),
         dirs.len()
     ));
-    let options = |r: &TriageReport| decide::configuration_options(r, pool);
+    let options = |r: &TriageReport| r.configuration_options(pool);
     let causes = join::join(&reports, options);
     progress(&format!("{} root causes", causes.len()));
     let mut caller = Caller::new(settings.jobs).map_err(|error| FilingError::Io {
@@ -260,7 +143,7 @@ pub fn file(
             expert,
         })
         .collect();
-    causes.sort_by_key(|c| decide::rank_key(&reports, c));
+    causes.sort_by_key(|c| decide::rank_key(&reports, &c.cause, &c.disposition, &c.expert));
     let filing = Filing {
         reports,
         causes,

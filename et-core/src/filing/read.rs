@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::triage::rank::Kind;
 use crate::triage::signature::Signature;
 
-use super::FilingError;
+use super::error::FilingError;
 
 /// One report a triage wrote to file, as its files tell it.
 #[derive(Debug, Clone)]
@@ -112,6 +112,29 @@ impl TriageReport {
         let before = quoted.next()?.to_string();
         let after = quoted.next()?.to_string();
         Some((before, after))
+    }
+
+    /// The options of `r`'s command that its configuration adds to the default mode:
+    /// the command's options minus what et gives every call (the family's self-checks and
+    /// model options, and the pool entry's own options).
+    pub fn configuration_options(&self, pool: &crate::solvers::Pool) -> Vec<String> {
+        let family = crate::solvers::family::find_or_generic(&self.family);
+        let entry = pool.get(self.base_solver());
+        let version = entry.map_or(self.release(), |s| s.version.as_str());
+        let mut ets: Vec<String> = family
+            .self_check_options()
+            .iter()
+            .chain(family.model_options(version).unwrap_or(&[]))
+            .map(|s| s.to_string())
+            .collect();
+        if let Some(entry) = entry {
+            ets.extend(entry.command.iter().skip(1).cloned());
+        }
+        self.command_options()
+            .iter()
+            .filter(|o| !ets.contains(o))
+            .cloned()
+            .collect()
     }
 
     /// The options of the report's command between program and file.

@@ -12,46 +12,16 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::solvers::{InputMode, SolverConfig};
 use crate::triage::known::Searched;
 use crate::triage::rank::Kind;
-use crate::triage::report::{code_block, shell_word};
+use crate::triage::report::code_block;
 
 use super::decide::Disposition;
 use super::measure::{Measured, Run};
+
+use super::error::FilingError;
+use super::filed::{Filed, Filing};
 use super::read::TriageReport;
-use super::{Filed, Filing, FilingError};
-
-/// The name of a report's files, without extension: solver, configuration, kind,
-/// grammar and the formula's index (unique for a report of a triage).
-pub fn file_stem(r: &TriageReport, release: &SolverConfig) -> String {
-    let configuration = r
-        .solver
-        .split_once('+')
-        .map_or(String::new(), |(_, c)| format!("-{c}"));
-    format!(
-        "{}{configuration}-{}-{}-{}",
-        release.name,
-        r.kind.label().replace('_', "-"),
-        r.grammar,
-        r.index
-    )
-}
-
-/// The command line a report gives: the program's file name, its options, the file.
-pub fn command_line(solver: &SolverConfig, file: &str) -> String {
-    let program = Path::new(solver.program()).file_name().map_or_else(
-        || solver.program().to_string(),
-        |n| n.to_string_lossy().into(),
-    );
-    let mut words = vec![shell_word(&program)];
-    words.extend(solver.command.iter().skip(1).map(|w| shell_word(w)));
-    match solver.input {
-        InputMode::File => words.push(shell_word(file)),
-        InputMode::Stdin => words.push(format!("< {}", shell_word(file))),
-    }
-    words.join(" ")
-}
 
 fn code(text: &str) -> String {
     crate::triage::report::code(text)
