@@ -12,6 +12,7 @@ pub mod lock;
 pub mod manifest;
 pub mod plan;
 pub mod preflight;
+pub mod prepare;
 pub mod progress;
 pub mod reference;
 pub mod row;
@@ -22,4 +23,5 @@ pub mod trigger_files;
 mod worker;
 
 pub use error::CampaignError;
+pub use prepare::PrepareError;
 pub use scratch::{scratch_dir, ScratchError};

@@ -6,12 +6,15 @@ use std::process::ExitCode;
 use clap::{Args as ClapArgs, ValueEnum};
 
 use et_core::oracle::Status;
-use et_core::triage::bisect::{bisect, Expectation};
+use et_core::solvers::Pool;
+use et_core::triage::bisect::{bisect, Bisection, Expectation};
 use et_core::triage::calls::Caller;
 use et_core::triage::range::family_versions;
 
+use super::args::CallArgs;
 use super::grammar_arg::BadInput;
-use super::triage::{read_formula, CallArgs};
+use super::inputs::read_formula;
+use super::notes::note_supervision;
 use et_core::judging::Formula;
 
 /// Run one formula on every installed version of a solver family, in release order and
@@ -72,7 +75,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let expectation = match (&args.expect, &args.reference) {
+    let expectation = expectation(&args, &pool)?;
+    note_supervision();
+    let caller = Caller::new(jobs)?;
+    let mut progress = super::progress::Steps::for_stderr("bisect", false);
+    progress.line(&format!("{} versions of {}", versions.len(), args.family));
+    let b = bisect(
+        &caller,
+        &formula,
+        &versions,
+        &expectation,
+        limits,
+        &mut |done, total| progress.advance(done, total),
+    )?;
+    print_expected(&expectation, &b);
+    print_versions(&b);
+    print_changes(&b);
+    if b.judged {
+        print_bad_range(&b);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What each version is judged against: `--expect`, `--reference`'s answer, or nothing.
+fn expectation(args: &Args, pool: &Pool) -> anyhow::Result<Expectation> {
+    Ok(match (&args.expect, &args.reference) {
         (Some(Expected::Sat), _) => Expectation::Answer(Status::Sat),
         (Some(Expected::Unsat), _) => Expectation::Answer(Status::Unsat),
         (None, Some(name)) => match pool.get(name) {
@@ -86,21 +113,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         },
         (None, None) => Expectation::None,
-    };
-    super::solvers::note_supervision();
-    let caller = Caller::new(jobs)?;
-    let mut progress = super::progress::Steps::for_stderr("bisect", false);
-    progress.line(&format!("{} versions of {}", versions.len(), args.family));
-    let b = bisect(
-        &caller,
-        &formula,
-        &versions,
-        &expectation,
-        limits,
-        &mut |done, total| progress.advance(done, total),
-    )?;
+    })
+}
 
-    match (&expectation, &b.reference) {
+/// The `expected:` line: the answer given, or the reference's.
+fn print_expected(expectation: &Expectation, b: &Bisection) {
+    match (expectation, &b.reference) {
         (Expectation::Answer(s), _) => println!("expected: {s} (given)"),
         (Expectation::Reference(r), Some(a)) => match b.expected {
             Some(s) => println!("expected: {s} (the reference {} answered it)", r.name),
@@ -113,6 +131,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         _ => {}
     }
+}
+
+/// The table of versions: each one's answer, time and (when judged) verdict.
+fn print_versions(b: &Bisection) {
     let width = b
         .versions
         .iter()
@@ -147,6 +169,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             v.answer.time_s
         );
     }
+}
+
+/// One `change:` line per pair of consecutive versions that behave differently.
+fn print_changes(b: &Bisection) {
     let changes = b.changes();
     if changes.is_empty() {
         println!("no change: every installed version behaves the same");
@@ -161,28 +187,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             after.answer.describe()
         );
     }
-    if b.judged {
-        let oldest = &b.versions[0].solver.version;
-        let newest = &b.versions[b.versions.len() - 1].solver.version;
-        match b.first_bad() {
-            None => println!("no installed version is bad"),
-            Some(first) => {
-                let note = if &first.solver.version == oldest {
-                    " (the oldest installed release)"
-                } else {
-                    ""
-                };
-                println!("first bad: {}{note}", first.solver.version);
-                let last = b.last_bad().expect("there is a first bad");
-                println!("last bad: {}", last.solver.version);
-                match b.first_fixed() {
-                    Some(fixed) => println!("first fixed: {}", fixed.solver.version),
-                    None => {
-                        println!("first fixed: none (the newest installed release {newest} is bad)")
-                    }
-                }
-            }
+}
+
+/// The first bad, last bad and first fixed release of a judged bisection.
+fn print_bad_range(b: &Bisection) {
+    let oldest = &b.versions[0].solver.version;
+    let newest = &b.versions[b.versions.len() - 1].solver.version;
+    let Some(first) = b.first_bad() else {
+        println!("no installed version is bad");
+        return;
+    };
+    let note = if &first.solver.version == oldest {
+        " (the oldest installed release)"
+    } else {
+        ""
+    };
+    println!("first bad: {}{note}", first.solver.version);
+    let last = b.last_bad().expect("there is a first bad");
+    println!("last bad: {}", last.solver.version);
+    match b.first_fixed() {
+        Some(fixed) => println!("first fixed: {}", fixed.solver.version),
+        None => {
+            println!("first fixed: none (the newest installed release {newest} is bad)")
         }
     }
-    Ok(ExitCode::SUCCESS)
 }

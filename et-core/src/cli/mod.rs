@@ -1,7 +1,14 @@
-//! Subcommands of `et`. Each module owns one subcommand: its flags, help text with
-//! examples, and the glue from flags to the library. No logic lives here that a
-//! library user would also need.
+//! Subcommands of `et`. Each command module owns one subcommand: its flags, help text
+//! with examples, and the glue from flags to the library. Commands call the library
+//! and the command line's shared modules, never each other: `args` (value parsers and
+//! the flags of solver calls), `aggregation` (the flags of `et report` and `et plot`),
+//! `campaign_args` (the flags of a campaign), `grammar_arg`, `inputs` (pools and
+//! formula files), `notes` (notes on stderr), `numeric`, `output` and `progress`. No
+//! logic lives here that a library user would also need.
 
+mod aggregation;
+mod args;
+mod campaign_args;
 mod count;
 mod enumerate;
 mod eval;
@@ -9,6 +16,8 @@ mod grammar;
 mod grammar_arg;
 mod grammars;
 mod index;
+mod inputs;
+mod notes;
 mod numeric;
 mod options;
 mod output;
@@ -162,7 +171,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 /// Prints an error chain on stderr, `et: error: ...` and a `caused by:` line per cause
 /// that says something new ([`causes`]), and returns its exit code ([`exit_code`]).
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
-    if err.is::<et_core::grammar::GrammarError>() {
+    if is_grammar_error(err) {
         // One `et: error: ` line per problem of the grammar.
         for line in err.to_string().lines() {
             let line = line.strip_prefix("error: ").unwrap_or(line);
@@ -175,6 +184,20 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
         eprintln!("  caused by: {cause}");
     }
     ExitCode::from(exit_code(err))
+}
+
+/// Whether an error is a grammar's problems: a [`GrammarError`], itself or as the
+/// error a [`PrepareError`] passes on.
+///
+/// [`GrammarError`]: et_core::grammar::GrammarError
+/// [`PrepareError`]: et_core::campaign::PrepareError
+fn is_grammar_error(err: &anyhow::Error) -> bool {
+    use et_core::grammar::GrammarError;
+    err.is::<GrammarError>()
+        || err
+            .downcast_ref::<et_core::campaign::PrepareError>()
+            .and_then(|e| e.passed_on())
+            .is_some_and(|e| e.is::<GrammarError>())
 }
 
 /// Prints what clap found on the command line and returns its exit code: help and
@@ -259,7 +282,7 @@ enum Fault {
 /// Whose fault one cause of an error is (see [`exit_code`]).
 fn fault(cause: &(dyn std::error::Error + 'static)) -> Fault {
     use et_core::campaign::ledger::LedgerError;
-    use et_core::campaign::CampaignError;
+    use et_core::campaign::{CampaignError, PrepareError};
     use et_core::report::ReportError;
     use et_core::solvers::install::InstallError;
     use et_core::solvers::PoolError;
@@ -301,6 +324,14 @@ fn fault(cause: &(dyn std::error::Error + 'static)) -> Fault {
     }
     if let Some(e) = cause.downcast_ref::<CampaignError>() {
         return judged(e.is_bad_input());
+    }
+    if let Some(e) = cause.downcast_ref::<PrepareError>() {
+        // The error it passes on says whose fault it is; an OS error, its source.
+        return match e.passed_on() {
+            Some(passed_on) => fault(passed_on),
+            None if e.is_refusal() => Fault::Input,
+            None => Fault::Unjudged,
+        };
     }
     if cause.is::<et_core::campaign::ScratchError>() {
         return Fault::Machine;
@@ -412,5 +443,58 @@ mod tests {
         for e in &failures {
             assert_eq!(exit_code(e), EXIT_FAILURE, "{e:#}");
         }
+    }
+
+    #[test]
+    fn a_campaign_that_cannot_be_prepared_exits_as_what_stopped_it() {
+        use et_core::campaign::{CampaignError, PrepareError};
+        use et_core::solvers::PoolError;
+        let io = |kind| std::io::Error::new(kind, "x");
+        let bad: Vec<anyhow::Error> = vec![
+            PrepareError::Required { flag: "--n" }.into(),
+            PrepareError::NothingToRun.into(),
+            PrepareError::from(CampaignError::NothingToResume {
+                dir: PathBuf::from("d"),
+            })
+            .into(),
+            PrepareError::from(PoolError::Io {
+                path: PathBuf::from("pool.toml"),
+                source: io(std::io::ErrorKind::NotFound),
+            })
+            .into(),
+            PrepareError::Io {
+                what: "cannot resolve",
+                path: Some(PathBuf::from("g.pest")),
+                source: io(std::io::ErrorKind::NotFound),
+            }
+            .into(),
+        ];
+        for e in &bad {
+            assert_eq!(exit_code(e), EXIT_BAD_INPUT, "{e:#}");
+        }
+        let failures: Vec<anyhow::Error> = vec![
+            PrepareError::from(PoolError::Io {
+                path: PathBuf::from("pool.toml"),
+                source: io(std::io::ErrorKind::PermissionDenied),
+            })
+            .into(),
+            PrepareError::from(CampaignError::Io {
+                what: "cannot read",
+                path: PathBuf::from("run.toml"),
+                source: io(std::io::ErrorKind::NotFound),
+            })
+            .into(),
+            PrepareError::Io {
+                what: "cannot make a scratch directory",
+                path: None,
+                source: io(std::io::ErrorKind::PermissionDenied),
+            }
+            .into(),
+        ];
+        for e in &failures {
+            assert_eq!(exit_code(e), EXIT_FAILURE, "{e:#}");
+        }
+        let grammar = et_core::builtins::load("/nonexistent/g.pest").unwrap_err();
+        assert!(is_grammar_error(&PrepareError::from(grammar).into()));
     }
 }

@@ -9,6 +9,7 @@ use et_core::solvers::options::{self, catalog_of, Catalog, Space, MAX_OPTIONS};
 use et_core::solvers::{self, Pool, SolverConfig};
 use num_bigint::BigUint;
 
+use super::inputs::load_pool;
 use super::numeric;
 use super::output::{finished, Closed, Output};
 
@@ -187,12 +188,12 @@ fn enumerate(space: &Space, solver: &str, start: &BigUint, n: u64) -> Result<(),
 }
 
 /// Where catalogs are cached: `$ET_HOME/cache/options/`.
-pub(super) fn cache() -> PathBuf {
+fn cache() -> PathBuf {
     options::cache_dir(&solvers::et_home())
 }
 
 fn base_solver(name: &str, pool: Option<PathBuf>) -> anyhow::Result<SolverConfig> {
-    let pool: Pool = super::solvers::load_pool(pool.as_deref())?;
+    let pool: Pool = load_pool(pool.as_deref())?;
     Ok(pool.select(&[name])?.solvers.remove(0))
 }
 

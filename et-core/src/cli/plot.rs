@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use et_core::report::plot::{write_plots, Format, PlotSize, HEIGHT_RANGE, WIDTH_RANGE};
 
-use super::report::Aggregation;
+use super::aggregation::{load, Aggregation};
 
 /// Image format of the figures.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -59,7 +59,7 @@ pub struct Args {
 
 /// Runs `et plot`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let report = super::report::load(&args.dirs, &args.aggregation)?;
+    let report = load(&args.dirs, &args.aggregation)?;
     let format = match args.format {
         FormatArg::Svg => Format::Svg,
         FormatArg::Png => Format::Png,

@@ -5,14 +5,16 @@ use std::process::ExitCode;
 
 use clap::Args as ClapArgs;
 
-use et_core::enumeration::FormulaParser;
+use et_core::enumeration::{Enumeration, FormulaParser, Term};
 use et_core::oracle::Verdict;
+use et_core::solvers::{Pool, SolverConfig};
 use et_core::triage::calls::Caller;
-use et_core::triage::shrink::{needs_reference, shrink, witness_can_judge, Budget, Goal};
+use et_core::triage::shrink::{needs_reference, shrink, witness_can_judge, Budget, Goal, Shrunk};
 
+use super::args::{parse_verdict, CallArgs};
 use super::grammar_arg::{BadInput, GrammarArg};
-use super::run::parse_verdict;
-use super::triage::{read_formula, CallArgs};
+use super::inputs::read_formula;
+use super::notes::note_supervision;
 
 /// Reduce a bug trigger to a smaller formula of its grammar that still shows the same
 /// verdict on the same solver, and print it (stdout) with its index (stderr).
@@ -87,37 +89,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .into());
     };
     let references = if needs_reference(verdict) {
-        let explicit: Option<Vec<String>> = args.reference.as_ref().map(|r| {
-            r.split(',')
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .map(str::to_string)
-                .collect()
-        });
-        let mut judges = et_core::solvers::reference_rules::judges_by_solver(
-            &pool,
-            std::slice::from_ref(&solver),
-            &grammar.name,
-            explicit.as_deref(),
-        )?;
-        let judges = judges.remove(&solver.name).unwrap_or_default();
-        // Without judges, a witness can still establish the verdict, as in `et run`.
-        let witness = args.calls.witness_values().is_some() && witness_can_judge(verdict);
-        if judges.is_empty() && !witness {
-            let how = if witness_can_judge(verdict) {
-                "give --reference NAME, or let et search for a witness (without --no-witness)"
-            } else {
-                "give --reference NAME"
-            };
-            return Err(
-                BadInput(format!("--keep {verdict} needs a reference solver: {how}")).into(),
-            );
-        }
-        judges
+        judges(&args, &pool, &solver, &grammar.name)?
     } else {
         Vec::new()
     };
-    super::solvers::note_supervision();
+    note_supervision();
     let caller = Caller::new(jobs)?;
     // The answer to keep (an `unsound`'s wrong answer, a crash's signature) is taken
     // from the very check that decides whether the formula shows the verdict, and an
@@ -158,27 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             start.answer.describe()
         );
     }
-    let quiet = args.quiet;
-    let mut steps = 0;
-    let shrunk = shrink(
-        &mut enumeration,
-        term,
-        &goal,
-        &caller,
-        Budget {
-            max_checks: args.max_checks,
-            jobs,
-        },
-        &mut |step| {
-            steps += 1;
-            if !quiet {
-                eprintln!(
-                    "et: shrink: step {steps}: size {}, index {}: {}",
-                    step.size, step.index, step.text
-                );
-            }
-        },
-    )?;
+    let shrunk = shrink_and_say(&args, &mut enumeration, term, &goal, &caller)?;
     let confirmed = goal.check(&caller, &shrunk.text, true)?;
     println!("{}", shrunk.text);
     eprintln!(
@@ -204,4 +160,74 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("et: shrink: re-run in fresh processes: it shows `{verdict}`");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The judges of `solver` for a verdict judged against a reference: `--reference`,
+/// else those the pool's rules give it on `grammar`, as `et run` picks them; an error
+/// if there is none and the witness search cannot stand in for them.
+fn judges(
+    args: &Args,
+    pool: &Pool,
+    solver: &SolverConfig,
+    grammar: &str,
+) -> anyhow::Result<Vec<SolverConfig>> {
+    let verdict = args.keep;
+    let explicit: Option<Vec<String>> = args.reference.as_ref().map(|r| {
+        r.split(',')
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_string)
+            .collect()
+    });
+    let mut judges = et_core::solvers::reference_rules::judges_by_solver(
+        pool,
+        std::slice::from_ref(solver),
+        grammar,
+        explicit.as_deref(),
+    )?;
+    let judges = judges.remove(&solver.name).unwrap_or_default();
+    // Without judges, a witness can still establish the verdict, as in `et run`.
+    let witness = args.calls.witness_values().is_some() && witness_can_judge(verdict);
+    if judges.is_empty() && !witness {
+        let how = if witness_can_judge(verdict) {
+            "give --reference NAME, or let et search for a witness (without --no-witness)"
+        } else {
+            "give --reference NAME"
+        };
+        return Err(BadInput(format!("--keep {verdict} needs a reference solver: {how}")).into());
+    }
+    Ok(judges)
+}
+
+/// Shrinks `term` toward `goal`, saying each accepted step on stderr (unless
+/// `--quiet`).
+fn shrink_and_say(
+    args: &Args,
+    enumeration: &mut Enumeration,
+    term: Term,
+    goal: &Goal<'_>,
+    caller: &Caller,
+) -> anyhow::Result<Shrunk> {
+    let quiet = args.quiet;
+    let mut steps = 0;
+    let shrunk = shrink(
+        enumeration,
+        term,
+        goal,
+        caller,
+        Budget {
+            max_checks: args.max_checks,
+            jobs: args.calls.jobs(),
+        },
+        &mut |step| {
+            steps += 1;
+            if !quiet {
+                eprintln!(
+                    "et: shrink: step {steps}: size {}, index {}: {}",
+                    step.size, step.index, step.text
+                );
+            }
+        },
+    )?;
+    Ok(shrunk)
 }

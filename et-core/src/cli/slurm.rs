@@ -17,8 +17,8 @@ use et_core::cluster::study::{portable_pool, Study, StudyDir, Submission};
 use et_core::cluster::ClusterError;
 use et_core::solvers::Pool;
 
+use super::campaign_args::{self, CampaignArgs, Places};
 use super::grammar_arg::BadInput;
-use super::run as et_run;
 
 /// Flags of `et slurm`.
 #[derive(ClapArgs)]
@@ -100,7 +100,7 @@ grammar file, grammar/NAME.pest."
 )]
 struct SubmitArgs {
     #[command(flatten)]
-    study: et_run::Args,
+    study: CampaignArgs,
     /// Number of shards: the tasks of the job array.
     #[arg(long, value_name = "K")]
     shards: u64,
@@ -282,7 +282,7 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
     options.validate()?;
 
     // Time limits, grammar, range, pool and judges, checked as `et run` checks them.
-    let (mut campaign, _) = et_run::prepare(run)?;
+    let (mut campaign, _) = campaign_args::prepare(run)?;
     let (grammar, start, n) = (
         campaign.grammar.clone(),
         campaign.plan.start.clone(),
@@ -334,14 +334,14 @@ fn check(args: &SubmitArgs) -> anyhow::Result<Checked> {
         ),
         None => None,
     };
-    let places = et_run::Places {
+    let places = Places {
         grammar: grammar_arg,
         pool: dir.pool_file(),
         reference_cache,
     };
     // Each task runs as many workers as it has CPUs, unless --jobs says otherwise.
     campaign.jobs = jobs as usize;
-    let run_args = et_run::command_line(&campaign, &places, run.quiet);
+    let run_args = campaign_args::command_line(&campaign, &places, run.quiet);
     let study = Study {
         et: std::env::current_exe().context("cannot find the running et binary")?,
         grammar,

@@ -1,6 +1,6 @@
 //! `et solvers`: install real solver releases, list and check a pool.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -8,11 +8,12 @@ use anyhow::Context;
 use clap::{Args as ClapArgs, Subcommand};
 use et_core::judging::check::{self, cannot_start, check_solver};
 use et_core::solvers::call::{Limits, Supervisor};
-use et_core::solvers::install::{
-    self, packaging, Chosen, DefaultPoolNotes, InstallError, Installed, Installer, Spec,
-    VersionReq, DEFAULT_POOL,
-};
+use et_core::solvers::install::{self, packaging, Installer, Spec, DEFAULT_POOL};
 use et_core::solvers::{self, Pool};
+
+use super::args::seconds;
+use super::inputs::load_pool;
+use super::notes::{note_supervision, say_chosen, say_installed};
 
 /// Flags of `et solvers`.
 #[derive(ClapArgs)]
@@ -110,10 +111,10 @@ Examples:
         #[arg(long, value_delimiter = ',', value_name = "NAMES")]
         solvers: Vec<String>,
         /// Wall-clock limit per call in seconds (decimal or a fraction like 1/4).
-        #[arg(long, default_value = "10", value_name = "SECS", value_parser = super::run::seconds)]
+        #[arg(long, default_value = "10", value_name = "SECS", value_parser = seconds)]
         timeout: Duration,
         /// CPU-time limit per call in seconds (decimal or a fraction).
-        #[arg(long, value_name = "SECS", value_parser = super::run::seconds)]
+        #[arg(long, value_name = "SECS", value_parser = seconds)]
         cpu_timeout: Option<Duration>,
         /// Memory limit per call in MiB (as in `et run`).
         #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
@@ -430,71 +431,6 @@ fn check(pool: Option<PathBuf>, names: &[String], limits: &Limits) -> anyhow::Re
         return Ok(ExitCode::from(super::EXIT_FAILURE));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Says once on stderr when solver calls cannot run in cgroups here, and what is lost.
-/// The pool of `--pool`, or the default pool, installed first (saying so on stderr)
-/// when there is none yet.
-pub(super) fn load_pool(pool: Option<&Path>) -> Result<Pool, InstallError> {
-    install::load_pool_or_install_default(
-        pool,
-        &DefaultPoolNotes {
-            installing: |path, specs| {
-                eprintln!(
-                    "et: no solver pool yet ({} does not exist); installing the default pool: {}",
-                    path.display(),
-                    specs.join(" ")
-                )
-            },
-            chosen: say_chosen,
-            installed: say_installed,
-            // Each failure named with its reason: the commands go on with the solvers
-            // that did install, and the user must know which is missing and why.
-            done: |report| {
-                eprintln!("et: {}", report.summary());
-                for (name, e) in &report.failed {
-                    eprintln!("et: warning: could not install {name}: {e}");
-                }
-            },
-        },
-    )
-}
-
-/// One line on stderr per release chosen for a spec that named no exact version, before
-/// it is downloaded: the spec did not say which release the pool gets, so et does.
-fn say_chosen(chosen: &Chosen<'_>) {
-    let (spec, which) = match chosen.req {
-        VersionReq::NewestWith(_) => (
-            format!("{}@{}", chosen.family, chosen.req),
-            format!("newest {} release", chosen.req),
-        ),
-        _ => (chosen.family.to_string(), "newest release".to_string()),
-    };
-    eprintln!(
-        "et: {spec}: chose {}-{}, the {which} on PyPI that et can use",
-        chosen.family, chosen.version
-    );
-}
-
-/// One line of progress on stderr per solver installed, as each finishes.
-fn say_installed(solver: &Installed<'_>) {
-    eprintln!(
-        "et: installed {} from {} in {:.1} s",
-        solver.name,
-        solver.wheel,
-        solver.took.as_secs_f64()
-    );
-}
-
-pub(super) fn note_supervision() {
-    if let Some(why) = Supervisor::global().fallback_reason() {
-        eprintln!(
-            "et: cgroups are not usable here ({why}); solver calls run in process groups \
-             instead: a solver's child that calls setsid can escape the kill, --memory \
-             limits each process's address space, and CPU time and peak memory count only \
-             the descendants a solver waited for"
-        );
-    }
 }
 
 fn versions(name: &str) -> anyhow::Result<ExitCode> {

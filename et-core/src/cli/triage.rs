@@ -1,21 +1,18 @@
 //! `et triage`: from the bug triggers of run directories to ranked, confirmed bug
-//! groups in DIR/triage/. Also the helpers `et bisect` and `et shrink` share with it:
-//! the pool of installed solvers, formula files and seconds.
+//! groups in DIR/triage/.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args as ClapArgs;
 
-use et_core::solvers::{self, Pool};
-use et_core::triage::calls::CallSettings;
 use et_core::triage::{self, confirm::Settings, report, Options};
 
+use super::args::{jobs, MAX_JOBS};
 use super::grammar_arg::BadInput;
-use super::run::{seconds, MAX_JOBS};
+use super::inputs::installed_pool;
+use super::notes::note_supervision;
 
 /// Confirm, group and rank the bug triggers of run directories, and write a report
 /// ready to paste into an issue tracker (DIR/triage/report.md, groups.csv,
@@ -142,136 +139,6 @@ fn factor(text: &str) -> Result<f64, String> {
     }
 }
 
-/// `--jobs` (clap checked its range), defaulting to the number of cores.
-fn jobs(jobs: Option<u64>) -> usize {
-    jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        |j| j as usize,
-    )
-}
-
-/// A pool file: TOML, or ET's solvers.cfg when the name ends in `.cfg`.
-pub(super) fn load_pool_file(path: &Path) -> anyhow::Result<Pool> {
-    if path.extension().is_some_and(|e| e == "cfg") {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| BadInput(format!("cannot read {}: {e}", path.display())))?;
-        return Ok(Pool::from_solvers_cfg(&text, path)?);
-    }
-    if !path.is_file() {
-        return Err(BadInput(format!("pool file {} does not exist", path.display())).into());
-    }
-    Ok(Pool::load(path)?)
-}
-
-/// How `et bisect` and `et shrink` run solvers: the pool they come from and the limits
-/// of each call.
-#[derive(ClapArgs)]
-pub(super) struct CallArgs {
-    /// Pool file (default: $ET_HOME/pool.toml).
-    #[arg(long, value_name = "FILE")]
-    pool: Option<PathBuf>,
-    /// Wall-clock limit per call in seconds (decimal or a fraction like 1/64; from
-    /// 0.001 to 604800).
-    #[arg(long, default_value = "10", value_name = "SECS", value_parser = seconds)]
-    timeout: Duration,
-    /// Memory limit per call in MiB: the solver's process tree (cgroups), else its
-    /// address space.
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..))]
-    memory: Option<u64>,
-    /// Solver calls at a time, 1 to 1024 (default: number of cores).
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS))]
-    jobs: Option<u64>,
-    /// et's witness search, as in `et run`: values tried per declared constant, 1 to 64
-    /// [default: 9]. A witness proves the formula sat: `unsat` on it is unsound with no
-    /// reference needed.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=64), conflicts_with = "no_witness")]
-    witness_bound: Option<u64>,
-    /// No witness search: verdicts on `unsat` and `unknown` rest on references alone.
-    #[arg(long)]
-    no_witness: bool,
-}
-
-impl CallArgs {
-    /// The limits of each call, of a formula of a grammar that declares `logic`.
-    pub(super) fn settings<'a>(&self, logic: Option<&'a str>) -> CallSettings<'a> {
-        CallSettings {
-            memory_mb: self.memory,
-            logic,
-            ..CallSettings::with_timeout(self.timeout)
-        }
-    }
-
-    /// Values per constant of the witness search, `None` when it is off.
-    pub(super) fn witness_values(&self) -> Option<usize> {
-        (!self.no_witness).then(|| {
-            self.witness_bound
-                .map_or(super::run::DEFAULT_WITNESS_BOUND, |n| n as usize)
-        })
-    }
-
-    /// Calls at a time.
-    pub(super) fn jobs(&self) -> usize {
-        jobs(self.jobs)
-    }
-
-    /// The pool: `--pool FILE`, else `$ET_HOME/pool.toml`, which must exist.
-    pub(super) fn pool(&self) -> anyhow::Result<Pool> {
-        installed_pool(self.pool.as_deref())?.ok_or_else(|| {
-            BadInput(
-                "no solver pool: $ET_HOME/pool.toml does not exist (install solvers with \
-                 `et solvers install`, or give --pool FILE)"
-                    .into(),
-            )
-            .into()
-        })
-    }
-}
-
-/// `--pool FILE`, else `$ET_HOME/pool.toml` when it exists, else nothing.
-fn installed_pool(pool: Option<&Path>) -> anyhow::Result<Option<Pool>> {
-    if let Some(path) = pool {
-        return load_pool_file(path).map(Some);
-    }
-    let default = solvers::default_pool_path(&solvers::et_home());
-    if default.is_file() {
-        return Ok(Some(Pool::load(&default)?));
-    }
-    Ok(None)
-}
-
-/// The text of a formula file, or of standard input for `-`.
-pub(super) fn read_formula(path: &Path) -> anyhow::Result<FormulaFile> {
-    let text = if path.as_os_str() == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .context("cannot read standard input")?;
-        text
-    } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| BadInput(format!("cannot read formula {}: {e}", path.display())))?
-    };
-    // A trigger file holds the script its solver ran: the formula is that script minus
-    // what et added (the model request, a prelude).
-    let formula = et_core::judging::formula_of(&text);
-    if formula.is_empty() {
-        return Err(BadInput(format!("formula {} is empty", path.display())).into());
-    }
-    Ok(FormulaFile {
-        logic: et_core::judging::logic_of(&text),
-        formula,
-    })
-}
-
-/// A formula read from a file: the formula, and the logic a prelude et wrote in front
-/// of it stated (a yices trigger's), if any.
-pub(super) struct FormulaFile {
-    /// The formula without what et added around it.
-    pub formula: String,
-    /// The logic of et's prelude line, if the file had one.
-    pub logic: Option<String>,
-}
-
 /// Checks that the report folder `out` can be written: its parent (where the folder is
 /// staged and renamed into place) is a directory et can create files in, or can be
 /// created; an `out` that exists must be a directory. Nothing is left behind.
@@ -336,7 +203,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .unwrap_or_else(|| args.dirs[0].join("triage"));
     // Before any re-run: a report that cannot be written is known now, not after them.
     writable_out(&out)?;
-    super::solvers::note_supervision();
+    note_supervision();
     let mut progress = super::progress::Steps::for_stderr("triage", quiet);
     let result = triage::triage(&options, &mut progress)?;
     report::write(&result, &out).with_context(|| format!("cannot write {}", out.display()))?;
