@@ -1,6 +1,10 @@
 //! SMT-LIB scripts of et's shape — declarations of constants, assertions, `check-sat` —
 //! read into typed terms.
 //!
+//! Uninterpreted functions (`declare-fun` with parameters) are applied as
+//! [`TermKind::Call`]s, type-checked against their signature; a model gives their
+//! values.
+//!
 //! An Int term where a Real is expected gets a `to_real` around it, as z3 and older cvc5
 //! read it (the published realints grammar relies on this). An operator, sort or
 //! command outside the supported set is an error naming it, never a panic.
@@ -18,7 +22,7 @@ use crate::fp::RoundingMode;
 use crate::sexp::{self, Pos, Sexp, SexpKind};
 use crate::sort::{Sort, MAX_BV_WIDTH};
 use crate::string::{Dialect, SmtString};
-use crate::term::{Op, ReConst, Term, TermKind};
+use crate::term::{FunDecl, Op, ReConst, Term, TermKind};
 use crate::value::{ArrayValue, Value};
 
 /// A script that cannot be read, with the position of the offending part.
@@ -113,6 +117,7 @@ impl Script {
             .iter()
             .map(|d| format!("(declare-const {} {})", d.name, d.sort))
             .collect();
+        parts.extend(self.functions().iter().map(|f| f.to_string()));
         parts.extend(self.assertions.iter().map(|t| format!("(assert {t})")));
         parts.push("(check-sat)".to_string());
         parts.join(" ")
@@ -144,6 +149,16 @@ impl Script {
 
     /// Reads one term over this script's constants (e.g. a model's value).
     pub fn term(&self, sexp: &Sexp) -> Result<Term, ScriptError> {
+        self.term_with_functions(sexp, &[])
+    }
+
+    /// Reads one term over this script's constants that may apply `functions` (e.g.
+    /// the body of a model's function, which may call the model's other functions).
+    pub fn term_with_functions(
+        &self,
+        sexp: &Sexp,
+        functions: &[Arc<FunDecl>],
+    ) -> Result<Term, ScriptError> {
         let mut checker = Checker {
             vars: self
                 .decls
@@ -152,15 +167,39 @@ impl Script {
                 .map(|(i, d)| (d.name.to_string(), i))
                 .collect(),
             decls: self.decls.clone(),
+            functions: functions
+                .iter()
+                .map(|f| (f.name.to_string(), f.clone()))
+                .collect(),
             ..Checker::default()
         };
         checker.term(sexp)
     }
+
+    /// The uninterpreted functions the assertions apply, each once, in order of first
+    /// application (a declared function no assertion applies does not matter to the
+    /// formula's truth).
+    pub fn functions(&self) -> Vec<Arc<FunDecl>> {
+        let mut found: Vec<Arc<FunDecl>> = Vec::new();
+        for a in &self.assertions {
+            a.for_each_function(&mut |f| {
+                if !found.iter().any(|g| g.name == f.name) {
+                    found.push(f.clone());
+                }
+            });
+        }
+        found
+    }
 }
 
-/// What a `push` saves: the number of assertions and declarations, and the
-/// definitions, which a `pop` restores.
-type Level = (usize, usize, HashMap<String, Macro>);
+/// What a `push` saves: the number of assertions and declarations, the definitions
+/// and the declared functions, which a `pop` restores.
+type Level = (
+    usize,
+    usize,
+    HashMap<String, Macro>,
+    HashMap<String, Arc<FunDecl>>,
+);
 
 /// The state of reading a script's commands in order.
 #[derive(Default)]
@@ -209,28 +248,50 @@ impl Reading {
         }
     }
 
-    /// `declare-const`, or `declare-fun` of a constant.
+    /// `declare-const`, or `declare-fun` of a constant or of an uninterpreted
+    /// function (with parameters).
     fn declare(&mut self, head: &str, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
-        let (name, sort) = match (head, items) {
-            ("declare-const", [_, name, sort]) => (name, sort),
+        let (name, params, sort) = match (head, items) {
+            ("declare-const", [_, name, sort]) => (name, &[][..], sort),
             ("declare-fun", [_, name, params, sort]) => {
-                if params.as_list().is_none_or(|p| !p.is_empty()) {
-                    return Err(err(
-                        params.pos,
-                        "unsupported declare-fun of a function (only constants, arity 0)",
-                    ));
-                }
-                (name, sort)
+                let params = params
+                    .as_list()
+                    .ok_or_else(|| err(params.pos, "expected a list of parameter sorts"))?;
+                (name, params, sort)
             }
             _ => return Err(err(pos, format!("malformed {head}"))),
         };
         let name = name
             .as_symbol()
             .ok_or_else(|| err(name.pos, "expected a symbol"))?;
+        let params = params
+            .iter()
+            .map(|p| Sort::parse(p).map_err(|m| err(p.pos, m)))
+            .collect::<Result<Vec<_>, _>>()?;
         let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
         let checker = &mut self.checker;
-        if checker.vars.contains_key(name) {
+        if checker.vars.contains_key(name)
+            || checker.functions.contains_key(name)
+            || checker.macros.contains_key(name)
+        {
             return Err(err(pos, format!("'{name}' is declared twice")));
+        }
+        if !params.is_empty() {
+            if Op::from_name(name).is_some() {
+                return Err(err(
+                    pos,
+                    format!("'{name}' is an operator of a theory, not a new function"),
+                ));
+            }
+            checker.functions.insert(
+                name.to_string(),
+                Arc::new(FunDecl {
+                    name: name.into(),
+                    params,
+                    sort,
+                }),
+            );
+            return Ok(());
         }
         checker.vars.insert(name.to_string(), checker.decls.len());
         checker.decls.push(Decl {
@@ -277,7 +338,10 @@ impl Reading {
             .collect::<Result<Vec<_>, _>>()?;
         let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
         let checker = &mut self.checker;
-        if checker.vars.contains_key(name) || checker.macros.contains_key(name) {
+        if checker.vars.contains_key(name)
+            || checker.macros.contains_key(name)
+            || checker.functions.contains_key(name)
+        {
             return Err(err(pos, format!("'{name}' is declared twice")));
         }
         // Checked once now, with placeholder parameters, so errors point
@@ -308,6 +372,7 @@ impl Reading {
                 self.assertions.len(),
                 self.checker.decls.len(),
                 self.checker.macros.clone(),
+                self.checker.functions.clone(),
             ));
         }
     }
@@ -320,12 +385,13 @@ impl Reading {
             ));
         }
         for _ in 0..n {
-            if let Some((a, d, m)) = self.levels.pop() {
+            if let Some((a, d, m, f)) = self.levels.pop() {
                 self.assertions.truncate(a);
                 for decl in self.checker.decls.drain(d..) {
                     self.checker.vars.remove(&*decl.name);
                 }
                 self.checker.macros = m;
+                self.checker.functions = f;
             }
         }
         Ok(())
@@ -538,6 +604,8 @@ struct Checker {
     scopes: Vec<HashMap<String, Term>>,
     /// `define-fun`s and named terms: parameters, result sort, body.
     macros: HashMap<String, Macro>,
+    /// Uninterpreted functions (`declare-fun` with parameters).
+    functions: HashMap<String, Arc<FunDecl>>,
     /// Where an operator's Int argument became a Real.
     coercions: Vec<Coercion>,
 }
@@ -617,6 +685,14 @@ impl Checker {
                     .collect::<Result<Vec<_>, _>>()?;
                 self.expand(items[0].as_symbol().unwrap_or_default(), args, sexp.pos)
             }
+            SexpKind::List(items)
+                if items
+                    .first()
+                    .and_then(Sexp::as_symbol)
+                    .is_some_and(|h| self.functions.contains_key(h)) =>
+            {
+                self.call(sexp, items)
+            }
             SexpKind::List(items) if !items.is_empty() => self.application(sexp, items),
             _ => Err(err(sexp.pos, format!("unsupported term '{sexp}'"))),
         }
@@ -630,6 +706,15 @@ impl Checker {
         }
         if self.macros.contains_key(name) {
             return self.expand(name, Vec::new(), pos);
+        }
+        if let Some(f) = self.functions.get(name) {
+            return Err(err(
+                pos,
+                format!(
+                    "'{name}' takes {} arguments, not 0 (it is a function)",
+                    f.params.len()
+                ),
+            ));
         }
         if let Some(&i) = self.vars.get(name) {
             let decl = &self.decls[i];
@@ -711,6 +796,46 @@ impl Checker {
             }
         }
         Ok(term)
+    }
+
+    /// An uninterpreted function applied to arguments (`sexp` is the whole application,
+    /// `items` its elements): as many as it has parameters, each of its parameter's
+    /// sort (an Int where a Real is expected becomes a Real, as for operators).
+    fn call(&mut self, sexp: &Sexp, items: &[Sexp]) -> Result<Term, ScriptError> {
+        let name = items[0].as_symbol().unwrap_or_default();
+        let Some(decl) = self.functions.get(name).cloned() else {
+            return Err(err(sexp.pos, format!("unknown function '{name}'")));
+        };
+        let args = items[1..]
+            .iter()
+            .map(|a| self.term(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        if args.len() != decl.params.len() {
+            return Err(err(
+                sexp.pos,
+                format!(
+                    "'{name}' takes {} arguments, not {} in '{sexp}'",
+                    decl.params.len(),
+                    args.len()
+                ),
+            ));
+        }
+        let mut checked = Vec::with_capacity(args.len());
+        for ((a, want), item) in args.into_iter().zip(&decl.params).zip(&items[1..]) {
+            let int = a.sort == Sort::Int && !matches!(a.kind, TermKind::Lit(_));
+            let a = coerce(a, want).map_err(|m| err(item.pos, format!("{m} in '{sexp}'")))?;
+            if int && a.sort == Sort::Real {
+                self.coercions.push(Coercion {
+                    operator: "uninterpreted function",
+                    pos: sexp.pos,
+                });
+            }
+            checked.push(a);
+        }
+        Ok(Term {
+            sort: decl.sort.clone(),
+            kind: TermKind::Call(decl, checked),
+        })
     }
 
     /// An operator of a theory applied to arguments (`sexp` is the whole application,
@@ -1493,12 +1618,105 @@ mod tests {
         let e = Script::parse("(declare-const a Int)\n(assert (and a true))").unwrap_err();
         assert!(e.message.contains("expected Bool"), "{e}");
         assert!(Script::parse("(declare-const a Int)(assert a)").is_err());
-        assert!(Script::parse("(declare-fun f (Int) Int)").is_err());
+        assert!(Script::parse("(declare-fun f (Int) Int)(assert (f 1))").is_err());
         assert!(Script::parse("(push 1)(pop 2)").is_err());
         assert!(Script::parse("(declare-datatypes ((T 0)) (((c))))").is_err());
         assert!(Script::parse("(assert (not))").is_err());
         assert!(Script::parse("(assert (= #x0 #b0))").is_err());
         assert!(Script::parse("(declare-const a Int)(declare-const a Int)").is_err());
+    }
+
+    #[test]
+    fn uninterpreted_functions_are_declared_applied_and_checked() {
+        let text = "(declare-fun f (Int) Int)\n(declare-fun g ((_ BitVec 8) (_ BitVec 8)) (_ BitVec 8))\n(declare-fun p (Int Real) Bool)\n(declare-const a Int)\n(declare-const x (_ BitVec 8))\n(assert (p (f a) 2.0))\n(assert (= (g x (g x #x01)) #x00))";
+        let s = Script::parse(text).unwrap();
+        assert_eq!(s.decls.len(), 2, "functions are not constants");
+        let names: Vec<String> = s.functions().iter().map(|f| f.name.to_string()).collect();
+        assert_eq!(names, ["p", "f", "g"]);
+        assert_eq!(s.assertions[0].to_string(), "(p (f a) 2.0)");
+        assert_eq!(s.assertions[1].args()[0].sort, Sort::BitVec(8));
+        assert_eq!(
+            s.text(),
+            "(declare-const a Int) (declare-const x (_ BitVec 8)) (declare-fun p (Int Real) Bool) (declare-fun f (Int) Int) (declare-fun g ((_ BitVec 8) (_ BitVec 8)) (_ BitVec 8)) (assert (p (f a) 2.0)) (assert (= (g x (g x #x01)) #x00)) (check-sat)"
+        );
+        // What it prints reads back the same.
+        assert_eq!(Script::parse(&s.text()).unwrap().text(), s.text());
+        // An Int argument where a Real parameter is: to_real, as for operators.
+        let (s, coercions) = Script::parse_with_coercions(
+            "(declare-fun p (Real) Bool)(declare-const a Int)(assert (p a))",
+        )
+        .unwrap();
+        assert_eq!(s.assertions[0].to_string(), "(p (to_real a))");
+        assert_eq!(coercions.len(), 1);
+    }
+
+    #[test]
+    fn misapplied_functions_are_errors_with_positions() {
+        let decls =
+            "(declare-fun f (Int) Int)(declare-fun g (Int Int) Bool)(declare-const b Bool)\n";
+        let cases = [
+            // Arity.
+            (
+                "(assert (= (f 1 2) 0))",
+                (2, 12),
+                "'f' takes 1 arguments, not 2",
+            ),
+            ("(assert (g 1))", (2, 9), "'g' takes 2 arguments, not 1"),
+            // An argument's sort: at the argument.
+            (
+                "(assert (g 1 b))",
+                (2, 14),
+                "expected Int, found Bool 'b' in '(g 1 b)'",
+            ),
+            // The result's sort.
+            (
+                "(assert (f 1))",
+                (2, 9),
+                "asserted term has sort Int, not Bool",
+            ),
+            (
+                "(assert (and (f 1) b))",
+                (2, 9),
+                "expected Bool, found Int '(f 1)'",
+            ),
+            // A function without arguments.
+            ("(assert (= f 1))", (2, 12), "'f' takes 1 arguments, not 0"),
+        ];
+        for (assertion, (line, column), message) in cases {
+            let e = Script::parse(&format!("{decls}{assertion}")).unwrap_err();
+            assert_eq!(
+                (e.pos.line, e.pos.column),
+                (line, column),
+                "{assertion}: {e}"
+            );
+            assert!(e.message.contains(message), "{assertion}: {e}");
+        }
+        for twice in [
+            "(declare-fun f (Int) Int)(declare-fun f (Int) Int)",
+            "(declare-const f Int)(declare-fun f (Int) Int)",
+            "(declare-fun f (Int) Int)(declare-const f Int)",
+            "(declare-fun f (Int) Int)(define-fun f () Int 1)",
+        ] {
+            let e = Script::parse(twice).unwrap_err();
+            assert!(e.message.contains("declared twice"), "{twice}: {e}");
+        }
+        assert!(Script::parse("(declare-fun bvadd (Int) Int)").is_err());
+        assert!(Script::parse("(declare-fun f (Frob) Int)").is_err());
+        // A declaration inside push/pop ends with its level.
+        assert!(Script::parse(
+            "(push 1)(declare-fun f (Int) Int)(pop 1)(declare-const a Int)(assert (= (f a) 1))"
+        )
+        .is_err());
+        assert!(Script::parse(
+            "(push 1)(declare-fun f (Int) Int)(pop 1)(declare-fun f (Int) Bool)(assert (f 1))"
+        )
+        .is_ok());
+        // Inside a define-fun and a let.
+        let s = Script::parse(
+            "(declare-fun f (Int) Int)(define-fun h ((x Int)) Int (f (f x)))(assert (let ((y (h 1))) (> y 0)))",
+        )
+        .unwrap();
+        assert_eq!(s.assertions[0].to_string(), "(> (f (f 1)) 0)");
     }
 
     #[test]

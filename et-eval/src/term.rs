@@ -27,6 +27,34 @@ pub enum TermKind {
     Var(usize, Arc<str>),
     /// An operator applied to arguments.
     App(Op, Vec<Term>),
+    /// An uninterpreted function (`declare-fun` with parameters, or a function a model
+    /// defines) applied to arguments of its parameters' sorts; a model gives its value.
+    Call(Arc<FunDecl>, Vec<Term>),
+}
+
+/// An uninterpreted function: its name and signature.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FunDecl {
+    /// Its name.
+    pub name: Arc<str>,
+    /// Its parameters' sorts (at least one).
+    pub params: Vec<Sort>,
+    /// Its result sort.
+    pub sort: Sort,
+}
+
+impl fmt::Display for FunDecl {
+    /// `(declare-fun f (S1 ... Sn) S)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "(declare-fun {} (", self.name)?;
+        for (i, s) in self.params.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{s}")?;
+        }
+        write!(f, ") {})", self.sort)
+    }
 }
 
 /// The regular-expression constants.
@@ -353,12 +381,22 @@ impl Term {
         }
     }
 
-    /// The arguments of an application (none for other terms).
+    /// The arguments of an application of an operator or a function (none for other
+    /// terms).
     pub fn args(&self) -> &[Term] {
         match &self.kind {
-            TermKind::App(_, args) => args,
+            TermKind::App(_, args) | TermKind::Call(_, args) => args,
             _ => &[],
         }
+    }
+
+    /// Calls `f` on every uninterpreted function the term applies (with repeats).
+    pub fn for_each_function(&self, f: &mut impl FnMut(&Arc<FunDecl>)) {
+        self.for_each(&mut |t| {
+            if let TermKind::Call(decl, _) = &t.kind {
+                f(decl)
+            }
+        });
     }
 
     /// Calls `f` on every declared constant the term mentions (with repeats).
@@ -393,13 +431,13 @@ impl Clone for Term {
 impl Drop for Term {
     /// Drops deep terms without recursion.
     fn drop(&mut self) {
-        if let TermKind::App(_, args) = &mut self.kind {
+        if let TermKind::App(_, args) | TermKind::Call(_, args) = &mut self.kind {
             if args.iter().all(|a| a.args().is_empty()) {
                 return;
             }
             let mut stack = std::mem::take(args);
             while let Some(mut t) = stack.pop() {
-                if let TermKind::App(_, a) = &mut t.kind {
+                if let TermKind::App(_, a) | TermKind::Call(_, a) = &mut t.kind {
                     stack.append(a);
                 }
             }
@@ -423,6 +461,13 @@ impl Term {
                 ReConst::Allchar => "re.allchar",
             }),
             TermKind::Var(_, name) => f.write_str(name),
+            TermKind::Call(decl, args) => {
+                write!(f, "({}", decl.name)?;
+                for a in args {
+                    write!(f, " {a}")?;
+                }
+                f.write_str(")")
+            }
             TermKind::App(op, args) => {
                 match op {
                     Op::ReLoop(i, j) => write!(f, "((_ re.loop {i} {j})")?,

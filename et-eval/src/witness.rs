@@ -5,7 +5,8 @@
 //! characters, floating-point specials, constant arrays with at most one store), with
 //! the formula's own literals mixed in; assignments are tried smallest first (by the
 //! largest position in any list). A witness is returned only when evaluation says
-//! *true*, so a witness is a proof of satisfiability.
+//! *true*, so a witness is a proof of satisfiability. Formulas with uninterpreted
+//! functions get no witness (the search assigns constants only).
 
 use std::sync::Arc;
 
@@ -72,8 +73,13 @@ impl Witness {
     }
 }
 
-/// Searches for a witness within `bound`.
+/// Searches for a witness within `bound`. A formula that applies an uninterpreted
+/// function gets none: a witness gives values to constants only, and the search
+/// does not choose interpretations of functions.
 pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
+    if !script.functions().is_empty() {
+        return None;
+    }
     let literals = Literals::of(script);
     let lists: Vec<Vec<Value>> = script
         .decls

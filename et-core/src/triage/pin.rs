@@ -140,7 +140,7 @@ impl Pins {
 pub fn refuted_by_every_interpretation(script: &Script, assignment: &Assignment) -> bool {
     let constants_only = Assignment {
         values: assignment.values.clone(),
-        division_by_zero: Default::default(),
+        interpretations: Default::default(),
     };
     matches!(
         evaluate(script, &constants_only, &Limits::default()).truth,

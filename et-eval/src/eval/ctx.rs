@@ -12,7 +12,7 @@ use num_traits::{Euclid, One, Signed, Zero};
 use super::domain::{ChoiceKey, DivOp, Lin, Relaxed, Sym, SymId, SymKind, Tri, V};
 use super::linear::{self, Constraint, Rel};
 use super::strings;
-use super::{Assignment, Binding};
+use super::{Assignment, Binding, Interpretations};
 use crate::algebraic::{Algebraic, Poly};
 use crate::fp::generic::{Fp, GenericExtremum};
 use crate::fp::{Extremum, Float64};
@@ -74,7 +74,12 @@ impl Path {
 
 /// The state of one evaluation.
 pub struct Ctx<'a> {
-    assignment: &'a Assignment,
+    /// The constants' bindings (a function body's: its arguments).
+    values: &'a [Binding],
+    /// The model's interpretations of functions.
+    functions: &'a Interpretations,
+    /// How many applications of uninterpreted functions enclose this evaluation.
+    depth: usize,
     /// Values of unspecified results (a certificate being checked).
     chosen: &'a HashMap<ChoiceKey, Value>,
     /// Precision of transcendental enclosures, in bits.
@@ -92,6 +97,10 @@ pub struct Ctx<'a> {
 
 const MAX_REASONS: usize = 4;
 
+/// How deeply the model's functions may call each other (a definition that calls
+/// itself would otherwise never end).
+const MAX_CALL_DEPTH: usize = 64;
+
 /// The widest unspecified bit-vector result (`fp.to_ubv` out of range) whose values
 /// the search tries one by one.
 const MAX_PICKED_BV_WIDTH: u32 = 8;
@@ -103,7 +112,30 @@ impl<'a> Ctx<'a> {
         prec: u64,
     ) -> Ctx<'a> {
         Ctx {
-            assignment,
+            values: &assignment.values,
+            functions: &assignment.interpretations,
+            depth: 0,
+            chosen,
+            prec,
+            syms: Vec::new(),
+            keys: HashMap::new(),
+            path: None,
+            precision_limited: false,
+            reasons: Vec::new(),
+        }
+    }
+
+    /// A plain evaluation of a function body: `values` are its arguments.
+    fn new_with(
+        values: &'a [Binding],
+        functions: &'a Interpretations,
+        chosen: &'a HashMap<ChoiceKey, Value>,
+        prec: u64,
+    ) -> Ctx<'a> {
+        Ctx {
+            values,
+            functions,
+            depth: 0,
             chosen,
             prec,
             syms: Vec::new(),
@@ -315,9 +347,9 @@ impl<'a> Ctx<'a> {
     /// whose dividend is equal on the path.
     fn division_by_zero(&mut self, op: DivOp, dividend: &Lin) -> Lin {
         let function = match op {
-            DivOp::Int => self.assignment.division_by_zero.int_div.as_ref(),
-            DivOp::Mod => self.assignment.division_by_zero.int_mod.as_ref(),
-            DivOp::Real => self.assignment.division_by_zero.real_div.as_ref(),
+            DivOp::Int => self.functions.int_div.as_ref(),
+            DivOp::Mod => self.functions.int_mod.as_ref(),
+            DivOp::Real => self.functions.real_div.as_ref(),
             DivOp::FpToReal(..) => None,
         };
         let name = match op {
@@ -392,7 +424,7 @@ impl<'a> Ctx<'a> {
 
     /// The algebraic number bound to constant `var`.
     fn algebraic(&self, var: usize) -> Option<&'a Algebraic> {
-        match self.assignment.values.get(var) {
+        match self.values.get(var) {
             Some(Binding::Algebraic(a)) => Some(a),
             _ => None,
         }
@@ -533,7 +565,7 @@ impl<'a> Ctx<'a> {
         match &term.kind {
             TermKind::Lit(v) => V::from_value(v),
             TermKind::ReConst(c) => V::Re(strings::re_const(*c)),
-            TermKind::Var(i, name) => match self.assignment.values.get(*i) {
+            TermKind::Var(i, name) => match self.values.get(*i) {
                 Some(Binding::Value(v)) => V::from_value(v),
                 // Closed by construction: no recursion through constants.
                 Some(Binding::Term(t)) if !has_var(t) => self.eval(t),
@@ -567,6 +599,87 @@ impl<'a> Ctx<'a> {
                 }
             },
             TermKind::App(op, args) => self.app(*op, args, &term.sort),
+            TermKind::Call(f, args) => self.call(&f.name, args, &term.sort),
+        }
+    }
+
+    /// An uninterpreted function applied to `args`: the model's definition evaluated
+    /// with its parameters bound to the arguments' values. Undetermined (with the
+    /// reason) when the model does not define the function, its definition cannot be
+    /// read or evaluated, or an argument is not determined.
+    fn call(&mut self, name: &str, args: &[Term], sort: &Sort) -> V {
+        let function = match self.functions.uninterpreted.get(name) {
+            Some(Ok(f)) => f,
+            Some(Err(why)) => {
+                self.reason(format!(
+                    "the model's definition of the function '{name}' cannot be read: {why}"
+                ));
+                return unknown_of(sort);
+            }
+            None => {
+                self.reason(format!("the model does not define the function '{name}'"));
+                return unknown_of(sort);
+            }
+        };
+        if function.params.len() != args.len() {
+            self.reason(format!(
+                "the model defines '{name}' with {} parameters, applied to {} arguments",
+                function.params.len(),
+                args.len()
+            ));
+            return unknown_of(sort);
+        }
+        let mut values = Vec::with_capacity(args.len());
+        for a in args {
+            let v = self.eval(a);
+            match v.to_value(&a.sort) {
+                Some(x) => values.push(Binding::Value(x)),
+                None => {
+                    self.taint_value(&v, name);
+                    self.reason(format!("the argument {a} of '{name}' is not determined"));
+                    return unknown_of(sort);
+                }
+            }
+        }
+        if self.depth >= MAX_CALL_DEPTH {
+            self.open(format!(
+                "the model's functions call each other more than {MAX_CALL_DEPTH} deep (at '{name}')"
+            ));
+            return unknown_of(sort);
+        }
+        let mut inner = Ctx::new_with(&values, self.functions, self.chosen, self.prec);
+        inner.depth = self.depth + 1;
+        let result = inner.eval(&function.body).to_value(&function.body.sort);
+        for r in std::mem::take(&mut inner.reasons) {
+            self.reason(r);
+        }
+        self.precision_limited |= inner.precision_limited;
+        match result {
+            Some(Value::Int(n)) if *sort == Sort::Real => {
+                V::Num(Lin::constant(BigRational::from_integer(n)))
+            }
+            Some(v) if v.sort() == *sort => V::from_value(&v),
+            Some(v) => {
+                self.reason(format!(
+                    "the model's definition of '{name}' gives a {} where {sort} was declared",
+                    v.sort()
+                ));
+                unknown_of(sort)
+            }
+            None => {
+                let shown: Vec<String> = values
+                    .iter()
+                    .map(|b| match b {
+                        Binding::Value(v) => v.to_string(),
+                        _ => "?".into(),
+                    })
+                    .collect();
+                self.reason(format!(
+                    "the model's definition of '{name}' is not determined at ({name} {})",
+                    shown.join(" ")
+                ));
+                unknown_of(sort)
+            }
         }
     }
 

@@ -94,7 +94,7 @@ impl Function {
         }
         let assignment = Assignment {
             values: args.iter().cloned().map(Binding::Value).collect(),
-            division_by_zero: DivisionByZero::default(),
+            interpretations: Interpretations::default(),
         };
         let chosen = HashMap::new();
         let mut ctx = Ctx::new(&assignment, &chosen, PRECISIONS[0]);
@@ -102,26 +102,33 @@ impl Function {
     }
 }
 
-/// The model's interpretations of the division-by-zero functions (z3 prints `div0`,
-/// `mod0` and `/0`, each of the dividend and the zero divisor).
+/// The model's interpretations of functions: the division-by-zero functions (z3 prints
+/// `div0`, `mod0` and `/0`, each of the dividend and the zero divisor) and the
+/// uninterpreted functions (the formula's `declare-fun`s with parameters, and the
+/// helpers their definitions call, such as z3's `f!0`).
 #[derive(Debug, Clone, Default)]
-pub struct DivisionByZero {
+pub struct Interpretations {
     /// `(div x 0)`.
     pub int_div: Option<Function>,
     /// `(mod x 0)`.
     pub int_mod: Option<Function>,
     /// `(/ x 0)`.
     pub real_div: Option<Function>,
+    /// The model's functions with parameters, by name, for
+    /// [`TermKind::Call`](crate::term::TermKind::Call): each definition, or why it
+    /// could not be read. A function missing here is undetermined where it is applied.
+    pub uninterpreted: HashMap<String, Result<Function, String>>,
 }
 
 /// Values of a script's constants (indexed like [`Script::decls`]) and what the model
-/// says of division by zero.
+/// says of division by zero and of the uninterpreted functions.
 #[derive(Debug, Clone, Default)]
 pub struct Assignment {
     /// One binding per declared constant.
     pub values: Vec<Binding>,
-    /// Interpretations of the division-by-zero functions, where known.
-    pub division_by_zero: DivisionByZero,
+    /// Interpretations of the division-by-zero functions and of the uninterpreted
+    /// functions, where known.
+    pub interpretations: Interpretations,
 }
 
 impl Assignment {
@@ -129,7 +136,7 @@ impl Assignment {
     pub fn of_values(values: Vec<Value>) -> Assignment {
         Assignment {
             values: values.into_iter().map(Binding::Value).collect(),
-            division_by_zero: DivisionByZero::default(),
+            interpretations: Interpretations::default(),
         }
     }
 }
@@ -680,6 +687,12 @@ fn explain(script: &Script, assignment: &Assignment) -> Option<String> {
         let entry = format!("{a} = {shown}");
         if !values.contains(&entry) {
             values.push(entry);
+        }
+    }
+    // A predicate's own value, after its arguments': `(p b) = true`.
+    if matches!(term.kind, TermKind::Call(..)) {
+        if let Some(v) = ctx.eval(term).to_value(&term.sort) {
+            values.push(format!("{term} = {v}"));
         }
     }
     if !values.is_empty() {

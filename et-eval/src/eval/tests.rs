@@ -90,7 +90,7 @@ fn a_models_interpretation_of_division_by_zero_is_used() {
         .term(&crate::sexp::read_all("(ite (and (= x 1) (= y 0)) 4 3)").unwrap()[0])
         .unwrap();
     let mut assignment = Assignment::of_values(vec![int(2), int(0)]);
-    assignment.division_by_zero.int_div = Some(Function {
+    assignment.interpretations.int_div = Some(Function {
         params: vec![Sort::Int, Sort::Int],
         body,
     });
@@ -290,7 +290,7 @@ fn missing_values_and_algebraic_numbers_are_undetermined() {
             Binding::Undetermined("algebraic number".into()),
             Binding::Value(real(1, 1)),
         ],
-        division_by_zero: DivisionByZero::default(),
+        interpretations: Interpretations::default(),
     };
     assert!(
         matches!(evaluate(&script, &assignment, &Limits::default()).truth, Truth::Undetermined(r) if r.contains("algebraic"))
@@ -619,4 +619,107 @@ fn scripts_with_let_names_definitions_and_scopes() {
     ] {
         assert!(Script::parse(bad).is_err(), "{bad}");
     }
+}
+
+/// A model's function: name, parameters (name, sort), result sort, body.
+type Def<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str, &'a str);
+
+/// The assignment of the constants `values` with the functions `functions`.
+fn with_functions(values: Vec<Value>, functions: &[Def<'_>]) -> Assignment {
+    let mut assignment = Assignment::of_values(values);
+    for (name, params, sort, body) in functions {
+        let decls: Vec<crate::script::Decl> = params
+            .iter()
+            .map(|(p, s)| crate::script::Decl {
+                name: (*p).into(),
+                sort: Sort::parse(&crate::sexp::read_all(s).unwrap()[0]).unwrap(),
+            })
+            .collect();
+        let parsed = Script {
+            decls: decls.clone(),
+            assertions: Vec::new(),
+        }
+        .term(&crate::sexp::read_all(body).unwrap()[0])
+        .unwrap();
+        assert_eq!(parsed.sort.to_string(), *sort);
+        assignment.interpretations.uninterpreted.insert(
+            name.to_string(),
+            Ok(Function {
+                params: decls.into_iter().map(|d| d.sort).collect(),
+                body: parsed,
+            }),
+        );
+    }
+    assignment
+}
+
+#[test]
+fn uninterpreted_functions_take_the_models_definitions() {
+    let decls = "(declare-fun f (Int) Int)(declare-fun g (Int Int) Int)(declare-fun p (Int) Bool)(declare-const a Int)";
+    let script = Script::parse(&format!(
+        "{decls}(assert (= (f a) 4))(assert (= (g a (f a)) 7))(assert (p (g 0 0)))"
+    ))
+    .unwrap();
+    let f: Def = ("f", &[("x", "Int")], "Int", "(* 2 x)");
+    let g: Def = (
+        "g",
+        &[("x", "Int"), ("y", "Int")],
+        "Int",
+        "(ite (and (= x 2) (= y 4)) 7 (- x y))",
+    );
+    let p: Def = ("p", &[("x", "Int")], "Bool", "(<= x 0)");
+    let full = with_functions(vec![int(2)], &[f, g, p]);
+    assert_eq!(
+        evaluate(&script, &full, &Limits::default()).truth,
+        Truth::True
+    );
+    // a = 3: (f a) = 6.
+    let e = evaluate(
+        &script,
+        &with_functions(vec![int(3)], &[f, g, p]),
+        &Limits::default(),
+    );
+    assert_eq!(e.truth, Truth::False);
+    assert_eq!(
+        e.explanation.as_deref(),
+        Some("(= (f a) 4) where (f a) = 6")
+    );
+    // Without p: undetermined, naming it.
+    let e = evaluate(
+        &script,
+        &with_functions(vec![int(2)], &[f, g]),
+        &Limits::default(),
+    );
+    assert!(
+        matches!(&e.truth, Truth::Undetermined(r) if r.contains("does not define the function 'p'")),
+        "{:?}",
+        e.truth
+    );
+    // Without p but false elsewhere: false (p does not matter then).
+    let e = evaluate(
+        &script,
+        &with_functions(vec![int(3)], &[f, g]),
+        &Limits::default(),
+    );
+    assert_eq!(e.truth, Truth::False);
+    // An argument that is an unspecified result: true only with a value chosen for
+    // it (and checked), never by a guess.
+    let script = Script::parse(&format!("{decls}(assert (p (div a 0)))")).unwrap();
+    let e = evaluate(
+        &script,
+        &with_functions(vec![int(2)], &[p]),
+        &Limits::default(),
+    );
+    assert_eq!(e.truth, Truth::True);
+    assert_eq!(e.choices, ["(div 2 0) = 0"]);
+    let script = Script::parse(&format!(
+        "{decls}(assert (and (p (div a 0)) (not (p (div a 0)))))"
+    ))
+    .unwrap();
+    let e = evaluate(
+        &script,
+        &with_functions(vec![int(2)], &[p]),
+        &Limits::default(),
+    );
+    assert_ne!(e.truth, Truth::True);
 }

@@ -7,6 +7,11 @@
 //! rational terms (`(- 1)`, `(/ 1 2)`, `(- (/ 7.0 2.0))`), constant arrays, store chains,
 //! `(_ as-array f)` with `f`'s `ite` definition, lambdas, arrays printed as functions,
 //! and z3's definitions of the division-by-zero functions `div0`, `mod0` and `/0`.
+//! Functions with parameters (the formula's uninterpreted functions, as z3, cvc5,
+//! yices `--smt2-model-format` and bitwuzla print them) are read with bodies over
+//! their parameters that may call the model's other functions (z3's `f!0` helpers);
+//! in yices' own format, one-parameter functions (printed like arrays) are read, those
+//! of more parameters (`(type (FunType2 ...))`) are not.
 //! Algebraic numbers (`root-obj`, cvc5's `real_algebraic_number`, cvc4's `witness`,
 //! yices' rounded decimals) become [`Binding::Undetermined`]. Malformed text is a
 //! [`ModelError`], never a panic.
@@ -18,12 +23,12 @@ use num_rational::BigRational;
 use thiserror::Error;
 
 use crate::algebraic::{self, Poly, Real};
-use crate::eval::{Assignment, Binding, DivisionByZero, Function};
+use crate::eval::{Assignment, Binding, Function, Interpretations};
 use crate::script::{Decl, Script};
 use crate::sexp::{self, Pos, Sexp, SexpKind};
 use crate::sort::Sort;
 use crate::string::{Dialect, SmtString};
-use crate::term::{Term, TermKind};
+use crate::term::{FunDecl, Term, TermKind};
 use crate::value::{ArrayValue, Value};
 
 /// Text that is not a model, with the position of the problem.
@@ -68,8 +73,12 @@ impl Default for ModelDialect {
 pub struct Model {
     /// Constants' values.
     pub values: HashMap<String, Binding>,
-    /// Functions with parameters (including the division-by-zero functions).
+    /// Functions with parameters (including the division-by-zero functions); a body
+    /// may call the model's other functions.
     pub functions: HashMap<String, Function>,
+    /// Functions with parameters whose definitions could not be read (e.g. of a
+    /// theory et-eval lacks), with the reason: undetermined where they are applied.
+    pub unreadable: HashMap<String, String>,
 }
 
 impl Model {
@@ -77,7 +86,7 @@ impl Model {
     /// formula declares (an Int where a Real is declared is the Int's value, as SMT-LIB's
     /// coercion reads it), in words: such a model is not a model of the formula.
     pub fn wrong_sort(&self, script: &Script) -> Option<String> {
-        script.decls.iter().find_map(|d| {
+        let constant = script.decls.iter().find_map(|d| {
             let given = match self.values.get(&*d.name)? {
                 Binding::Value(v) => v.sort(),
                 Binding::Term(t) => t.sort.clone(),
@@ -91,6 +100,72 @@ impl Model {
                     d.name, d.sort
                 )
             })
+        });
+        constant.or_else(|| self.wrong_signature(script))
+    }
+
+    /// A one-parameter function the model gives as an array value (yices' own format
+    /// prints `f` of sort `(Int) Int` as `(= f @fun_9)` with `@fun_9` of type
+    /// `(Array Int Int)`): `(select array x)`.
+    fn unary_as_array(&self, f: &FunDecl) -> Option<Function> {
+        let [param] = f.params.as_slice() else {
+            return None;
+        };
+        let Some(Binding::Value(Value::Array(array))) = self.values.get(&*f.name) else {
+            return None;
+        };
+        let sort = Sort::array(param.clone(), f.sort.clone());
+        if array.sort != sort {
+            return None;
+        }
+        let body = Term {
+            kind: TermKind::App(
+                crate::term::Op::Select,
+                vec![
+                    Term::lit(Value::Array(array.clone())),
+                    Term {
+                        kind: TermKind::Var(0, "x".into()),
+                        sort: param.clone(),
+                    },
+                ],
+            ),
+            sort: f.sort.clone(),
+        };
+        Some(Function {
+            params: vec![param.clone()],
+            body,
+        })
+    }
+
+    /// The first uninterpreted function of `script` that the model defines with
+    /// another signature (other parameters' sorts, another result sort, or as a
+    /// constant), in words.
+    fn wrong_signature(&self, script: &Script) -> Option<String> {
+        script.functions().iter().find_map(|f| {
+            let declared = signature(&f.params, &f.sort);
+            let given = match self.functions.get(&*f.name) {
+                Some(def) => {
+                    let fits = def.params == f.params
+                        && (def.body.sort == f.sort
+                            || (def.body.sort == Sort::Int && f.sort == Sort::Real));
+                    if fits {
+                        return None;
+                    }
+                    signature(&def.params, &def.body.sort)
+                }
+                None if self.unreadable.contains_key(&*f.name) => return None,
+                None if self.unary_as_array(f).is_some() => return None,
+                None => match self.values.get(&*f.name)? {
+                    Binding::Value(v) => format!("a constant of sort {}", v.sort()),
+                    Binding::Term(t) => format!("a constant of sort {}", t.sort),
+                    Binding::Algebraic(_) => "a constant of sort Real".into(),
+                    Binding::Undetermined(_) => "a constant".into(),
+                },
+            };
+            Some(format!(
+                "{} (the model defines it as {given}, the formula declares it {declared})",
+                f.name
+            ))
         })
     }
 
@@ -126,12 +201,28 @@ impl Model {
                 None => Binding::Undetermined("not in the model".into()),
             })
             .collect();
+        let mut functions: HashMap<String, Result<Function, String>> = self
+            .functions
+            .iter()
+            .map(|(name, f)| (name.clone(), Ok(f.clone())))
+            .collect();
+        for (name, why) in &self.unreadable {
+            functions.insert(name.clone(), Err(why.clone()));
+        }
+        for f in script.functions() {
+            if !functions.contains_key(&*f.name) {
+                if let Some(array) = self.unary_as_array(&f) {
+                    functions.insert(f.name.to_string(), Ok(array));
+                }
+            }
+        }
         Assignment {
             values,
-            division_by_zero: DivisionByZero {
+            interpretations: Interpretations {
                 int_div: self.functions.get("div0").cloned(),
                 int_mod: self.functions.get("mod0").cloned(),
                 real_div: self.functions.get("/0").cloned(),
+                uninterpreted: functions,
             },
         }
     }
@@ -262,17 +353,35 @@ impl Reader {
             }
         }
         let mut model = Model::default();
-        // Functions first: constants may refer to them through `(_ as-array f)`.
+        // Functions first: constants may refer to them through `(_ as-array f)`. Their
+        // signatures before their bodies: a body may call another function defined
+        // later (z3's `f!0` helpers, or `f` itself in `g`'s body).
+        let signatures: Vec<Arc<FunDecl>> = defs
+            .iter()
+            .filter(|d| !d.params.is_empty())
+            .map(|d| {
+                Arc::new(FunDecl {
+                    name: d.name.into(),
+                    params: d.params.iter().map(|p| p.sort.clone()).collect(),
+                    sort: d.sort.clone(),
+                })
+            })
+            .collect();
         for def in defs.iter().filter(|d| !d.params.is_empty()) {
+            // Only the parameters are in scope, so a parameter named like a constant
+            // of the model or the formula is the parameter.
             let script = Script {
                 decls: def.params.clone(),
                 assertions: Vec::new(),
             };
-            let body = match self.term(&script, def.body, &def.sort) {
+            let body = match self.function_body(&script, def.body, &def.sort, &signatures) {
                 Ok(body) => body,
                 // A function the evaluator cannot read (e.g. of an unsupported theory)
-                // matters only if used; leave it out.
-                Err(_) => continue,
+                // matters only if used: where it is, it is undetermined.
+                Err(e) => {
+                    model.unreadable.insert(def.name.to_string(), e.to_string());
+                    continue;
+                }
             };
             model.functions.insert(
                 def.name.to_string(),
@@ -304,8 +413,22 @@ impl Reader {
 
     /// A typed term of a model value or function body.
     fn term(&self, script: &Script, sexp: &Sexp, sort: &Sort) -> Result<Term, ModelError> {
+        self.function_body(script, sexp, sort, &[])
+    }
+
+    /// A typed term over `script`'s constants (a function's parameters) that may apply
+    /// the model's `functions`.
+    fn function_body(
+        &self,
+        script: &Script,
+        sexp: &Sexp,
+        sort: &Sort,
+        functions: &[Arc<FunDecl>],
+    ) -> Result<Term, ModelError> {
         let sexp = self.rewrite(sexp)?;
-        let term = script.term(&sexp).map_err(|e| err(e.pos, e.message))?;
+        let term = script
+            .term_with_functions(&sexp, functions)
+            .map_err(|e| err(e.pos, e.message))?;
         if &term.sort == sort {
             return Ok(term);
         }
@@ -757,6 +880,15 @@ fn function_to_array(function: &Function, sort: &Sort) -> Option<ArrayValue> {
         array = array.store(i, v);
     }
     Some(array)
+}
+
+/// `(S1 ... Sn) S`, or `S` without parameters.
+fn signature(params: &[Sort], sort: &Sort) -> String {
+    if params.is_empty() {
+        return format!("a constant of sort {sort}");
+    }
+    let params: Vec<String> = params.iter().map(Sort::to_string).collect();
+    format!("a function ({}) {sort}", params.join(" "))
 }
 
 #[cfg(test)]
