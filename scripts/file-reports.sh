@@ -7,6 +7,11 @@
 #
 #   scripts/file-reports.sh
 #   ET=path/to/et ET_HOME=/scratch/et JOURNAL=calls.csv scripts/file-reports.sh
+#   YICES_HEAD=path/to/yices_smt2 YICES_HEAD_COMMIT=84efa927 scripts/file-reports.sh
+#
+# YICES_HEAD: yices2's development head, built from source as its README says; added to
+# the pool under a name that carries its commit, so that every yices report's command
+# runs on it too.
 #
 # Installs the releases the reports name into $ET_HOME (default .cache/hunt-home: the
 # test pool's home stays as it is). The calls go to a journal ($JOURNAL, default
@@ -25,6 +30,11 @@ journal=${JOURNAL:-$here/.cache/file-reports-journal.csv}
   z3@4.13.0 z3@4.13.1 z3@4.12.0 z3@4.12.1 z3@4.12.2 z3@4.12.3 z3@4.11.2 z3@4.8.13 \
   z3@4.8.10 z3@4.8.11 z3@4.8.5 cvc5@1.4.2 cvc5@1.4.0 cvc5@1.3.4 cvc5@1.3.3 cvc5@1.3.0 \
   cvc5@1.0.9 yices@2.6.4 yices@2.6.5 bitwuzla@0.9.1 bitwuzla@0.10.0 > /dev/null
+if [[ -n ${YICES_HEAD:-} ]]; then
+  head_name=yices-head-${YICES_HEAD_COMMIT:?YICES_HEAD_COMMIT: the commit the head was built from}
+  "$et" solvers list | awk '{ print $1 }' | grep -qx "$head_name" ||
+    "$et" solvers add "$YICES_HEAD" --family yices --name "$head_name" >&2
+fi
 start=$(date +%s)
 "$et" file results/hunt/triage/{core,arrays,ints,bitvectors,reals+realints,strings,fp} \
   results/hunt-configurations/triage/{core,arrays,ints,bitvectors,reals+realints,strings,fp} \

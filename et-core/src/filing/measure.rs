@@ -327,10 +327,14 @@ pub fn measure(
     let mut others = Vec::new();
     if r.kind == Kind::Performance {
         let plain = script.replace(crate::judging::REASON_REQUEST, "");
-        for family in ["z3", "cvc5", "yices", "bitwuzla"] {
-            if family == r.family {
-                continue;
+        // The newest release of every other family in the pool, in the pool's order.
+        let mut families: Vec<&str> = Vec::new();
+        for s in &pool.solvers {
+            if s.family != r.family && !families.contains(&s.family.as_str()) {
+                families.push(&s.family);
             }
+        }
+        for family in families {
             if let Some(other) = pool.newest(family) {
                 let other = default_mode(other);
                 let script = with_prelude(&other, &plain, r.logic.as_deref());

@@ -15,7 +15,7 @@
 //!    names (the output shown is that command's), a performance report timed under a
 //!    long limit against the other families' newest releases, the reason of an
 //!    `unknown`, and a stronger variant of a wrong `sat` (a wrong `unsat`).
-//! 5. [`write`]: the reports, each opening with input, command, expected, actual and
+//! 5. [`write`](mod@write): the reports, each opening with input, command, expected, actual and
 //!    releases, and a README that says what to file and what not, by hunt.
 //!
 //! *Must not:* change what a triage found (filing reads its files, never its runs), or
