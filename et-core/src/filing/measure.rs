@@ -82,11 +82,23 @@ impl Default for Settings {
     }
 }
 
+/// Whether `solver` is a release as `et solvers install` names it (`FAMILY-VERSION`),
+/// not a development build added to the pool under a name of its own
+/// (`yices-head-84efa927`).
+pub fn is_release(solver: &SolverConfig) -> bool {
+    solver.name == format!("{}-{}", solver.family, solver.version)
+}
+
 /// One run of a command.
 #[derive(Debug, Clone)]
 pub struct Run {
     /// The pool name of the release.
     pub solver: String,
+    /// `yices 2.6.5`; `yices 2.7.0 (yices-head-84efa927)` for a build that is no
+    /// release ([`is_release`]).
+    pub release: String,
+    /// Whether it is a release (not a development build added to the pool).
+    pub is_release: bool,
     /// The command as a report prints it (program name, options, file).
     pub command: String,
     /// The answer.
@@ -236,6 +248,12 @@ fn run(
     let as_given = |text: std::borrow::Cow<'_, str>| without_folders(&text, file);
     Ok(Run {
         solver: solver.name.clone(),
+        release: if is_release(solver) {
+            format!("{} {}", solver.family, solver.version)
+        } else {
+            format!("{} {} ({})", solver.family, solver.version, solver.name)
+        },
+        is_release: is_release(solver),
         command: command_line(solver, file),
         status: o.class.status,
         cpu_s: o.outcome.cpu.as_secs_f64(),
@@ -307,7 +325,7 @@ pub fn measure(
     let heads = pool
         .solvers
         .iter()
-        .filter(|s| s.family == r.family && s.name.contains("head"))
+        .filter(|s| s.family == r.family && !is_release(s))
         .map(|s| s.name.clone());
     for name in std::iter::once(oldest).chain(heads) {
         if name == solver.name {
@@ -327,7 +345,8 @@ pub fn measure(
     let mut others = Vec::new();
     if r.kind == Kind::Performance {
         let plain = script.replace(crate::judging::REASON_REQUEST, "");
-        // The newest release of every other family in the pool, in the pool's order.
+        // The newest release of every other family in the pool (a development build
+        // is not one), in the pool's order.
         let mut families: Vec<&str> = Vec::new();
         for s in &pool.solvers {
             if s.family != r.family && !families.contains(&s.family.as_str()) {
@@ -335,7 +354,16 @@ pub fn measure(
             }
         }
         for family in families {
-            if let Some(other) = pool.newest(family) {
+            let releases = crate::solvers::Pool {
+                solvers: pool
+                    .solvers
+                    .iter()
+                    .filter(|s| s.family == family && is_release(s))
+                    .cloned()
+                    .collect(),
+                ..crate::solvers::Pool::default()
+            };
+            if let Some(other) = releases.newest(family) {
                 let other = default_mode(other);
                 let script = with_prelude(&other, &plain, r.logic.as_deref());
                 others.push(run(caller, &other, &script, &file, false, limit)?);

@@ -227,12 +227,12 @@ fn report(f: &Filing, c: &Filed, m: &Measured, searches: &[Searched]) -> String 
         let same = run.status == m.newest.status;
         let _ = writeln!(
             out,
-            "The same command on {}, the oldest release the triage found it on{}: {}.\n",
+            "The same command on {}, {}: {}.\n",
             release_label(run),
-            if run.solver.contains("head") {
-                " (a development head)"
+            if run.is_release {
+                "the oldest release the triage found it on"
             } else {
-                ""
+                "a development build"
             },
             if same {
                 format!("{} — the same answer", run.describe())
