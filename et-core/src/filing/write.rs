@@ -44,7 +44,7 @@ fn one_line(formula: &str) -> String {
 }
 
 fn release_label(run: &Run) -> String {
-    run.solver.replacen('-', " ", 1)
+    run.release.clone()
 }
 
 /// `z3 5.4.1: answers after 2.93 s of CPU, 293× cvc5 1.4.2, on `bvurem``: the
