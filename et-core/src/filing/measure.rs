@@ -101,6 +101,9 @@ pub struct Run {
     pub is_release: bool,
     /// The command as a report prints it (program name, options, file).
     pub command: String,
+    /// What the file was given first for this solver and no other (yices' `(set-logic
+    /// ...)`, which the report's file lacks), if anything.
+    pub prelude: Option<String>,
     /// The answer.
     pub status: Status,
     /// CPU seconds.
@@ -208,13 +211,12 @@ fn default_mode(solver: &SolverConfig) -> SolverConfig {
         .unwrap_or_else(|| solver.clone())
 }
 
-/// `script` with the family's prelude for `logic` first (yices knows no theory
-/// before `(set-logic ...)`), unless it sets a logic already.
-fn with_prelude(solver: &SolverConfig, script: &str, logic: Option<&str>) -> String {
-    match solver.prelude(logic) {
-        Some(prelude) if !script.contains("(set-logic ") => format!("{prelude}\n{script}"),
-        _ => script.to_string(),
-    }
+/// The family's prelude for `logic` (yices knows no theory before `(set-logic
+/// ...)`), unless `script` sets a logic already.
+fn prelude_for(solver: &SolverConfig, script: &str, logic: Option<&str>) -> Option<String> {
+    solver
+        .prelude(logic)
+        .filter(|_| !script.contains("(set-logic "))
 }
 
 /// `solver` with `options` for its command line.
@@ -255,6 +257,7 @@ fn run(
         },
         is_release: is_release(solver),
         command: command_line(solver, file),
+        prelude: None,
         status: o.class.status,
         cpu_s: o.outcome.cpu.as_secs_f64(),
         limit_s: limit.as_secs_f64(),
@@ -365,8 +368,14 @@ pub fn measure(
             };
             if let Some(other) = releases.newest(family) {
                 let other = default_mode(other);
-                let script = with_prelude(&other, &plain, r.logic.as_deref());
-                others.push(run(caller, &other, &script, &file, false, limit)?);
+                let prelude = prelude_for(&other, &plain, r.logic.as_deref());
+                let script = match &prelude {
+                    Some(p) => format!("{p}\n{plain}"),
+                    None => plain.clone(),
+                };
+                let mut judged = run(caller, &other, &script, &file, false, limit)?;
+                judged.prelude = prelude;
+                others.push(judged);
             }
         }
     }

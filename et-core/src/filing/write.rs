@@ -258,9 +258,13 @@ fn report(f: &Filing, c: &Filed, m: &Measured, searches: &[Searched]) -> String 
         for run in std::iter::once(&m.newest).chain(&m.others) {
             let _ = writeln!(
                 out,
-                "| {} | `{}` | {} | {} |",
+                "| {} | `{}`{} | {} | {} |",
                 release_label(run),
                 run.command,
+                run.prelude.as_ref().map_or(String::new(), |p| format!(
+                    " (the file with {} first)",
+                    code(p.trim())
+                )),
                 run.status.label(),
                 if run.status == crate::oracle::Status::Timeout {
                     format!("≥ {:.0}", run.limit_s)

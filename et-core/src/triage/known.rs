@@ -61,16 +61,46 @@ impl KnownIssue {
         formula: &str,
         configuration: &[String],
     ) -> bool {
-        self.family.eq_ignore_ascii_case(family)
-            && self.kind.as_deref().is_none_or(|k| k == kind.label())
-            && self.operators.iter().all(|o| operators.0.contains(o))
-            && self.contains.as_deref().is_none_or(|c| formula.contains(c))
-            && self.options.iter().all(|o| configuration.contains(o))
+        Pattern {
+            family: &self.family,
+            kind: self.kind.as_deref(),
+            operators: &self.operators,
+            contains: self.contains.as_deref(),
+            options: &self.options,
+        }
+        .matches(family, kind, operators, formula, configuration)
     }
 
     /// `cvc5 issue 10520 (open): timeouts on 64-bit bvurem`.
     pub fn describe(&self) -> String {
         format!("{} ({}): {}", self.issue, self.status, self.title)
+    }
+}
+
+/// What a known issue and a tracker search look like in a finding: its family, and
+/// the kind, operators, text and options it must have where they are given.
+struct Pattern<'p> {
+    family: &'p str,
+    kind: Option<&'p str>,
+    operators: &'p [String],
+    contains: Option<&'p str>,
+    options: &'p [String],
+}
+
+impl Pattern<'_> {
+    fn matches(
+        &self,
+        family: &str,
+        kind: Kind,
+        operators: &Signature,
+        formula: &str,
+        configuration: &[String],
+    ) -> bool {
+        self.family.eq_ignore_ascii_case(family)
+            && self.kind.is_none_or(|k| k == kind.label())
+            && self.operators.iter().all(|o| operators.0.contains(o))
+            && self.contains.is_none_or(|c| formula.contains(c))
+            && self.options.iter().all(|o| configuration.contains(o))
     }
 }
 
@@ -129,11 +159,14 @@ impl Searched {
         formula: &str,
         configuration: &[String],
     ) -> bool {
-        self.family.eq_ignore_ascii_case(family)
-            && self.kind.as_deref().is_none_or(|k| k == kind.label())
-            && self.operators.iter().all(|o| operators.0.contains(o))
-            && self.contains.as_deref().is_none_or(|c| formula.contains(c))
-            && self.options.iter().all(|o| configuration.contains(o))
+        Pattern {
+            family: &self.family,
+            kind: self.kind.as_deref(),
+            operators: &self.operators,
+            contains: self.contains.as_deref(),
+            options: &self.options,
+        }
+        .matches(family, kind, operators, formula, configuration)
     }
 }
 
