@@ -1,6 +1,7 @@
 //! The eight theory grammars of ET (`grammars/*.pest`, ET's published grammars with the
-//! token fixes docs/grammars.md lists) and their extensions to five variables and up to two
-//! asserts (`ints-5v2a`, …), compiled into the binary by `#[derive(Grammar)]`: each
+//! token fixes docs/grammars.md lists), twelve more in ET's style where ET's never reach
+//! (quantifiers, uninterpreted functions, conversions between theories, datatypes), and
+//! the extensions of all to five variables and up to two asserts (`ints-5v2a`, …), compiled into the binary by `#[derive(Grammar)]`: each
 //! becomes a module of typed enums (`builtins::strings::BoolTerm`) and a
 //! [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;
 //! [`Builtin::interpreted`] does, for the tests that compare the two paths.
@@ -98,6 +99,141 @@ pub struct Fp5v2a;
 #[extend(vars = 5, asserts = 2)]
 pub struct Strings5v2a;
 
+// The grammars past ET's: where recent solver bugs are (quantifiers, uninterpreted
+// functions, conversions between theories, datatypes), in ET's small style.
+
+/// uf-ints: uninterpreted functions over integers.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/uf-ints.pest"]
+pub struct UfInts;
+
+/// uf-bitvectors: uninterpreted functions over 8-bit bit-vectors.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/uf-bitvectors.pest"]
+pub struct UfBitvectors;
+
+/// quantifiers-ints: quantifiers over integers, with a predicate.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-ints.pest"]
+pub struct QuantifiersInts;
+
+/// quantifiers-reals: quantifiers over reals, with a predicate.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-reals.pest"]
+pub struct QuantifiersReals;
+
+/// quantifiers-bitvectors: quantifiers over 8-bit bit-vectors.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-bitvectors.pest"]
+pub struct QuantifiersBitvectors;
+
+/// quantifiers-bv64: quantifiers over 64-bit bit-vectors.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-bv64.pest"]
+pub struct QuantifiersBv64;
+
+/// quantifiers-strings: quantifiers over strings.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-strings.pest"]
+pub struct QuantifiersStrings;
+
+/// bv-ints: bit-vectors and integers mixed by their conversions.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/bv-ints.pest"]
+pub struct BvInts;
+
+/// strings-ints: strings and integers mixed by lengths, positions and conversions.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/strings-ints.pest"]
+pub struct StringsInts;
+
+/// fp-reals: floating point mixed with reals and bit-vectors by their conversions.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/fp-reals.pest"]
+pub struct FpReals;
+
+/// arrays-uf: arrays of bit-vectors with uninterpreted functions.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/arrays-uf.pest"]
+pub struct ArraysUf;
+
+/// datatypes: algebraic datatypes over Int: a list, an option, a pair.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/datatypes.pest"]
+pub struct Datatypes;
+
+/// uf-ints extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/uf-ints.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct UfInts5v2a;
+
+/// uf-bitvectors extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/uf-bitvectors.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct UfBitvectors5v2a;
+
+/// quantifiers-ints extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-ints.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct QuantifiersInts5v2a;
+
+/// quantifiers-reals extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-reals.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct QuantifiersReals5v2a;
+
+/// quantifiers-bitvectors extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-bitvectors.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct QuantifiersBitvectors5v2a;
+
+/// quantifiers-bv64 extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-bv64.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct QuantifiersBv645v2a;
+
+/// quantifiers-strings extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/quantifiers-strings.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct QuantifiersStrings5v2a;
+
+/// bv-ints extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/bv-ints.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct BvInts5v2a;
+
+/// strings-ints extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/strings-ints.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct StringsInts5v2a;
+
+/// fp-reals extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/fp-reals.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct FpReals5v2a;
+
+/// arrays-uf extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/arrays-uf.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct ArraysUf5v2a;
+
+/// datatypes extended to five variables and up to two asserts.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/datatypes.pest"]
+#[extend(vars = 5, asserts = 2)]
+pub struct Datatypes5v2a;
+
 /// A grammar that ships with et.
 #[derive(Debug, Clone, Copy)]
 pub struct Builtin {
@@ -107,8 +243,8 @@ pub struct Builtin {
     pub compiled: &'static CompiledGrammar,
 }
 
-/// The built-in grammars: ET's eight, then their extensions (`<theory>-5v2a`), in the
-/// order `et grammars` lists them.
+/// The built-in grammars in the order `et grammars` lists them: ET's eight, their
+/// extensions (`<theory>-5v2a`), then the twelve past ET's and their extensions.
 pub const BUILTINS: &[Builtin] = &[
     Builtin::of::<Core>("core"),
     Builtin::of::<Ints>("ints"),
@@ -126,6 +262,30 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::of::<Arrays5v2a>("arrays-5v2a"),
     Builtin::of::<Fp5v2a>("fp-5v2a"),
     Builtin::of::<Strings5v2a>("strings-5v2a"),
+    Builtin::of::<UfInts>("uf-ints"),
+    Builtin::of::<UfBitvectors>("uf-bitvectors"),
+    Builtin::of::<QuantifiersInts>("quantifiers-ints"),
+    Builtin::of::<QuantifiersReals>("quantifiers-reals"),
+    Builtin::of::<QuantifiersBitvectors>("quantifiers-bitvectors"),
+    Builtin::of::<QuantifiersBv64>("quantifiers-bv64"),
+    Builtin::of::<QuantifiersStrings>("quantifiers-strings"),
+    Builtin::of::<BvInts>("bv-ints"),
+    Builtin::of::<StringsInts>("strings-ints"),
+    Builtin::of::<FpReals>("fp-reals"),
+    Builtin::of::<ArraysUf>("arrays-uf"),
+    Builtin::of::<Datatypes>("datatypes"),
+    Builtin::of::<UfInts5v2a>("uf-ints-5v2a"),
+    Builtin::of::<UfBitvectors5v2a>("uf-bitvectors-5v2a"),
+    Builtin::of::<QuantifiersInts5v2a>("quantifiers-ints-5v2a"),
+    Builtin::of::<QuantifiersReals5v2a>("quantifiers-reals-5v2a"),
+    Builtin::of::<QuantifiersBitvectors5v2a>("quantifiers-bitvectors-5v2a"),
+    Builtin::of::<QuantifiersBv645v2a>("quantifiers-bv64-5v2a"),
+    Builtin::of::<QuantifiersStrings5v2a>("quantifiers-strings-5v2a"),
+    Builtin::of::<BvInts5v2a>("bv-ints-5v2a"),
+    Builtin::of::<StringsInts5v2a>("strings-ints-5v2a"),
+    Builtin::of::<FpReals5v2a>("fp-reals-5v2a"),
+    Builtin::of::<ArraysUf5v2a>("arrays-uf-5v2a"),
+    Builtin::of::<Datatypes5v2a>("datatypes-5v2a"),
 ];
 
 impl Builtin {

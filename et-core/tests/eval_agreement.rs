@@ -92,7 +92,7 @@ fn random_value(sort: &Sort, rng: &mut ChaCha8Rng) -> Value {
             }
             Value::Array(Arc::new(a))
         }
-        Sort::RoundingMode | Sort::RegLan | Sort::Float(..) => {
+        Sort::RoundingMode | Sort::RegLan | Sort::Float(..) | Sort::Datatype(_) => {
             unreachable!("no constants of this sort in the grammars")
         }
     }

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::eval::{evaluate, Evaluation, Limits, Truth};
-use crate::model::{parse_model, without_error_lines, ModelDialect, ModelError};
+use crate::model::{parse_model_for, without_error_lines, ModelDialect, ModelError};
 use crate::script::{Script, ScriptError};
 
 /// The result of checking a solver's model.
@@ -108,12 +108,13 @@ pub fn evaluate_model(
     output: &str,
     dialect: ModelDialect,
 ) -> Result<Evaluation, ModelError> {
-    let model = parse_model(&without_error_lines(output), dialect)?;
+    let model = parse_model_for(&without_error_lines(output), dialect, script)?;
     if let Some(wrong) = model.wrong_sort(script) {
         return Ok(Evaluation {
             truth: Truth::False,
             explanation: Some(wrong),
             choices: Vec::new(),
+            quantifiers: Vec::new(),
         });
     }
     Ok(evaluate(

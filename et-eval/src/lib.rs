@@ -4,11 +4,17 @@
 //!
 //! Pure library: no processes, no files. A check gets a formula (text, tokens or a
 //! parsed [`Script`]) and a solver's output, and returns a verdict with an explanation.
+//!
+//! Quantifiers are decided exactly over small finite domains and otherwise by a
+//! bounded search that can refute a `forall` or prove an `exists`, never the
+//! opposite; each outermost quantifier's verdict says how it was reached
+//! ([`QuantifierNote`]). Datatypes ([`datatype`]) are non-parametric ones.
 
 #![warn(missing_docs)]
 
 pub mod algebraic;
 pub mod check;
+pub mod datatype;
 pub mod eval;
 pub mod fp;
 pub mod interval;
@@ -23,7 +29,10 @@ pub mod value;
 pub mod witness;
 
 pub use check::{check_model, evaluate_model, ModelCheck};
-pub use eval::{evaluate, value_of, Assignment, Binding, Evaluation, Limits, Truth};
+pub use eval::{
+    evaluate, value_of, Assignment, Binding, Evaluation, Limits, QuantifierNote, QuantifierSearch,
+    Truth,
+};
 pub use fp::generic::Fp;
 
 /// Runs a step of a recursive walk over terms with enough stack: deep formulas grow
@@ -31,8 +40,11 @@ pub use fp::generic::Fp;
 pub(crate) fn deep<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(64 * 1024, 1024 * 1024, f)
 }
-pub use model::{parse_model, without_error_lines, Model, ModelDialect, ModelError};
+pub use model::{
+    parse_model, parse_model_for, without_error_lines, Model, ModelDialect, ModelError,
+};
 pub use script::{Script, ScriptError};
 pub use sort::Sort;
+pub use term::QuantKind;
 pub use value::Value;
 pub use witness::{find_witness, Witness, WitnessBound};

@@ -3,7 +3,10 @@
 //!
 //! Uninterpreted functions (`declare-fun` with parameters) are applied as
 //! [`TermKind::Call`]s, type-checked against their signature; a model gives their
-//! values.
+//! values. Quantifiers and `match` bind variables as [`TermKind::Bound`] (a bound name
+//! hides a declared constant of the same name in its scope); `let` is substituted.
+//! Datatypes (`declare-datatypes`, `declare-datatype`, non-parametric) give
+//! constructors, selectors, testers (`(_ is c)`, and cvc4's `is-c`) and `match`.
 //!
 //! An Int term where a Real is expected gets a `to_real` around it, as z3 and older cvc5
 //! read it (the published realints grammar relies on this). An operator, sort or
@@ -17,12 +20,17 @@ use num_rational::BigRational;
 use num_traits::Num;
 use thiserror::Error;
 
+use crate::datatype::{
+    ConstructorDef, DatatypeDef, DatatypeGroup, DatatypeSort, FieldDef, FieldSort,
+};
 use crate::fp::generic::Fp;
 use crate::fp::RoundingMode;
 use crate::sexp::{self, Pos, Sexp, SexpKind};
 use crate::sort::{Sort, MAX_BV_WIDTH};
 use crate::string::{Dialect, SmtString};
-use crate::term::{FunDecl, Op, ReConst, Term, TermKind};
+use crate::term::{
+    DtOp, FunDecl, MatchCase, Op, Pattern, QuantKind, Quantifier, ReConst, Term, TermKind,
+};
 use crate::value::{ArrayValue, Value};
 
 /// A script that cannot be read, with the position of the offending part.
@@ -112,11 +120,12 @@ impl Script {
     /// assertions — with every conversion the reader made written out as `to_real` —
     /// and `(check-sat)`.
     pub fn text(&self) -> String {
-        let mut parts: Vec<String> = self
-            .decls
-            .iter()
-            .map(|d| format!("(declare-const {} {})", d.name, d.sort))
-            .collect();
+        let mut parts: Vec<String> = self.datatypes().iter().map(|g| g.to_smtlib()).collect();
+        parts.extend(
+            self.decls
+                .iter()
+                .map(|d| format!("(declare-const {} {})", d.name, d.sort)),
+        );
         parts.extend(self.functions().iter().map(|f| f.to_string()));
         parts.extend(self.assertions.iter().map(|t| format!("(assert {t})")));
         parts.push("(check-sat)".to_string());
@@ -159,6 +168,17 @@ impl Script {
         sexp: &Sexp,
         functions: &[Arc<FunDecl>],
     ) -> Result<Term, ScriptError> {
+        self.term_in(sexp, functions, &self.datatypes())
+    }
+
+    /// Reads one term over this script's constants that may apply `functions` and the
+    /// constructors, selectors and testers of `datatypes`.
+    pub(crate) fn term_in(
+        &self,
+        sexp: &Sexp,
+        functions: &[Arc<FunDecl>],
+        datatypes: &[Arc<DatatypeGroup>],
+    ) -> Result<Term, ScriptError> {
         let mut checker = Checker {
             vars: self
                 .decls
@@ -173,7 +193,41 @@ impl Script {
                 .collect(),
             ..Checker::default()
         };
+        for group in datatypes {
+            // Names the model's functions or the constants already take keep their
+            // meaning: a clash only hides the datatype's operation.
+            checker.add_datatypes_over(group);
+        }
         checker.term(sexp)
+    }
+
+    /// The datatypes the script's constants, functions and assertions use, each
+    /// declaration block once, a block after the blocks its fields use.
+    pub fn datatypes(&self) -> Vec<Arc<DatatypeGroup>> {
+        let mut found: Vec<Arc<DatatypeGroup>> = Vec::new();
+        let mut add =
+            |sort: &Sort| sort.for_each_datatype(&mut |d| add_group(d.group(), &mut found));
+        for d in &self.decls {
+            add(&d.sort);
+        }
+        for f in self.functions() {
+            f.params.iter().for_each(&mut add);
+            add(&f.sort);
+        }
+        for a in &self.assertions {
+            a.for_each(&mut |t| {
+                add(&t.sort);
+                if let TermKind::Quantifier(q, _) = &t.kind {
+                    q.vars.iter().for_each(|(_, s)| add(s));
+                }
+                if let TermKind::Match(_, args) = &t.kind {
+                    if let Some(scrutinee) = args.first() {
+                        add(&scrutinee.sort);
+                    }
+                }
+            });
+        }
+        found
     }
 
     /// The uninterpreted functions the assertions apply, each once, in order of first
@@ -192,14 +246,31 @@ impl Script {
     }
 }
 
-/// What a `push` saves: the number of assertions and declarations, the definitions
-/// and the declared functions, which a `pop` restores.
-type Level = (
-    usize,
-    usize,
-    HashMap<String, Macro>,
-    HashMap<String, Arc<FunDecl>>,
-);
+/// Adds `group` to `found` unless it is there, after the blocks its fields use.
+fn add_group(group: &Arc<DatatypeGroup>, found: &mut Vec<Arc<DatatypeGroup>>) {
+    if found
+        .iter()
+        .any(|f| Arc::ptr_eq(f, group) || **f == **group)
+    {
+        return;
+    }
+    for dep in group.dependencies() {
+        if !Arc::ptr_eq(dep.group(), group) {
+            add_group(dep.group(), found);
+        }
+    }
+    found.push(group.clone());
+}
+
+/// What a `push` saves, which a `pop` restores: the number of assertions and
+/// declarations, the definitions, the declared functions and the datatypes.
+struct Level {
+    assertions: usize,
+    decls: usize,
+    macros: HashMap<String, Macro>,
+    functions: HashMap<String, Arc<FunDecl>>,
+    datatypes: Datatypes,
+}
 
 /// The state of reading a script's commands in order.
 #[derive(Default)]
@@ -223,6 +294,9 @@ impl Reading {
         let head = items.first().and_then(Sexp::as_symbol).unwrap_or("");
         match head {
             "declare-const" | "declare-fun" => self.declare(head, items, command.pos),
+            "declare-datatypes" | "declare-datatype" => {
+                self.declare_datatypes(head, items, command.pos)
+            }
             "assert" => self.assert(items, command.pos),
             "define-fun" => self.define(items, command.pos),
             "push" | "pop" => {
@@ -266,14 +340,11 @@ impl Reading {
             .ok_or_else(|| err(name.pos, "expected a symbol"))?;
         let params = params
             .iter()
-            .map(|p| Sort::parse(p).map_err(|m| err(p.pos, m)))
+            .map(|p| self.checker.sort(p))
             .collect::<Result<Vec<_>, _>>()?;
-        let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+        let sort = self.checker.sort(sort)?;
         let checker = &mut self.checker;
-        if checker.vars.contains_key(name)
-            || checker.functions.contains_key(name)
-            || checker.macros.contains_key(name)
-        {
+        if checker.taken(name) {
             return Err(err(pos, format!("'{name}' is declared twice")));
         }
         if !params.is_empty() {
@@ -299,6 +370,176 @@ impl Reading {
             sort,
         });
         Ok(())
+    }
+
+    /// `(declare-datatypes ((T 0) ...) ((constructors) ...))`, its SMT-LIB 2.5 form
+    /// `(declare-datatypes () ((T constructors) ...))` and `(declare-datatype T
+    /// (constructors))`: one block, whose datatypes may refer to each other.
+    fn declare_datatypes(
+        &mut self,
+        head: &str,
+        items: &[Sexp],
+        pos: Pos,
+    ) -> Result<(), ScriptError> {
+        let parametric = |s: &Sexp| {
+            (s.head() == Some("par")).then(|| {
+                err(
+                    s.pos,
+                    "unsupported parametric datatype (par ...)".to_string(),
+                )
+            })
+        };
+        // (name, its constructors' declarations)
+        let mut types: Vec<(&Sexp, &[Sexp])> = Vec::new();
+        match (head, items) {
+            ("declare-datatype", [_, name, ctors]) => {
+                if let Some(e) = parametric(ctors) {
+                    return Err(e);
+                }
+                let ctors = ctors
+                    .as_list()
+                    .ok_or_else(|| err(ctors.pos, "expected a list of constructors"))?;
+                types.push((name, ctors));
+            }
+            ("declare-datatypes", [_, sorts, bodies]) => {
+                let sorts = sorts
+                    .as_list()
+                    .ok_or_else(|| err(sorts.pos, "expected a list of sorts"))?;
+                let bodies = bodies
+                    .as_list()
+                    .ok_or_else(|| err(bodies.pos, "expected a list of datatype bodies"))?;
+                if sorts.is_empty() {
+                    // SMT-LIB 2.5: each body is (T constructor ...).
+                    for b in bodies {
+                        match b.as_list() {
+                            Some([name, ctors @ ..]) if name.as_symbol().is_some() => {
+                                types.push((name, ctors))
+                            }
+                            _ => return Err(err(b.pos, "malformed datatype declaration")),
+                        }
+                    }
+                } else {
+                    if sorts.len() != bodies.len() {
+                        return Err(err(
+                            pos,
+                            format!(
+                                "{} datatypes named and {} declared",
+                                sorts.len(),
+                                bodies.len()
+                            ),
+                        ));
+                    }
+                    for (sort, body) in sorts.iter().zip(bodies) {
+                        let (name, arity) = match sort.as_list() {
+                            Some([name, arity]) => (name, arity),
+                            _ => return Err(err(sort.pos, "expected (name arity)")),
+                        };
+                        match &arity.kind {
+                            SexpKind::Numeral(n) if n == "0" => {}
+                            SexpKind::Numeral(_) => {
+                                return Err(err(
+                                    arity.pos,
+                                    "unsupported parametric datatype (arity above 0)",
+                                ))
+                            }
+                            _ => return Err(err(arity.pos, "expected the datatype's arity")),
+                        }
+                        if let Some(e) = parametric(body) {
+                            return Err(e);
+                        }
+                        let ctors = body
+                            .as_list()
+                            .ok_or_else(|| err(body.pos, "expected a list of constructors"))?;
+                        types.push((name, ctors));
+                    }
+                }
+            }
+            _ => return Err(err(pos, format!("malformed {head}"))),
+        }
+        let mut names: Vec<&str> = Vec::new();
+        for (name, _) in &types {
+            let n = name
+                .as_symbol()
+                .ok_or_else(|| err(name.pos, "expected a datatype name"))?;
+            if names.contains(&n)
+                || self.checker.datatypes.sorts.contains_key(n)
+                || Sort::parse(name).is_ok()
+            {
+                return Err(err(name.pos, format!("the sort '{n}' is declared twice")));
+            }
+            names.push(n);
+        }
+        let mut defs = Vec::new();
+        for ((_, ctors), type_name) in types.iter().zip(&names) {
+            if ctors.is_empty() {
+                return Err(err(
+                    pos,
+                    format!("datatype '{type_name}' has no constructor"),
+                ));
+            }
+            let mut constructors = Vec::new();
+            for c in *ctors {
+                let (cname, fields) = match &c.kind {
+                    SexpKind::Symbol(n) => (n.as_str(), &[][..]),
+                    SexpKind::List(parts) => match parts.split_first() {
+                        Some((n, fields)) if n.as_symbol().is_some() => {
+                            (n.as_symbol().unwrap_or_default(), fields)
+                        }
+                        _ => return Err(err(c.pos, "malformed constructor")),
+                    },
+                    _ => return Err(err(c.pos, "malformed constructor")),
+                };
+                let mut field_defs = Vec::new();
+                for f in fields {
+                    let Some([fname, fsort]) = f.as_list() else {
+                        return Err(err(f.pos, "expected (selector sort)"));
+                    };
+                    let fname = fname
+                        .as_symbol()
+                        .ok_or_else(|| err(fname.pos, "expected a selector name"))?;
+                    let sort = match fsort.as_symbol().and_then(|n| names.iter().position(|m| *m == n)) {
+                        Some(j) => FieldSort::Own(j),
+                        None => FieldSort::Sort(self.checker.sort(fsort).map_err(|e| {
+                            if names.iter().any(|n| fsort.to_string().contains(n)) {
+                                err(
+                                    fsort.pos,
+                                    format!(
+                                        "unsupported sort '{fsort}' (a datatype of the same declaration inside another sort)"
+                                    ),
+                                )
+                            } else {
+                                e
+                            }
+                        })?),
+                    };
+                    if matches!(sort, FieldSort::Sort(Sort::RegLan)) {
+                        return Err(err(fsort.pos, "a field of sort RegLan"));
+                    }
+                    field_defs.push(FieldDef {
+                        name: fname.into(),
+                        sort,
+                    });
+                }
+                constructors.push(ConstructorDef {
+                    name: cname.into(),
+                    fields: field_defs,
+                });
+            }
+            defs.push(DatatypeDef {
+                name: (*type_name).into(),
+                constructors,
+            });
+        }
+        let group = DatatypeGroup { types: defs };
+        if let Some(empty) = group.uninhabited() {
+            return Err(err(
+                pos,
+                format!("datatype '{empty}' has no value (each of its constructors needs one)"),
+            ));
+        }
+        self.checker
+            .add_datatypes(&Arc::new(group))
+            .map_err(|m| err(pos, m))
     }
 
     fn assert(&mut self, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
@@ -331,17 +572,14 @@ impl Reading {
             .map(|p| match p.as_list() {
                 Some([n, s]) if n.as_symbol().is_some() => Ok((
                     n.as_symbol().unwrap_or_default().to_string(),
-                    Sort::parse(s).map_err(|m| err(s.pos, m))?,
+                    self.checker.sort(s)?,
                 )),
                 _ => Err(err(p.pos, "malformed parameter")),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+        let sort = self.checker.sort(sort)?;
         let checker = &mut self.checker;
-        if checker.vars.contains_key(name)
-            || checker.macros.contains_key(name)
-            || checker.functions.contains_key(name)
-        {
+        if checker.taken(name) {
             return Err(err(pos, format!("'{name}' is declared twice")));
         }
         // Checked once now, with placeholder parameters, so errors point
@@ -368,12 +606,13 @@ impl Reading {
 
     fn push(&mut self, n: usize) {
         for _ in 0..n.min(1 << 16) {
-            self.levels.push((
-                self.assertions.len(),
-                self.checker.decls.len(),
-                self.checker.macros.clone(),
-                self.checker.functions.clone(),
-            ));
+            self.levels.push(Level {
+                assertions: self.assertions.len(),
+                decls: self.checker.decls.len(),
+                macros: self.checker.macros.clone(),
+                functions: self.checker.functions.clone(),
+                datatypes: self.checker.datatypes.clone(),
+            });
         }
     }
 
@@ -385,13 +624,14 @@ impl Reading {
             ));
         }
         for _ in 0..n {
-            if let Some((a, d, m, f)) = self.levels.pop() {
-                self.assertions.truncate(a);
-                for decl in self.checker.decls.drain(d..) {
+            if let Some(level) = self.levels.pop() {
+                self.assertions.truncate(level.assertions);
+                for decl in self.checker.decls.drain(level.decls..) {
                     self.checker.vars.remove(&*decl.name);
                 }
-                self.checker.macros = m;
-                self.checker.functions = f;
+                self.checker.macros = level.macros;
+                self.checker.functions = level.functions;
+                self.checker.datatypes = level.datatypes;
             }
         }
         Ok(())
@@ -596,12 +836,28 @@ pub fn parse_decimal(text: &str) -> Option<BigRational> {
     Some(BigRational::new(numer, denom))
 }
 
+/// The datatypes in scope: their sorts, constructors and selectors, by name.
+#[derive(Default, Clone)]
+struct Datatypes {
+    sorts: HashMap<String, Sort>,
+    /// The datatype and the constructor's number.
+    constructors: HashMap<String, (DatatypeSort, usize)>,
+    /// The datatype, the constructor's number and the field's.
+    selectors: HashMap<String, (DatatypeSort, usize, usize)>,
+}
+
 #[derive(Default)]
 struct Checker {
     vars: HashMap<String, usize>,
     decls: Vec<Decl>,
-    /// `let` bindings and `define-fun` parameters in scope, innermost last.
+    /// `let` bindings, `define-fun` parameters, and variables bound by quantifiers and
+    /// `match` patterns in scope, innermost last.
     scopes: Vec<HashMap<String, Term>>,
+    /// How many variables quantifiers and `match` patterns bind around the term being
+    /// checked: the level the next bound variable gets.
+    depth: u32,
+    /// Declared datatypes.
+    datatypes: Datatypes,
     /// `define-fun`s and named terms: parameters, result sort, body.
     macros: HashMap<String, Macro>,
     /// Uninterpreted functions (`declare-fun` with parameters).
@@ -628,6 +884,436 @@ const MAX_EXPANSION: usize = 64;
 impl Checker {
     fn term(&mut self, sexp: &Sexp) -> Result<Term, ScriptError> {
         crate::deep(|| self.term_inner(sexp))
+    }
+
+    /// Reads a sort: a theory's, or a declared datatype.
+    fn sort(&self, sexp: &Sexp) -> Result<Sort, ScriptError> {
+        Sort::parse_with(sexp, &|name| self.datatypes.sorts.get(name).cloned())
+            .map_err(|m| err(sexp.pos, m))
+    }
+
+    /// Whether `name` already names a constant, function, definition, constructor or
+    /// selector.
+    fn taken(&self, name: &str) -> bool {
+        self.vars.contains_key(name)
+            || self.functions.contains_key(name)
+            || self.macros.contains_key(name)
+            || self.datatypes.constructors.contains_key(name)
+            || self.datatypes.selectors.contains_key(name)
+    }
+
+    /// Declares the datatypes of a block: their sorts, constructors and selectors
+    /// (`Err`: a name already taken, or a theory's).
+    fn add_datatypes(&mut self, group: &Arc<DatatypeGroup>) -> Result<(), String> {
+        for (i, t) in group.types.iter().enumerate() {
+            let Some(sort) = DatatypeSort::new(group.clone(), i) else {
+                continue;
+            };
+            self.datatypes
+                .sorts
+                .insert(t.name.to_string(), Sort::Datatype(sort.clone()));
+            for (c, ctor) in t.constructors.iter().enumerate() {
+                let names = std::iter::once(&ctor.name).chain(ctor.fields.iter().map(|f| &f.name));
+                for name in names {
+                    if self.taken(name) {
+                        return Err(format!("'{name}' is declared twice"));
+                    }
+                    if Op::from_name(name).is_some()
+                        || matches!(
+                            &**name,
+                            "true"
+                                | "false"
+                                | "let"
+                                | "forall"
+                                | "exists"
+                                | "match"
+                                | "as"
+                                | "_"
+                                | "!"
+                        )
+                    {
+                        return Err(format!(
+                            "'{name}' is a theory's symbol, not a constructor or selector"
+                        ));
+                    }
+                }
+                self.datatypes
+                    .constructors
+                    .insert(ctor.name.to_string(), (sort.clone(), c));
+                for (k, field) in ctor.fields.iter().enumerate() {
+                    self.datatypes
+                        .selectors
+                        .insert(field.name.to_string(), (sort.clone(), c, k));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares the datatypes of a block as [`Checker::add_datatypes`] does, except
+    /// that a constructor or selector whose name is taken (by a function of a model,
+    /// e.g. its definition of a selector) is left out rather than an error.
+    fn add_datatypes_over(&mut self, group: &Arc<DatatypeGroup>) {
+        for (i, t) in group.types.iter().enumerate() {
+            let Some(sort) = DatatypeSort::new(group.clone(), i) else {
+                continue;
+            };
+            self.datatypes
+                .sorts
+                .insert(t.name.to_string(), Sort::Datatype(sort.clone()));
+            for (c, ctor) in t.constructors.iter().enumerate() {
+                if !self.taken(&ctor.name) {
+                    self.datatypes
+                        .constructors
+                        .insert(ctor.name.to_string(), (sort.clone(), c));
+                }
+                for (k, field) in ctor.fields.iter().enumerate() {
+                    if !self.taken(&field.name) {
+                        self.datatypes
+                            .selectors
+                            .insert(field.name.to_string(), (sort.clone(), c, k));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `head` (of an application) is a datatype's constructor (also `(as c
+    /// T)`), selector or tester (`(_ is c)`, `is-c`).
+    fn is_datatype_head(&self, head: &Sexp) -> bool {
+        let dt = &self.datatypes;
+        if dt.constructors.is_empty() {
+            return false;
+        }
+        match &head.kind {
+            SexpKind::Symbol(name) => {
+                dt.constructors.contains_key(name)
+                    || dt.selectors.contains_key(name)
+                    || name
+                        .strip_prefix("is-")
+                        .is_some_and(|c| dt.constructors.contains_key(c))
+            }
+            SexpKind::List(items) => {
+                match items.iter().map(Sexp::as_symbol).collect::<Vec<_>>()[..] {
+                    [Some("_"), Some("is"), Some(c)] | [Some("as"), Some(c), _] => {
+                        dt.constructors.contains_key(c)
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// A constructor, selector or tester applied (`sexp` is the whole application,
+    /// `items` its elements).
+    fn datatype_application(&mut self, sexp: &Sexp, items: &[Sexp]) -> Result<Term, ScriptError> {
+        let head = &items[0];
+        let mut args = items[1..]
+            .iter()
+            .map(|a| self.term(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let name = match &head.kind {
+            SexpKind::Symbol(name) => name.as_str(),
+            SexpKind::List(parts) => {
+                match parts.iter().map(Sexp::as_symbol).collect::<Vec<_>>()[..] {
+                    [Some("_"), Some("is"), Some(c)] => {
+                        let Some((dt, c)) = self.datatypes.constructors.get(c).cloned() else {
+                            return Err(err(head.pos, format!("unknown constructor '{c}'")));
+                        };
+                        return tester(dt, c, args, sexp);
+                    }
+                    [Some("as"), Some(c), _] => {
+                        let Some((dt, _)) = self.datatypes.constructors.get(c) else {
+                            return Err(err(head.pos, format!("unknown constructor '{c}'")));
+                        };
+                        let annotated = self.sort(&parts[2])?;
+                        if annotated != Sort::Datatype(dt.clone()) {
+                            return Err(err(
+                                parts[2].pos,
+                                format!("'{c}' is a constructor of {dt}, not of {annotated}"),
+                            ));
+                        }
+                        c
+                    }
+                    _ => return Err(err(head.pos, format!("unsupported operator '{head}'"))),
+                }
+            }
+            _ => return Err(err(head.pos, format!("unsupported operator '{head}'"))),
+        };
+        if let Some((dt, c)) = self.datatypes.constructors.get(name).cloned() {
+            let want = dt.field_sorts(c);
+            if args.len() != want.len() {
+                return Err(err(
+                    sexp.pos,
+                    format!(
+                        "'{name}' takes {} arguments, not {} in '{sexp}'",
+                        want.len(),
+                        args.len()
+                    ),
+                ));
+            }
+            let mut checked = Vec::with_capacity(args.len());
+            for ((a, want), item) in args.into_iter().zip(&want).zip(&items[1..]) {
+                checked
+                    .push(coerce(a, want).map_err(|m| err(item.pos, format!("{m} in '{sexp}'")))?);
+            }
+            // A constructor of values is a value (as a model prints it).
+            if checked.iter().all(|a| matches!(a.kind, TermKind::Lit(_))) {
+                let fields = checked
+                    .iter()
+                    .filter_map(|a| match &a.kind {
+                        TermKind::Lit(v) => Some(v.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                return Ok(Term::lit(dt.value(c, fields)));
+            }
+            return Ok(Term {
+                kind: TermKind::Datatype(DtOp::Construct(c), checked),
+                sort: Sort::Datatype(dt),
+            });
+        }
+        if let Some((dt, c, k)) = self.datatypes.selectors.get(name).cloned() {
+            let [arg] = args.as_slice() else {
+                return Err(err(
+                    sexp.pos,
+                    format!("'{name}' takes 1 arguments, not {} in '{sexp}'", args.len()),
+                ));
+            };
+            if arg.sort != Sort::Datatype(dt.clone()) {
+                return Err(err(
+                    items[1].pos,
+                    format!("expected {dt}, found {} '{arg}' in '{sexp}'", arg.sort),
+                ));
+            }
+            return Ok(Term {
+                sort: dt.field_sort(c, k),
+                kind: TermKind::Datatype(DtOp::Select(c, k), std::mem::take(&mut args)),
+            });
+        }
+        match name
+            .strip_prefix("is-")
+            .and_then(|c| self.datatypes.constructors.get(c))
+        {
+            Some((dt, c)) => tester(dt.clone(), *c, args, sexp),
+            None => Err(err(head.pos, format!("unsupported operator '{name}'"))),
+        }
+    }
+
+    /// `(forall ((x S) ...) body)` or `(exists ...)`: the variables bound at the next
+    /// levels, hiding constants and outer variables of the same names in the body.
+    fn quantifier(
+        &mut self,
+        kind: QuantKind,
+        items: &[Sexp],
+        pos: Pos,
+    ) -> Result<Term, ScriptError> {
+        let [_, vars, body] = items else {
+            return Err(err(pos, format!("malformed {kind}")));
+        };
+        let vars = vars
+            .as_list()
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| err(vars.pos, format!("{kind} needs a list of variables")))?;
+        let level = self.depth;
+        let mut scope = HashMap::new();
+        let mut bound: Vec<(Arc<str>, Sort)> = Vec::with_capacity(vars.len());
+        for (i, v) in vars.iter().enumerate() {
+            let Some([name, sort]) = v.as_list() else {
+                return Err(err(v.pos, "expected (variable sort)"));
+            };
+            let name: Arc<str> = name
+                .as_symbol()
+                .ok_or_else(|| err(name.pos, "expected a variable name"))?
+                .into();
+            let sort = self.sort(sort)?;
+            if sort == Sort::RegLan {
+                return Err(err(v.pos, "a variable of sort RegLan"));
+            }
+            if bound.iter().any(|(n, _)| *n == name) {
+                return Err(err(v.pos, format!("'{name}' is bound twice")));
+            }
+            scope.insert(
+                name.to_string(),
+                Term {
+                    kind: TermKind::Bound(level + i as u32, name.clone()),
+                    sort: sort.clone(),
+                },
+            );
+            bound.push((name, sort));
+        }
+        let body = self.bind(scope, bound.len() as u32, body)?;
+        if body.sort != Sort::Bool {
+            return Err(err(
+                items[2].pos,
+                format!("the body of {kind} has sort {}, not Bool", body.sort),
+            ));
+        }
+        Ok(Term {
+            kind: TermKind::Quantifier(
+                Arc::new(Quantifier {
+                    kind,
+                    vars: bound,
+                    level,
+                }),
+                vec![body],
+            ),
+            sort: Sort::Bool,
+        })
+    }
+
+    /// Checks `body` with `scope`'s `count` bound variables in scope (at the next
+    /// levels).
+    fn bind(
+        &mut self,
+        scope: HashMap<String, Term>,
+        count: u32,
+        body: &Sexp,
+    ) -> Result<Term, ScriptError> {
+        self.depth += count;
+        self.scopes.push(scope);
+        let body = self.term(body);
+        self.scopes.pop();
+        self.depth -= count;
+        body
+    }
+
+    /// `(match t ((pattern body) ...))`: a pattern is a constructor without fields,
+    /// a constructor with one variable per field, or a variable (bound to `t`).
+    fn match_term(&mut self, items: &[Sexp], pos: Pos) -> Result<Term, ScriptError> {
+        let [_, scrutinee, cases] = items else {
+            return Err(err(pos, "malformed match"));
+        };
+        let t = self.term(scrutinee)?;
+        let Some(dt) = t.sort.datatype().cloned() else {
+            return Err(err(
+                scrutinee.pos,
+                format!("match on a {}, not a datatype", t.sort),
+            ));
+        };
+        let cases = cases
+            .as_list()
+            .filter(|c| !c.is_empty())
+            .ok_or_else(|| err(cases.pos, "match needs a list of cases"))?;
+        let mut patterns = Vec::with_capacity(cases.len());
+        let mut args = vec![t];
+        for case in cases {
+            let Some([pattern, body]) = case.as_list() else {
+                return Err(err(case.pos, "expected (pattern term)"));
+            };
+            let level = self.depth;
+            let (pattern, bound): (Pattern, Vec<(Arc<str>, Sort)>) = match &pattern.kind {
+                SexpKind::Symbol(name) => match dt.constructor_index(name) {
+                    Some(c) if dt.constructors()[c].fields.is_empty() => {
+                        (Pattern::Constructor(c, Vec::new()), Vec::new())
+                    }
+                    Some(_) => {
+                        return Err(err(
+                            pattern.pos,
+                            format!("the pattern '{name}' needs a variable per field"),
+                        ))
+                    }
+                    None => {
+                        let name: Arc<str> = name.as_str().into();
+                        (
+                            Pattern::Var(name.clone()),
+                            vec![(name, Sort::Datatype(dt.clone()))],
+                        )
+                    }
+                },
+                SexpKind::List(parts) => {
+                    let c = parts
+                        .first()
+                        .and_then(Sexp::as_symbol)
+                        .and_then(|n| dt.constructor_index(n))
+                        .ok_or_else(|| {
+                            err(
+                                pattern.pos,
+                                format!("'{pattern}' is no constructor of {dt}"),
+                            )
+                        })?;
+                    let sorts = dt.field_sorts(c);
+                    if parts.len() - 1 != sorts.len() {
+                        return Err(err(
+                            pattern.pos,
+                            format!(
+                                "the pattern '{pattern}' has {} variables for {} fields",
+                                parts.len() - 1,
+                                sorts.len()
+                            ),
+                        ));
+                    }
+                    let mut vars: Vec<Arc<str>> = Vec::new();
+                    for p in &parts[1..] {
+                        let v: Arc<str> = p
+                            .as_symbol()
+                            .ok_or_else(|| err(p.pos, "expected a pattern variable"))?
+                            .into();
+                        if vars.contains(&v) {
+                            return Err(err(p.pos, format!("'{v}' is bound twice")));
+                        }
+                        vars.push(v);
+                    }
+                    let bound = vars.iter().cloned().zip(sorts).collect();
+                    (Pattern::Constructor(c, vars), bound)
+                }
+                _ => return Err(err(pattern.pos, "malformed pattern")),
+            };
+            let scope: HashMap<String, Term> = bound
+                .iter()
+                .enumerate()
+                .map(|(i, (name, sort))| {
+                    (
+                        name.to_string(),
+                        Term {
+                            kind: TermKind::Bound(level + i as u32, name.clone()),
+                            sort: sort.clone(),
+                        },
+                    )
+                })
+                .collect();
+            args.push(self.bind(scope, bound.len() as u32, body)?);
+            patterns.push(MatchCase { pattern, level });
+        }
+        let sort = same(&mut args[1..]).map_err(|m| err(pos, format!("{m} in a match")))?;
+        Ok(Term {
+            kind: TermKind::Match(patterns.into(), args),
+            sort,
+        })
+    }
+
+    /// `(as t S)` as a term: a constructor without fields of datatype `S`, or a term of
+    /// sort `S`.
+    fn qualified(&mut self, items: &[Sexp], pos: Pos) -> Result<Term, ScriptError> {
+        let [_, name, sort] = items else {
+            return Err(err(pos, "malformed (as ...)"));
+        };
+        let sort = self.sort(sort)?;
+        if let Some((dt, c)) = name
+            .as_symbol()
+            .and_then(|n| self.datatypes.constructors.get(n))
+            .cloned()
+        {
+            if Sort::Datatype(dt.clone()) != sort {
+                return Err(err(
+                    pos,
+                    format!("'{name}' is a constructor of {dt}, not of {sort}"),
+                ));
+            }
+            if !dt.constructors()[c].fields.is_empty() {
+                return Err(err(
+                    pos,
+                    format!(
+                        "'{name}' takes {} arguments, not 0",
+                        dt.constructors()[c].fields.len()
+                    ),
+                ));
+            }
+            return Ok(Term::lit(dt.value(c, Vec::new())));
+        }
+        let t = self.term(name)?;
+        coerce(t, &sort).map_err(|m| err(pos, m))
     }
 
     /// Applies a macro to checked arguments: its body checked with the parameters
@@ -674,6 +1360,27 @@ impl Checker {
                 self.annotated(items, sexp.pos)
             }
             SexpKind::List(items)
+                if matches!(
+                    items.first().and_then(Sexp::as_symbol),
+                    Some("forall" | "exists")
+                ) =>
+            {
+                let kind = if items[0].is_symbol("forall") {
+                    QuantKind::Forall
+                } else {
+                    QuantKind::Exists
+                };
+                self.quantifier(kind, items, sexp.pos)
+            }
+            SexpKind::List(items) if items.first().and_then(Sexp::as_symbol) == Some("match") => {
+                self.match_term(items, sexp.pos)
+            }
+            SexpKind::List(items)
+                if items.len() == 3 && items[0].is_symbol("as") && !items[1].is_symbol("const") =>
+            {
+                self.qualified(items, sexp.pos)
+            }
+            SexpKind::List(items)
                 if items
                     .first()
                     .and_then(Sexp::as_symbol)
@@ -692,6 +1399,9 @@ impl Checker {
                     .is_some_and(|h| self.functions.contains_key(h)) =>
             {
                 self.call(sexp, items)
+            }
+            SexpKind::List(items) if !items.is_empty() && self.is_datatype_head(&items[0]) => {
+                self.datatype_application(sexp, items)
             }
             SexpKind::List(items) if !items.is_empty() => self.application(sexp, items),
             _ => Err(err(sexp.pos, format!("unsupported term '{sexp}'"))),
@@ -722,6 +1432,22 @@ impl Checker {
                 kind: TermKind::Var(i, decl.name.clone()),
                 sort: decl.sort.clone(),
             });
+        }
+        if let Some((dt, c)) = self.datatypes.constructors.get(name) {
+            let fields = dt.constructors()[*c].fields.len();
+            if fields > 0 {
+                return Err(err(
+                    pos,
+                    format!("'{name}' takes {fields} arguments, not 0 (it is a constructor)"),
+                ));
+            }
+            return Ok(Term::lit(dt.value(*c, Vec::new())));
+        }
+        if self.datatypes.selectors.contains_key(name) {
+            return Err(err(
+                pos,
+                format!("'{name}' takes 1 arguments, not 0 (it is a selector)"),
+            ));
         }
         let constant = match name {
             "true" => return Ok(Term::lit(Value::Bool(true))),
@@ -783,6 +1509,11 @@ impl Checker {
                         .next()
                         .and_then(Sexp::as_symbol)
                         .ok_or_else(|| err(attr.pos, ":named needs a symbol"))?;
+                    // Inside a quantifier a name would outlive the variables the term
+                    // mentions: the annotation is dropped (like `:pattern`).
+                    if self.depth > 0 && term.has_free_bound() {
+                        continue;
+                    }
                     self.macros.insert(
                         name.to_string(),
                         Macro {
@@ -883,7 +1614,7 @@ impl Checker {
                     "str.to.re" => Some(Op::StrToRe),
                     "str.to.int" | "str.to-int" => Some(Op::StrToInt),
                     "int.to.str" | "str.from-int" => Some(Op::StrFromInt),
-                    "bv2int" => Some(Op::Bv2Nat),
+                    "bv2int" | "ubv_to_int" => Some(Op::Bv2Nat),
                     _ => None,
                 })
                 .map(|op| (op, None))
@@ -917,7 +1648,7 @@ impl Checker {
                             ("repeat", &[k]) => Op::Repeat(k),
                             ("rotate_left", &[k]) => Op::RotateLeft(k),
                             ("rotate_right", &[k]) => Op::RotateRight(k),
-                            ("int2bv", &[k]) => Op::Int2Bv(k),
+                            ("int2bv" | "int_to_bv", &[k]) => Op::Int2Bv(k),
                             ("divisible", &[k]) if k > 0 => Op::Divisible(k),
                             ("to_fp", &[e, s]) => Op::ToFp(e, s),
                             ("to_fp_unsigned", &[e, s]) => Op::ToFpUnsigned(e, s),
@@ -972,6 +1703,26 @@ fn const_array(
     Ok(Term {
         kind: TermKind::App(Op::ConstArray, vec![value]),
         sort,
+    })
+}
+
+/// The tester of constructor `c` of `dt` applied to `args` (`sexp`: the application).
+fn tester(dt: DatatypeSort, c: usize, args: Vec<Term>, sexp: &Sexp) -> Result<Term, ScriptError> {
+    let [arg] = args.as_slice() else {
+        return Err(err(
+            sexp.pos,
+            format!("a tester takes 1 arguments, not {} in '{sexp}'", args.len()),
+        ));
+    };
+    if arg.sort != Sort::Datatype(dt.clone()) {
+        return Err(err(
+            sexp.pos,
+            format!("expected {dt}, found {} '{arg}' in '{sexp}'", arg.sort),
+        ));
+    }
+    Ok(Term {
+        kind: TermKind::Datatype(DtOp::Test(c), args),
+        sort: Sort::Bool,
     })
 }
 
@@ -1109,7 +1860,7 @@ fn signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
         | IsInt | Pi | Sin | Cos | Tan | Divisible(_) => arithmetic_signature(op, args),
         BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvMul | BvSub | BvUdiv | BvUrem | BvSdiv
         | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt | BvUge | BvSlt
-        | BvSle | BvSgt | BvSge | Bv2Nat | BvNand | BvNor | BvXnor | BvComp | Concat
+        | BvSle | BvSgt | BvSge | Bv2Nat | Sbv2Int | BvNand | BvNor | BvXnor | BvComp | Concat
         | Extract(..) | ZeroExtend(_) | SignExtend(_) | Repeat(_) | RotateLeft(_)
         | RotateRight(_) | Int2Bv(_) => bitvector_signature(op, args),
         Select | Store | ConstArray => array_signature(op, args),
@@ -1243,7 +1994,7 @@ fn bitvector_signature(op: Op, args: &mut [Term]) -> Result<Sort, String> {
             bv_width(args)?;
             Sort::Bool
         }
-        Bv2Nat => {
+        Bv2Nat | Sbv2Int => {
             arity(op, args, 1, 1)?;
             bv_width(args)?;
             Sort::Int
@@ -1620,7 +2371,10 @@ mod tests {
         assert!(Script::parse("(declare-const a Int)(assert a)").is_err());
         assert!(Script::parse("(declare-fun f (Int) Int)(assert (f 1))").is_err());
         assert!(Script::parse("(push 1)(pop 2)").is_err());
-        assert!(Script::parse("(declare-datatypes ((T 0)) (((c))))").is_err());
+        // Parametric datatypes are not supported; plain ones are.
+        let e = Script::parse("(declare-datatypes ((T 1)) ((par (X) ((c (f X))))))").unwrap_err();
+        assert_eq!(e.unsupported(), Some("parametric datatype"), "{e}");
+        assert!(Script::parse("(declare-datatypes ((T 0)) (((c))))").is_ok());
         assert!(Script::parse("(assert (not))").is_err());
         assert!(Script::parse("(assert (= #x0 #b0))").is_err());
         assert!(Script::parse("(declare-const a Int)(declare-const a Int)").is_err());

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::datatype::DatatypeSort;
 use crate::sexp::{Sexp, SexpKind};
 
 /// An SMT-LIB sort of the supported theories.
@@ -28,6 +29,8 @@ pub enum Sort {
     String,
     /// `RegLan`.
     RegLan,
+    /// A datatype a script declares (`declare-datatypes`), by its declaration.
+    Datatype(DatatypeSort),
 }
 
 /// The widest bit-vector supported (values are big integers; the bound keeps a
@@ -40,8 +43,14 @@ impl Sort {
         Sort::Array(Arc::new((index, element)))
     }
 
-    /// Reads a sort; `Err` holds the reason.
+    /// Reads a sort of the theories; `Err` holds the reason.
     pub fn parse(sexp: &Sexp) -> Result<Sort, String> {
+        Sort::parse_with(sexp, &|_| None)
+    }
+
+    /// Reads a sort, looking names that are no theory's sort up in `named` (the
+    /// datatypes a script declares); `Err` holds the reason.
+    pub fn parse_with(sexp: &Sexp, named: &dyn Fn(&str) -> Option<Sort>) -> Result<Sort, String> {
         match &sexp.kind {
             SexpKind::Symbol(s) => match s.as_str() {
                 "Bool" => Ok(Sort::Bool),
@@ -54,7 +63,7 @@ impl Sort {
                 "Float16" => Ok(Sort::Float(5, 11)),
                 "Float32" => Ok(Sort::Float(8, 24)),
                 "Float128" => Ok(Sort::Float(15, 113)),
-                _ => Err(format!("unsupported sort '{s}'")),
+                _ => named(s).ok_or_else(|| format!("unsupported sort '{s}'")),
             },
             SexpKind::List(items) => {
                 let heads: Vec<Option<&str>> = items.iter().map(Sexp::as_symbol).collect();
@@ -77,8 +86,8 @@ impl Sort {
                         }
                     }
                     [Some("Array"), _, _] => Ok(Sort::array(
-                        Sort::parse(&items[1])?,
-                        Sort::parse(&items[2])?,
+                        Sort::parse_with(&items[1], named)?,
+                        Sort::parse_with(&items[2], named)?,
                     )),
                     _ => Err(format!("unsupported sort '{sexp}'")),
                 }
@@ -121,6 +130,27 @@ impl Sort {
             _ => None,
         }
     }
+
+    /// The datatype, if the sort is one.
+    pub fn datatype(&self) -> Option<&DatatypeSort> {
+        match self {
+            Sort::Datatype(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on every datatype the sort is or contains (an array's index and
+    /// element sorts), outermost first.
+    pub fn for_each_datatype(&self, f: &mut impl FnMut(&DatatypeSort)) {
+        match self {
+            Sort::Datatype(d) => f(d),
+            Sort::Array(parts) => {
+                parts.0.for_each_datatype(f);
+                parts.1.for_each_datatype(f);
+            }
+            _ => {}
+        }
+    }
 }
 
 fn numeral_u32(sexp: &Sexp) -> Option<u32> {
@@ -143,6 +173,7 @@ impl fmt::Display for Sort {
             Sort::RoundingMode => f.write_str("RoundingMode"),
             Sort::String => f.write_str("String"),
             Sort::RegLan => f.write_str("RegLan"),
+            Sort::Datatype(d) => write!(f, "{d}"),
         }
     }
 }

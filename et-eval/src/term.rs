@@ -30,6 +30,88 @@ pub enum TermKind {
     /// An uninterpreted function (`declare-fun` with parameters, or a function a model
     /// defines) applied to arguments of its parameters' sorts; a model gives its value.
     Call(Arc<FunDecl>, Vec<Term>),
+    /// A variable bound by a quantifier or a `match` pattern: its level (how many
+    /// variables are bound around its binder, counting outward) and its name. Levels,
+    /// not distances, so that a term `let` substitutes deeper keeps its meaning.
+    Bound(u32, Arc<str>),
+    /// `(forall ...)` or `(exists ...)`: the binder, and the body (the one element).
+    Quantifier(Arc<Quantifier>, Vec<Term>),
+    /// A constructor, selector or tester of a datatype applied to its arguments (the
+    /// datatype is the term's sort for a constructor, its argument's otherwise).
+    Datatype(DtOp, Vec<Term>),
+    /// `(match t (cases))`: the scrutinee, then one body per case; the cases'
+    /// patterns.
+    Match(Arc<[MatchCase]>, Vec<Term>),
+}
+
+/// `forall` or `exists`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QuantKind {
+    /// `forall`.
+    Forall,
+    /// `exists`.
+    Exists,
+}
+
+impl fmt::Display for QuantKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            QuantKind::Forall => "forall",
+            QuantKind::Exists => "exists",
+        })
+    }
+}
+
+/// A quantifier's binder: which quantifier, its variables, and the level of the first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quantifier {
+    /// `forall` or `exists`.
+    pub kind: QuantKind,
+    /// The bound variables, with their sorts (at least one); the i-th is
+    /// [`TermKind::Bound`] at level `level + i` in the body.
+    pub vars: Vec<(Arc<str>, Sort)>,
+    /// The level of the first variable.
+    pub level: u32,
+}
+
+/// One case of a `match`: its pattern and the level of its first variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchCase {
+    /// The pattern.
+    pub pattern: Pattern,
+    /// The level of the pattern's first variable (its body sees the variables at
+    /// `level`, `level + 1`, ...).
+    pub level: u32,
+}
+
+/// A pattern of a `match` case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Pattern {
+    /// A constructor (its number) with one variable per field: `nil`, `(cons h t)`.
+    Constructor(usize, Vec<Arc<str>>),
+    /// A variable that matches anything and is bound to the scrutinee (`_` too).
+    Var(Arc<str>),
+}
+
+impl Pattern {
+    /// How many variables the pattern binds.
+    pub fn arity(&self) -> u32 {
+        match self {
+            Pattern::Constructor(_, vars) => vars.len() as u32,
+            Pattern::Var(_) => 1,
+        }
+    }
+}
+
+/// The operations of a datatype.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DtOp {
+    /// The constructor of this number, applied to its fields.
+    Construct(usize),
+    /// The selector of field `.1` of constructor `.0`.
+    Select(usize, usize),
+    /// The tester `(_ is c)` of constructor `.0`.
+    Test(usize),
 }
 
 /// An uninterpreted function: its name and signature.
@@ -92,7 +174,7 @@ macro_rules! ops {
             RotateLeft(u32),
             /// `(_ rotate_right k)`.
             RotateRight(u32),
-            /// `(_ int2bv w)`.
+            /// `(_ int2bv w)` (SMT-LIB 2.7: `(_ int_to_bv w)`).
             Int2Bv(u32),
             /// `(_ divisible n)`.
             Divisible(u32),
@@ -242,8 +324,10 @@ ops! {
     BvSgt = "bvsgt",
     /// `bvsge`.
     BvSge = "bvsge",
-    /// `bv2nat`.
+    /// `bv2nat` (SMT-LIB 2.7: `ubv_to_int`).
     Bv2Nat = "bv2nat",
+    /// `sbv_to_int` (SMT-LIB 2.7): the two's-complement value.
+    Sbv2Int = "sbv_to_int",
     /// `concat`.
     Concat = "concat",
     /// `bvcomp`.
@@ -381,13 +465,68 @@ impl Term {
         }
     }
 
-    /// The arguments of an application of an operator or a function (none for other
-    /// terms).
+    /// The arguments of an application of an operator, a function or a datatype's
+    /// operation; a quantifier's body; a `match`'s scrutinee and bodies (none for
+    /// other terms).
     pub fn args(&self) -> &[Term] {
         match &self.kind {
-            TermKind::App(_, args) | TermKind::Call(_, args) => args,
+            TermKind::App(_, args)
+            | TermKind::Call(_, args)
+            | TermKind::Datatype(_, args)
+            | TermKind::Quantifier(_, args)
+            | TermKind::Match(_, args) => args,
             _ => &[],
         }
+    }
+
+    /// [`Term::args`], mutably.
+    fn args_mut(&mut self) -> Option<&mut Vec<Term>> {
+        match &mut self.kind {
+            TermKind::App(_, args)
+            | TermKind::Call(_, args)
+            | TermKind::Datatype(_, args)
+            | TermKind::Quantifier(_, args)
+            | TermKind::Match(_, args) => Some(args),
+            _ => None,
+        }
+    }
+
+    /// Whether the term has a quantifier inside (or is one).
+    pub fn has_quantifier(&self) -> bool {
+        let mut found = false;
+        self.for_each(&mut |t| found |= matches!(t.kind, TermKind::Quantifier(..)));
+        found
+    }
+
+    /// Whether the term mentions a bound variable that no binder inside it binds (it
+    /// has a meaning only inside a quantifier or `match`).
+    pub fn has_free_bound(&self) -> bool {
+        /// `ranges`: the levels the binders around `t` (inside the whole term) bind.
+        fn walk(t: &Term, ranges: &mut Vec<(u32, u32)>) -> bool {
+            crate::deep(|| match &t.kind {
+                TermKind::Bound(l, _) => !ranges.iter().any(|(lo, hi)| (*lo..*hi).contains(l)),
+                TermKind::Quantifier(q, body) => {
+                    ranges.push((q.level, q.level.saturating_add(q.vars.len() as u32)));
+                    let free = body.iter().any(|b| walk(b, ranges));
+                    ranges.pop();
+                    free
+                }
+                TermKind::Match(cases, args) => {
+                    let Some((scrutinee, bodies)) = args.split_first() else {
+                        return false;
+                    };
+                    walk(scrutinee, ranges)
+                        || cases.iter().zip(bodies).any(|(c, b)| {
+                            ranges.push((c.level, c.level.saturating_add(c.pattern.arity())));
+                            let free = walk(b, ranges);
+                            ranges.pop();
+                            free
+                        })
+                }
+                _ => t.args().iter().any(|a| walk(a, ranges)),
+            })
+        }
+        walk(self, &mut Vec::new())
     }
 
     /// Calls `f` on every uninterpreted function the term applies (with repeats).
@@ -431,13 +570,13 @@ impl Clone for Term {
 impl Drop for Term {
     /// Drops deep terms without recursion.
     fn drop(&mut self) {
-        if let TermKind::App(_, args) | TermKind::Call(_, args) = &mut self.kind {
+        if let Some(args) = self.args_mut() {
             if args.iter().all(|a| a.args().is_empty()) {
                 return;
             }
             let mut stack = std::mem::take(args);
             while let Some(mut t) = stack.pop() {
-                if let TermKind::App(_, a) | TermKind::Call(_, a) = &mut t.kind {
+                if let Some(a) = t.args_mut() {
                     stack.append(a);
                 }
             }
@@ -447,12 +586,55 @@ impl Drop for Term {
 
 impl fmt::Display for Term {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::deep(|| self.write(f))
+        self.write(f, &mut Vec::new())
+    }
+}
+
+/// The names the binders around a term being printed give their variables, by level.
+type Printed = Vec<(u32, Arc<str>)>;
+
+/// The name variable `name` of a binder of the levels `lo..` prints with: its own,
+/// unless its scope `body` mentions a constant of that name or a variable bound
+/// outside the binder that prints so (as `let` substitution can make happen) — then
+/// `name!level`, so that the printed formula means what the term does.
+fn binder_name(name: &Arc<str>, level: u32, lo: u32, body: &[Term], names: &Printed) -> Arc<str> {
+    let mut captured = false;
+    for b in body {
+        b.for_each(&mut |t| match &t.kind {
+            TermKind::Var(_, n) if n == name => captured = true,
+            TermKind::Bound(l, n) if *l < lo => {
+                let printed = names
+                    .iter()
+                    .rev()
+                    .find(|(x, _)| x == l)
+                    .map_or(n, |(_, p)| p);
+                captured |= printed == name;
+            }
+            _ => {}
+        });
+    }
+    if captured {
+        format!("{name}!{level}").into()
+    } else {
+        name.clone()
     }
 }
 
 impl Term {
-    fn write(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    fn write(&self, f: &mut fmt::Formatter<'_>, names: &mut Printed) -> fmt::Result {
+        crate::deep(|| self.write_inner(f, names))
+    }
+
+    /// ` a1 a2 ...`.
+    fn write_args(args: &[Term], f: &mut fmt::Formatter<'_>, names: &mut Printed) -> fmt::Result {
+        for a in args {
+            f.write_str(" ")?;
+            a.write(f, names)?;
+        }
+        Ok(())
+    }
+
+    fn write_inner(&self, f: &mut fmt::Formatter<'_>, names: &mut Printed) -> fmt::Result {
         match &self.kind {
             TermKind::Lit(v) => write!(f, "{v}"),
             TermKind::ReConst(c) => f.write_str(match c {
@@ -461,11 +643,112 @@ impl Term {
                 ReConst::Allchar => "re.allchar",
             }),
             TermKind::Var(_, name) => f.write_str(name),
+            TermKind::Bound(level, name) => f.write_str(
+                names
+                    .iter()
+                    .rev()
+                    .find(|(l, _)| l == level)
+                    .map_or(name, |(_, p)| p),
+            ),
+            TermKind::Quantifier(q, body) => {
+                let outer = names.len();
+                write!(f, "({} (", q.kind)?;
+                for (i, (name, sort)) in q.vars.iter().enumerate() {
+                    let level = q.level + i as u32;
+                    let printed = binder_name(name, level, q.level, body, names);
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    write!(f, "({printed} {sort})")?;
+                    names.push((level, printed));
+                }
+                f.write_str(")")?;
+                let written = Term::write_args(body, f, names);
+                names.truncate(outer);
+                written?;
+                f.write_str(")")
+            }
+            TermKind::Datatype(op, args) => {
+                let owner = match op {
+                    DtOp::Construct(_) => self.sort.datatype(),
+                    _ => args.first().and_then(|a| a.sort.datatype()),
+                };
+                let Some(dt) = owner else {
+                    return f.write_str("(ill-sorted datatype operation)");
+                };
+                let ctor = |c: usize| dt.constructors().get(c);
+                match op {
+                    DtOp::Construct(c) => {
+                        let name = ctor(*c).map_or("?", |c| &c.name);
+                        if args.is_empty() {
+                            return f.write_str(name);
+                        }
+                        write!(f, "({name}")?;
+                    }
+                    DtOp::Select(c, k) => {
+                        let name = ctor(*c)
+                            .and_then(|c| c.fields.get(*k))
+                            .map_or("?", |f| &f.name);
+                        write!(f, "({name}")?;
+                    }
+                    DtOp::Test(c) => {
+                        write!(f, "((_ is {})", ctor(*c).map_or("?", |c| &c.name))?;
+                    }
+                }
+                Term::write_args(args, f, names)?;
+                f.write_str(")")
+            }
+            TermKind::Match(cases, args) => {
+                let Some((scrutinee, bodies)) = args.split_first() else {
+                    return f.write_str("(match)");
+                };
+                let dt = scrutinee.sort.datatype();
+                f.write_str("(match ")?;
+                scrutinee.write(f, names)?;
+                f.write_str(" (")?;
+                for (i, (case, body)) in cases.iter().zip(bodies).enumerate() {
+                    if i > 0 {
+                        f.write_str(" ")?;
+                    }
+                    let outer = names.len();
+                    let body_slice = std::slice::from_ref(body);
+                    let bind = |k: usize, name: &Arc<str>, names: &mut Printed| {
+                        let level = case.level + k as u32;
+                        let printed = binder_name(name, level, case.level, body_slice, names);
+                        names.push((level, printed.clone()));
+                        printed
+                    };
+                    match &case.pattern {
+                        Pattern::Var(name) => {
+                            let printed = bind(0, name, names);
+                            write!(f, "({printed} ")?;
+                        }
+                        Pattern::Constructor(c, vars) => {
+                            let name = dt
+                                .and_then(|d| d.constructors().get(*c))
+                                .map_or("?", |c| &c.name);
+                            if vars.is_empty() {
+                                write!(f, "({name} ")?;
+                            } else {
+                                let printed: Vec<Arc<str>> = vars
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(k, v)| bind(k, v, names))
+                                    .collect();
+                                write!(f, "(({name} {}) ", printed.join(" "))?;
+                            }
+                        }
+                    }
+                    let written = body.write(f, names);
+                    names.truncate(outer);
+                    written?;
+                    f.write_str(")")?;
+                }
+                f.write_str("))")
+            }
             TermKind::Call(decl, args) => {
                 write!(f, "({}", decl.name)?;
-                for a in args {
-                    write!(f, " {a}")?;
-                }
+                Term::write_args(args, f, names)?;
                 f.write_str(")")
             }
             TermKind::App(op, args) => {
@@ -488,9 +771,7 @@ impl Term {
                     }
                     _ => write!(f, "({}", op.name())?,
                 }
-                for a in args {
-                    write!(f, " {a}")?;
-                }
+                Term::write_args(args, f, names)?;
                 f.write_str(")")
             }
         }

@@ -8,6 +8,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::datatype::DatatypeValue;
 use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
 use crate::sort::Sort;
@@ -40,6 +41,8 @@ pub enum Value {
     Str(SmtString),
     /// An array with finitely many stored entries over a default.
     Array(Arc<ArrayValue>),
+    /// A value of a datatype: a constructor applied to its fields' values.
+    Datatype(Arc<DatatypeValue>),
 }
 
 /// An array value: `default` everywhere except at the `entries`' indices.
@@ -90,6 +93,7 @@ impl Value {
             Value::Rm(_) => Sort::RoundingMode,
             Value::Str(_) => Sort::String,
             Value::Array(a) => a.sort.clone(),
+            Value::Datatype(d) => Sort::Datatype(d.sort.clone()),
         }
     }
 
@@ -106,8 +110,8 @@ impl Value {
         }
     }
 
-    /// SMT-LIB equality (`=`): structural for floating point (NaN = NaN, +0 ≠ −0),
-    /// extensional for arrays.
+    /// SMT-LIB equality (`=`): structural for floating point (NaN = NaN, +0 ≠ −0)
+    /// and datatypes, extensional for arrays.
     pub fn smt_eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Bool(a), Value::Bool(b)) => a == b,
@@ -131,6 +135,7 @@ impl Value {
             (Value::Rm(a), Value::Rm(b)) => a == b,
             (Value::Str(a), Value::Str(b)) => a == b,
             (Value::Array(a), Value::Array(b)) => a.extensional_eq(b),
+            (Value::Datatype(a), Value::Datatype(b)) => a.smt_eq(b),
             _ => false,
         }
     }
@@ -143,6 +148,7 @@ fn small_domain_size(sort: &Sort) -> Option<u64> {
         Sort::Bool => Some(2),
         Sort::BitVec(w) if *w < 32 => Some(1u64 << w),
         Sort::RoundingMode => Some(5),
+        Sort::Datatype(d) => d.domain_size(),
         _ => None,
     }
 }
@@ -267,6 +273,7 @@ impl fmt::Display for Value {
                 }
                 f.write_str(&text)
             }
+            Value::Datatype(d) => write!(f, "{d}"),
         }
     }
 }

@@ -2,17 +2,21 @@
 //!
 //! Each constant gets a short list of small values of its sort (integers −4..4, a few
 //! rationals, bit-vector corner cases, short strings over the formula's own
-//! characters, floating-point specials, constant arrays with at most one store), with
-//! the formula's own literals mixed in; assignments are tried smallest first (by the
-//! largest position in any list). A witness is returned only when evaluation says
-//! *true*, so a witness is a proof of satisfiability. Formulas with uninterpreted
-//! functions get no witness (the search assigns constants only).
+//! characters, floating-point specials, constant arrays with at most one store,
+//! datatype values nesting constructors at most two deep), with the formula's own
+//! literals mixed in; assignments are tried smallest first (by the largest position in
+//! any list). A witness is returned only when evaluation says *true*, so a witness is
+//! a proof of satisfiability: a quantifier counts only when its verdict is exact (a
+//! finite domain walked, or an `exists`' instance found), never a bounded search's
+//! undetermined one. Formulas with uninterpreted functions get no witness (the search
+//! assigns constants only).
 
 use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 
+use crate::datatype;
 use crate::eval::{evaluate, Assignment, Evaluation, Limits, Truth};
 use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
@@ -94,11 +98,14 @@ pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
         return None;
     }
     // A candidate that needs more than the first precision is skipped: another one
-    // is likelier to be quick than this one to be decided.
+    // is likelier to be quick than this one to be decided. Likewise one whose
+    // quantifiers need more than a few thousand instances (12-bit domains): the
+    // search evaluates up to `max_assignments` candidates.
     let limits = Limits {
         evaluations: 32,
         precisions: 1,
         explain: false,
+        instances: WITNESS_INSTANCES,
     };
     let mut tried = 0;
     let widest = lists.iter().map(Vec::len).max().unwrap_or(0);
@@ -128,6 +135,9 @@ pub fn find_witness(script: &Script, bound: &WitnessBound) -> Option<Witness> {
     }
     None
 }
+
+/// How many quantifier bodies the evaluation of one candidate assignment may evaluate.
+const WITNESS_INSTANCES: usize = 1 << 12;
 
 /// The next tuple of positions with every position ≤ r (odometer, last fastest).
 fn advance(positions: &mut [usize], lists: &[Vec<Value>], r: usize) -> bool {
@@ -196,6 +206,7 @@ fn candidates(sort: &Sort, lits: &Literals) -> Vec<Value> {
         Sort::RoundingMode => RoundingMode::ALL.map(Value::Rm).to_vec(),
         Sort::String => string_candidates(lits),
         Sort::Array(parts) => array_candidates(sort, &parts.0, &parts.1, lits),
+        Sort::Datatype(d) => datatype::small_values(d, 2, 3, 32, &|s| candidates(s, lits)),
         Sort::RegLan => Vec::new(),
     }
 }

@@ -78,6 +78,20 @@ pub struct RunManifest {
     /// so they are not run.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inapplicable_configurations: Vec<InapplicableConfiguration>,
+    /// Solvers asked for whose family does not take the grammar's logic (yices on
+    /// strings, bitwuzla on integers): not run, never judges.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outside_logic: Vec<OutsideLogic>,
+}
+
+/// A solver left out of a campaign because its family does not take the grammar's
+/// logic ([`crate::solvers::family::Family::lacks`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutsideLogic {
+    /// Its name (`yices-2.6.5`).
+    pub name: String,
+    /// What of the logic its family does not take (`strings and quantifiers`).
+    pub lacks: String,
 }
 
 /// An option configuration left out of a campaign because its options act only on
@@ -490,6 +504,7 @@ mod tests {
             }],
             refused_configurations: Vec::new(),
             inapplicable_configurations: Vec::new(),
+            outside_logic: Vec::new(),
         }
     }
 

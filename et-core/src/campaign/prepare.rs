@@ -26,7 +26,7 @@ use crate::solvers::session::DEFAULT_RESTART_AFTER;
 use crate::solvers::{self, Pool, PoolError, SolverConfig};
 
 use super::error::CampaignError;
-use super::manifest::{InapplicableConfiguration, RefusedConfiguration, RunManifest};
+use super::manifest::{InapplicableConfiguration, OutsideLogic, RefusedConfiguration, RunManifest};
 use super::plan::{Plan, Shard, ShardError};
 use super::runner::{read_manifest, Campaign};
 
@@ -170,6 +170,16 @@ pub enum Note {
         /// How many.
         count: usize,
     },
+    /// A solver whose family does not take the grammar's logic: not run, never a
+    /// judge, listed in run.toml.
+    OutsideLogic {
+        /// The solver's name.
+        name: String,
+        /// The grammar's logic.
+        logic: String,
+        /// What of it the family does not take.
+        lacks: String,
+    },
     /// A configuration its solver refuses at the start check: not run, listed in
     /// run.toml.
     Refused {
@@ -197,6 +207,10 @@ impl fmt::Display for Note {
                 f,
                 "{count} configuration{} of {of} act only on theories the grammar's logic lacks; not run (run.toml lists them)",
                 if *count == 1 { "" } else { "s" }
+            ),
+            Note::OutsideLogic { name, logic, lacks } => write!(
+                f,
+                "{name} does not take {logic} ({lacks}); not run and no judge (run.toml lists it)"
             ),
             Note::Refused { name, why } => write!(f, "{name} refuses its options ({why}); not run"),
         }
@@ -288,6 +302,12 @@ pub enum PrepareError {
     /// Every configuration asked for is refused or inapplicable: nothing to run.
     #[error("--configurations: every configuration asked for is refused by its solver or acts only on theories the grammar's logic lacks")]
     NothingToRun,
+    /// No solver under test takes the grammar's logic.
+    #[error("no solver under test takes the grammar's logic: left out {}", left_out.join(", "))]
+    NoSolverTakesLogic {
+        /// The solvers left out.
+        left_out: Vec<String>,
+    },
     /// A file or directory of the system could not be read or made.
     #[error("{what}{}", path.as_ref().map_or(String::new(), |p| format!(" {}", p.display())))]
     Io {
@@ -407,6 +427,7 @@ pub fn prepare(
         audit_percent: request.audit_percent,
         refused: solvers.refused,
         inapplicable: solvers.inapplicable,
+        outside_logic: solvers.outside_logic,
     };
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;
@@ -631,6 +652,7 @@ struct Solvers {
     under_test: Vec<SolverConfig>,
     refused: Vec<RefusedConfiguration>,
     inapplicable: Vec<InapplicableConfiguration>,
+    outside_logic: Vec<OutsideLogic>,
 }
 
 /// The pool and the solvers under test: the request's, else the recorded study's; with
@@ -659,6 +681,10 @@ fn choose_solvers(
             Some((m, _)) => m.inapplicable_configurations.clone(),
             None => Vec::new(),
         },
+        outside_logic: match recorded {
+            Some((m, _)) => m.outside_logic.clone(),
+            None => Vec::new(),
+        },
     };
     if !request.configurations.is_empty() {
         add_configurations(
@@ -668,6 +694,20 @@ fn choose_solvers(
             &mut solvers,
             hooks,
         )?;
+    }
+    if recorded.is_none() {
+        if let Some(logic) = crate::builtins::declared_logic(enumeration.grammar())? {
+            leave_out_outside_logic(&mut solvers, logic, hooks);
+        }
+    }
+    if solvers.under_test.is_empty() {
+        return Err(PrepareError::NoSolverTakesLogic {
+            left_out: solvers
+                .outside_logic
+                .iter()
+                .map(|o| o.name.clone())
+                .collect(),
+        });
     }
     if request.no_models {
         for s in solvers
@@ -747,6 +787,42 @@ fn add_configurations(
         return Err(PrepareError::NothingToRun);
     }
     Ok(())
+}
+
+/// Takes out of the pool and the solvers under test those whose family does not take
+/// the theories of the logic named `logic` ([`crate::solvers::family::Family::lacks`]),
+/// and tells each. A logic the rule does not know leaves everything in.
+fn leave_out_outside_logic(solvers: &mut Solvers, logic: &str, hooks: &mut Hooks<'_>) {
+    let needs: Vec<Theory> = Theory::ALL
+        .into_iter()
+        .filter(|t| (hooks.logic_has)(logic, *t) == Some(true))
+        .collect();
+    if (hooks.logic_has)(logic, Theory::Arithmetic).is_none() {
+        return;
+    }
+    let mut out: Vec<OutsideLogic> = Vec::new();
+    let keep = |s: &SolverConfig, out: &mut Vec<OutsideLogic>| match s.family_info().lacks(&needs) {
+        None => true,
+        Some(lacks) => {
+            if !out.iter().any(|o| o.name == s.name) {
+                out.push(OutsideLogic {
+                    name: s.name.clone(),
+                    lacks,
+                });
+            }
+            false
+        }
+    };
+    solvers.under_test.retain(|s| keep(s, &mut out));
+    solvers.pool.solvers.retain(|s| keep(s, &mut out));
+    for o in &out {
+        (hooks.note)(Note::OutsideLogic {
+            name: o.name.clone(),
+            logic: logic.to_string(),
+            lacks: o.lacks.clone(),
+        });
+    }
+    solvers.outside_logic = out;
 }
 
 /// Takes out of `configured` the configurations whose options all act only on

@@ -26,7 +26,8 @@ use super::error::CampaignError;
 use super::ledger::Ledger;
 use super::lock::DirLock;
 use super::manifest::{
-    first_difference, InapplicableConfiguration, ManifestSolver, RefusedConfiguration, RunManifest,
+    first_difference, InapplicableConfiguration, ManifestSolver, OutsideLogic,
+    RefusedConfiguration, RunManifest,
 };
 use super::plan::Plan;
 use super::preflight::check_programs;
@@ -84,6 +85,9 @@ pub struct Campaign {
     /// Option configurations left out because they act only on theories the
     /// grammar's logic lacks: recorded in run.toml, not run.
     pub inapplicable: Vec<InapplicableConfiguration>,
+    /// Solvers left out because their family does not take the grammar's logic:
+    /// recorded in run.toml, not run.
+    pub outside_logic: Vec<OutsideLogic>,
 }
 
 /// Each solver under test's judges, in order, by name.
@@ -204,6 +208,7 @@ impl Campaign {
             reference_solvers,
             refused_configurations: self.refused.clone(),
             inapplicable_configurations: self.inapplicable.clone(),
+            outside_logic: self.outside_logic.clone(),
         }
     }
 

@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args as ClapArgs;
 
-use et_eval::{evaluate_model, find_witness, ModelDialect, Script, Truth, WitnessBound};
+use et_eval::{
+    evaluate_model, find_witness, Evaluation, ModelDialect, Script, Truth, WitnessBound,
+};
 
 use super::grammar_arg::BadInput;
 
@@ -20,9 +22,12 @@ use super::{EXIT_EVAL_FALSE as EXIT_FALSE, EXIT_EVAL_UNDETERMINED as EXIT_UNDETE
 #[derive(ClapArgs)]
 #[command(
     after_help = "The evaluator is exact: SMT-LIB semantics for Core, Ints, Reals (sin/cos/tan by \
-rigorous bounds), RealInts, bit-vectors, arrays, floating point and strings. Division by zero \
-follows the model's div0/mod0//0 definitions when it prints them (z3), otherwise the formula \
-is true if some consistent interpretation makes it true.
+rigorous bounds), RealInts, bit-vectors, arrays, floating point, strings and datatypes. Division \
+by zero follows the model's div0/mod0//0 definitions when it prints them (z3), otherwise the \
+formula is true if some consistent interpretation makes it true. A quantifier over finite sorts \
+(at most 65536 assignments) is decided exactly; over others only candidates are tried, so a \
+forall is never found true nor an exists false there: each quantifier's verdict is printed as a \
+'; quantifier' line.
 
 A trigger file et writes holds the formula without `(get-model)`: ask the solver for its \
 model on its command line (z3 -model, or dump_models=true before z3 4.8.10; cvc5 \
@@ -99,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 for choice in &w.evaluation.choices {
                     println!("; with {choice}");
                 }
+                print_quantifiers(&w.evaluation);
                 ExitCode::SUCCESS
             }
             None => {
@@ -133,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The solver's output read as a campaign reads it (one reader: et-eval's).
     let evaluation = evaluate_model(&script, &model_text, dialect)
         .map_err(|e| BadInput(format!("{model_name}:{e}")))?;
-    Ok(match evaluation.truth {
+    let code = match &evaluation.truth {
         Truth::True => {
             println!("true");
             for choice in &evaluation.choices {
@@ -142,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             ExitCode::SUCCESS
         }
         Truth::False => {
-            match evaluation.explanation {
+            match &evaluation.explanation {
                 Some(why) => println!("false: {why}"),
                 None => println!("false"),
             }
@@ -152,5 +158,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("undetermined: {why}");
             ExitCode::from(EXIT_UNDETERMINED)
         }
-    })
+    };
+    print_quantifiers(&evaluation);
+    Ok(code)
+}
+
+/// One comment line per outermost quantifier of the formula: its verdict and how it
+/// was reached (exact over a finite domain, a counterexample or instance found by the
+/// bounded search, or undetermined). Nothing for a formula without quantifiers.
+fn print_quantifiers(evaluation: &Evaluation) {
+    for note in &evaluation.quantifiers {
+        let how = if note.exact() { "exact" } else { "bounded" };
+        println!("; quantifier ({how}): {note}");
+    }
 }

@@ -89,6 +89,9 @@ pub struct Deciders {
     /// Another solver of the pool (under test or judge) decided the formula with an
     /// answer nothing contradicts ([`pool_decider`]).
     pub pool: bool,
+    /// The formula is quantified and no other release of the solver's family decided
+    /// it: an `unknown` is no finding ([`unknown_expected`]).
+    pub unknown_expected: bool,
 }
 
 impl From<Option<Ruling>> for Deciders {
@@ -97,6 +100,7 @@ impl From<Option<Ruling>> for Deciders {
         Deciders {
             reference,
             pool: false,
+            unknown_expected: false,
         }
     }
 }
@@ -113,7 +117,49 @@ pub fn judge(call: Judged<'_>, deciders: Deciders, witness: &dyn WitnessFact) ->
         reference: deciders.reference.filter(|a| a.usable()).map(|a| a.status),
         pool_decided: deciders.pool,
         witness,
+        unknown_expected: deciders.unknown_expected,
     })
+}
+
+/// Whether an `unknown` of a solver of `family` on `formula` is the theory's
+/// incompleteness rather than a finding: the formula has a quantifier and no other
+/// release of the family decided it (`family_decided`). Quantified arithmetic has no
+/// complete procedure, and each family gives up where its design does; only a release
+/// of the same family deciding the formula shows this one could have.
+pub fn unknown_expected(formula: &str, family_decided: bool) -> bool {
+    !family_decided && quantified(formula)
+}
+
+/// Whether `formula` has a quantifier: a `(forall` or `(exists` outside string
+/// literals and quoted symbols.
+pub fn quantified(formula: &str) -> bool {
+    let bytes = formula.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            // A string literal ("" inside is an escaped quote) or a |quoted symbol|.
+            b'"' | b'|' => {
+                let close = bytes[i];
+                i += 1;
+                while i < bytes.len() && bytes[i] != close {
+                    i += 1;
+                }
+            }
+            b'(' => {
+                let head = formula[i + 1..].trim_start();
+                for binder in ["forall", "exists"] {
+                    if let Some(rest) = head.strip_prefix(binder) {
+                        if rest.starts_with(|c: char| c.is_whitespace() || c == '(') {
+                            return true;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 /// One solver's decision of a formula, as a candidate decider of the pool.

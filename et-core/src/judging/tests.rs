@@ -154,3 +154,18 @@ fn the_pool_decider_is_the_fastest_answer_nothing_contradicts() {
 fn name_of<'a>(d: Option<Decision<'a>>) -> Option<&'a str> {
     d.map(|d| d.solver)
 }
+
+#[test]
+fn quantified_formulas_are_told_by_their_binders() {
+    assert!(quantified("(assert (forall ((x Int)) (> x a)))"));
+    assert!(quantified("(assert (and p ( exists((x Int)) (> x a))))"));
+    // Names that only start like a binder, and binders inside literals, are not.
+    assert!(!quantified(
+        "(declare-const forallx Int) (assert (forallx_p a))"
+    ));
+    assert!(!quantified("(assert (= a \"(forall \"))"));
+    assert!(!quantified("(assert (= |(exists (| a))"));
+    assert!(unknown_expected("(assert (exists ((x Int)) (p x)))", false));
+    assert!(!unknown_expected("(assert (exists ((x Int)) (p x)))", true));
+    assert!(!unknown_expected("(assert (p a))", false));
+}

@@ -11,6 +11,8 @@
 //! *Must not:* keep a step that either fact does not back; leave the formula's sorts
 //! (every replacement has the sort of what it replaces).
 
+use std::sync::Arc;
+
 use et_eval::term::{Op, Term, TermKind};
 use et_eval::{evaluate, Assignment, Limits, Script, Sort, Truth, Value};
 
@@ -53,6 +55,7 @@ struct Pieces {
     pins: Vec<String>,
     /// Whether each constant is pinned whole.
     whole: Vec<bool>,
+    function_pins: Vec<(Arc<str>, String)>,
 }
 
 /// Shrinks the wrong `sat` of `solver` on a pinned formula (its formula and `pins`, as
@@ -73,6 +76,7 @@ pub fn shrink(
         assignment: pins.assignment,
         pins: pins.pins,
         whole: pins.whole,
+        function_pins: pins.function_pins,
     };
     let judge = match unsat_by {
         UnsatBy::Evaluation => None,
@@ -185,7 +189,9 @@ impl Pieces {
     /// constant it uses is pinned whole, and no interpretation of its partial operators
     /// satisfies it under those values ([`super::pin::refuted_by_every_interpretation`]).
     fn refuted_by_evaluation(&self, body: &[Term]) -> bool {
-        used(body).iter().all(|&i| self.whole[i])
+        let script = self.script_of(body);
+        script.functions().is_empty()
+            && used(body).iter().all(|&i| self.whole[i])
             && super::pin::refuted_by_every_interpretation(
                 &Script {
                     decls: self.script.decls.clone(),
@@ -195,19 +201,37 @@ impl Pieces {
             )
     }
 
-    /// The formula of `body`: the constants it uses, their pins, `(check-sat)`.
+    /// The script of `body`: the constants it uses (by name: the terms keep their
+    /// original numbering, which only evaluation reads) and `body`.
+    fn script_of(&self, body: &[Term]) -> Script {
+        Script {
+            decls: used(body)
+                .into_iter()
+                .map(|i| self.script.decls[i].clone())
+                .collect(),
+            assertions: body.to_vec(),
+        }
+    }
+
+    /// The formula of `body`: the datatypes, constants and functions it uses, its
+    /// assertions, the pins of its constants and functions, `(check-sat)`.
     fn text(&self, body: &[Term]) -> String {
-        let used = used(body);
-        let mut text = String::new();
-        for &i in &used {
-            let d = &self.script.decls[i];
-            text.push_str(&format!("(declare-const {} {})\n", d.name, d.sort));
-        }
-        for t in body {
-            text.push_str(&format!("(assert {t})\n"));
-        }
-        for &i in &used {
+        let script = self.script_of(body);
+        let declared = script.text();
+        let mut text = declared
+            .strip_suffix("(check-sat)")
+            .unwrap_or(&declared)
+            .trim_end()
+            .to_string();
+        text.push('\n');
+        for i in used(body) {
             text.push_str(&self.pins[i]);
+        }
+        let functions = script.functions();
+        for (name, line) in &self.function_pins {
+            if functions.iter().any(|f| f.name == *name) {
+                text.push_str(line);
+            }
         }
         text.push_str("(check-sat)");
         text

@@ -9,9 +9,11 @@
 //! `sat` on it gives a wrong `sat` (solution soundness), a far stronger report than an
 //! invalid model; one that answers `unsat` only prints its model wrong.
 
+use std::sync::Arc;
+
 use et_eval::term::{Op, Term, TermKind};
 use et_eval::{
-    evaluate, parse_model, value_of, without_error_lines, Assignment, Binding, Limits,
+    evaluate, parse_model_for, value_of, without_error_lines, Assignment, Binding, Limits,
     ModelDialect, Script, Truth, Value,
 };
 
@@ -105,6 +107,10 @@ pub struct Pins {
     pub pins: Vec<String>,
     /// Whether each constant is pinned whole (not an array with unlisted entries).
     pub whole: Vec<bool>,
+    /// The uninterpreted functions' pins, entry by entry: the function's name and one
+    /// `(assert (= (f v ...) w))` line for each point the formula applies it at under
+    /// the model. Never whole: the function's other entries stay free.
+    pub function_pins: Vec<(Arc<str>, String)>,
 }
 
 impl Pins {
@@ -112,7 +118,12 @@ impl Pins {
     /// `(check-sat)`, when some constant is pinned and et's evaluation finds the
     /// formula false under the model.
     pub fn formula(&self, formula: &str) -> Option<PinnedFormula> {
-        let pins: String = self.pins.concat();
+        let pins: String = self.pins.concat()
+            + &self
+                .function_pins
+                .iter()
+                .map(|(_, line)| line.as_str())
+                .collect::<String>();
         if pins.is_empty() {
             return None;
         }
@@ -124,7 +135,8 @@ impl Pins {
         let text = format!("{}\n{pins}{}", formula[..cut].trim_end(), &formula[cut..]);
         Some(PinnedFormula {
             text,
-            whole: self.whole.iter().all(|&w| w)
+            whole: self.function_pins.is_empty()
+                && self.whole.iter().all(|&w| w)
                 && refuted_by_every_interpretation(&self.script, &self.assignment),
             false_at: evaluation.explanation.unwrap_or_default(),
         })
@@ -152,7 +164,7 @@ pub fn refuted_by_every_interpretation(script: &Script, assignment: &Assignment)
 /// formula's (its constants of their declared sorts).
 pub fn pins(formula: &str, output: &str, dialect: ModelDialect) -> Option<Pins> {
     let script = Script::parse(formula).ok()?;
-    let model = parse_model(&without_error_lines(output), dialect).ok()?;
+    let model = parse_model_for(&without_error_lines(output), dialect, &script).ok()?;
     if model.wrong_sort(&script).is_some() {
         return None; // nothing to pin: the model is not one of this formula
     }
@@ -191,12 +203,56 @@ pub fn pins(formula: &str, output: &str, dialect: ModelDialect) -> Option<Pins> 
         pins.push(text);
         whole.push(is_whole);
     }
+    // Uninterpreted functions entry by entry: the model's value at each point the
+    // formula applies one at under the model (outside binders, where the arguments have
+    // values). They come after the constants' pins and are never whole: the function's
+    // other entries stay free, so another solver's `unsat` shows the pinned formula
+    // unsatisfiable.
+    let function_pins = function_entries(&script, &assignment);
     Some(Pins {
         script,
         assignment,
         pins,
         whole,
+        function_pins,
     })
+}
+
+/// The function's name and one `(assert (= (f v1 ... vn) v))` line per distinct point at which the script's
+/// assertions apply an uninterpreted function under `assignment`, with the model's
+/// value there; applications whose arguments or value et does not determine (under a
+/// quantifier, or a function the model leaves open) are left out.
+fn function_entries(script: &Script, assignment: &Assignment) -> Vec<(Arc<str>, String)> {
+    fn walk(term: &Term, assignment: &Assignment, out: &mut Vec<(Arc<str>, String)>) {
+        let args = match &term.kind {
+            TermKind::Call(decl, args) => {
+                let values: Option<Vec<Value>> =
+                    args.iter().map(|a| value_of(a, assignment)).collect();
+                if let (Some(values), Some(value)) = (values, value_of(term, assignment)) {
+                    let point: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+                    let line =
+                        format!("(assert (= ({} {}) {value}))\n", decl.name, point.join(" "));
+                    if !out.iter().any(|(_, l)| *l == line) {
+                        out.push((decl.name.clone(), line));
+                    }
+                }
+                args
+            }
+            TermKind::App(_, args)
+            | TermKind::Quantifier(_, args)
+            | TermKind::Datatype(_, args)
+            | TermKind::Match(_, args) => args,
+            _ => return,
+        };
+        for a in args {
+            walk(a, assignment, out);
+        }
+    }
+    let mut out = Vec::new();
+    for assertion in &script.assertions {
+        walk(assertion, assignment, &mut out);
+    }
+    out
 }
 
 /// For each declared constant, the values (under `assignment`) of the indices the
@@ -376,6 +432,27 @@ mod tests {
             ),
             None
         );
+    }
+
+    #[test]
+    fn functions_are_pinned_entry_by_entry_at_the_points_the_formula_applies_them() {
+        let formula = "(declare-const a Int) (declare-fun f (Int) Int) \
+                       (assert (> (f (f a)) (f 0))) (check-sat)";
+        // z3's style: the function as an ite chain over its parameter.
+        let output = "sat\n((define-fun a () Int 1) \
+                      (define-fun f ((x!0 Int)) Int (ite (= x!0 1) 5 (ite (= x!0 5) 2 7))))";
+        let pinned = pinned_formula(formula, output, ModelDialect::default()).unwrap();
+        // f is applied at a = 1, at f(1) = 5 and at 0: three entries, the function's
+        // others free, so the pinned formula is not whole.
+        for entry in [
+            "(assert (= (f 1) 5))",
+            "(assert (= (f 5) 2))",
+            "(assert (= (f 0) 7))",
+        ] {
+            assert!(pinned.text.contains(entry), "{entry}: {}", pinned.text);
+        }
+        assert!(pinned.text.contains("(assert (= a 1))"), "{}", pinned.text);
+        assert!(!pinned.whole);
     }
 
     #[test]

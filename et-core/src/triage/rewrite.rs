@@ -29,9 +29,7 @@ pub fn one_step(body: &[Term], also: impl Fn(&Term) -> Vec<Term>) -> Vec<Vec<Ter
                 continue;
             };
             let mut replacements: Vec<Term> = Vec::new();
-            if let TermKind::App(_, args) = &sub.kind {
-                replacements.extend(args.iter().filter(|a| a.sort == sub.sort).cloned());
-            }
+            replacements.extend(children(sub).iter().filter(|a| a.sort == sub.sort).cloned());
             replacements.extend(also(sub));
             for r in replacements {
                 let mut changed = body.to_vec();
@@ -44,25 +42,32 @@ pub fn one_step(body: &[Term], also: impl Fn(&Term) -> Vec<Term>) -> Vec<Vec<Ter
     out
 }
 
-/// The declarations `body` uses, in declaration order.
+/// The declarations `body` uses, in declaration order (under binders too).
 pub fn used(body: &[Term]) -> BTreeSet<usize> {
     let mut out = BTreeSet::new();
     for t in body {
-        visit(t, &mut |t| {
-            if let TermKind::Var(i, _) = &t.kind {
-                out.insert(*i);
-            }
+        t.for_each_var(&mut |i| {
+            out.insert(i);
         });
     }
     out
 }
 
+/// The arguments a rewrite may reach into: those of operators and uninterpreted
+/// functions. Not a quantifier's body, a datatype operation's or a `match`'s: a term
+/// lifted out of a binder could leave a bound variable free, and a rewrite inside one
+/// keeps its scope only where the grammar says so (`et shrink`'s business).
+fn children(term: &Term) -> &[Term] {
+    match &term.kind {
+        TermKind::App(_, args) | TermKind::Call(_, args) => args,
+        _ => &[],
+    }
+}
+
 fn visit(term: &Term, f: &mut impl FnMut(&Term)) {
     f(term);
-    if let TermKind::App(_, args) = &term.kind {
-        for a in args {
-            visit(a, f);
-        }
+    for a in children(term) {
+        visit(a, f);
     }
 }
 
@@ -79,14 +84,12 @@ fn nth(term: &Term, at: usize) -> Option<&Term> {
         return Some(term);
     }
     let mut rest = at - 1;
-    if let TermKind::App(_, args) = &term.kind {
-        for a in args {
-            let n = size(a);
-            if rest < n {
-                return nth(a, rest);
-            }
-            rest -= n;
+    for a in children(term) {
+        let n = size(a);
+        if rest < n {
+            return nth(a, rest);
         }
+        rest -= n;
     }
     None
 }
@@ -98,7 +101,7 @@ fn replace(term: &Term, at: usize, by: Term) -> Term {
     }
     let mut rest = at - 1;
     let mut out = term.clone();
-    if let TermKind::App(_, args) = &mut out.kind {
+    if let TermKind::App(_, args) | TermKind::Call(_, args) = &mut out.kind {
         for a in args.iter_mut() {
             let n = size(a);
             if rest < n {

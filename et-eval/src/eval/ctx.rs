@@ -3,6 +3,7 @@
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use num_bigint::{BigInt, BigUint};
@@ -11,8 +12,9 @@ use num_traits::{Euclid, One, Signed, Zero};
 
 use super::domain::{ChoiceKey, DivOp, Lin, Relaxed, Sym, SymId, SymKind, Tri, V};
 use super::linear::{self, Constraint, Rel};
+use super::quant::{Consts, DEFAULT_INSTANCES};
 use super::strings;
-use super::{Assignment, Binding, Interpretations};
+use super::{Assignment, Binding, Interpretations, QuantifierNote};
 use crate::algebraic::{Algebraic, Poly};
 use crate::fp::generic::{Fp, GenericExtremum};
 use crate::fp::{Extremum, Float64};
@@ -75,9 +77,9 @@ impl Path {
 /// The state of one evaluation.
 pub struct Ctx<'a> {
     /// The constants' bindings (a function body's: its arguments).
-    values: &'a [Binding],
+    pub(super) values: &'a [Binding],
     /// The model's interpretations of functions.
-    functions: &'a Interpretations,
+    pub(super) functions: &'a Interpretations,
     /// How many applications of uninterpreted functions enclose this evaluation.
     depth: usize,
     /// Values of unspecified results (a certificate being checked).
@@ -93,13 +95,47 @@ pub struct Ctx<'a> {
     pub precision_limited: bool,
     /// Why something was undetermined (first reasons only).
     pub reasons: Vec<String>,
+    /// The assertions of the formula being evaluated, when known: their literals are
+    /// candidates for quantified variables.
+    pub formula: Option<&'a [Term]>,
+    /// How many more quantifier bodies this evaluation may evaluate.
+    pub instances_left: usize,
+    /// What quantifiers and `match` need, made at the first of them: a formula
+    /// without them never allocates it (and the context stays small: it is made for
+    /// every evaluation).
+    pub(super) quant: Option<Box<Binders>>,
 }
 
-const MAX_REASONS: usize = 4;
+/// The state of quantifiers and `match` in one evaluation.
+#[derive(Default)]
+pub(super) struct Binders {
+    /// The values of the variables quantifiers and `match` patterns bind, by level.
+    pub env: Vec<V>,
+    /// The candidates' constants of the formula and the assignment, gathered at the
+    /// first quantifier.
+    pub consts: Option<Rc<Consts>>,
+    /// A quantifier was evaluated.
+    pub quantified: bool,
+    /// How many quantifiers are being evaluated around the current term.
+    pub nesting: u32,
+    /// The verdict of the last nested quantifier that was undetermined, for its outer
+    /// quantifier's note.
+    pub inner: Option<String>,
+    /// The outermost quantifiers' verdicts, in order of evaluation.
+    pub notes: Vec<QuantifierNote>,
+}
+
+pub(super) const MAX_REASONS: usize = 4;
 
 /// How deeply the model's functions may call each other (a definition that calls
 /// itself would otherwise never end).
 const MAX_CALL_DEPTH: usize = 64;
+
+/// Most unknown results of one division operator at different dividends in one case
+/// of the search: each one's comparisons are decided against all the path's
+/// constraints, so the cost grows with their square. A formula has a few; a
+/// quantifier's instances may bring one each, and the search would not end.
+const MAX_CHOICES: usize = 64;
 
 /// The widest unspecified bit-vector result (`fp.to_ubv` out of range) whose values
 /// the search tries one by one.
@@ -111,18 +147,12 @@ impl<'a> Ctx<'a> {
         chosen: &'a HashMap<ChoiceKey, Value>,
         prec: u64,
     ) -> Ctx<'a> {
-        Ctx {
-            values: &assignment.values,
-            functions: &assignment.interpretations,
-            depth: 0,
+        Ctx::new_with(
+            &assignment.values,
+            &assignment.interpretations,
             chosen,
             prec,
-            syms: Vec::new(),
-            keys: HashMap::new(),
-            path: None,
-            precision_limited: false,
-            reasons: Vec::new(),
-        }
+        )
     }
 
     /// A plain evaluation of a function body: `values` are its arguments.
@@ -143,10 +173,31 @@ impl<'a> Ctx<'a> {
             path: None,
             precision_limited: false,
             reasons: Vec::new(),
+            formula: None,
+            instances_left: DEFAULT_INSTANCES,
+            quant: None,
         }
     }
 
-    fn reason(&mut self, why: impl Into<String>) {
+    /// The state of quantifiers and `match`, made on first use.
+    pub(super) fn binders(&mut self) -> &mut Binders {
+        self.quant.get_or_insert_with(Box::default)
+    }
+
+    /// Whether a quantifier was evaluated.
+    pub fn quantified(&self) -> bool {
+        self.quant.as_ref().is_some_and(|q| q.quantified)
+    }
+
+    /// The outermost quantifiers' verdicts so far, taken out.
+    pub fn take_notes(&mut self) -> Vec<QuantifierNote> {
+        self.quant
+            .as_mut()
+            .map(|q| std::mem::take(&mut q.notes))
+            .unwrap_or_default()
+    }
+
+    pub(super) fn reason(&mut self, why: impl Into<String>) {
         let why = why.into();
         if self.reasons.len() < MAX_REASONS && !self.reasons.contains(&why) {
             self.reasons.push(why);
@@ -154,7 +205,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Marks the path as not followed exactly, with the reason.
-    fn open(&mut self, why: impl Into<String>) {
+    pub(super) fn open(&mut self, why: impl Into<String>) {
         if let Some(path) = &mut self.path {
             path.open = true;
         }
@@ -223,7 +274,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn taint_value(&mut self, v: &V, op: &str) {
+    pub(super) fn taint_value(&mut self, v: &V, op: &str) {
         if let V::Num(l) = v {
             self.taint(l, op);
         }
@@ -406,6 +457,7 @@ impl<'a> Ctx<'a> {
                 _ => None,
             })
             .collect();
+        let count = existing.len();
         for (id, d) in existing {
             let diff = dividend.sub(&d);
             let same = match diff.as_const() {
@@ -415,6 +467,28 @@ impl<'a> Ctx<'a> {
             if same {
                 return Lin::symbol(id);
             }
+        }
+        // Inside a quantifier every instance may bring a new dividend: deciding each
+        // would multiply the cases of the search by the domain's size. There the
+        // result is a fixed unknown (the same for the same dividend), which decides
+        // nothing but what holds whatever it is.
+        let in_quantifier = self.quant.as_ref().is_some_and(|q| q.nesting > 0);
+        if in_quantifier || count >= MAX_CHOICES {
+            self.reason(if in_quantifier {
+                format!("({name} x 0) inside a quantifier is not searched over (the model does not define it)")
+            } else {
+                format!("more than {MAX_CHOICES} different ({name} x 0) to tell apart")
+            });
+            return match dividend.as_const() {
+                Some(c) => {
+                    let key = op.key(c);
+                    Lin::symbol(self.symbol(SymKey::Choice(key), |_| Sym {
+                        kind: SymKind::Opaque,
+                        interval: Interval::whole(),
+                    }))
+                }
+                None => self.fresh_opaque(),
+            };
         }
         Lin::symbol(self.push_sym(Sym {
             kind: SymKind::Choice(op, dividend.clone()),
@@ -546,6 +620,14 @@ impl<'a> Ctx<'a> {
         if self.path.is_none() {
             return V::Unknown;
         }
+        // Not searched over inside a quantifier, like division by zero there.
+        if self.quant.as_ref().is_some_and(|q| q.nesting > 0) {
+            self.reason(format!(
+                "{} inside a quantifier is not searched over",
+                key.describe()
+            ));
+            return V::Unknown;
+        }
         let taken = self.decide(count);
         let v = match &key {
             ChoiceKey::FpToBv(_, w, ..) => Value::bv(*w, taken as u64),
@@ -600,6 +682,10 @@ impl<'a> Ctx<'a> {
             },
             TermKind::App(op, args) => self.app(*op, args, &term.sort),
             TermKind::Call(f, args) => self.call(&f.name, args, &term.sort),
+            TermKind::Bound(..)
+            | TermKind::Quantifier(..)
+            | TermKind::Datatype(..)
+            | TermKind::Match(..) => self.binding_term(term),
         }
     }
 
@@ -698,6 +784,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// An operator applied to its arguments: dispatched by theory.
+    #[inline]
     fn app(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
         use Op::*;
         match op {
@@ -706,7 +793,7 @@ impl<'a> Ctx<'a> {
             Ite => self.ite(args),
             Lt | Le | Gt | Ge => self.comparison(op, args),
             Add | Sub | Mul | RealDiv | IntDiv | Mod | Abs | ToReal | ToInt | IsInt | Sin | Cos
-            | Tan | Bv2Nat | Divisible(_) => self.arith(op, args, sort),
+            | Tan | Bv2Nat | Sbv2Int | Divisible(_) => self.arith(op, args, sort),
             Int2Bv(w) => self.int2bv(w, args),
             BvNot | BvNeg | BvAnd | BvOr | BvXor | BvAdd | BvSub | BvMul | BvUdiv | BvUrem
             | BvSdiv | BvSrem | BvSmod | BvShl | BvLshr | BvAshr | BvUlt | BvUle | BvUgt
@@ -974,6 +1061,7 @@ impl<'a> Ctx<'a> {
             (V::Rm(x), V::Rm(y)) => Tri::from(x == y),
             (V::Str(x), V::Str(y)) => Tri::from(x == y),
             (V::Array(x), V::Array(y)) => Tri::from(x.extensional_eq(y)),
+            (V::Data(x), V::Data(y)) => Tri::from(x.smt_eq(y)),
             _ => {
                 self.taint_value(a, "=");
                 self.taint_value(b, "=");
@@ -1031,9 +1119,10 @@ impl<'a> Ctx<'a> {
 
     fn arith(&mut self, op: Op, args: &[Term], sort: &Sort) -> V {
         use Op::*;
-        if op == Bv2Nat {
-            return match self.eval(&args[0]) {
-                V::Bv(b) => V::Num(Lin::int(BigInt::from(b))),
+        if matches!(op, Bv2Nat | Sbv2Int) {
+            return match (self.eval(&args[0]), &args[0].sort) {
+                (V::Bv(b), Sort::BitVec(w)) if op == Sbv2Int => V::Num(Lin::int(signed(&b, *w))),
+                (V::Bv(b), _) => V::Num(Lin::int(BigInt::from(b))),
                 _ => V::Unknown,
             };
         }
@@ -1626,7 +1715,7 @@ fn has_var(t: &Term) -> bool {
     found
 }
 
-fn unknown_of(sort: &Sort) -> V {
+pub(super) fn unknown_of(sort: &Sort) -> V {
     if *sort == Sort::Bool {
         V::Bool(Tri::U)
     } else {

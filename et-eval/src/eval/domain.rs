@@ -9,6 +9,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use crate::datatype::DatatypeValue;
 use crate::fp::{Float64, RoundingMode};
 use crate::interval::Interval;
 use crate::regex::Regex;
@@ -169,6 +170,8 @@ pub enum V {
     Str(SmtString),
     Re(Regex),
     Array(Arc<ArrayValue>),
+    /// A datatype's value.
+    Data(Arc<DatatypeValue>),
     /// A value of another sort that is not determined.
     Unknown,
 }
@@ -188,6 +191,7 @@ impl V {
             (V::Rm(r), _) => Value::Rm(*r),
             (V::Str(s), _) => Value::Str(s.clone()),
             (V::Array(a), _) => Value::Array(a.clone()),
+            (V::Data(d), _) => Value::Datatype(d.clone()),
             _ => return None,
         })
     }
@@ -203,6 +207,7 @@ impl V {
             Value::Rm(r) => V::Rm(*r),
             Value::Str(s) => V::Str(s.clone()),
             Value::Array(a) => V::Array(a.clone()),
+            Value::Datatype(d) => V::Data(d.clone()),
         }
     }
 }

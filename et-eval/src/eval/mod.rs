@@ -18,14 +18,26 @@
 //! other values known only by enclosures), so `(= (div a 0) (div a 0))` is true and
 //! `(= (sin 1.0) 0.5)` is false without approximation; `sin`/`cos`/`tan` are bounded
 //! rigorously, and an inequality is decided once the bounds separate.
+//!
+//! A quantifier is evaluated by instances of its body: all of them when its variables
+//! range over finite sorts with at most [`MAX_EXHAUSTIVE`] assignments (exact),
+//! otherwise candidates only (small values and the formula's and the model's constants:
+//! a `forall` found false or an `exists` found true is proved, anything else is
+//! undetermined). [`Evaluation::quantifiers`] says how each outermost quantifier's
+//! verdict was reached. A datatype's selector applied to a value of another
+//! constructor is unspecified: the model's definition of the selector gives it, else it
+//! is undetermined.
 
 mod ctx;
 mod domain;
 mod linear;
+mod quant;
 mod strings;
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -33,11 +45,12 @@ use num_traits::{Signed, Zero};
 
 use crate::script::Script;
 use crate::sort::Sort;
-use crate::term::{Op, Term, TermKind};
+use crate::term::{Op, QuantKind, Term, TermKind};
 use crate::value::Value;
 use ctx::{Ctx, Path};
 use domain::{ChoiceKey, Lin, Relaxed, SymKind, Tri};
 use linear::{Constraint, Feasibility, Rel};
+pub use quant::{candidates, Consts, DEFAULT_INSTANCES, MAX_CANDIDATE_TUPLES, MAX_EXHAUSTIVE};
 
 /// The truth of a formula.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +154,95 @@ impl Assignment {
     }
 }
 
+/// How a quantifier's verdict was searched for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuantifierSearch {
+    /// Over every assignment of its variables (finite sorts, at most
+    /// [`MAX_EXHAUSTIVE`] assignments): the verdict is exact.
+    Exhaustive {
+        /// How many assignments the variables have.
+        assignments: u64,
+    },
+    /// Over candidate assignments only (an infinite or too large domain): a `forall`'s
+    /// counterexample or an `exists`' instance is a proof, nothing else is.
+    Bounded {
+        /// How many candidate assignments there were.
+        candidates: u64,
+    },
+}
+
+/// The verdict on one quantifier of the formula (an outermost one: a nested
+/// quantifier is part of its outer one's verdict) and how it was reached.
+#[derive(Debug, Clone)]
+pub struct QuantifierNote {
+    /// `forall` or `exists`.
+    pub kind: QuantKind,
+    /// Its variables and their sorts.
+    pub vars: Vec<(Arc<str>, Sort)>,
+    /// True, false, or undetermined with the reason.
+    pub truth: Truth,
+    /// Exhaustive (exact) or bounded.
+    pub search: QuantifierSearch,
+    /// The variables' values that decided it (a `forall`'s counterexample, an
+    /// `exists`' instance); for an undetermined quantifier the first assignment whose
+    /// body was undetermined, if any.
+    pub instance: Option<Vec<Value>>,
+}
+
+impl QuantifierNote {
+    /// Whether the verdict is exact: decided over every assignment, or proved by the
+    /// counterexample or instance found.
+    pub fn exact(&self) -> bool {
+        match self.truth {
+            Truth::Undetermined(_) => false,
+            _ => {
+                matches!(self.search, QuantifierSearch::Exhaustive { .. })
+                    || self.instance.is_some()
+            }
+        }
+    }
+}
+
+impl fmt::Display for QuantifierNote {
+    /// `forall x: (_ BitVec 8) false at x = #xff (decided over all 256 values)`,
+    /// `forall x: Int undetermined: no counterexample among 7 candidates (bounded
+    /// search)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ", self.kind)?;
+        for (i, (name, sort)) in self.vars.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{name}: {sort}")?;
+        }
+        if let Truth::Undetermined(why) = &self.truth {
+            return write!(f, " undetermined: {why}");
+        }
+        write!(f, " {}", self.truth)?;
+        if let Some(values) = &self.instance {
+            let at: Vec<String> = self
+                .vars
+                .iter()
+                .zip(values)
+                .map(|((name, _), v)| format!("{name} = {v}"))
+                .collect();
+            write!(f, " at {}", at.join(", "))?;
+        }
+        match self.search {
+            QuantifierSearch::Exhaustive { assignments } => {
+                write!(f, " (decided over all {assignments} values)")
+            }
+            QuantifierSearch::Bounded { candidates } => {
+                let what = match self.kind {
+                    QuantKind::Forall => "a counterexample",
+                    QuantKind::Exists => "an instance",
+                };
+                write!(f, " ({what} among {candidates} candidates, bounded search)")
+            }
+        }
+    }
+}
+
 /// Bounds on the work of one evaluation.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -154,6 +256,10 @@ pub struct Limits {
     /// Whether a false result gets its explanation (searches that only need the truth
     /// skip it).
     pub explain: bool,
+    /// How many quantifier bodies one evaluation may evaluate, nested quantifiers and
+    /// every case of the search over unspecified results included; beyond, a
+    /// quantifier is undetermined.
+    pub instances: usize,
 }
 
 impl Default for Limits {
@@ -162,6 +268,7 @@ impl Default for Limits {
             evaluations: 4096,
             precisions: PRECISIONS.len(),
             explain: true,
+            instances: DEFAULT_INSTANCES,
         }
     }
 }
@@ -176,6 +283,10 @@ pub struct Evaluation {
     pub explanation: Option<String>,
     /// For true: the values chosen for unspecified results (e.g. `(div 3 0) = 1`).
     pub choices: Vec<String>,
+    /// The verdicts on the formula's outermost quantifiers and how each was reached
+    /// (empty for a formula without quantifiers; filled for true results and when
+    /// [`Limits::explain`] is set).
+    pub quantifiers: Vec<QuantifierNote>,
 }
 
 /// Precisions (bits) of transcendental enclosures, tried in turn while a comparison
@@ -206,11 +317,16 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
         reasons: Vec::new(),
         precision_limited: false,
     };
+    let mut quantified = false;
+    let run = Run {
+        limits: *limits,
+        instances: Cell::new(limits.instances),
+    };
     for &prec in PRECISIONS
         .iter()
         .take(limits.precisions.clamp(1, PRECISIONS.len()))
     {
-        outcome = search(script, assignment, prec, limits.evaluations.max(1));
+        outcome = search(script, assignment, prec, &run, &mut quantified);
         if !matches!(
             outcome,
             Search::Open {
@@ -221,6 +337,15 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
             break;
         }
     }
+    // Notes of a result other than true only for explanations (the witness search
+    // asks for none).
+    let explained_notes = || {
+        if quantified && limits.explain {
+            notes(script, assignment, &HashMap::new(), limits)
+        } else {
+            Vec::new()
+        }
+    };
     match outcome {
         Search::True(chosen) => {
             let mut choices: Vec<String> = chosen
@@ -228,20 +353,27 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
                 .map(|(k, v)| format!("{} = {v}", k.describe()))
                 .collect();
             choices.sort();
+            let quantifiers = if quantified {
+                notes(script, assignment, &chosen, limits)
+            } else {
+                Vec::new()
+            };
             Evaluation {
                 truth: Truth::True,
                 explanation: None,
                 choices,
+                quantifiers,
             }
         }
         Search::False => Evaluation {
             truth: Truth::False,
             explanation: if limits.explain {
-                explain(script, assignment)
+                explain(script, assignment, limits)
             } else {
                 None
             },
             choices: Vec::new(),
+            quantifiers: explained_notes(),
         },
         Search::Open { reasons, .. } => Evaluation {
             truth: Truth::Undetermined(if reasons.is_empty() {
@@ -251,8 +383,76 @@ pub fn evaluate(script: &Script, assignment: &Assignment, limits: &Limits) -> Ev
             }),
             explanation: None,
             choices: Vec::new(),
+            quantifiers: explained_notes(),
         },
     }
+}
+
+/// A plain evaluation's context for `script` (its literals are candidates for
+/// quantified variables) within `limits`' budget of quantifier instances.
+#[inline]
+fn context<'a>(
+    script: &'a Script,
+    assignment: &'a Assignment,
+    chosen: &'a HashMap<ChoiceKey, Value>,
+    prec: u64,
+    limits: &Limits,
+) -> Ctx<'a> {
+    let mut ctx = Ctx::new(assignment, chosen, prec);
+    ctx.formula = Some(&script.assertions);
+    ctx.instances_left = limits.instances;
+    ctx
+}
+
+/// One evaluation's search: its limits, and what is left of its budget of quantifier
+/// instances, shared by every case of the search (each may need the whole formula's
+/// quantifiers again: thousands of cases of division by zero times a 16-bit domain
+/// would otherwise be billions of instances).
+struct Run {
+    limits: Limits,
+    instances: Cell<usize>,
+}
+
+impl Run {
+    /// A context of the search, with what is left of the budget.
+    fn context<'a>(
+        &self,
+        script: &'a Script,
+        assignment: &'a Assignment,
+        chosen: &'a HashMap<ChoiceKey, Value>,
+        prec: u64,
+    ) -> Ctx<'a> {
+        let mut ctx = context(script, assignment, chosen, prec, &self.limits);
+        ctx.instances_left = self.instances.get();
+        ctx
+    }
+
+    /// Takes back what `ctx` left of the budget.
+    fn spent(&self, ctx: &Ctx<'_>) {
+        self.instances.set(ctx.instances_left);
+    }
+}
+
+/// The verdicts on the outermost quantifiers, by one plain evaluation of every
+/// assertion (with the unspecified results `chosen`), each quantifier once.
+fn notes(
+    script: &Script,
+    assignment: &Assignment,
+    chosen: &HashMap<ChoiceKey, Value>,
+    limits: &Limits,
+) -> Vec<QuantifierNote> {
+    let mut ctx = context(script, assignment, chosen, PRECISIONS[0], limits);
+    for a in &script.assertions {
+        ctx.truth(a);
+    }
+    let mut unique: Vec<QuantifierNote> = Vec::new();
+    for n in ctx.take_notes() {
+        let text = n.to_string();
+        if !unique.iter().any(|u| u.to_string() == text) {
+            unique.push(n);
+        }
+    }
+    unique
 }
 
 fn conjunction(script: &Script, ctx: &mut Ctx<'_>) -> Tri {
@@ -273,7 +473,14 @@ fn conjunction(script: &Script, ctx: &mut Ctx<'_>) -> Tri {
 /// partition every interpretation. A true leaf is certified by solving its constraints
 /// and evaluating the formula again with the values found; false when every path is
 /// false or infeasible.
-fn search(script: &Script, assignment: &Assignment, prec: u64, max_paths: usize) -> Search {
+fn search(
+    script: &Script,
+    assignment: &Assignment,
+    prec: u64,
+    run: &Run,
+    quantified: &mut bool,
+) -> Search {
+    let max_paths = run.limits.evaluations.max(1);
     let none = HashMap::new();
     let mut decisions = Vec::new();
     let mut reasons: Vec<String> = Vec::new();
@@ -289,15 +496,17 @@ fn search(script: &Script, assignment: &Assignment, prec: u64, max_paths: usize)
             open = true;
             break;
         }
-        let mut ctx = Ctx::new(assignment, &none, prec);
+        let mut ctx = run.context(script, assignment, &none, prec);
         ctx.path = Some(Path::replay(decisions));
         let truth = conjunction(script, &mut ctx);
+        run.spent(&ctx);
+        *quantified |= ctx.quantified();
         let Some(path) = ctx.path.take() else {
             unreachable!("the path was set above")
         };
         if !path.dead {
             let leaf_open = match truth {
-                Tri::T => match certify(script, assignment, prec, &ctx, &path) {
+                Tri::T => match certify(script, assignment, prec, run, &ctx, &path) {
                     Certificate::Found(chosen) => return Search::True(chosen),
                     Certificate::Infeasible => false,
                     Certificate::Open(why) => {
@@ -311,7 +520,7 @@ fn search(script: &Script, assignment: &Assignment, prec: u64, max_paths: usize)
             if leaf_open {
                 // The search could not follow an unknown (into sin, a string, a
                 // bit-vector, ...): concrete values may still certify the formula.
-                if let Some(chosen) = sample(script, assignment, prec, &ctx, &path) {
+                if let Some(chosen) = sample(script, assignment, prec, run, &ctx, &path) {
                     return Search::True(chosen);
                 }
                 open = true;
@@ -352,6 +561,7 @@ fn certify(
     script: &Script,
     assignment: &Assignment,
     prec: u64,
+    run: &Run,
     ctx: &Ctx<'_>,
     path: &Path,
 ) -> Certificate {
@@ -365,7 +575,7 @@ fn certify(
             )
         }
     };
-    if let Some(chosen) = verify(script, assignment, prec, ctx, path, &solution) {
+    if let Some(chosen) = verify(script, assignment, prec, run, ctx, path, &solution) {
         return Certificate::Found(chosen);
     }
     // The relaxed unknowns broke their dependency: fix the decision symbols their
@@ -408,7 +618,7 @@ fn certify(
             }
         }
         if let Feasibility::Feasible(s) = linear::feasible(&cs, &integer) {
-            if let Some(chosen) = verify(script, assignment, prec, ctx, path, &s) {
+            if let Some(chosen) = verify(script, assignment, prec, run, ctx, path, &s) {
                 return Certificate::Found(chosen);
             }
         }
@@ -540,6 +750,7 @@ fn sample(
     script: &Script,
     assignment: &Assignment,
     prec: u64,
+    run: &Run,
     ctx: &Ctx<'_>,
     path: &Path,
 ) -> Option<HashMap<ChoiceKey, Value>> {
@@ -576,7 +787,7 @@ fn sample(
         }
         if !skip {
             if let Feasibility::Feasible(solution) = linear::feasible(&cs, &integer) {
-                if let Some(chosen) = verify(script, assignment, prec, ctx, path, &solution) {
+                if let Some(chosen) = verify(script, assignment, prec, run, ctx, path, &solution) {
                     return Some(chosen);
                 }
             }
@@ -602,6 +813,7 @@ fn verify(
     script: &Script,
     assignment: &Assignment,
     prec: u64,
+    run: &Run,
     ctx: &Ctx<'_>,
     path: &Path,
     solution: &HashMap<u32, BigRational>,
@@ -622,8 +834,10 @@ fn verify(
             }
         }
     }
-    let mut check = Ctx::new(assignment, &chosen, prec);
-    (conjunction(script, &mut check) == Tri::T).then_some(chosen)
+    let mut check = run.context(script, assignment, &chosen, prec);
+    let truth = conjunction(script, &mut check);
+    run.spent(&check);
+    (truth == Tri::T).then_some(chosen)
 }
 
 fn rational_sqrt(q: &BigRational) -> Option<BigRational> {
@@ -636,9 +850,9 @@ fn rational_sqrt(q: &BigRational) -> Option<BigRational> {
 
 /// The first sub-formula that is false under the assignment (descending through
 /// conjunctions and negated disjunctions), with its arguments' values.
-fn explain(script: &Script, assignment: &Assignment) -> Option<String> {
+fn explain(script: &Script, assignment: &Assignment, limits: &Limits) -> Option<String> {
     let chosen = HashMap::new();
-    let mut ctx = Ctx::new(assignment, &chosen, PRECISIONS[0]);
+    let mut ctx = context(script, assignment, &chosen, PRECISIONS[0], limits);
     let mut term = script.assertions.iter().find(|a| ctx.truth(a) == Tri::F)?;
     let mut negated = false;
     loop {
@@ -663,6 +877,15 @@ fn explain(script: &Script, assignment: &Assignment) -> Option<String> {
     } else {
         term.to_string()
     };
+    // A quantifier: how its verdict was reached (its counterexample or instance).
+    if let TermKind::Quantifier(..) = &term.kind {
+        ctx.take_notes();
+        ctx.truth(term);
+        if let Some(note) = ctx.take_notes().last() {
+            text.push_str(&format!(" where {note}"));
+        }
+        return Some(text);
+    }
     let mut values = Vec::new();
     for a in term.args() {
         if matches!(a.kind, TermKind::Lit(_)) {

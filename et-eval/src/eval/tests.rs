@@ -723,3 +723,49 @@ fn uninterpreted_functions_take_the_models_definitions() {
     );
     assert_ne!(e.truth, Truth::True);
 }
+
+#[test]
+fn smtlib_2_7_conversion_names() {
+    let bvs = "(declare-const x (_ BitVec 8))(declare-const y (_ BitVec 4))";
+    let t = |f: &str, x: u64, y: u64| truth(bvs, f, vec![Value::bv(8, x), Value::bv(4, y)]);
+    assert_eq!(t("(= (ubv_to_int x) 253)", 0xfd, 0), Truth::True);
+    assert_eq!(t("(= (ubv_to_int x) (bv2nat x))", 0xfd, 0), Truth::True);
+    assert_eq!(t("(= (sbv_to_int x) (- 3))", 0xfd, 0), Truth::True);
+    assert_eq!(t("(= (sbv_to_int x) (- 128))", 0x80, 0), Truth::True);
+    assert_eq!(t("(= (sbv_to_int x) 127)", 0x7f, 0), Truth::True);
+    assert_eq!(t("(= (sbv_to_int y) 0)", 0, 0), Truth::True);
+    // int_to_bv is int2bv: the integer modulo 2^n, also for negative integers
+    // (SMT-LIB 2.7; z3 5.4.1 and cvc5 1.4.2 agree: (- 3) is #xd in 4 bits).
+    assert_eq!(t("(= ((_ int_to_bv 4) (- 3)) y)", 0, 0xd), Truth::True);
+    assert_eq!(t("(= ((_ int2bv 4) (- 19)) y)", 0, 0xd), Truth::True);
+    assert_eq!(
+        t("(= ((_ int_to_bv 8) (sbv_to_int x)) x)", 0x9c, 0),
+        Truth::True
+    );
+    assert_eq!(t("(= ((_ int_to_bv 4) 16) y)", 0, 0), Truth::True);
+    // The names print as the older ones solvers of every version know, except
+    // sbv_to_int, which has none.
+    let script = Script::parse(&format!(
+        "{bvs}(assert (= ((_ int_to_bv 4) (ubv_to_int x)) ((_ int2bv 4) (sbv_to_int x))))"
+    ))
+    .unwrap();
+    assert_eq!(
+        script.assertions[0].to_string(),
+        "(= ((_ int2bv 4) (bv2nat x)) ((_ int2bv 4) (sbv_to_int x)))"
+    );
+    assert!(Script::parse("(assert (= (sbv_to_int 1) 1))").is_err());
+    // z3 5.4.1's and cvc5 1.4.2's models of the same conversions.
+    let script = Script::parse(&format!(
+        "{bvs}(assert (= (sbv_to_int x) (- 3)))(assert (= (ubv_to_int x) 253))(assert (= ((_ int_to_bv 4) (- 3)) y))(assert (= ((_ int2bv 4) (- 19)) y))"
+    ))
+    .unwrap();
+    for model in [
+        "sat\n(\n  (define-fun y () (_ BitVec 4)\n    #xd)\n  (define-fun x () (_ BitVec 8)\n    #xfd)\n)\n",
+        "sat\n(\n(define-fun x () (_ BitVec 8) #b11111101)\n(define-fun y () (_ BitVec 4) #b1101)\n)\n",
+    ] {
+        assert_eq!(
+            crate::check::check_model(&script, model, crate::model::ModelDialect::default()),
+            crate::check::ModelCheck::Valid
+        );
+    }
+}

@@ -23,6 +23,7 @@ use num_rational::BigRational;
 use thiserror::Error;
 
 use crate::algebraic::{self, Poly, Real};
+use crate::datatype::{DatatypeGroup, DatatypeSort};
 use crate::eval::{Assignment, Binding, Function, Interpretations};
 use crate::script::{Decl, Script};
 use crate::sexp::{self, Pos, Sexp, SexpKind};
@@ -245,7 +246,28 @@ pub fn without_error_lines(output: &str) -> String {
 }
 
 /// Reads the model from a solver's output: an optional `sat` line, then the model.
+/// Values of datatypes cannot be read without their declarations:
+/// [`parse_model_for`] reads a model of a formula that declares some.
 pub fn parse_model(output: &str, dialect: ModelDialect) -> Result<Model, ModelError> {
+    read_model(output, dialect, Vec::new())
+}
+
+/// Reads the model of `script` from a solver's output, as [`parse_model`] does,
+/// knowing the datatypes the script declares (their sorts, constructors and
+/// selectors: `(cons 3 nil)`, `(as nil IntList)`).
+pub fn parse_model_for(
+    output: &str,
+    dialect: ModelDialect,
+    script: &Script,
+) -> Result<Model, ModelError> {
+    read_model(output, dialect, script.datatypes())
+}
+
+fn read_model(
+    output: &str,
+    dialect: ModelDialect,
+    datatypes: Vec<Arc<DatatypeGroup>>,
+) -> Result<Model, ModelError> {
     let output = quote_algebraic_numbers(output);
     let items = sexp::read_output(&output).map_err(|e| err(e.pos, e.message))?;
     let mut rest = items.as_slice();
@@ -267,7 +289,16 @@ pub fn parse_model(output: &str, dialect: ModelDialect) -> Result<Model, ModelEr
     if first.head() == Some("error") {
         return Err(err(first.pos, format!("the solver reported {first}")));
     }
-    let reader = Reader { dialect };
+    let sorts = datatypes
+        .iter()
+        .flat_map(|g| (0..g.types.len()).filter_map(move |i| DatatypeSort::new(g.clone(), i)))
+        .map(|d| (d.name().to_string(), Sort::Datatype(d)))
+        .collect();
+    let reader = Reader {
+        dialect,
+        datatypes,
+        sorts,
+    };
     if matches!(first.head(), Some("=") | Some("function")) {
         return reader.yices_native(rest);
     }
@@ -281,6 +312,10 @@ pub fn parse_model(output: &str, dialect: ModelDialect) -> Result<Model, ModelEr
 
 struct Reader {
     dialect: ModelDialect,
+    /// The formula's datatypes.
+    datatypes: Vec<Arc<DatatypeGroup>>,
+    /// Their sorts by name.
+    sorts: HashMap<String, Sort>,
 }
 
 /// A `define-fun` taken apart.
@@ -292,6 +327,11 @@ struct Definition<'a> {
 }
 
 impl Reader {
+    /// A sort: a theory's, or one of the formula's datatypes.
+    fn sort(&self, sexp: &Sexp) -> Result<Sort, ModelError> {
+        Sort::parse_with(sexp, &|name| self.sorts.get(name).cloned()).map_err(|m| err(sexp.pos, m))
+    }
+
     fn definitions(&self, entries: &[Sexp]) -> Result<Model, ModelError> {
         let mut defs = Vec::new();
         for entry in entries {
@@ -316,12 +356,12 @@ impl Reader {
                                     .as_symbol()
                                     .ok_or_else(|| err(n.pos, "expected a parameter name"))?
                                     .into(),
-                                sort: Sort::parse(s).map_err(|m| err(s.pos, m))?,
+                                sort: self.sort(s)?,
                             }),
                             _ => Err(err(p.pos, "malformed parameter")),
                         })
                         .collect::<Result<Vec<_>, _>>()?;
-                    let sort = Sort::parse(sort).map_err(|m| err(sort.pos, m))?;
+                    let sort = self.sort(sort)?;
                     defs.push(Definition {
                         name,
                         params,
@@ -427,7 +467,7 @@ impl Reader {
     ) -> Result<Term, ModelError> {
         let sexp = self.rewrite(sexp)?;
         let term = script
-            .term_with_functions(&sexp, functions)
+            .term_in(&sexp, functions, &self.datatypes)
             .map_err(|e| err(e.pos, e.message))?;
         if &term.sort == sort {
             return Ok(term);
@@ -594,7 +634,7 @@ impl Reader {
                         .as_symbol()
                         .ok_or_else(|| err(name.pos, "expected a parameter name"))?
                         .into(),
-                    sort: Sort::parse(psort).map_err(|m| err(psort.pos, m))?,
+                    sort: self.sort(psort)?,
                 };
                 if decl.sort != *parts.0 {
                     return Err(err(
@@ -653,9 +693,7 @@ impl Reader {
                     .and_then(Sexp::as_list)
                     .ok_or_else(|| err(item.pos, "a function without a type"))?;
                 let sort = match ty {
-                    [head, sort] if head.is_symbol("type") => {
-                        Sort::parse(sort).map_err(|m| err(sort.pos, m))?
-                    }
+                    [head, sort] if head.is_symbol("type") => self.sort(sort)?,
                     _ => return Err(err(item.pos, "malformed function type")),
                 };
                 arrays.insert(name.to_string(), (sort, &list[3..]));
@@ -679,7 +717,7 @@ impl Reader {
                                         decls: Vec::new(),
                                         assertions: Vec::new(),
                                     }
-                                    .term(&self.rewrite(value)?)
+                                    .term_in(&self.rewrite(value)?, &[], &self.datatypes)
                                     .map_err(|e| err(e.pos, e.message))?;
                                     let sort = term.sort.clone();
                                     match (Function { params: Vec::new(), body: term }).apply(&[]) {

@@ -108,6 +108,8 @@ impl FormulaCalls<'_, '_> {
         let deciders = Deciders {
             reference: reference_answer,
             pool: pool.is_some(),
+            unknown_expected: m.class.status == Status::Unknown
+                && judging::unknown_expected(&self.text, self.family_decided(solver)),
         };
         let finding = judging::judge(m.judged(), deciders, self);
         Some(Assessment {
@@ -156,6 +158,24 @@ impl FormulaCalls<'_, '_> {
                 seconds: f64::INFINITY,
             });
         made.chain(known).collect()
+    }
+
+    /// Whether another release of `solver`'s family (under test or judge) decided the
+    /// formula with a usable answer.
+    fn family_decided(&self, solver: &SolverConfig) -> bool {
+        let w = self.worker;
+        let family_of = |name: &str| {
+            w.under_test
+                .iter()
+                .chain(w.references.values().flatten())
+                .find(|s| s.name == name)
+                .map(|s| s.family.as_str())
+        };
+        self.decisions().iter().any(|d| {
+            d.solver != solver.name
+                && d.answer.usable()
+                && family_of(d.solver) == Some(solver.family.as_str())
+        })
     }
 
     /// The fastest solver of the pool that decided the formula with an answer nothing

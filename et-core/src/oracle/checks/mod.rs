@@ -41,6 +41,11 @@ pub struct CallFacts<'a> {
     pub pool_decided: bool,
     /// Whether et knows a satisfying assignment of the formula (searched on demand).
     pub witness: &'a dyn WitnessFact,
+    /// An `unknown` is the theory's incompleteness, not a finding: the formula is
+    /// quantified and no other release of the solver's family decided it (first-order
+    /// logic with arithmetic has no complete procedure; another family deciding it
+    /// says nothing about this one's design).
+    pub unknown_expected: bool,
 }
 
 /// Whether the formula has a witness, found when first asked (the search costs up to a

@@ -20,7 +20,7 @@ impl Check for PoolCheck {
         }
         let verdict = match call.status {
             Status::Timeout => Verdict::Timeout,
-            Status::Unknown => Verdict::Unknown,
+            Status::Unknown if !call.unknown_expected => Verdict::Unknown,
             _ => return None,
         };
         Some(Finding {

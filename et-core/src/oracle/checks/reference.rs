@@ -22,7 +22,7 @@ impl Check for ReferenceCheck {
             Status::Sat if reference == Status::Unsat && !sat_is_proven(call) => Verdict::Unsound,
             Status::Unsat if reference == Status::Sat => Verdict::Unsound,
             Status::Timeout => Verdict::Timeout,
-            Status::Unknown => Verdict::Unknown,
+            Status::Unknown if !call.unknown_expected => Verdict::Unknown,
             _ => return None,
         };
         Some(Finding {

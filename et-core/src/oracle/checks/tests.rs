@@ -28,6 +28,7 @@ fn facts<'a>(
         reference,
         pool_decided: false,
         witness,
+        unknown_expected: false,
     }
 }
 
@@ -167,4 +168,20 @@ fn every_check_is_listed_once() {
     );
     names.dedup();
     assert_eq!(names.len(), CHECKS.len());
+}
+
+#[test]
+fn an_expected_unknown_is_no_finding_whoever_decided() {
+    // A quantified formula no release of the family decided: the witness, a reference
+    // of another family and the pool all decided it, and `unknown` is still no finding.
+    let mut call = facts(Unknown, None, Some(Sat), &true);
+    call.pool_decided = true;
+    call.unknown_expected = true;
+    assert_eq!(run_checks(&call), None);
+    // A wrong answer is judged as ever.
+    call.status = Unsat;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Unsound, Evidence::Witness)
+    );
 }

@@ -18,7 +18,7 @@ impl Check for WitnessCheck {
     fn check(&self, call: &CallFacts) -> Option<Finding> {
         let verdict = match call.status {
             Status::Unsat => Verdict::Unsound,
-            Status::Unknown => Verdict::Unknown,
+            Status::Unknown if !call.unknown_expected => Verdict::Unknown,
             _ => return None,
         };
         call.witness.exists().then_some(Finding {

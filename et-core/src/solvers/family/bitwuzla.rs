@@ -5,7 +5,7 @@
 //! `crate::solvers::install::packaging`). Judged like any family without a reference
 //! of its own; needs no `(set-logic ...)`.
 
-use super::catalog::{leave_out_by, OptionSpec};
+use super::catalog::{leave_out_by, OptionSpec, Theory};
 use super::{Echo, Family, SessionProtocol};
 
 /// The bitwuzla family.
@@ -15,6 +15,16 @@ pub struct Bitwuzla;
 impl Family for Bitwuzla {
     fn name(&self) -> &'static str {
         "bitwuzla"
+    }
+
+    fn lacks(&self, needs: &[Theory]) -> Option<String> {
+        let takes = [
+            Theory::BitVectors,
+            Theory::Floats,
+            Theory::Arrays,
+            Theory::Quantifiers,
+        ];
+        super::missing_theories(needs, &takes)
     }
 
     fn model_options(&self, _version: &str) -> Option<&'static [&'static str]> {

@@ -357,6 +357,18 @@ pub enum Theory {
 }
 
 impl Theory {
+    /// Every theory, in declaration order.
+    pub const ALL: [Theory; 8] = [
+        Theory::Arithmetic,
+        Theory::BitVectors,
+        Theory::Floats,
+        Theory::Arrays,
+        Theory::Strings,
+        Theory::Datatypes,
+        Theory::Quantifiers,
+        Theory::Extensions,
+    ];
+
     /// The theory in a few words.
     pub fn label(self) -> &'static str {
         match self {

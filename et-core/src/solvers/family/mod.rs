@@ -181,6 +181,16 @@ pub trait Family: Sync {
         common_leave_out(option)
     }
 
+    /// What of `needs` (the theories of a grammar's logic) this family does not take,
+    /// in words ("strings and quantifiers"), or `None` when it takes them all. A
+    /// formula outside a family's logics is not sent to it: its `(error ...)` or
+    /// `unsupported` would say nothing about the solver. Families et does not know
+    /// take everything.
+    fn lacks(&self, needs: &[catalog::Theory]) -> Option<String> {
+        let _ = needs;
+        None
+    }
+
     /// The theories option `option` acts on, when it acts only on some
     /// ([`catalog::Theory`]); empty when it may act on any formula, which is what an
     /// option the family's table does not name gets.
@@ -376,6 +386,21 @@ pub fn models_by_default(name: &str) -> bool {
     find(name).is_some_and(|f| f.model_options("").is_some())
 }
 
+/// The theories of `needs` missing from `takes`, in words ("strings and quantifiers"),
+/// for [`Family::lacks`]; `None` when `takes` has them all.
+pub fn missing_theories(needs: &[catalog::Theory], takes: &[catalog::Theory]) -> Option<String> {
+    let missing: Vec<&str> = needs
+        .iter()
+        .filter(|t| !takes.contains(t))
+        .map(|t| t.label())
+        .collect();
+    match missing.as_slice() {
+        [] => None,
+        [one] => Some(one.to_string()),
+        [init @ .., last] => Some(format!("{} and {last}", init.join(", "))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -539,3 +564,4 @@ mod tests {
         }
     }
 }
+

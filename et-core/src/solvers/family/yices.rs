@@ -4,7 +4,7 @@
 
 use et_eval::ModelDialect;
 
-use super::catalog::{leave_out_by, Curated, OptionKind, OptionSpec};
+use super::catalog::{leave_out_by, Curated, OptionKind, OptionSpec, Theory};
 use super::{Echo, Family, SessionProtocol};
 
 /// The yices family.
@@ -34,6 +34,19 @@ impl Family for Yices {
             approximate_decimals: true,
             ..ModelDialect::default()
         }
+    }
+
+    fn lacks(&self, needs: &[Theory]) -> Option<String> {
+        // yices-smt2 takes quantifiers only in its exists-forall mode (`--mode=ef`,
+        // two-level exists-forall formulas, which et's calls do not use), and has no
+        // strings, floating point or datatypes; its logics never mix bit-vectors with
+        // arithmetic (no conversion between them).
+        let takes = [Theory::Arithmetic, Theory::BitVectors, Theory::Arrays];
+        if let Some(missing) = super::missing_theories(needs, &takes) {
+            return Some(missing);
+        }
+        (needs.contains(&Theory::Arithmetic) && needs.contains(&Theory::BitVectors))
+            .then(|| "bit-vectors mixed with arithmetic".to_string())
     }
 
     fn prelude(&self, logic: Option<&str>) -> Option<String> {
