@@ -29,7 +29,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 et=${ET:-$repo/target/release/et}
 build=${ET_BUILD:-$(git -C "$repo" rev-parse --short HEAD)}
-# Which hunt: ET's eight grammars (results/hunt), or the twelve past ET's (HUNT=past-et:
+# Which hunt: ET's eight grammars (results/hunt), or the thirteen past ET's (HUNT=past-et:
 # quantifiers, uninterpreted functions, conversions between theories, datatypes; 10^5
 # formulas each, 3*10^4 for fp-reals and quantifiers-strings, whose calls cost most).
 # triage_steps is the order of the triage steps, cheapest first (a step of two grammars
@@ -47,12 +47,13 @@ case ${HUNT:-et} in
                      [uf-ints]=100000 [bv-ints]=100000 [datatypes]=100000
                      [strings-ints]=100000 [uf-bitvectors]=100000 [arrays-uf]=100000
                      [quantifiers-reals]=100000 [quantifiers-bv64]=100000
+                     [quantifiers-bv1]=100000
                      [fp-reals]=30000 [quantifiers-strings]=30000)
     # Where the soundness bugs of the trackers are first (quantifiers, functions,
     # conversions), so that a hunt stopped early has searched there.
     all_grammars=(quantifiers-bitvectors quantifiers-ints uf-ints bv-ints datatypes
                   strings-ints uf-bitvectors arrays-uf quantifiers-reals quantifiers-bv64
-                  fp-reals quantifiers-strings)
+                  quantifiers-bv1 fp-reals quantifiers-strings)
     triage_steps=("${all_grammars[@]}") ;;
   *) echo "hunt: HUNT=${HUNT}: expected et or past-et" >&2; exit 2 ;;
 esac

@@ -70,7 +70,12 @@ fn grammar_flags_offer_the_builtin_grammars_and_pest_files() {
     // A begun word narrows them; a begun path offers the `.pest` files it leads to.
     assert_eq!(
         offered(&s, &home, &["et", "run", "--grammar", "str"]),
-        ["strings", "strings-5v2a"]
+        [
+            "strings",
+            "strings-5v2a",
+            "strings-ints",
+            "strings-ints-5v2a"
+        ]
     );
     assert_eq!(
         offered(&s, &home, &["et", "enumerate", "-g", "gram"]),

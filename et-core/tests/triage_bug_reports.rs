@@ -635,7 +635,7 @@ fn a_reported_crash_declares_only_the_constants_and_options_it_uses() {
     );
     let (report, script) = report_of(&run.join("triage/bugs"), "z3-99.0-crash");
     assert!(
-        report.contains("declaring only the constants it uses (`b` dropped, the finding confirmed again without it)"),
+        report.contains("declaring only the constants and functions it uses (`b` dropped, the finding confirmed again without it)"),
         "{report}"
     );
     let input = std::fs::read_to_string(&script).unwrap();

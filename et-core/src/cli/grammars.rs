@@ -9,7 +9,7 @@ use et_core::enumeration::Enumeration;
 
 /// List the built-in grammars with their smallest formula size, SMT-LIB logic and a
 /// description: ET's eight theory grammars, each extended to five variables and up to
-/// two asserts (`<theory>-5v2a`, as in ET's bug hunt), then twelve past ET's
+/// two asserts (`<theory>-5v2a`, as in ET's bug hunt), then thirteen past ET's
 /// (quantifiers, uninterpreted functions, mixed theories, datatypes) and their
 /// extensions.
 #[derive(ClapArgs)]

@@ -1,5 +1,5 @@
-//! The declarations of a formula's text: which constants it declares and uses, a
-//! formula with the declarations it does not use dropped (as triage reports a finding:
+//! The declarations of a formula's text: which constants and functions it declares
+//! and uses, a formula with the declarations it does not use dropped (as triage reports a finding:
 //! a grammar declares every constant its formulas may use, `-5v2a` five of them), and
 //! such a formula with the grammar's declarations put back, so that et reads it as the
 //! grammar's formula again (`et rank`, `et shrink`).
@@ -89,8 +89,9 @@ fn declared(command: &str) -> Option<&str> {
     let atoms = atoms(command);
     match atoms.as_slice() {
         ["(", "declare-const", name, ..] => Some(name),
-        // A constant has no arguments: `(declare-fun x () Int)`.
-        ["(", "declare-fun", name, "(", ")", ..] => Some(name),
+        // A constant `(declare-fun x () Int)`, or an uninterpreted function: a formula
+        // that applies no `f` needs no declaration of it either.
+        ["(", "declare-fun", name, ..] => Some(name),
         _ => None,
     }
 }
@@ -105,6 +106,20 @@ fn symbols(command: &str) -> impl Iterator<Item = &str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unused_functions_are_dropped_too() {
+        let found =
+            "(declare-const a Int) (declare-fun f (Int) Int) (declare-fun g (Int Int) Int) \
+                     (declare-fun p (Int) Bool) (assert (p (g 0 0))) (check-sat)";
+        let (text, dropped) = without_unused(found).expect("a and f unused");
+        assert_eq!(dropped, ["a", "f"]);
+        assert_eq!(
+            text,
+            "(declare-fun g (Int Int) Int) (declare-fun p (Int) Bool) (assert (p (g 0 0))) (check-sat)"
+        );
+        assert_eq!(restored(&text, found).as_deref(), Some(found));
+    }
 
     #[test]
     fn unused_declarations_are_dropped_and_named() {

@@ -374,7 +374,7 @@ fn template_fields(
         ),
         (None, None) => match f.trimmed() {
             Some(t) => format!(
-                "{from_grammar}, declaring only the constants it uses ({}); not shrunk further",
+                "{from_grammar}, declaring only the constants and functions it uses ({}); not shrunk further",
                 t.describe()
             ),
             None => format!("{from_grammar}; not shrunk further"),
@@ -903,7 +903,7 @@ fn rests_on(triage: &Triage, f: &Finding) -> String {
             row.grammar,
             row.index,
             if f.trimmed().is_some() {
-                ", declaring only the constants it uses"
+                ", declaring only the constants and functions it uses"
             } else {
                 ""
             },

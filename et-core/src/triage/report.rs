@@ -1139,7 +1139,7 @@ fn section(out: &mut String, triage: &Triage, g: &Group) {
     if let Some(t) = f.trimmed() {
         let _ = writeln!(
             out,
-            "Declaring only the constants it uses ({}):\n",
+            "Declaring only the constants and functions it uses ({}):\n",
             t.describe()
         );
     }
