@@ -186,6 +186,17 @@ fn a_family_is_not_sent_a_logic_it_does_not_take() {
     assert_eq!(m.outside_logic.len(), 1);
     assert_eq!(m.outside_logic[0].name, yices.name);
     assert!(rows(&out).iter().all(|r| r.solver == z3.name));
+    // Resumed with the same request, yices is left out again and the run goes on.
+    let o = s.run(&common::campaign_args(
+        "strings",
+        "3",
+        &pool,
+        &out,
+        &["--timeout", "30", "-q", "--resume"],
+    ));
+    assert!(o.status.success(), "{}", show(&o));
+    assert_eq!(rows(&out).len(), 3);
+    assert_eq!(manifest(&out).1.outside_logic.len(), 1);
     // yices alone on quantifiers: nothing to run, a refusal.
     let pool = s.pool_file("yices.toml", &[yices]);
     let o = s.run(&common::campaign_args(

@@ -695,10 +695,10 @@ fn choose_solvers(
             hooks,
         )?;
     }
-    if recorded.is_none() {
-        if let Some(logic) = crate::builtins::declared_logic(enumeration.grammar())? {
-            leave_out_outside_logic(&mut solvers, logic, hooks);
-        }
+    // Also on resume: solvers asked for again are left out by the same rule, so a
+    // resumed run compares the solvers it runs, not those it was asked for.
+    if let Some(logic) = crate::builtins::declared_logic(enumeration.grammar())? {
+        leave_out_outside_logic(&mut solvers, logic, hooks);
     }
     if solvers.under_test.is_empty() {
         return Err(PrepareError::NoSolverTakesLogic {
@@ -815,14 +815,17 @@ fn leave_out_outside_logic(solvers: &mut Solvers, logic: &str, hooks: &mut Hooks
     };
     solvers.under_test.retain(|s| keep(s, &mut out));
     solvers.pool.solvers.retain(|s| keep(s, &mut out));
-    for o in &out {
+    for o in out {
+        if solvers.outside_logic.iter().any(|r| r.name == o.name) {
+            continue; // recorded when the run began, and told then
+        }
         (hooks.note)(Note::OutsideLogic {
             name: o.name.clone(),
             logic: logic.to_string(),
             lacks: o.lacks.clone(),
         });
+        solvers.outside_logic.push(o);
     }
-    solvers.outside_logic = out;
 }
 
 /// Takes out of `configured` the configurations whose options all act only on
