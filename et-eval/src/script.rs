@@ -381,94 +381,8 @@ impl Reading {
         items: &[Sexp],
         pos: Pos,
     ) -> Result<(), ScriptError> {
-        let parametric = |s: &Sexp| {
-            (s.head() == Some("par")).then(|| {
-                err(
-                    s.pos,
-                    "unsupported parametric datatype (par ...)".to_string(),
-                )
-            })
-        };
-        // (name, its constructors' declarations)
-        let mut types: Vec<(&Sexp, &[Sexp])> = Vec::new();
-        match (head, items) {
-            ("declare-datatype", [_, name, ctors]) => {
-                if let Some(e) = parametric(ctors) {
-                    return Err(e);
-                }
-                let ctors = ctors
-                    .as_list()
-                    .ok_or_else(|| err(ctors.pos, "expected a list of constructors"))?;
-                types.push((name, ctors));
-            }
-            ("declare-datatypes", [_, sorts, bodies]) => {
-                let sorts = sorts
-                    .as_list()
-                    .ok_or_else(|| err(sorts.pos, "expected a list of sorts"))?;
-                let bodies = bodies
-                    .as_list()
-                    .ok_or_else(|| err(bodies.pos, "expected a list of datatype bodies"))?;
-                if sorts.is_empty() {
-                    // SMT-LIB 2.5: each body is (T constructor ...).
-                    for b in bodies {
-                        match b.as_list() {
-                            Some([name, ctors @ ..]) if name.as_symbol().is_some() => {
-                                types.push((name, ctors))
-                            }
-                            _ => return Err(err(b.pos, "malformed datatype declaration")),
-                        }
-                    }
-                } else {
-                    if sorts.len() != bodies.len() {
-                        return Err(err(
-                            pos,
-                            format!(
-                                "{} datatypes named and {} declared",
-                                sorts.len(),
-                                bodies.len()
-                            ),
-                        ));
-                    }
-                    for (sort, body) in sorts.iter().zip(bodies) {
-                        let (name, arity) = match sort.as_list() {
-                            Some([name, arity]) => (name, arity),
-                            _ => return Err(err(sort.pos, "expected (name arity)")),
-                        };
-                        match &arity.kind {
-                            SexpKind::Numeral(n) if n == "0" => {}
-                            SexpKind::Numeral(_) => {
-                                return Err(err(
-                                    arity.pos,
-                                    "unsupported parametric datatype (arity above 0)",
-                                ))
-                            }
-                            _ => return Err(err(arity.pos, "expected the datatype's arity")),
-                        }
-                        if let Some(e) = parametric(body) {
-                            return Err(e);
-                        }
-                        let ctors = body
-                            .as_list()
-                            .ok_or_else(|| err(body.pos, "expected a list of constructors"))?;
-                        types.push((name, ctors));
-                    }
-                }
-            }
-            _ => return Err(err(pos, format!("malformed {head}"))),
-        }
-        let mut names: Vec<&str> = Vec::new();
-        for (name, _) in &types {
-            let n = name
-                .as_symbol()
-                .ok_or_else(|| err(name.pos, "expected a datatype name"))?;
-            if names.contains(&n)
-                || self.checker.datatypes.sorts.contains_key(n)
-                || Sort::parse(name).is_ok()
-            {
-                return Err(err(name.pos, format!("the sort '{n}' is declared twice")));
-            }
-            names.push(n);
-        }
+        let types = datatype_block(head, items, pos)?;
+        let names = self.datatype_names(&types)?;
         let mut defs = Vec::new();
         for ((_, ctors), type_name) in types.iter().zip(&names) {
             if ctors.is_empty() {
@@ -477,54 +391,10 @@ impl Reading {
                     format!("datatype '{type_name}' has no constructor"),
                 ));
             }
-            let mut constructors = Vec::new();
-            for c in *ctors {
-                let (cname, fields) = match &c.kind {
-                    SexpKind::Symbol(n) => (n.as_str(), &[][..]),
-                    SexpKind::List(parts) => match parts.split_first() {
-                        Some((n, fields)) if n.as_symbol().is_some() => {
-                            (n.as_symbol().unwrap_or_default(), fields)
-                        }
-                        _ => return Err(err(c.pos, "malformed constructor")),
-                    },
-                    _ => return Err(err(c.pos, "malformed constructor")),
-                };
-                let mut field_defs = Vec::new();
-                for f in fields {
-                    let Some([fname, fsort]) = f.as_list() else {
-                        return Err(err(f.pos, "expected (selector sort)"));
-                    };
-                    let fname = fname
-                        .as_symbol()
-                        .ok_or_else(|| err(fname.pos, "expected a selector name"))?;
-                    let sort = match fsort.as_symbol().and_then(|n| names.iter().position(|m| *m == n)) {
-                        Some(j) => FieldSort::Own(j),
-                        None => FieldSort::Sort(self.checker.sort(fsort).map_err(|e| {
-                            if names.iter().any(|n| fsort.to_string().contains(n)) {
-                                err(
-                                    fsort.pos,
-                                    format!(
-                                        "unsupported sort '{fsort}' (a datatype of the same declaration inside another sort)"
-                                    ),
-                                )
-                            } else {
-                                e
-                            }
-                        })?),
-                    };
-                    if matches!(sort, FieldSort::Sort(Sort::RegLan)) {
-                        return Err(err(fsort.pos, "a field of sort RegLan"));
-                    }
-                    field_defs.push(FieldDef {
-                        name: fname.into(),
-                        sort,
-                    });
-                }
-                constructors.push(ConstructorDef {
-                    name: cname.into(),
-                    fields: field_defs,
-                });
-            }
+            let constructors = ctors
+                .iter()
+                .map(|c| self.constructor_def(c, &names))
+                .collect::<Result<Vec<_>, _>>()?;
             defs.push(DatatypeDef {
                 name: (*type_name).into(),
                 constructors,
@@ -540,6 +410,94 @@ impl Reading {
         self.checker
             .add_datatypes(&Arc::new(group))
             .map_err(|m| err(pos, m))
+    }
+
+    /// The names of a block's datatypes (`types`, as [`datatype_block`] gives them),
+    /// each a new sort named once.
+    fn datatype_names<'a>(
+        &self,
+        types: &[(&'a Sexp, &[Sexp])],
+    ) -> Result<Vec<&'a str>, ScriptError> {
+        let mut names: Vec<&str> = Vec::new();
+        for (name, _) in types {
+            let n = name
+                .as_symbol()
+                .ok_or_else(|| err(name.pos, "expected a datatype name"))?;
+            if names.contains(&n)
+                || self.checker.datatypes.sorts.contains_key(n)
+                || Sort::parse(name).is_ok()
+            {
+                return Err(err(name.pos, format!("the sort '{n}' is declared twice")));
+            }
+            names.push(n);
+        }
+        Ok(names)
+    }
+
+    /// A constructor's declaration, `c` or `(c (selector sort) ...)`, in a block whose
+    /// datatypes are `names`.
+    fn constructor_def(&self, c: &Sexp, names: &[&str]) -> Result<ConstructorDef, ScriptError> {
+        let (cname, fields) = match &c.kind {
+            SexpKind::Symbol(n) => (n.as_str(), &[][..]),
+            SexpKind::List(parts) => match parts.split_first() {
+                Some((n, fields)) if n.as_symbol().is_some() => {
+                    (n.as_symbol().unwrap_or_default(), fields)
+                }
+                _ => return Err(err(c.pos, "malformed constructor")),
+            },
+            _ => return Err(err(c.pos, "malformed constructor")),
+        };
+        let fields = fields
+            .iter()
+            .map(|f| self.field_def(f, names))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ConstructorDef {
+            name: cname.into(),
+            fields,
+        })
+    }
+
+    /// A field's declaration `(selector sort)`, in a block whose datatypes are `names`.
+    fn field_def(&self, f: &Sexp, names: &[&str]) -> Result<FieldDef, ScriptError> {
+        let Some([fname, fsort]) = f.as_list() else {
+            return Err(err(f.pos, "expected (selector sort)"));
+        };
+        let fname = fname
+            .as_symbol()
+            .ok_or_else(|| err(fname.pos, "expected a selector name"))?;
+        let sort = self.field_sort(fsort, names)?;
+        if matches!(sort, FieldSort::Sort(Sort::RegLan)) {
+            return Err(err(fsort.pos, "a field of sort RegLan"));
+        }
+        Ok(FieldDef {
+            name: fname.into(),
+            sort,
+        })
+    }
+
+    /// A field's sort: one of the block's datatypes `names` (by its number), or a sort
+    /// declared before.
+    fn field_sort(&self, fsort: &Sexp, names: &[&str]) -> Result<FieldSort, ScriptError> {
+        let own = fsort
+            .as_symbol()
+            .and_then(|n| names.iter().position(|m| *m == n));
+        if let Some(j) = own {
+            return Ok(FieldSort::Own(j));
+        }
+        // The block's datatypes are no sorts yet, so one inside another sort fails to
+        // parse: say that, not that the sort is unknown.
+        self.checker.sort(fsort).map(FieldSort::Sort).map_err(|e| {
+            if names.iter().any(|n| fsort.to_string().contains(n)) {
+                err(
+                    fsort.pos,
+                    format!(
+                        "unsupported sort '{fsort}' (a datatype of the same declaration inside another sort)"
+                    ),
+                )
+            } else {
+                e
+            }
+        })
     }
 
     fn assert(&mut self, items: &[Sexp], pos: Pos) -> Result<(), ScriptError> {
@@ -688,6 +646,92 @@ fn push_pop_count(head: &str, items: &[Sexp], pos: Pos) -> Result<usize, ScriptE
         },
         _ => Err(err(pos, format!("malformed {head}"))),
     }
+}
+
+/// The datatypes a `declare-datatype` or `declare-datatypes` command declares, in
+/// order: each one's name and its constructors' declarations, to be checked.
+fn datatype_block<'a>(
+    head: &str,
+    items: &'a [Sexp],
+    pos: Pos,
+) -> Result<Vec<(&'a Sexp, &'a [Sexp])>, ScriptError> {
+    match (head, items) {
+        ("declare-datatype", [_, name, ctors]) => Ok(vec![(name, constructor_list(ctors)?)]),
+        ("declare-datatypes", [_, sorts, bodies]) => {
+            let sorts = sorts
+                .as_list()
+                .ok_or_else(|| err(sorts.pos, "expected a list of sorts"))?;
+            let bodies = bodies
+                .as_list()
+                .ok_or_else(|| err(bodies.pos, "expected a list of datatype bodies"))?;
+            if sorts.is_empty() {
+                // SMT-LIB 2.5: each body is (T constructor ...).
+                bodies
+                    .iter()
+                    .map(|b| match b.as_list() {
+                        Some([name, ctors @ ..]) if name.as_symbol().is_some() => Ok((name, ctors)),
+                        _ => Err(err(b.pos, "malformed datatype declaration")),
+                    })
+                    .collect()
+            } else {
+                named_datatypes(sorts, bodies, pos)
+            }
+        }
+        _ => Err(err(pos, format!("malformed {head}"))),
+    }
+}
+
+/// The datatypes of the SMT-LIB 2.6 form of `declare-datatypes`, whose `sorts` are
+/// `(name arity)` and whose `bodies` are the lists of their constructors.
+fn named_datatypes<'a>(
+    sorts: &'a [Sexp],
+    bodies: &'a [Sexp],
+    pos: Pos,
+) -> Result<Vec<(&'a Sexp, &'a [Sexp])>, ScriptError> {
+    if sorts.len() != bodies.len() {
+        return Err(err(
+            pos,
+            format!(
+                "{} datatypes named and {} declared",
+                sorts.len(),
+                bodies.len()
+            ),
+        ));
+    }
+    sorts
+        .iter()
+        .zip(bodies)
+        .map(|(sort, body)| {
+            let (name, arity) = match sort.as_list() {
+                Some([name, arity]) => (name, arity),
+                _ => return Err(err(sort.pos, "expected (name arity)")),
+            };
+            match &arity.kind {
+                SexpKind::Numeral(n) if n == "0" => {}
+                SexpKind::Numeral(_) => {
+                    return Err(err(
+                        arity.pos,
+                        "unsupported parametric datatype (arity above 0)",
+                    ))
+                }
+                _ => return Err(err(arity.pos, "expected the datatype's arity")),
+            }
+            Ok((name, constructor_list(body)?))
+        })
+        .collect()
+}
+
+/// The constructors' declarations of a datatype's body; a parametric one, `(par ...)`,
+/// is refused.
+fn constructor_list(body: &Sexp) -> Result<&[Sexp], ScriptError> {
+    if body.head() == Some("par") {
+        return Err(err(
+            body.pos,
+            "unsupported parametric datatype (par ...)".to_string(),
+        ));
+    }
+    body.as_list()
+        .ok_or_else(|| err(body.pos, "expected a list of constructors"))
 }
 
 fn err(pos: Pos, message: impl Into<String>) -> ScriptError {

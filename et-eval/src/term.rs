@@ -4,6 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use crate::datatype::DatatypeSort;
 use crate::sort::Sort;
 use crate::value::Value;
 
@@ -650,130 +651,176 @@ impl Term {
                     .find(|(l, _)| l == level)
                     .map_or(name, |(_, p)| p),
             ),
-            TermKind::Quantifier(q, body) => {
-                let outer = names.len();
-                write!(f, "({} (", q.kind)?;
-                for (i, (name, sort)) in q.vars.iter().enumerate() {
-                    let level = q.level + i as u32;
-                    let printed = binder_name(name, level, q.level, body, names);
-                    if i > 0 {
-                        f.write_str(" ")?;
-                    }
-                    write!(f, "({printed} {sort})")?;
-                    names.push((level, printed));
-                }
-                f.write_str(")")?;
-                let written = Term::write_args(body, f, names);
-                names.truncate(outer);
-                written?;
-                f.write_str(")")
-            }
-            TermKind::Datatype(op, args) => {
-                let owner = match op {
-                    DtOp::Construct(_) => self.sort.datatype(),
-                    _ => args.first().and_then(|a| a.sort.datatype()),
-                };
-                let Some(dt) = owner else {
-                    return f.write_str("(ill-sorted datatype operation)");
-                };
-                let ctor = |c: usize| dt.constructors().get(c);
-                match op {
-                    DtOp::Construct(c) => {
-                        let name = ctor(*c).map_or("?", |c| &c.name);
-                        if args.is_empty() {
-                            return f.write_str(name);
-                        }
-                        write!(f, "({name}")?;
-                    }
-                    DtOp::Select(c, k) => {
-                        let name = ctor(*c)
-                            .and_then(|c| c.fields.get(*k))
-                            .map_or("?", |f| &f.name);
-                        write!(f, "({name}")?;
-                    }
-                    DtOp::Test(c) => {
-                        write!(f, "((_ is {})", ctor(*c).map_or("?", |c| &c.name))?;
-                    }
-                }
-                Term::write_args(args, f, names)?;
-                f.write_str(")")
-            }
-            TermKind::Match(cases, args) => {
-                let Some((scrutinee, bodies)) = args.split_first() else {
-                    return f.write_str("(match)");
-                };
-                let dt = scrutinee.sort.datatype();
-                f.write_str("(match ")?;
-                scrutinee.write(f, names)?;
-                f.write_str(" (")?;
-                for (i, (case, body)) in cases.iter().zip(bodies).enumerate() {
-                    if i > 0 {
-                        f.write_str(" ")?;
-                    }
-                    let outer = names.len();
-                    let body_slice = std::slice::from_ref(body);
-                    let bind = |k: usize, name: &Arc<str>, names: &mut Printed| {
-                        let level = case.level + k as u32;
-                        let printed = binder_name(name, level, case.level, body_slice, names);
-                        names.push((level, printed.clone()));
-                        printed
-                    };
-                    match &case.pattern {
-                        Pattern::Var(name) => {
-                            let printed = bind(0, name, names);
-                            write!(f, "({printed} ")?;
-                        }
-                        Pattern::Constructor(c, vars) => {
-                            let name = dt
-                                .and_then(|d| d.constructors().get(*c))
-                                .map_or("?", |c| &c.name);
-                            if vars.is_empty() {
-                                write!(f, "({name} ")?;
-                            } else {
-                                let printed: Vec<Arc<str>> = vars
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(k, v)| bind(k, v, names))
-                                    .collect();
-                                write!(f, "(({name} {}) ", printed.join(" "))?;
-                            }
-                        }
-                    }
-                    let written = body.write(f, names);
-                    names.truncate(outer);
-                    written?;
-                    f.write_str(")")?;
-                }
-                f.write_str("))")
-            }
+            TermKind::Quantifier(q, body) => Term::write_quantifier(q, body, f, names),
+            TermKind::Datatype(op, args) => self.write_datatype_op(*op, args, f, names),
+            TermKind::Match(cases, args) => Term::write_match(cases, args, f, names),
             TermKind::Call(decl, args) => {
                 write!(f, "({}", decl.name)?;
                 Term::write_args(args, f, names)?;
                 f.write_str(")")
             }
-            TermKind::App(op, args) => {
-                match op {
-                    Op::ReLoop(i, j) => write!(f, "((_ re.loop {i} {j})")?,
-                    Op::RePower(n) => write!(f, "((_ re.^ {n})")?,
-                    Op::ConstArray => write!(f, "((as const {})", self.sort)?,
-                    Op::Extract(i, j) => write!(f, "((_ extract {i} {j})")?,
-                    Op::ZeroExtend(k)
-                    | Op::SignExtend(k)
-                    | Op::Repeat(k)
-                    | Op::RotateLeft(k)
-                    | Op::RotateRight(k)
-                    | Op::Int2Bv(k)
-                    | Op::Divisible(k)
-                    | Op::FpToUbv(k)
-                    | Op::FpToSbv(k) => write!(f, "((_ {} {k})", op.name())?,
-                    Op::ToFp(e, s) | Op::ToFpUnsigned(e, s) => {
-                        write!(f, "((_ {} {e} {s})", op.name())?
-                    }
-                    _ => write!(f, "({}", op.name())?,
+            TermKind::App(op, args) => self.write_app(op, args, f, names),
+        }
+    }
+
+    /// `(forall ((x S) ...) body)`, or `exists`, its variables named for the body.
+    fn write_quantifier(
+        q: &Quantifier,
+        body: &[Term],
+        f: &mut fmt::Formatter<'_>,
+        names: &mut Printed,
+    ) -> fmt::Result {
+        let outer = names.len();
+        write!(f, "({} (", q.kind)?;
+        for (i, (name, sort)) in q.vars.iter().enumerate() {
+            let level = q.level + i as u32;
+            let printed = binder_name(name, level, q.level, body, names);
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "({printed} {sort})")?;
+            names.push((level, printed));
+        }
+        f.write_str(")")?;
+        let written = Term::write_args(body, f, names);
+        names.truncate(outer);
+        written?;
+        f.write_str(")")
+    }
+
+    /// A datatype's constructor, selector or tester `op` applied to `args` (this term).
+    fn write_datatype_op(
+        &self,
+        op: DtOp,
+        args: &[Term],
+        f: &mut fmt::Formatter<'_>,
+        names: &mut Printed,
+    ) -> fmt::Result {
+        let owner = match op {
+            DtOp::Construct(_) => self.sort.datatype(),
+            _ => args.first().and_then(|a| a.sort.datatype()),
+        };
+        let Some(dt) = owner else {
+            return f.write_str("(ill-sorted datatype operation)");
+        };
+        let ctor = |c: usize| dt.constructors().get(c);
+        match op {
+            DtOp::Construct(c) => {
+                let name = ctor(c).map_or("?", |c| &c.name);
+                if args.is_empty() {
+                    return f.write_str(name);
                 }
-                Term::write_args(args, f, names)?;
-                f.write_str(")")
+                write!(f, "({name}")?;
+            }
+            DtOp::Select(c, k) => {
+                let name = ctor(c)
+                    .and_then(|c| c.fields.get(k))
+                    .map_or("?", |f| &f.name);
+                write!(f, "({name}")?;
+            }
+            DtOp::Test(c) => {
+                write!(f, "((_ is {})", ctor(c).map_or("?", |c| &c.name))?;
             }
         }
+        Term::write_args(args, f, names)?;
+        f.write_str(")")
+    }
+
+    /// `(match scrutinee ((pattern body) ...))`, from the `cases` and `args` of a
+    /// [`TermKind::Match`].
+    fn write_match(
+        cases: &[MatchCase],
+        args: &[Term],
+        f: &mut fmt::Formatter<'_>,
+        names: &mut Printed,
+    ) -> fmt::Result {
+        let Some((scrutinee, bodies)) = args.split_first() else {
+            return f.write_str("(match)");
+        };
+        let dt = scrutinee.sort.datatype();
+        f.write_str("(match ")?;
+        scrutinee.write(f, names)?;
+        f.write_str(" (")?;
+        for (i, (case, body)) in cases.iter().zip(bodies).enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            Term::write_case(case, body, dt, f, names)?;
+        }
+        f.write_str("))")
+    }
+
+    /// One case `(pattern body)` of a `match` whose scrutinee is of datatype `dt`, its
+    /// variables named for the body.
+    fn write_case(
+        case: &MatchCase,
+        body: &Term,
+        dt: Option<&DatatypeSort>,
+        f: &mut fmt::Formatter<'_>,
+        names: &mut Printed,
+    ) -> fmt::Result {
+        let outer = names.len();
+        let body_slice = std::slice::from_ref(body);
+        let bind = |k: usize, name: &Arc<str>, names: &mut Printed| {
+            let level = case.level + k as u32;
+            let printed = binder_name(name, level, case.level, body_slice, names);
+            names.push((level, printed.clone()));
+            printed
+        };
+        match &case.pattern {
+            Pattern::Var(name) => {
+                let printed = bind(0, name, names);
+                write!(f, "({printed} ")?;
+            }
+            Pattern::Constructor(c, vars) => {
+                let name = dt
+                    .and_then(|d| d.constructors().get(*c))
+                    .map_or("?", |c| &c.name);
+                if vars.is_empty() {
+                    write!(f, "({name} ")?;
+                } else {
+                    let printed: Vec<Arc<str>> = vars
+                        .iter()
+                        .enumerate()
+                        .map(|(k, v)| bind(k, v, names))
+                        .collect();
+                    write!(f, "(({name} {}) ", printed.join(" "))?;
+                }
+            }
+        }
+        let written = body.write(f, names);
+        names.truncate(outer);
+        written?;
+        f.write_str(")")
+    }
+
+    /// An operator `op` applied to `args` (this term): indexed operators as `(_ op i)`,
+    /// a constant array as `(as const S)` of this term's sort.
+    fn write_app(
+        &self,
+        op: &Op,
+        args: &[Term],
+        f: &mut fmt::Formatter<'_>,
+        names: &mut Printed,
+    ) -> fmt::Result {
+        match op {
+            Op::ReLoop(i, j) => write!(f, "((_ re.loop {i} {j})")?,
+            Op::RePower(n) => write!(f, "((_ re.^ {n})")?,
+            Op::ConstArray => write!(f, "((as const {})", self.sort)?,
+            Op::Extract(i, j) => write!(f, "((_ extract {i} {j})")?,
+            Op::ZeroExtend(k)
+            | Op::SignExtend(k)
+            | Op::Repeat(k)
+            | Op::RotateLeft(k)
+            | Op::RotateRight(k)
+            | Op::Int2Bv(k)
+            | Op::Divisible(k)
+            | Op::FpToUbv(k)
+            | Op::FpToSbv(k) => write!(f, "((_ {} {k})", op.name())?,
+            Op::ToFp(e, s) | Op::ToFpUnsigned(e, s) => write!(f, "((_ {} {e} {s})", op.name())?,
+            _ => write!(f, "({}", op.name())?,
+        }
+        Term::write_args(args, f, names)?;
+        f.write_str(")")
     }
 }

@@ -23,7 +23,7 @@ use num_traits::{One, Zero};
 use super::ctx::{unknown_of, Ctx, MAX_REASONS};
 use super::domain::{Tri, V};
 use super::{Binding, QuantifierNote, QuantifierSearch, Truth};
-use crate::datatype::{self, DatatypeValue};
+use crate::datatype::{self, DatatypeSort, DatatypeValue};
 use crate::fp::generic::Fp;
 use crate::fp::{Float64, RoundingMode};
 use crate::sort::Sort;
@@ -153,165 +153,20 @@ pub fn candidates(sort: &Sort, consts: &Consts) -> Vec<Value> {
     let mut list = Vec::new();
     match sort {
         Sort::Bool => return vec![Value::Bool(false), Value::Bool(true)],
-        Sort::Int => {
-            for n in [0, 1, -1, 2, -2, 3, -3] {
-                push_unique(&mut list, Value::Int(BigInt::from(n)));
-            }
-            for c in &consts.ints {
-                for d in [0, -1, 1] {
-                    push_unique(&mut list, Value::Int(c + d));
-                }
-            }
-        }
-        Sort::Real => {
-            for (n, d) in [
-                (0, 1),
-                (1, 1),
-                (-1, 1),
-                (1, 2),
-                (-1, 2),
-                (2, 1),
-                (-2, 1),
-                (3, 1),
-                (-3, 1),
-            ] {
-                push_unique(&mut list, Value::Real(rational(n, d)));
-            }
-            let ints = consts
-                .ints
-                .iter()
-                .map(|n| BigRational::from_integer(n.clone()));
-            for c in consts.reals.iter().cloned().chain(ints) {
-                let one = BigRational::one();
-                for v in [
-                    c.clone(),
-                    &c - &one,
-                    &c + &one,
-                    &c / BigRational::from_integer(BigInt::from(2)),
-                ] {
-                    push_unique(&mut list, Value::Real(v));
-                }
-            }
-        }
+        Sort::Int => int_candidates(&mut list, consts),
+        Sort::Real => real_candidates(&mut list, consts),
         Sort::BitVec(w) => {
             if let Some(all) = datatype::all_values(sort, 256) {
                 return all;
             }
-            let mask = bv_mask_big(*w);
-            let sign = BigUint::one() << (*w - 1) as usize;
-            for bits in [
-                BigUint::zero(),
-                BigUint::one(),
-                mask.clone(),
-                sign.clone(),
-                &sign - BigUint::one(),
-                BigUint::from(2u8),
-            ] {
-                push_unique(&mut list, Value::bv_big(*w, bits));
-            }
-            for (cw, c) in &consts.bvs {
-                if cw == w {
-                    for bits in [c.clone(), c + BigUint::one(), c + &mask] {
-                        push_unique(&mut list, Value::bv_big(*w, bits));
-                    }
-                }
-            }
+            bv_candidates(&mut list, *w, consts);
         }
-        Sort::String => {
-            let mut chars = consts.chars.clone();
-            if chars.is_empty() {
-                chars.push('a' as u32);
-            }
-            let s = |cs: &[u32]| SmtString::from_code_points(cs.iter().copied()).ok();
-            let mut strings: Vec<Option<SmtString>> = vec![s(&[])];
-            strings.extend(chars.iter().map(|&c| s(&[c])));
-            for &c in &chars {
-                for &d in &chars {
-                    strings.push(s(&[c, d]));
-                }
-            }
-            for x in strings.into_iter().flatten() {
-                push_unique(&mut list, Value::Str(x));
-            }
-            for x in &consts.strings {
-                push_unique(&mut list, Value::Str(x.clone()));
-            }
-        }
+        Sort::String => string_candidates(&mut list, consts),
         Sort::RoundingMode => return RoundingMode::ALL.map(Value::Rm).to_vec(),
-        Sort::Float64 => {
-            for x in [
-                Float64::POS_ZERO,
-                Float64::NEG_ZERO,
-                Float64::from_f64(1.0),
-                Float64::from_f64(-1.0),
-                Float64::POS_INFINITY,
-                Float64::NEG_INFINITY,
-                Float64::NAN,
-            ] {
-                push_unique(&mut list, Value::Fp(x));
-            }
-        }
-        Sort::Float(eb, sb) => {
-            let (eb, sb) = (*eb, *sb);
-            let one = |neg: bool| {
-                let x = Fp::from_rational(eb, sb, &rational(1, 1), RoundingMode::Rne);
-                if neg {
-                    x.neg()
-                } else {
-                    x
-                }
-            };
-            for x in [
-                Fp::zero(eb, sb, false),
-                Fp::zero(eb, sb, true),
-                one(false),
-                one(true),
-                Fp::infinity(eb, sb, false),
-                Fp::infinity(eb, sb, true),
-                Fp::nan(eb, sb),
-            ] {
-                push_unique(&mut list, Value::Float(x));
-            }
-        }
-        Sort::Array(parts) => {
-            for e in candidates(&parts.1, consts).into_iter().take(3) {
-                push_unique(
-                    &mut list,
-                    Value::Array(Arc::new(ArrayValue::constant(sort.clone(), e))),
-                );
-            }
-        }
-        Sort::Datatype(d) => {
-            // `base` is asked for other sorts only: no recursion through datatypes.
-            let base = |s: &Sort| candidates(s, consts);
-            for v in datatype::small_values(d, 2, 4, 64, &base) {
-                push_unique(&mut list, v);
-            }
-            // One constructor around each of the formula's and the model's values (a
-            // list one longer than the model's), the other fields at their first
-            // candidates.
-            for v in &consts.others {
-                for (c, _) in d.constructors().iter().enumerate() {
-                    let sorts = d.field_sorts(c);
-                    for (k, _) in sorts.iter().enumerate().filter(|(_, s)| **s == v.sort()) {
-                        let fields: Option<Vec<Value>> = sorts
-                            .iter()
-                            .enumerate()
-                            .map(|(i, s)| match s {
-                                _ if i == k => Some(v.clone()),
-                                Sort::Datatype(f) => {
-                                    datatype::small_values(f, 2, 1, 1, &base).pop()
-                                }
-                                other => candidates(other, consts).into_iter().next(),
-                            })
-                            .collect();
-                        if let Some(fields) = fields {
-                            push_unique(&mut list, d.value(c, fields));
-                        }
-                    }
-                }
-            }
-        }
+        Sort::Float64 => float64_candidates(&mut list),
+        Sort::Float(eb, sb) => float_candidates(&mut list, *eb, *sb),
+        Sort::Array(parts) => array_candidates(&mut list, sort, &parts.1, consts),
+        Sort::Datatype(d) => datatype_candidates(&mut list, d, consts),
         Sort::RegLan => return Vec::new(),
     }
     // The formula's and the model's values of the sort (datatypes, floats, arrays).
@@ -321,6 +176,191 @@ pub fn candidates(sort: &Sort, consts: &Consts) -> Vec<Value> {
         }
     }
     list
+}
+
+/// Adds the Int candidates: small integers, then the constants and their neighbours.
+fn int_candidates(list: &mut Vec<Value>, consts: &Consts) {
+    for n in [0, 1, -1, 2, -2, 3, -3] {
+        push_unique(list, Value::Int(BigInt::from(n)));
+    }
+    for c in &consts.ints {
+        for d in [0, -1, 1] {
+            push_unique(list, Value::Int(c + d));
+        }
+    }
+}
+
+/// Adds the Real candidates: small fractions, then each real or integer constant, its
+/// neighbours and its half.
+fn real_candidates(list: &mut Vec<Value>, consts: &Consts) {
+    for (n, d) in [
+        (0, 1),
+        (1, 1),
+        (-1, 1),
+        (1, 2),
+        (-1, 2),
+        (2, 1),
+        (-2, 1),
+        (3, 1),
+        (-3, 1),
+    ] {
+        push_unique(list, Value::Real(rational(n, d)));
+    }
+    let ints = consts
+        .ints
+        .iter()
+        .map(|n| BigRational::from_integer(n.clone()));
+    for c in consts.reals.iter().cloned().chain(ints) {
+        let one = BigRational::one();
+        for v in [
+            c.clone(),
+            &c - &one,
+            &c + &one,
+            &c / BigRational::from_integer(BigInt::from(2)),
+        ] {
+            push_unique(list, Value::Real(v));
+        }
+    }
+}
+
+/// Adds the candidates of a bit-vector sort of width `w` too wide to enumerate: the
+/// edge values (zero, one, all ones, the sign bit, the largest positive, two), then the
+/// constants of that width with their successors and predecessors.
+fn bv_candidates(list: &mut Vec<Value>, w: u32, consts: &Consts) {
+    let mask = bv_mask_big(w);
+    let sign = BigUint::one() << (w - 1) as usize;
+    for bits in [
+        BigUint::zero(),
+        BigUint::one(),
+        mask.clone(),
+        sign.clone(),
+        &sign - BigUint::one(),
+        BigUint::from(2u8),
+    ] {
+        push_unique(list, Value::bv_big(w, bits));
+    }
+    for (cw, c) in &consts.bvs {
+        if *cw == w {
+            for bits in [c.clone(), c + BigUint::one(), c + &mask] {
+                push_unique(list, Value::bv_big(w, bits));
+            }
+        }
+    }
+}
+
+/// Adds the String candidates: the strings of at most two of the formula's characters
+/// (`a` if it has none), then the string constants.
+fn string_candidates(list: &mut Vec<Value>, consts: &Consts) {
+    let mut chars = consts.chars.clone();
+    if chars.is_empty() {
+        chars.push('a' as u32);
+    }
+    let s = |cs: &[u32]| SmtString::from_code_points(cs.iter().copied()).ok();
+    let mut strings: Vec<Option<SmtString>> = vec![s(&[])];
+    strings.extend(chars.iter().map(|&c| s(&[c])));
+    for &c in &chars {
+        for &d in &chars {
+            strings.push(s(&[c, d]));
+        }
+    }
+    for x in strings.into_iter().flatten() {
+        push_unique(list, Value::Str(x));
+    }
+    for x in &consts.strings {
+        push_unique(list, Value::Str(x.clone()));
+    }
+}
+
+/// Adds the Float64 candidates: the zeros, ±1, the infinities and NaN.
+fn float64_candidates(list: &mut Vec<Value>) {
+    for x in [
+        Float64::POS_ZERO,
+        Float64::NEG_ZERO,
+        Float64::from_f64(1.0),
+        Float64::from_f64(-1.0),
+        Float64::POS_INFINITY,
+        Float64::NEG_INFINITY,
+        Float64::NAN,
+    ] {
+        push_unique(list, Value::Fp(x));
+    }
+}
+
+/// Adds the candidates of the float sort with `eb` exponent and `sb` significand bits:
+/// the zeros, ±1, the infinities and NaN.
+fn float_candidates(list: &mut Vec<Value>, eb: u32, sb: u32) {
+    let one = |neg: bool| {
+        let x = Fp::from_rational(eb, sb, &rational(1, 1), RoundingMode::Rne);
+        if neg {
+            x.neg()
+        } else {
+            x
+        }
+    };
+    for x in [
+        Fp::zero(eb, sb, false),
+        Fp::zero(eb, sb, true),
+        one(false),
+        one(true),
+        Fp::infinity(eb, sb, false),
+        Fp::infinity(eb, sb, true),
+        Fp::nan(eb, sb),
+    ] {
+        push_unique(list, Value::Float(x));
+    }
+}
+
+/// Adds the candidates of the array sort `sort`: the constant arrays of the first three
+/// candidates of its `element` sort.
+fn array_candidates(list: &mut Vec<Value>, sort: &Sort, element: &Sort, consts: &Consts) {
+    for e in candidates(element, consts).into_iter().take(3) {
+        push_unique(
+            list,
+            Value::Array(Arc::new(ArrayValue::constant(sort.clone(), e))),
+        );
+    }
+}
+
+/// Adds the candidates of datatype `d`: its small values, then its values around the
+/// formula's and the model's values.
+fn datatype_candidates(list: &mut Vec<Value>, d: &DatatypeSort, consts: &Consts) {
+    // `base` is asked for other sorts only: no recursion through datatypes.
+    let base = |s: &Sort| candidates(s, consts);
+    for v in datatype::small_values(d, 2, 4, 64, &base) {
+        push_unique(list, v);
+    }
+    for v in &consts.others {
+        wrap_in_constructors(list, d, v, consts, &base);
+    }
+}
+
+/// Adds the values of datatype `d` that are one constructor around `v` (a list one
+/// longer than the model's): `v` in a field of its sort, the other fields at their first
+/// candidates (`base` gives those of sorts other than datatypes).
+fn wrap_in_constructors(
+    list: &mut Vec<Value>,
+    d: &DatatypeSort,
+    v: &Value,
+    consts: &Consts,
+    base: &dyn Fn(&Sort) -> Vec<Value>,
+) {
+    for (c, _) in d.constructors().iter().enumerate() {
+        let sorts = d.field_sorts(c);
+        for (k, _) in sorts.iter().enumerate().filter(|(_, s)| **s == v.sort()) {
+            let fields: Option<Vec<Value>> = sorts
+                .iter()
+                .enumerate()
+                .map(|(i, s)| match s {
+                    _ if i == k => Some(v.clone()),
+                    Sort::Datatype(f) => datatype::small_values(f, 2, 1, 1, base).pop(),
+                    other => candidates(other, consts).into_iter().next(),
+                })
+                .collect();
+            if let Some(fields) = fields {
+                push_unique(list, d.value(c, fields));
+            }
+        }
+    }
 }
 
 /// The values a bound variable ranges over in one evaluation of a quantifier.
