@@ -1,5 +1,6 @@
-//! No false alarms: on the first 2,000 formulas of every built-in grammar,
-//! every `sat` model of the newest z3 and the newest cvc5 of the test pool is judged
+//! No false alarms: on the first 2,000 formulas of ET's eight grammars and the first
+//! 300 of each of the twelve past them without datatypes (quantifiers, functions,
+//! mixed theories), every `sat` model of the newest z3 and the newest cvc5 of the test pool is judged
 //! valid or undetermined by et's evaluator, never invalid. Each solver answers its
 //! formulas in an et session (`(get-model)` after each `(check-sat)`; cvc5 prints its
 //! models by itself), with short solver time limits and a CPU-time cut per formula, so
@@ -16,9 +17,12 @@ use et_core::solvers::session::Session;
 use et_core::solvers::testing::test_pool;
 use et_core::solvers::SolverConfig;
 use et_eval::sexp::{read_all, SexpKind};
-use et_eval::{evaluate, parse_model, Limits as EvalLimits, ModelDialect, Script, Truth};
+use et_eval::{evaluate, parse_model_for, Limits as EvalLimits, ModelDialect, Script, Truth};
 
 const FORMULAS: usize = 2_000;
+/// Formulas of each grammar past ET's: fewer, as their calls cost more (quantifiers),
+/// and the hunts run far more of them.
+const FORMULAS_PAST_ET: usize = 300;
 /// CPU time a formula may use before its session process is cut (a solver that
 /// overshoots its own time limit, as cvc5 does by up to half a second on 64-bit
 /// multiplications): CPU, not wall-clock, so that the load of the machine does not
@@ -44,7 +48,7 @@ fn models_of_z3_and_cvc5_are_never_judged_invalid() {
         ),
     ];
     let mut report = Vec::new();
-    for name in [
+    let ets = [
         "core",
         "ints",
         "reals",
@@ -53,11 +57,25 @@ fn models_of_z3_and_cvc5_are_never_judged_invalid() {
         "arrays",
         "fp",
         "strings",
-    ] {
+    ];
+    let past_ets = et_core::builtins::BUILTINS
+        .iter()
+        .map(|b| b.name)
+        .skip_while(|n| *n != "uf-ints")
+        .filter(|n| !n.ends_with("-5v2a"))
+        // Not datatypes yet: cvc5 1.4.2 prints a value through another constant,
+        // `(define-fun b () Int (head a))` with `a` = `nil`, which et-eval's model
+        // reader does not read (such a model is no model to check: never a verdict).
+        .filter(|n| *n != "datatypes");
+    let grammars = ets
+        .into_iter()
+        .map(|g| (g, FORMULAS))
+        .chain(past_ets.map(|g| (g, FORMULAS_PAST_ET)));
+    for (name, count) in grammars {
         let mut e = Enumeration::new(et_core::builtins::load(name).unwrap());
         let mut stream = e.stream_from(&BigUint::from(0u32)).unwrap();
-        let mut texts = Vec::with_capacity(FORMULAS);
-        while texts.len() < FORMULAS {
+        let mut texts = Vec::with_capacity(count);
+        while texts.len() < count {
             texts.push(String::from_utf8(stream.current_text().to_vec()).unwrap());
             if !stream.advance() {
                 break;
@@ -148,7 +166,7 @@ fn check_models(
             continue;
         }
         let script = Script::parse(text).unwrap();
-        let parsed = parse_model(&model, dialect)
+        let parsed = parse_model_for(&model, dialect, &script)
             .unwrap_or_else(|e| panic!("{family} model on {text}: {e}\n{model}"));
         let evaluation = evaluate(&script, &parsed.assignment(&script), &EvalLimits::default());
         match evaluation.truth {
