@@ -308,7 +308,10 @@ impl Reading {
                     self.pop(n, command.pos)
                 }
             }
-            "check-sat" | "check-sat-assuming" => self.check_sat(head, items, command.pos),
+            // A tactic (`check-sat-using`) decides the same question another way.
+            "check-sat" | "check-sat-assuming" | "check-sat-using" => {
+                self.check_sat(head, items, command.pos)
+            }
             // Commands that do not change what the formula means.
             "get-model" | "set-logic" | "set-option" | "set-info" | "exit" | "get-info"
             | "echo" | "get-value" | "get-assignment" | "get-unsat-core" => Ok(()),

@@ -243,7 +243,7 @@ mod tests {
     use crate::oracle::Status;
 
     fn row(index: u32, solver: &str, status: &str) -> String {
-        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,,,,,,,\n")
+        format!("g,{index},5,{solver},f,1,{status},,,,0.1,0.1,100,0,,,,,,,,\n")
     }
 
     #[test]

@@ -179,6 +179,10 @@ pub struct ManifestSolver {
     /// For an option configuration: its options, `name=value` (also in `command`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
+    /// For a tactic configuration: the tactic its formulas are checked with
+    /// (`(check-sat-using TACTIC)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tactic: Option<String>,
 }
 
 fn is_file_input(mode: &InputMode) -> bool {
@@ -200,6 +204,7 @@ impl ManifestSolver {
             session: None,
             configuration_of: solver.configuration.as_ref().map(|c| c.of.clone()),
             options: solver.configuration.as_ref().map(|c| c.options.clone()),
+            tactic: solver.configuration.as_ref().and_then(|c| c.tactic.clone()),
         }
     }
 
@@ -220,6 +225,7 @@ impl ManifestSolver {
         config.configuration = self.configuration_of.as_ref().map(|of| Configured {
             of: of.clone(),
             options: self.options.clone().unwrap_or_default(),
+            tactic: self.tactic.clone(),
         });
         config
     }
@@ -489,6 +495,7 @@ mod tests {
                 session: Some(true),
                 configuration_of: None,
                 options: None,
+                tactic: None,
             }],
             reference_solvers: vec![ManifestSolver {
                 name: "cvc5".into(),
@@ -501,6 +508,7 @@ mod tests {
                 session: None,
                 configuration_of: None,
                 options: None,
+                tactic: None,
             }],
             refused_configurations: Vec::new(),
             inapplicable_configurations: Vec::new(),

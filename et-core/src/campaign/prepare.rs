@@ -180,6 +180,8 @@ pub enum Note {
         /// What of it the family does not take.
         lacks: String,
     },
+    /// `--mode session` on a grammar of scripts: they run fresh.
+    ScriptsRunFresh,
     /// A configuration its solver refuses at the start check: not run, listed in
     /// run.toml.
     Refused {
@@ -212,6 +214,10 @@ impl fmt::Display for Note {
                 f,
                 "{name} does not take {logic} ({lacks}); not run and no judge (run.toml lists it)"
             ),
+            Note::ScriptsRunFresh => write!(
+                f,
+                "the grammar makes scripts, which run fresh (a session resets between formulas); --mode session does not apply"
+            ),
             Note::Refused { name, why } => write!(f, "{name} refuses its options ({why}); not run"),
         }
     }
@@ -231,6 +237,15 @@ pub enum PrepareError {
     /// `--resume` with neither a run directory nor the whole study.
     #[error("--resume without --grammar, --n and --timeout needs --out DIR, the run to continue")]
     ResumeWithoutOut,
+    /// `--reference` on a grammar of scripts, whose check-sats are judged by their
+    /// own release alone.
+    #[error("--reference {reference}: grammar `{grammar}` makes scripts, and each check-sat of a script is judged against the same release on its assertions alone (no other judge); leave out --reference")]
+    ReferenceOnScripts {
+        /// The grammar.
+        grammar: String,
+        /// The judges asked for.
+        reference: String,
+    },
     /// The run.toml resumed names a grammar that is not built in, and no file.
     #[error("cannot resume: run.toml names grammar `{grammar}`, which is not built in and has no recorded file; give --grammar FILE")]
     UnknownGrammar {
@@ -275,7 +290,7 @@ pub enum PrepareError {
         solvers: String,
     },
     /// A `--configurations` entry that is not `SOLVER:WHICH`.
-    #[error("--configurations {spec}: expected SOLVER:WHICH (curated, single, single:N or A..B)")]
+    #[error("--configurations {spec}: expected SOLVER:WHICH (curated, single, single:N, A..B, tactics, tactics:N or tactics:A..B)")]
     ConfigurationSyntax {
         /// The entry.
         spec: String,
@@ -390,6 +405,14 @@ pub fn prepare(
     });
     let n = fit_range(&mut enumeration, &study.start, study.n, hooks)?;
     let reference = judges_asked(study.reference.as_deref())?;
+    let first = enumeration.first_text().unwrap_or_default();
+    let scripts = crate::judging::scripts::is_script(&enumeration.grammar().tokens, &first);
+    if let (true, Some(asked)) = (scripts, &reference) {
+        return Err(PrepareError::ReferenceOnScripts {
+            grammar,
+            reference: asked.join(","),
+        });
+    }
     // The logic a family's prelude states (yices), checked before anything is written.
     crate::builtins::declared_logic(enumeration.grammar())?;
     let solvers = choose_solvers(request, recorded.as_ref(), &enumeration, hooks)?;
@@ -418,17 +441,24 @@ pub fn prepare(
         reference_cache: request.reference_cache.clone(),
         witness_bound: study.witness_bound,
         // A resumed run keeps the mode it was made in (runs before sessions: fresh).
+        // Scripts run fresh: a session resets between formulas, and a script's scopes
+        // and answers are its own.
         mode: match (request.mode, &recorded) {
+            _ if scripts => CallMode::Fresh,
             (Some(mode), _) => mode,
             (None, Some((m, _))) => m.mode.unwrap_or_default(),
             (None, None) => CallMode::Session,
         },
+        scripts,
         restart_after: request.restart_after,
         audit_percent: request.audit_percent,
         refused: solvers.refused,
         inapplicable: solvers.inapplicable,
         outside_logic: solvers.outside_logic,
     };
+    if scripts && request.mode == Some(CallMode::Session) {
+        (hooks.note)(Note::ScriptsRunFresh);
+    }
     // Judges named in --reference or the pool's rules exist, before anything is written.
     campaign.judges()?;
     Ok((campaign, enumeration))
@@ -841,7 +871,8 @@ fn leave_out_inapplicable(
         return out;
     }
     configured.retain(|s| {
-        let Some(c) = &s.configuration else {
+        // A tactic acts on whatever the formula holds.
+        let Some(c) = s.configuration.as_ref().filter(|c| c.tactic.is_none()) else {
             return true;
         };
         match options::acts_only_on(s.family_info(), &c.options) {
@@ -892,6 +923,24 @@ fn configurations(pool: &Pool, specs: &[String]) -> Result<Vec<SolverConfig>, Pr
                 spec: spec.into(),
                 solver: name.into(),
             });
+        }
+        if let options::Selection::Tactics { .. } = selection {
+            let space = options::tactics::TacticSpace::new(options::tactics::tactics_of(&base)?);
+            let picked = space.indices(&selection);
+            if picked.is_empty() {
+                return Err(PrepareError::BadSelection {
+                    spec: spec.into(),
+                    reason: format!("{} has {} tactic expressions", base.name, space.len()),
+                });
+            }
+            for i in picked {
+                let tactic = space.get(i).expect("an index of the space");
+                let solver = options::tactics::configure(&base, i, &tactic);
+                if !out.iter().any(|s| s.name == solver.name) {
+                    out.push(solver);
+                }
+            }
+            continue;
         }
         let catalog = options::catalog_of(&base, &cache)?;
         let curated = base.family_info().curated_configurations();

@@ -88,6 +88,9 @@ pub struct Campaign {
     /// Solvers left out because their family does not take the grammar's logic:
     /// recorded in run.toml, not run.
     pub outside_logic: Vec<OutsideLogic>,
+    /// The grammar makes scripts (`crate::judging::scripts`): each solver judges
+    /// itself, every check-sat against its assertions alone, fresh.
+    pub scripts: bool,
 }
 
 /// Each solver under test's judges, in order, by name.
@@ -102,6 +105,14 @@ impl Campaign {
 
     /// The judges of each solver under test (see [`reference_rules::judges_by_solver`]).
     pub fn judges(&self) -> Result<Judges, reference_rules::ReferenceError> {
+        // A script's answers are judged by the same release on each check-sat alone.
+        if self.scripts {
+            return Ok(self
+                .under_test
+                .iter()
+                .map(|s| (s.name.clone(), vec![s.clone()]))
+                .collect());
+        }
         reference_rules::judges_by_solver(
             &self.pool,
             &self.under_test,
@@ -272,10 +283,7 @@ impl Campaign {
             // Before anything is written: the producer has no one to report this to.
             enumeration.locate(&self.plan.start)?;
         }
-        let first = enumeration.first_text().unwrap_or_default();
-        if let Some(reason) =
-            crate::judging::scripts::unjudgeable(&enumeration.grammar().tokens, &first)
-        {
+        if let Some(reason) = crate::judging::scripts::unjudgeable(&enumeration.grammar().tokens) {
             return Err(CampaignError::Scripts {
                 grammar: enumeration.grammar().name.clone(),
                 reason,
@@ -427,6 +435,7 @@ impl Campaign {
             tokens,
             witness_values: self.witness_bound,
             mode: self.mode,
+            scripts: self.scripts,
             restart_after: self.restart_after,
             audit_percent: self.audit_percent,
             sessions: RefCell::new(Sessions::default()),

@@ -455,6 +455,9 @@ fn verdict_meaning(verdict: Verdict) -> &'static str {
         Verdict::ValidatorFalseAlarm => {
             "the solver's own model check rejected a model et found valid"
         }
+        Verdict::Incremental => {
+            "findings: a script's answer at a check-sat its release contradicts alone"
+        }
     }
 }
 

@@ -65,6 +65,18 @@ pub struct Trigger<'a> {
     pub reference: Option<CallRecord<'a>>,
     /// Crash signature (assertion location, or signal and first error line).
     pub signature: Option<&'a str>,
+    /// Of a script's finding: the check-sat it is about, whose assertions alone the
+    /// reference's call ran on.
+    pub check_sat: Option<CheckSatRecord<'a>>,
+}
+
+/// The check-sat of a script a trigger is about.
+pub struct CheckSatRecord<'a> {
+    /// 1 for the script's first check-sat.
+    pub position: usize,
+    /// The script the reference (the same release) ran: the check-sat's assertions
+    /// alone, as it saw them.
+    pub alone: &'a str,
 }
 
 /// What et's own oracle knows of a trigger: what established the verdict, et's check
@@ -123,9 +135,18 @@ impl BugStore {
         );
         let smt2 = dir.join(format!("{stem}.smt2"));
         atomic_file::write(&smt2, format!("{}\n", trigger.formula).as_bytes())?;
+        // A script's reference ran on its check-sat alone, kept beside it.
+        let alone = match &trigger.check_sat {
+            Some(c) => {
+                let path = dir.join(format!("{stem}.alone.smt2"));
+                atomic_file::write(&path, format!("{}\n", c.alone.trim_end()).as_bytes())?;
+                path
+            }
+            None => smt2.clone(),
+        };
         atomic_file::write(
             &dir.join(format!("{stem}.log")),
-            log(trigger, &smt2).as_bytes(),
+            log(trigger, &smt2, &alone).as_bytes(),
         )?;
         Ok(smt2)
     }
@@ -213,7 +234,10 @@ fn slug(text: &str) -> String {
     )
 }
 
-fn log(t: &Trigger, smt2: &Path) -> String {
+/// A trigger's log: the verdict and what established it, then the solver's call on
+/// `smt2` and the reference's on `reference_file` (the same file but for a script's
+/// finding, whose reference ran on the check-sat alone).
+fn log(t: &Trigger, smt2: &Path, reference_file: &Path) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "verdict: {}", t.verdict);
     let _ = writeln!(out, "index: {}", t.index);
@@ -224,6 +248,17 @@ fn log(t: &Trigger, smt2: &Path) -> String {
         let _ = writeln!(out, "evidence: {e}");
     }
     let _ = writeln!(out, "formula: {}", t.formula);
+    if let Some(c) = &t.check_sat {
+        let _ = writeln!(
+            out,
+            "check-sat: {} (the script's answer there, judged against the same release on \
+             that check-sat's assertions alone, {})",
+            c.position,
+            reference_file
+                .file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+        );
+    }
     if let Some(check) = t.own.model_check {
         let _ = writeln!(
             out,
@@ -241,7 +276,7 @@ fn log(t: &Trigger, smt2: &Path) -> String {
     }
     describe(&mut out, "solver", &t.call, smt2);
     match &t.reference {
-        Some(r) => describe(&mut out, "reference", r, smt2),
+        Some(r) => describe(&mut out, "reference", r, reference_file),
         None => out.push_str("\n== reference: none\n"),
     }
     out
@@ -329,6 +364,7 @@ mod tests {
                             own: OwnChecks::default(),
                             reference: None,
                             signature: Some("SIGSEGV: about to crash"),
+                            check_sat: None,
                         };
                         barrier.wait();
                         store
@@ -358,6 +394,7 @@ mod tests {
             own: OwnChecks::default(),
             reference: None,
             signature: None,
+            check_sat: None,
         };
         let path = store.save(&trigger).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();

@@ -68,7 +68,10 @@ pub struct CampaignArgs {
     /// (`SOLVER+NAME`), judged first by SOLVER in its default mode: `SOLVER:curated`
     /// (its family's curated modes), `SOLVER:single` or `SOLVER:single:N` (every, or
     /// the first N, single-option configurations), `SOLVER:A..B` (indices of `et
-    /// options enumerate`). Repeatable or comma-separated. Without --solvers only the
+    /// options enumerate`), `SOLVER:tactics`, `SOLVER:tactics:N` or
+    /// `SOLVER:tactics:A..B` (z3's tactic expressions, `et options tactics`: each
+    /// formula checked with `(check-sat-using EXPRESSION)`, correctness verdicts only,
+    /// since a tactic may give up or run long by design). Repeatable or comma-separated. Without --solvers only the
     /// configurations are under test. A configuration the solver refuses at the start
     /// is recorded in run.toml and not run; one it refuses only once a formula needs it
     /// (the reason of its `unknown`) is `rejected` on that formula, never a finding. A

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Subcommand};
+use et_core::solvers::options::tactics::{self, TacticSpace};
 use et_core::solvers::options::{self, catalog_of, Catalog, Space, MAX_OPTIONS};
 use et_core::solvers::{self, Pool, SolverConfig};
 use num_bigint::BigUint;
@@ -22,12 +23,14 @@ use super::output::{finished, Closed, Output};
 common, regular, expert or undocumented; any solver: a pool entry's `catalog` file in \
 et's catalog line format), caches them under $ET_HOME/cache/options/, and enumerates \
 configurations: the family's curated modes first, then every single option set to another \
-value, then pairs, and so on. `et run --configurations` runs them.",
+value, then pairs, and so on; and z3's tactic expressions (`check-sat-using`) over the tactics \
+the release lists. `et run --configurations` runs them.",
     after_help = "Examples:
   et options list z3-4.16.0
   et options list cvc5-1.4.2 --enumerated
   et options enumerate z3-4.16.0 --max 2 --n 100
-  et options enumerate z3-4.16.0 --start 1000 --n 5 --max 2"
+  et options enumerate z3-4.16.0 --start 1000 --n 5 --max 2
+  et options tactics z3-4.16.0 --n 20"
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -69,6 +72,28 @@ enum Sub {
         #[arg(long, default_value = "100", value_parser = numeric::count)]
         n: u64,
         /// Index of the first configuration.
+        #[arg(long, default_value = "0", value_parser = numeric::index)]
+        start: BigUint,
+        /// The pool file (default: $ET_HOME/pool.toml).
+        #[arg(long, value_name = "FILE")]
+        pool: Option<PathBuf>,
+    },
+    /// Tactic expressions of a release (z3: read from `(help-tactic)`) in enumeration
+    /// order, with their index, configuration name and expression: each tactic then
+    /// smt, the same under or-else/try-for, under par-or, each tactic with one Boolean
+    /// parameter flipped, then pairs. `et run --configurations SOLVER:tactics:N` runs
+    /// the first N, each formula checked with `(check-sat-using EXPRESSION)`.
+    #[command(after_help = "Examples:
+  et options tactics z3-4.16.0 --n 20
+  et options tactics z3-4.16.0 --start 500 --n 5
+  et options tactics z3-4.16.0 --n 1000000 | wc -l")]
+    Tactics {
+        /// A solver of the pool (`z3-4.16.0`).
+        solver: String,
+        /// How many expressions to print.
+        #[arg(long, default_value = "100", value_parser = numeric::count)]
+        n: u64,
+        /// Index of the first expression.
         #[arg(long, default_value = "0", value_parser = numeric::index)]
         start: BigUint,
         /// The pool file (default: $ET_HOME/pool.toml).
@@ -126,7 +151,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             finished(result)
         }
+        Sub::Tactics {
+            solver,
+            n,
+            start,
+            pool,
+        } => {
+            let base = base_solver(&solver, pool)?;
+            let space = TacticSpace::new(tactics::tactics_of(&base)?);
+            let start = u64::try_from(&start).unwrap_or(u64::MAX);
+            let result = tactic_expressions(&space, &base, start, n);
+            eprintln!(
+                "et: {} tactic expressions of {} over its {} tactics",
+                space.len(),
+                base.name,
+                space.singles()
+            );
+            finished(result)
+        }
     }
+}
+
+/// `n` tactic expressions of `space` from `start`: index, configuration name,
+/// expression.
+fn tactic_expressions(
+    space: &TacticSpace,
+    base: &SolverConfig,
+    start: u64,
+    n: u64,
+) -> Result<(), Closed> {
+    let mut out = Output::new();
+    line(&mut out, "index	name	tactic")?;
+    for i in start..start.saturating_add(n) {
+        let Some(tactic) = space.get(i) else {
+            break;
+        };
+        let name = tactics::configure(base, i, &tactic).name;
+        line(&mut out, &format!("{i}\t{name}\t{tactic}"))?;
+    }
+    out.flush()
 }
 
 /// Writes one line to `out`.

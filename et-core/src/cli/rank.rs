@@ -60,8 +60,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for (number, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("cannot read {name}"))?;
         // A trigger file et wrote has the model request (or a prelude) on lines of their
-        // own: they are not formulas.
-        if et_core::judging::formula_of(&line).is_empty() {
+        // own: they are not formulas; a tactic configuration's check is the formula's
+        // `(check-sat)`.
+        let line = et_core::judging::formula_of(&line);
+        if line.is_empty() {
             continue;
         }
         let term = parser

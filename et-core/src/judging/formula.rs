@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use et_eval::{find_witness, Script, WitnessBound};
+use et_eval::{find_witness, Script, ScriptError, WitnessBound};
 
 use crate::oracle::checks::WitnessFact;
 
@@ -36,7 +36,7 @@ pub fn search_witness(script: &Script, values: usize) -> Option<String> {
 /// search is off or et-eval does not read the formula.
 pub struct Formula {
     text: String,
-    script: Option<Script>,
+    script: Result<Script, ScriptError>,
     values: Option<usize>,
     found: OnceLock<Option<String>>,
 }
@@ -47,7 +47,7 @@ impl Formula {
     pub fn new(script: &str, values: Option<usize>) -> Formula {
         let text = formula_of(script);
         Formula {
-            script: Script::parse(&text).ok(),
+            script: Script::parse(&text),
             text,
             values,
             found: OnceLock::new(),
@@ -61,13 +61,19 @@ impl Formula {
 
     /// The formula as et-eval reads it, if it does (for model checks).
     pub fn script(&self) -> Option<&Script> {
+        self.script.as_ref().ok()
+    }
+
+    /// The formula as et-eval reads it, or why it does not (what a call's model
+    /// check takes).
+    pub fn read(&self) -> Result<&Script, &ScriptError> {
         self.script.as_ref()
     }
 
     /// The witness as one line, searched now if not yet.
     pub fn witness(&self) -> Option<&str> {
         self.found
-            .get_or_init(|| search_witness(self.script.as_ref()?, self.values?))
+            .get_or_init(|| search_witness(self.script()?, self.values?))
             .as_deref()
     }
 }

@@ -32,7 +32,7 @@ impl<'a> Invocation<'a> {
             script.push_str(&prelude);
             script.push('\n');
         }
-        script.push_str(formula.trim_end());
+        script.push_str(&checked_by(solver, formula));
         script.push('\n');
         if let Some(request) = request {
             script.push_str(request);
@@ -56,7 +56,7 @@ impl<'a> Invocation<'a> {
             .family_info()
             .prelude(logic)
             .map_or(String::new(), |p| p + "\n");
-        script.push_str(formula.trim_end());
+        script.push_str(&checked_by(solver, formula));
         script.push('\n');
         Invocation {
             solver,
@@ -64,6 +64,20 @@ impl<'a> Invocation<'a> {
             command: solver.command.clone(),
             script,
         }
+    }
+
+    /// The call of `solver` on a script of several check-sats (`crate::judging::scripts`):
+    /// its plain command line with the family's incremental options after the program,
+    /// the family's prelude, the script, and no model request — a `(get-model)` after
+    /// an `unsat` is an error, which ends cvc5. Each answer is judged against the
+    /// release's fresh call on its check-sat alone, whose model et checks.
+    pub fn script(solver: &'a SolverConfig, script: &str, logic: Option<&str>) -> Invocation<'a> {
+        let mut invocation = Invocation::plain(solver, script, logic);
+        let options = solver.family_info().incremental_options();
+        invocation
+            .command
+            .splice(1..1, options.iter().map(|o| o.to_string()));
+        invocation
     }
 
     /// The call of `solver` with exactly `command` on exactly `script`: what a bug
@@ -97,6 +111,49 @@ impl<'a> Invocation<'a> {
     }
 }
 
+/// `formula` as `solver` checks it: with a tactic configuration, its last
+/// `(check-sat)` becomes `(check-sat-using TACTIC)`, on the same line (which
+/// [`formula_of`] turns back, so the script is still a formula of its grammar).
+pub fn checked_by(solver: &SolverConfig, formula: &str) -> String {
+    let formula = formula.trim_end();
+    let tactic = solver
+        .configuration
+        .as_ref()
+        .and_then(|c| c.tactic.as_deref());
+    match (tactic, formula.strip_suffix("(check-sat)")) {
+        (Some(tactic), Some(rest)) => format!("{}(check-sat-using {tactic})", rest),
+        _ => formula.to_string(),
+    }
+}
+
+/// `line` with a tactic configuration's check at its end ([`checked_by`]) made the
+/// plain `(check-sat)` again.
+fn unchecked(line: &str) -> std::borrow::Cow<'_, str> {
+    const USING: &str = "(check-sat-using ";
+    let end = line.trim_end();
+    let Some(at) = end.rfind(USING) else {
+        return line.into();
+    };
+    // The check must be one whole command that ends the line.
+    let mut depth = 0i32;
+    for (i, c) in end[at..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 && at + i + 1 != end.len() {
+                    return line.into();
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return line.into();
+    }
+    format!("{}(check-sat)", &end[..at]).into()
+}
+
 /// The SMT-LIB request for the reason of the last `unknown`.
 pub const REASON_REQUEST: &str = "(get-info :reason-unknown)";
 
@@ -119,7 +176,11 @@ fn added_by_et(line: &str) -> bool {
 /// the script minus the lines et added around the formula ([`Invocation::new`]). A
 /// formula without them comes back unchanged but for surrounding whitespace.
 pub fn formula_of(script: &str) -> String {
-    let kept: Vec<&str> = script.lines().filter(|l| !added_by_et(l)).collect();
+    let kept: Vec<std::borrow::Cow<'_, str>> = script
+        .lines()
+        .filter(|l| !added_by_et(l))
+        .map(unchecked)
+        .collect();
     kept.join("\n").trim().to_string()
 }
 

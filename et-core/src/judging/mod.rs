@@ -21,12 +21,12 @@ pub mod reference;
 pub mod scripts;
 
 pub use formula::{search_witness, Formula};
-pub use invocation::{formula_of, logic_of, Invocation, REASON_REQUEST};
+pub use invocation::{checked_by, formula_of, logic_of, Invocation, REASON_REQUEST};
 pub use observation::{call, observe, observe_with, replayed, Observation, Place};
 
 use et_eval::ModelCheck;
 
-use crate::oracle::checks::{run_checks, CallFacts, Finding, WitnessFact};
+use crate::oracle::checks::{run_checks, Alone, CallFacts, Finding, WitnessFact};
 use crate::oracle::Status;
 use reference::Ruling;
 
@@ -92,6 +92,12 @@ pub struct Deciders {
     /// The formula is quantified and no other release of the solver's family decided
     /// it: an `unknown` is no finding ([`unknown_expected`]).
     pub unknown_expected: bool,
+    /// For a script's answer at a check-sat: the same release on that check-sat's
+    /// assertions alone, in a fresh process ([`CallFacts::alone`]).
+    pub alone: Option<Alone>,
+    /// The call's configuration may give up or run long by design (a tactic): its
+    /// `unknown`s and timeouts are no findings.
+    pub by_design: bool,
 }
 
 impl From<Option<Ruling>> for Deciders {
@@ -101,6 +107,8 @@ impl From<Option<Ruling>> for Deciders {
             reference,
             pool: false,
             unknown_expected: false,
+            alone: None,
+            by_design: false,
         }
     }
 }
@@ -110,6 +118,9 @@ impl From<Option<Ruling>> for Deciders {
 /// what the `deciders` answered and the formula's `witness` (asked for only by the
 /// checks that need it).
 pub fn judge(call: Judged<'_>, deciders: Deciders, witness: &dyn WitnessFact) -> Option<Finding> {
+    if deciders.by_design && matches!(call.status, Status::Unknown | Status::Timeout) {
+        return None;
+    }
     run_checks(&CallFacts {
         status: call.status,
         self_check_failed: call.self_check_failed,
@@ -118,6 +129,7 @@ pub fn judge(call: Judged<'_>, deciders: Deciders, witness: &dyn WitnessFact) ->
         pool_decided: deciders.pool,
         witness,
         unknown_expected: deciders.unknown_expected,
+        alone: deciders.alone,
     })
 }
 

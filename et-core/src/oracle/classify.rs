@@ -152,19 +152,28 @@ fn said_stderr_first(outcome: &CallOutcome) -> String {
     )
 }
 
-/// The first answer line of stdout, if any; a `;` comment after the answer is not
-/// part of it.
+/// The first answer line of stdout, if any.
 fn answer(stdout: &str) -> Option<Status> {
-    stdout
-        .lines()
-        .find_map(|line| match line.split(';').next().unwrap_or("").trim() {
-            "sat" => Some(Status::Sat),
-            "unsat" => Some(Status::Unsat),
-            "unknown" => Some(Status::Unknown),
-            "timeout" => Some(Status::Timeout),
-            l if l.starts_with("unknown (") && l.ends_with(')') => Some(Status::Unknown),
-            _ => None,
-        })
+    stdout.lines().find_map(answer_line)
+}
+
+/// Every answer line of stdout, in order: a script's answers, one per check-sat it
+/// answered (`crate::judging::scripts` tells which check-sat each is about).
+pub fn answers(stdout: &str) -> Vec<Status> {
+    stdout.lines().filter_map(answer_line).collect()
+}
+
+/// The answer a line of stdout gives, if it is one; a `;` comment after the answer is
+/// not part of it.
+fn answer_line(line: &str) -> Option<Status> {
+    match line.split(';').next().unwrap_or("").trim() {
+        "sat" => Some(Status::Sat),
+        "unsat" => Some(Status::Unsat),
+        "unknown" => Some(Status::Unknown),
+        "timeout" => Some(Status::Timeout),
+        l if l.starts_with("unknown (") && l.ends_with(')') => Some(Status::Unknown),
+        _ => None,
+    }
 }
 
 fn crash(outcome: &CallOutcome) -> Classification {

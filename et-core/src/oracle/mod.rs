@@ -14,7 +14,7 @@ pub mod patterns;
 mod status;
 
 pub use classify::{
-    classify, crash_signature, error_line, first_error, is_source_location, refuses_option,
-    signal_name, Classification,
+    answers, classify, crash_signature, error_line, first_error, is_source_location,
+    refuses_option, signal_name, Classification,
 };
 pub use status::{Evidence, ParseLabelError, Status, Verdict};

@@ -119,6 +119,12 @@ labelled_enum!(
         /// The solver's own model check rejected a model that et's evaluation finds
         /// satisfies the formula: a bug of the solver's checker, not of its answer.
         ValidatorFalseAlarm => "validator_false_alarm",
+        /// A script's answer at a check-sat contradicts the same release's answer on
+        /// that check-sat's assertions alone, in a fresh process. The evidence says
+        /// which side is wrong where et can tell: `model` or `witness` prove the
+        /// assertions satisfiable (the `unsat` is wrong); `reference` only that the two
+        /// answers disagree.
+        Incremental => "incremental",
     }
 );
 
@@ -179,8 +185,8 @@ impl Status {
 }
 
 impl Verdict {
-    /// Correctness findings: a wrong answer or model, a crash, or a false alarm of the
-    /// solver's own checker. The others (timeout, unknown) are performance findings.
+    /// Correctness findings: a wrong answer or model, a crash, a false alarm of the
+    /// solver's own checker, or a script's answer its fresh self contradicts. The others (timeout, unknown) are performance findings.
     /// Correctness findings save a bug trigger and are re-run as they are in triage.
     pub fn is_bug(self) -> bool {
         matches!(
@@ -189,6 +195,7 @@ impl Verdict {
                 | Verdict::InvalidModel
                 | Verdict::Crash
                 | Verdict::ValidatorFalseAlarm
+                | Verdict::Incremental
         )
     }
 

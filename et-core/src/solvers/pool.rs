@@ -77,6 +77,21 @@ pub struct Configured {
     pub of: String,
     /// The options set, `name=value`, in order.
     pub options: Vec<String>,
+    /// For a tactic configuration (z3): the tactic expression its formulas are checked
+    /// with, `(check-sat-using TACTIC)` in place of `(check-sat)`
+    /// ([`super::options::tactics`]).
+    pub tactic: Option<String>,
+}
+
+impl Configured {
+    /// The configuration of `of` setting `options`, with no tactic.
+    pub fn options(of: &str, options: Vec<String>) -> Configured {
+        Configured {
+            of: of.to_string(),
+            options,
+            tactic: None,
+        }
+    }
 }
 
 impl SolverConfig {
@@ -273,6 +288,9 @@ impl SolverConfig {
                 q(&c.of),
                 options.join(", ")
             ));
+            if let Some(tactic) = &c.tactic {
+                out.push_str(&format!("tactic = {}\n", q(tactic)));
+            }
         }
         out
     }
@@ -354,6 +372,7 @@ struct RawSolver {
     configuration_of: Option<String>,
     #[serde(default)]
     options: Vec<String>,
+    tactic: Option<String>,
 }
 
 /// `"name"` or `["name", ...]`.
@@ -575,6 +594,7 @@ impl Pool {
                 configuration: raw.configuration_of.map(|of| Configured {
                     of,
                     options: raw.options,
+                    tactic: raw.tactic,
                 }),
             });
         }

@@ -260,7 +260,27 @@ fn template_fields(
         .skip(1)
         .map(|w| format!("`{w}`"))
         .collect();
+    let tactic = solver
+        .configuration
+        .as_ref()
+        .and_then(|c| c.tactic.as_deref());
     let options = match &f.options {
+        d if tactic.is_some() => format!(
+            "{} — checked with `(check-sat-using {})` (the configuration `{}`); the same \
+             release's default `(check-sat)` {}",
+            if options.is_empty() {
+                "none".to_string()
+            } else {
+                options.join(" ")
+            },
+            tactic.unwrap_or_default(),
+            row.solver,
+            if d.as_ref().is_some_and(|d| d.default_shows) {
+                "shows it too"
+            } else {
+                "does not (it is the reference)"
+            }
+        ),
         Some(d) if d.default_shows => format!(
             "{} — the default mode shows it too (found on the configuration `{}`: {})",
             options.join(" "),
@@ -459,7 +479,11 @@ fn report(
     let _ = writeln!(out, "## Input (`{file}`)\n");
     code_block(&mut out, "smt2", script.trim_end());
     let _ = writeln!(out, "The formula, one command per line:\n");
-    code_block(&mut out, "smt2", &one_command_per_line(&f.formula));
+    code_block(
+        &mut out,
+        "smt2",
+        &one_command_per_line(&crate::judging::checked_by(solver, &f.formula)),
+    );
     if let Some(c) = &f.converted {
         converted_section(&mut out, triage, f, c);
     }

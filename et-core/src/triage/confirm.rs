@@ -447,6 +447,7 @@ pub(super) mod tests {
             decided_by: String::new(),
             decided_s: None,
             mode: None,
+            check_sat: None,
         }
     }
 

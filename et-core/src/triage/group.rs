@@ -1037,6 +1037,7 @@ mod tests {
             decided_by: String::new(),
             decided_s: None,
             mode: None,
+            check_sat: None,
         };
         let trigger = TriggerRow::new(0, 2, row).unwrap();
         let limits =

@@ -89,6 +89,14 @@ pub enum TriageError {
     /// No run directory was given.
     #[error("no run directories given")]
     NoInput,
+    /// Findings on scripts, which triage does not confirm, shrink or report yet.
+    #[error("{}: {count} finding{} on scripts (the check_sat column of runs.csv); triage confirms, shrinks and reports formulas of one check-sat, not scripts yet. Each trigger under bugs/ holds the script and its log the call of its check-sat alone", dir.display(), if *count == 1 { "" } else { "s" })]
+    Scripts {
+        /// The run directory.
+        dir: PathBuf,
+        /// Its findings on scripts.
+        count: usize,
+    },
     /// A run's grammar is neither built in nor given as a file.
     #[error("{}: grammar `{grammar}` is not built in; pass its file with --grammar FILE", dir.display())]
     UnknownGrammar {
@@ -182,6 +190,7 @@ impl TriageError {
             }
             TriageError::Journal(journal::JournalError::NotAJournal { .. })
             | TriageError::NoInput
+            | TriageError::Scripts { .. }
             | TriageError::UnknownGrammar { .. }
             | TriageError::Grammar(_)
             | TriageError::Logic(_)
@@ -295,6 +304,15 @@ pub fn triage(options: &Options, progress: &mut dyn Progress) -> Result<Triage, 
         logics,
     } = read_input(options, progress)?;
     let read_seconds = started.elapsed().as_secs_f64();
+    if let Some(first) = trigger_rows.iter().find(|t| t.row().check_sat.is_some()) {
+        return Err(TriageError::Scripts {
+            dir: dirs[first.dir].path.clone(),
+            count: trigger_rows
+                .iter()
+                .filter(|t| t.dir == first.dir && t.row().check_sat.is_some())
+                .count(),
+        });
+    }
     progress.step(&format!(
         "{} trigger{} in {rows} rows of {} director{} (read in {read_seconds:.2} s)",
         trigger_rows.len(),

@@ -50,8 +50,11 @@ impl Kind {
     /// The kind of a verdict given the solver's answer.
     pub fn of(verdict: Verdict, status: Status) -> Kind {
         match verdict {
-            Verdict::Unsound if status == Status::Unsat => Kind::RefutationalSoundness,
-            Verdict::Unsound => Kind::SolutionSoundness,
+            // A script's answer its fresh self contradicts is a wrong sat or unsat.
+            Verdict::Unsound | Verdict::Incremental if status == Status::Unsat => {
+                Kind::RefutationalSoundness
+            }
+            Verdict::Unsound | Verdict::Incremental => Kind::SolutionSoundness,
             Verdict::InvalidModel => Kind::InvalidModel,
             Verdict::Crash => Kind::Crash,
             Verdict::Timeout | Verdict::Unknown => Kind::Performance,

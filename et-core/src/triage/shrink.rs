@@ -161,6 +161,8 @@ impl Goal<'_> {
             }
             Verdict::Timeout => answer.status == Status::Timeout,
             Verdict::Unknown => answer.status == Status::Unknown,
+            // A script's verdict: shrinking takes formulas of one check-sat.
+            Verdict::Incremental => false,
         }
     }
 }

@@ -76,6 +76,14 @@ pub struct RunRow {
     /// process) or `fresh` (a process of its own; every call with a finding is); none
     /// in files written before et had sessions (all fresh).
     pub mode: Option<crate::judging::CallMode>,
+    /// Of a script's call (several check-sats): the check-sat the row is about, 1 for
+    /// the first — the first whose answer has a verdict, else the first it did not
+    /// decide (its status is the call's there), else the last. The status, verdict,
+    /// evidence, reference and model_check columns are that check-sat's: the
+    /// reference is the same release on the check-sat's assertions alone, fresh, and
+    /// model_check et's check of the model it printed there (the script's own call
+    /// prints none). Empty for a formula.
+    pub check_sat: Option<u32>,
 }
 
 impl RunRow {
@@ -128,6 +136,7 @@ pub const COLUMNS: &[&str] = &[
     "decided_by",
     "decided_s",
     "mode",
+    "check_sat",
 ];
 
 /// One line of `undecided.csv`: a solver's answer on a formula that no solver of the
@@ -212,6 +221,7 @@ mod tests {
             decided_by: String::new(),
             decided_s: None,
             mode: None,
+            check_sat: None,
         }
     }
 
@@ -259,9 +269,9 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,no,model,invalid,,,",
-                "core,7,5,z3-4.8.7,z3,4.8.7,setup_error,,,,0.01,0.25,1000,,9,,,,,,",
-                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,yes,model,invalid,z3-4.16.0,0.5,session",
+                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,no,model,invalid,,,,",
+                "core,7,5,z3-4.8.7,z3,4.8.7,setup_error,,,,0.01,0.25,1000,,9,,,,,,,",
+                "core,7,5,z3-4.8.7,z3,4.8.7,sat,invalid_model,cvc5-1.4.2,sat,0.01,0.25,1000,0,,yes,model,invalid,z3-4.16.0,0.5,session,",
             ]
         );
     }

@@ -2,7 +2,7 @@
 //! gate, reports, merges' checks and triage all read rows through [`RowReader`].
 //!
 //! - Columns are found by name, so files written before a column existed still read:
-//!   `reference_usable`, `evidence` and `model_check` are optional (a file without
+//!   `reference_usable`, `evidence`, `model_check`, `mode` and `check_sat` are optional (a file without
 //!   `evidence` gets what its verdict implies, [`Evidence::implied_by`]); columns et
 //!   does not know are ignored. A row written before `validator_false_alarm` existed
 //!   (`invalid_model` by the self-check on a model et found valid) reads as one
@@ -161,6 +161,7 @@ struct Columns {
     decided_by: Option<usize>,
     decided_s: Option<usize>,
     mode: Option<usize>,
+    check_sat: Option<usize>,
 }
 
 impl Columns {
@@ -203,6 +204,7 @@ impl Columns {
             decided_by: find("decided_by"),
             decided_s: find("decided_s"),
             mode: find("mode"),
+            check_sat: find("check_sat"),
         })
     }
 }
@@ -270,6 +272,7 @@ impl RowReader {
                 decided_by: String::new(),
                 decided_s: None,
                 mode: None,
+                check_sat: None,
             },
             line: 1,
             torn_from,
@@ -432,6 +435,7 @@ fn fill(row: &mut RunRow, record: &csv::StringRecord, c: &Columns) -> Result<(),
         text => Some(seconds("decided_s", text)?),
     };
     row.mode = optional("mode", c.mode.map_or("", field))?;
+    row.check_sat = optional("check_sat", c.check_sat.map_or("", field))?;
     if let Some(verdict) = row.verdict {
         let (verdict, evidence) = verdict.upgraded(row.evidence, row.model_valid());
         row.verdict = Some(verdict);
@@ -603,9 +607,9 @@ mod tests {
         let header = COLUMNS.join(",");
         let text = format!(
             "{header}\n\
-             ints,7,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,self-check,valid,,,\n\
-             ints,8,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,self-check,undetermined,,,\n\
-             ints,9,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,model,invalid,,,\n"
+             ints,7,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,self-check,valid,,,,\n\
+             ints,8,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,self-check,undetermined,,,,\n\
+             ints,9,5,z3,z3,4.8.5,sat,invalid_model,cvc5,sat,0.01,0.02,100,1,,no,model,invalid,,,,\n"
         );
         let path = write(dir.path(), "runs.csv", &text);
         let (read, _) = read_all(&path).unwrap();
@@ -624,7 +628,7 @@ mod tests {
     #[test]
     fn bad_cells_are_errors_with_line_column_and_value() {
         let dir = tempfile::tempdir().unwrap();
-        let good = "ints,7,5,z3,z3,4.8.7,sat,,cvc5,sat,0.01,0.02,100,0,,yes,,valid,,,session";
+        let good = "ints,7,5,z3,z3,4.8.7,sat,,cvc5,sat,0.01,0.02,100,0,,yes,,valid,,,session,2";
         let header = COLUMNS.join(",");
         for (column, value, reason) in [
             ("status", "sati", "unknown status `sati`"),
@@ -640,6 +644,7 @@ mod tests {
             ("evidence", "hunch", "unknown evidence `hunch`"),
             ("decided_s", "soon", "invalid float"),
             ("mode", "eager", "not a mode"),
+            ("check_sat", "second", "invalid digit"),
         ] {
             let at = COLUMNS.iter().position(|c| *c == column).unwrap();
             let mut cells: Vec<&str> = good.split(',').collect();

@@ -36,6 +36,9 @@ impl Worker<'_> {
     /// fresh confirmations, audit and rows. An interrupted call ends the work early:
     /// the solvers a formula could not judge get no row and run again on resume.
     pub fn formulas(&self, jobs: &[Job]) -> anyhow::Result<Vec<Finished>> {
+        if self.scripts {
+            return self.scripts(jobs);
+        }
         let mut batch: Vec<FormulaCalls> = jobs
             .iter()
             .map(|job| FormulaCalls {
@@ -288,28 +291,43 @@ impl FormulaCalls<'_, '_> {
         Ok(Refusal::Refused(Box::new(asked)))
     }
 
-    /// Makes `invocation` in a process of its own ([`judging::call`]), observed: the
-    /// worker's formula file when the script is the bare formula, else its framed file
-    /// (each rewritten only when it holds another script), or standard input.
+    /// Makes `invocation` in a process of its own, observed, the model checked
+    /// against this formula ([`Worker::fresh_call`]).
     pub(super) fn fresh_call(
         &self,
         solver: &SolverConfig,
         invocation: Invocation<'_>,
     ) -> anyhow::Result<Observation> {
-        let w = self.worker;
+        self.worker
+            .fresh_call(solver, invocation, &self.text, || self.read())
+    }
+}
+
+impl Worker<'_> {
+    /// Makes `invocation` in a process of its own ([`judging::call`]), observed, a
+    /// model checked against `formula`: the worker's formula file when the script is
+    /// the bare formula (`bare`), else its framed file (each rewritten only when it
+    /// holds another script), or standard input.
+    pub(super) fn fresh_call<'s>(
+        &self,
+        solver: &SolverConfig,
+        invocation: Invocation<'_>,
+        bare: &str,
+        formula: impl FnOnce() -> Result<&'s Script, &'s ScriptError>,
+    ) -> anyhow::Result<Observation> {
         // A worker's calls never overlap: a session's formula written ahead is
         // measured from its predecessor's answer, so a call made before it is read
         // would count in its time, and the run's solver time would exceed its wall
         // time per job.
         debug_assert!(
-            w.sessions.borrow().ahead().next().is_none(),
+            self.sessions.borrow().ahead().next().is_none(),
             "a fresh call of {} while a session has a formula written ahead",
             solver.name
         );
         // The bare formula goes to the formula file, a framed script to the other.
-        let slot = usize::from(invocation.script != self.text);
-        let file = [&w.file, &w.framed_file][slot];
-        let mut written = w.written.borrow_mut();
+        let slot = usize::from(invocation.script != bare);
+        let file = [&self.file, &self.framed_file][slot];
+        let mut written = self.written.borrow_mut();
         if written[slot].as_ref() != Some(&invocation.script) {
             replace_file(file, &invocation.script)
                 .with_context(|| format!("cannot write {}", file.display()))?;
@@ -317,7 +335,7 @@ impl FormulaCalls<'_, '_> {
         }
         drop(written);
         let command = invocation.command.join(" ");
-        judging::call(invocation, Place::Fresh(file), w.limits, || self.read())
+        judging::call(invocation, Place::Fresh(file), self.limits, formula)
             .with_context(|| format!("cannot run solver {} ({command})", solver.name))
     }
 }

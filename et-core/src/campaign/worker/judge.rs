@@ -79,6 +79,7 @@ impl FormulaCalls<'_, '_> {
             decided_by,
             decided_s,
             mode: Some(m.mode),
+            check_sat: None,
         }))
     }
 
@@ -110,6 +111,11 @@ impl FormulaCalls<'_, '_> {
             pool: pool.is_some(),
             unknown_expected: m.class.status == Status::Unknown
                 && judging::unknown_expected(&self.text, self.family_decided(solver)),
+            alone: None,
+            by_design: solver
+                .configuration
+                .as_ref()
+                .is_some_and(|c| c.tactic.is_some()),
         };
         let finding = judging::judge(m.judged(), deciders, self);
         Some(Assessment {

@@ -17,6 +17,7 @@
 
 mod batch;
 mod judge;
+mod scripts;
 mod sessions;
 mod settle;
 mod triggers;
@@ -118,6 +119,8 @@ pub(super) struct Worker<'a> {
     pub witness_values: Option<usize>,
     /// How calls are made: `session` where the solver's family can run one.
     pub mode: CallMode,
+    /// The jobs are scripts ([`scripts`]).
+    pub scripts: bool,
     /// Formulas a session process answers before it is replaced.
     pub restart_after: usize,
     /// Percent of the session calls that are also run fresh to measure agreement.

@@ -61,6 +61,7 @@ impl FormulaCalls<'_, '_> {
                     outcome: self.made.get(&r.name).map(|m| &m.outcome),
                 }),
                 signature: m.class.crash_signature.as_deref(),
+                check_sat: None,
             };
             w.store.save(&trigger).with_context(|| {
                 format!(

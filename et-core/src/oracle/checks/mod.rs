@@ -6,11 +6,13 @@
 //! The order of [`CHECKS`] is the order of trust: et's own evaluation of the model the
 //! solver printed ([`model`]; [`validator`] when it clears a model the solver's own
 //! check rejected) before the solver's own model check ([`self_check`]); a
-//! crash ([`crash`]) needs no evidence; a witness et found itself ([`witness`]) before
+//! crash ([`crash`]) needs no evidence; a script's answer its fresh self contradicts
+//! ([`incremental`]) before a witness et found itself ([`witness`]) before
 //! another solver's answer ([`reference`]); the pool's decisions ([`pool`]) last, for
 //! performance verdicts only where the reference decided nothing.
 
 mod crash;
+mod incremental;
 mod model;
 mod pool;
 mod reference;
@@ -46,6 +48,20 @@ pub struct CallFacts<'a> {
     /// logic with arithmetic has no complete procedure; another family deciding it
     /// says nothing about this one's design).
     pub unknown_expected: bool,
+    /// For a script's answer at a check-sat: the same release's clean answer on that
+    /// check-sat's assertions alone, in a fresh process; `None` for a formula's call.
+    pub alone: Option<Alone>,
+}
+
+/// The same release's answer on a script's check-sat alone ([`CallFacts::alone`]): a
+/// clean sat/unsat (one whose model et refuted is none), and whether et found its model
+/// valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Alone {
+    /// `sat` or `unsat`.
+    pub status: Status,
+    /// et evaluated the model it printed and found it satisfies the assertions.
+    pub model_valid: bool,
 }
 
 /// Whether the formula has a witness, found when first asked (the search costs up to a
@@ -85,6 +101,7 @@ pub static CHECKS: &[&dyn Check] = &[
     &validator::ValidatorCheck,
     &self_check::SelfCheck,
     &crash::Crash,
+    &incremental::IncrementalCheck,
     &witness::WitnessCheck,
     &reference::ReferenceCheck,
     &pool::PoolCheck,

@@ -29,6 +29,7 @@ fn facts<'a>(
         pool_decided: false,
         witness,
         unknown_expected: false,
+        alone: None,
     }
 }
 
@@ -161,6 +162,7 @@ fn every_check_is_listed_once() {
             "validator",
             "self-check",
             "crash",
+            "incremental",
             "witness",
             "reference",
             "pool"
@@ -180,6 +182,60 @@ fn an_expected_unknown_is_no_finding_whoever_decided() {
     assert_eq!(run_checks(&call), None);
     // A wrong answer is judged as ever.
     call.status = Unsat;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Unsound, Evidence::Witness)
+    );
+}
+
+#[test]
+fn a_script_answer_its_fresh_self_contradicts_is_incremental() {
+    let alone = |status, model_valid| {
+        Some(Alone {
+            status,
+            model_valid,
+        })
+    };
+    // The fresh model proves the assertions sat: the script's unsat is wrong.
+    let mut call = facts(Unsat, None, Some(Sat), &false);
+    call.alone = alone(Sat, true);
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Incremental, Evidence::Model)
+    );
+    // No valid model, but a witness: the unsat side is wrong.
+    call.alone = alone(Sat, false);
+    call.witness = &true;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Incremental, Evidence::Witness)
+    );
+    // The script says sat, its fresh self unsat, and a witness backs the script.
+    let mut call = facts(Sat, None, Some(Unsat), &true);
+    call.alone = alone(Unsat, false);
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Incremental, Evidence::Witness)
+    );
+    // Nothing decides between them: the disagreement is the evidence.
+    call.witness = &false;
+    assert_eq!(
+        run_checks(&call),
+        found(Verdict::Incremental, Evidence::Reference)
+    );
+    // The same answer, or an undecided side: no incremental finding.
+    let mut call = facts(Sat, None, Some(Sat), &false);
+    call.alone = alone(Sat, true);
+    assert_eq!(run_checks(&call), None);
+    let mut call = facts(Unknown, None, None, &false);
+    call.alone = alone(Sat, true);
+    assert_ne!(
+        run_checks(&call).map(|f| f.verdict),
+        Some(Verdict::Incremental)
+    );
+    // Both wrong alike: the witness finds the release unsound, not incremental.
+    let mut call = facts(Unsat, None, Some(Unsat), &true);
+    call.alone = alone(Unsat, false);
     assert_eq!(
         run_checks(&call),
         found(Verdict::Unsound, Evidence::Witness)

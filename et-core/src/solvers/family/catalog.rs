@@ -546,3 +546,13 @@ mod tests {
         assert_eq!(out("nl-cov"), None);
     }
 }
+
+/// One tactic of a solver (z3's `check-sat-using`), as its listing gives it: its name
+/// and its Boolean parameters with their defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tactic {
+    /// The tactic's name (`nla2bv`).
+    pub name: String,
+    /// Its Boolean parameters, each with its default.
+    pub flags: Vec<(String, bool)>,
+}

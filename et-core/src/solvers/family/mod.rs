@@ -111,6 +111,12 @@ pub trait Family: Sync {
         }
     }
 
+    /// Options that make the solver take a script: several check-sats, `push`/`pop`,
+    /// `check-sat-assuming` (yices-smt2 refuses them all without `--incremental`).
+    fn incremental_options(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The command that asks for the model after `(check-sat)`.
     fn model_request(&self) -> &'static str {
         SMTLIB_MODEL_REQUEST
@@ -166,6 +172,21 @@ pub trait Family: Sync {
     fn option_listing(&self, program: &str, version: &str) -> Result<Vec<Vec<String>>, String> {
         let _ = (program, version);
         Err("et knows no way to list this family's options".to_string())
+    }
+
+    /// How to list release `version`'s tactics (the strategies `check-sat-using`
+    /// takes): the options after the program and the script it reads on standard input;
+    /// `None` for a family without tactics.
+    fn tactic_listing(&self, version: &str) -> Option<(&'static [&'static str], &'static str)> {
+        let _ = version;
+        None
+    }
+
+    /// The tactics in the output of [`Family::tactic_listing`], those et can judge:
+    /// one whose output is no answer (statistics printed in its place) is left out.
+    fn parse_tactics(&self, listing: &str) -> Vec<catalog::Tactic> {
+        let _ = listing;
+        Vec::new()
     }
 
     /// The options in the output of [`Family::option_listing`]; by default the output

@@ -49,6 +49,12 @@ impl Family for Yices {
             .then(|| "bit-vectors mixed with arithmetic".to_string())
     }
 
+    fn incremental_options(&self) -> &'static [&'static str] {
+        // Without it: "push is not allowed in non-incremental mode", "multiple calls
+        // to (check-sat) are not allowed" (yices-smt2 2.6.5).
+        &["--incremental"]
+    }
+
     fn prelude(&self, logic: Option<&str>) -> Option<String> {
         Some(format!("(set-logic {})", logic.unwrap_or("ALL")))
     }

@@ -5,7 +5,7 @@ use et_eval::string::Dialect as StringDialect;
 use et_eval::ModelDialect;
 
 use super::catalog::{
-    acts_only_on_by, common_leave_out, Curated, OptionKind, OptionSpec, Theory,
+    acts_only_on_by, common_leave_out, Curated, OptionKind, OptionSpec, Tactic, Theory,
     BIT_VECTORS_AND_FLOATS,
 };
 use super::{Echo, Family, SessionProtocol, WorkCount};
@@ -105,6 +105,17 @@ impl Family for Z3 {
 
     fn parse_options(&self, listing: &str) -> Result<Vec<OptionSpec>, String> {
         parse_parameters(listing)
+    }
+
+    fn tactic_listing(&self, version: &str) -> Option<(&'static [&'static str], &'static str)> {
+        // `(help-tactic)` lists the combinators, then every built-in tactic with its
+        // parameters, then the probes (4.8.5 on).
+        let _ = version;
+        Some((&["-in"], "(help-tactic)"))
+    }
+
+    fn parse_tactics(&self, listing: &str) -> Vec<Tactic> {
+        parse_tactics(listing)
     }
 
     fn leave_out(&self, option: &OptionSpec) -> Option<String> {
@@ -476,4 +487,56 @@ mod work_count_tests {
         assert_eq!(super::rlimit_count(" :rlimit-count       58)"), Some(58));
         assert_eq!(super::rlimit_count("sat\n"), None);
     }
+}
+
+/// The built-in tactics of `(help-tactic)`: each `- NAME description` line between
+/// "builtin tactics:" and "builtin probes:", with the Boolean parameters listed under
+/// it (`    NAME (bool) description (default: true)`), but for those that change what
+/// is printed. `collect-statistics` prints statistics instead of an answer, which is
+/// nothing to judge: left out.
+fn parse_tactics(listing: &str) -> Vec<Tactic> {
+    let mut out: Vec<Tactic> = Vec::new();
+    let mut within = false;
+    for line in listing.lines() {
+        if line.starts_with("builtin tactics:") {
+            within = true;
+            continue;
+        }
+        if line.starts_with("builtin probes:") {
+            break;
+        }
+        if !within {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("- ") {
+            if let Some(name) = rest.split_whitespace().next() {
+                out.push(Tactic {
+                    name: name.to_string(),
+                    flags: Vec::new(),
+                });
+            }
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let (Some(name), Some("(bool)")) = (words.next(), words.next()) else {
+            continue;
+        };
+        let default = if line.trim_end().ends_with("(default: true)") {
+            true
+        } else if line.trim_end().ends_with("(default: false)") {
+            false
+        } else {
+            continue;
+        };
+        // Flags that change what is printed, not what is computed: their output is no
+        // answer to judge.
+        let prints = ["print", "statistics", "trace", "verbose", "proof", "log"]
+            .iter()
+            .any(|w| name.contains(w));
+        if let (Some(tactic), false) = (out.last_mut(), prints) {
+            tactic.flags.push((name.to_string(), default));
+        }
+    }
+    out.retain(|t| t.name != "collect-statistics");
+    out
 }

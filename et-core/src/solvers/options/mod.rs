@@ -15,6 +15,7 @@
 //! *Must not:* know any family's options (that is [`super::family`]); judge answers.
 
 pub mod space;
+pub mod tactics;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -125,6 +126,16 @@ pub enum OptionsError {
         family: String,
         /// What the family says.
         why: String,
+    },
+    /// The family has no tactics et knows to list (only z3's `check-sat-using`).
+    #[error(
+        "{solver} (family {family}) has no tactics et knows to list; tactic expressions are z3's"
+    )]
+    NoTactics {
+        /// The solver.
+        solver: String,
+        /// Its family.
+        family: String,
     },
     /// The listing could not be run or gave nothing.
     #[error("cannot list the options of {solver} with `{command}`: {why}")]
@@ -287,10 +298,10 @@ pub fn configure(base: &SolverConfig, configuration: &Configuration) -> SolverCo
             .map(|(n, v)| family.option_argument(n, v)),
     );
     solver.reference = Vec::new();
-    solver.configuration = Some(Configured {
-        of: base.name.clone(),
-        options: configuration.option_words(),
-    });
+    solver.configuration = Some(Configured::options(
+        &base.name,
+        configuration.option_words(),
+    ));
     solver
 }
 
@@ -309,7 +320,7 @@ pub fn configure_like(base: &SolverConfig, like: &SolverConfig) -> SolverConfig 
         .and_then(|rest| rest.strip_prefix('+'))
         .unwrap_or("configured");
     let options = option_pairs(&configured.options);
-    configure(
+    let mut solver = configure(
         base,
         &Configuration {
             index: Default::default(),
@@ -317,7 +328,11 @@ pub fn configure_like(base: &SolverConfig, like: &SolverConfig) -> SolverConfig 
             options,
             curated: None,
         },
-    )
+    );
+    if let Some(c) = &mut solver.configuration {
+        c.tactic.clone_from(&configured.tactic);
+    }
+    solver
 }
 
 /// `name=value` words (as run.toml records a configuration's options) as pairs; a
@@ -361,6 +376,14 @@ pub enum Selection {
     /// `A..B`: the configurations of indices A (included) to B (excluded), as
     /// `et options enumerate` numbers them.
     Range(BigUint, BigUint),
+    /// `tactics`, `tactics:N`, `tactics:A..B`: tactic expressions ([`tactics`]), the
+    /// single tactics (`end` none), the first N, or a range of `et options tactics`.
+    Tactics {
+        /// The first index.
+        start: u64,
+        /// The end (excluded), or none for the single tactics.
+        end: Option<u64>,
+    },
 }
 
 impl std::str::FromStr for Selection {
@@ -371,6 +394,32 @@ impl std::str::FromStr for Selection {
             t.parse::<BigUint>()
                 .map_err(|_| format!("`{t}` is not a configuration index"))
         };
+        if text == "tactics" {
+            return Ok(Selection::Tactics {
+                start: 0,
+                end: None,
+            });
+        }
+        if let Some(which) = text.strip_prefix("tactics:") {
+            let index = |t: &str| {
+                t.parse::<u64>()
+                    .map_err(|_| format!("`{t}` is not a tactic expression's index"))
+            };
+            return match which.split_once("..") {
+                Some((a, b)) if index(a)? < index(b)? => Ok(Selection::Tactics {
+                    start: index(a)?,
+                    end: Some(index(b)?),
+                }),
+                Some(_) => Err(format!("`{text}`: an empty range")),
+                None => match index(which)? {
+                    0 => Err(format!("`{text}`: the count must be a positive number")),
+                    n => Ok(Selection::Tactics {
+                        start: 0,
+                        end: Some(n),
+                    }),
+                },
+            };
+        }
         if text == "curated" {
             Ok(Selection::Curated)
         } else if text == "single" {
@@ -389,7 +438,8 @@ impl std::str::FromStr for Selection {
             Ok(Selection::Range(a, b))
         } else {
             Err(format!(
-                "`{text}` is not `curated`, `single`, `single:N` or a range `A..B`"
+                "`{text}` is not `curated`, `single`, `single:N`, a range `A..B`, `tactics`, \
+                 `tactics:N` or `tactics:A..B`"
             ))
         }
     }
@@ -423,6 +473,12 @@ pub fn select(
                 .ok_or_else(|| bad(format!("{a}..{b} holds more than 100000 configurations")))?;
             (0..width).map_while(|i| space.get(&(a + i))).collect()
         }
+        Selection::Tactics { .. } => {
+            return Err(bad(
+                "tactic expressions are no option configurations (`tactics::TacticSpace`)"
+                    .to_string(),
+            ))
+        }
     };
     if out.is_empty() {
         return Err(bad(format!(
@@ -438,6 +494,7 @@ impl OptionsError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             OptionsError::NoListing { .. }
+            | OptionsError::NoTactics { .. }
             | OptionsError::Format { .. }
             | OptionsError::BadOption { .. } => true,
             OptionsError::Io { source, .. } => source.kind() == std::io::ErrorKind::NotFound,
