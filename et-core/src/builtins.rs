@@ -1,7 +1,9 @@
 //! The eight theory grammars of ET (`grammars/*.pest`, ET's published grammars with the
 //! token fixes docs/grammars.md lists), thirteen more in ET's style where ET's never reach
-//! (quantifiers, uninterpreted functions, conversions between theories, datatypes), and
-//! the extensions of all to five variables and up to two asserts (`ints-5v2a`, …), compiled into the binary by `#[derive(Grammar)]`: each
+//! (quantifiers, uninterpreted functions, conversions between theories, datatypes), the
+//! extensions of all to five variables and up to two asserts (`ints-5v2a`, …), and seven
+//! grammars of scripts (`scripts-ints`, …: scopes, check-sat-assuming, reset-assertions),
+//! compiled into the binary by `#[derive(Grammar)]`: each
 //! becomes a module of typed enums (`builtins::strings::BoolTerm`) and a
 //! [`CompiledGrammar`]. Nothing here reads or parses `.pest` text at run time;
 //! [`Builtin::interpreted`] does, for the tests that compare the two paths.
@@ -245,6 +247,45 @@ pub struct ArraysUf5v2a;
 #[extend(vars = 5, asserts = 2)]
 pub struct Datatypes5v2a;
 
+// Scripts: several check-sats over the theories above, with balanced push/pop scopes,
+// check-sat-assuming and (in some) reset-assertions. No `-5v2a` extensions: a script
+// has no single assert to extend.
+
+/// scripts-ints: scripts over integer arithmetic.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-ints.pest"]
+pub struct ScriptsInts;
+
+/// scripts-reals: scripts over real arithmetic.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-reals.pest"]
+pub struct ScriptsReals;
+
+/// scripts-bitvectors: scripts over 64-bit bit-vectors.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-bitvectors.pest"]
+pub struct ScriptsBitvectors;
+
+/// scripts-strings: scripts over strings.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-strings.pest"]
+pub struct ScriptsStrings;
+
+/// scripts-arrays: scripts over arrays of 64-bit bit-vectors.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-arrays.pest"]
+pub struct ScriptsArrays;
+
+/// scripts-fp: scripts over IEEE double-precision floating point.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-fp.pest"]
+pub struct ScriptsFp;
+
+/// scripts-uf-ints: scripts over uninterpreted functions over integers.
+#[derive(typed::Grammar)]
+#[grammar = "../grammars/scripts-uf-ints.pest"]
+pub struct ScriptsUfInts;
+
 /// A grammar that ships with et.
 #[derive(Debug, Clone, Copy)]
 pub struct Builtin {
@@ -255,7 +296,8 @@ pub struct Builtin {
 }
 
 /// The built-in grammars in the order `et grammars` lists them: ET's eight, their
-/// extensions (`<theory>-5v2a`), then the thirteen past ET's and their extensions.
+/// extensions (`<theory>-5v2a`), the thirteen past ET's and their extensions, then the
+/// seven of scripts.
 pub const BUILTINS: &[Builtin] = &[
     Builtin::of::<Core>("core"),
     Builtin::of::<Ints>("ints"),
@@ -299,6 +341,13 @@ pub const BUILTINS: &[Builtin] = &[
     Builtin::of::<FpReals5v2a>("fp-reals-5v2a"),
     Builtin::of::<ArraysUf5v2a>("arrays-uf-5v2a"),
     Builtin::of::<Datatypes5v2a>("datatypes-5v2a"),
+    Builtin::of::<ScriptsInts>("scripts-ints"),
+    Builtin::of::<ScriptsReals>("scripts-reals"),
+    Builtin::of::<ScriptsBitvectors>("scripts-bitvectors"),
+    Builtin::of::<ScriptsStrings>("scripts-strings"),
+    Builtin::of::<ScriptsArrays>("scripts-arrays"),
+    Builtin::of::<ScriptsFp>("scripts-fp"),
+    Builtin::of::<ScriptsUfInts>("scripts-uf-ints"),
 ];
 
 impl Builtin {
@@ -455,6 +504,13 @@ mod tests {
             ("fp-reals", "QF_BVFPNRA"),
             ("arrays-uf", "QF_AUFBV"),
             ("datatypes", "QF_DTLIA"),
+            ("scripts-ints", "QF_NIA"),
+            ("scripts-reals", "QF_NRA"),
+            ("scripts-bitvectors", "QF_BV"),
+            ("scripts-strings", "QF_SLIA"),
+            ("scripts-arrays", "QF_ABV"),
+            ("scripts-fp", "QF_FP"),
+            ("scripts-uf-ints", "QF_UFLIA"),
         ];
         let logics: Vec<(&str, &str)> = logics.iter().map(|(n, l)| (*n, l.as_str())).collect();
         // Every base grammar declares its logic; each extension its base's.

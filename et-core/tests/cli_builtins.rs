@@ -30,10 +30,13 @@ fn builtins_need_no_grammars_directory() {
     assert!(o.status.success());
     let listing = String::from_utf8(o.stdout).unwrap();
     // A header, ET's eight grammars, their eight five-variable, two-assert extensions,
-    // the thirteen past ET's and theirs.
-    assert_eq!(listing.lines().count(), 43, "{listing}");
+    // the thirteen past ET's and theirs, and the seven of scripts.
+    assert_eq!(listing.lines().count(), 50, "{listing}");
     assert!(listing.lines().any(|l| l.starts_with("ints-5v2a ")
         && l.contains("`ints` extended to 5 variables and up to 2 asserts")));
+    assert!(listing
+        .lines()
+        .any(|l| l.starts_with("scripts-ints ") && l.contains("scopes, check-sat-assuming")));
 }
 
 #[test]

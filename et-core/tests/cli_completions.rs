@@ -78,6 +78,18 @@ fn grammar_flags_offer_the_builtin_grammars_and_pest_files() {
         ]
     );
     assert_eq!(
+        offered(&s, &home, &["et", "enumerate", "-g", "scripts-"]),
+        [
+            "scripts-ints",
+            "scripts-reals",
+            "scripts-bitvectors",
+            "scripts-strings",
+            "scripts-arrays",
+            "scripts-fp",
+            "scripts-uf-ints"
+        ]
+    );
+    assert_eq!(
         offered(&s, &home, &["et", "enumerate", "-g", "gram"]),
         ["grammars/"]
     );

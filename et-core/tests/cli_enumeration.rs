@@ -510,6 +510,24 @@ fn grammars_lists_the_builtins() {
     assert!(text
         .lines()
         .any(|l| l.starts_with("core") && l.contains(" 4 ")));
+    // The grammars of scripts, with their smallest size and logic.
+    for (name, logic) in [
+        ("scripts-ints", "QF_NIA"),
+        ("scripts-reals", "QF_NRA"),
+        ("scripts-bitvectors", "QF_BV"),
+        ("scripts-strings", "QF_SLIA"),
+        ("scripts-arrays", "QF_ABV"),
+        ("scripts-fp", "QF_FP"),
+        ("scripts-uf-ints", "QF_UFLIA"),
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name}: {text}"));
+        let columns: Vec<&str> = line.split_whitespace().collect();
+        let smallest = if name == "scripts-uf-ints" { "9" } else { "6" };
+        assert_eq!(columns[1..3], [smallest, logic], "{line}");
+    }
 }
 
 /// Issue 14 item 19: an index beyond the size bound is refused on the magnitudes, before

@@ -63,6 +63,8 @@ fn models_of_z3_and_cvc5_are_never_judged_invalid() {
         .map(|b| b.name)
         .skip_while(|n| *n != "uf-ints")
         .filter(|n| !n.ends_with("-5v2a"))
+        // Scripts have a model per check-sat, which this test does not tell apart.
+        .filter(|n| !n.starts_with("scripts-"))
         // Not datatypes yet: cvc5 1.4.2 prints a value through another constant,
         // `(define-fun b () Int (head a))` with `a` = `nil`, which et-eval's model
         // reader does not read (such a model is no model to check: never a verdict).

@@ -28,6 +28,7 @@ mod diagnostic;
 mod extend;
 mod lower;
 mod model;
+mod scopes;
 mod syntax;
 mod terminal;
 mod validate;
@@ -76,7 +77,8 @@ impl Grammar {
                 .map_err(GrammarError::Invalid)?;
         }
         // Problems of terminals are reported with those of the rules; whether formulas
-        // hold `(check-sat)` is asked only of a grammar whose language is sound.
+        // hold `(check-sat)`, and whether scripts pop an empty assertion stack, is asked
+        // only of a grammar whose language is sound.
         let mut problems = validate::string_literals(file, &source.rules);
         let lowered = match lower::lower(file, &source.rules) {
             Ok(lowered) => lowered,
@@ -98,6 +100,13 @@ impl Grammar {
             file,
             &lowered.tokens,
             &lowered.nonterminals,
+            start,
+        ));
+        problems.extend(scopes::check(
+            file,
+            &lowered.tokens,
+            &lowered.nonterminals,
+            &lowered.positions,
             start,
         ));
         if !problems.is_empty() {

@@ -35,7 +35,15 @@ pub struct Lowered {
     pub nonterminals: Vec<Nonterminal>,
     /// Distinct token texts.
     pub tokens: Vec<String>,
+    /// Where each item of each alternative is written, parallel to
+    /// `nonterminals[nt].alternatives[alt].items` (a token: its literal; a rule: the
+    /// reference; a generated rule: its group or repetition), for the checks that point
+    /// at a terminal.
+    pub positions: Vec<Vec<Vec<Position>>>,
 }
+
+/// An item with where it is written.
+type Located = (Item, Position);
 
 /// Lowers parsed rules; reports duplicate and undefined rules.
 pub fn lower(file: &str, rules: &[RuleDef]) -> Result<Lowered, Vec<Diagnostic>> {
@@ -43,6 +51,7 @@ pub fn lower(file: &str, rules: &[RuleDef]) -> Result<Lowered, Vec<Diagnostic>> 
         file,
         ids: HashMap::new(),
         nonterminals: Vec::new(),
+        positions: Vec::new(),
         tokens: Vec::new(),
         token_ids: HashMap::new(),
         generated_count: HashMap::new(),
@@ -67,6 +76,7 @@ pub fn lower(file: &str, rules: &[RuleDef]) -> Result<Lowered, Vec<Diagnostic>> 
             generated_in: None,
             alternatives: Vec::new(),
         });
+        lowerer.positions.push(Vec::new());
     }
     for rule in rules {
         let id = lowerer.ids[&rule.name];
@@ -82,15 +92,16 @@ pub fn lower(file: &str, rules: &[RuleDef]) -> Result<Lowered, Vec<Diagnostic>> 
             .map(|b| {
                 let mut items = Vec::new();
                 lowerer.items(id, b, &mut items);
-                lowerer.alternative(id, id, items)
+                items
             })
             .collect();
-        lowerer.nonterminals[id].alternatives = alternatives;
+        lowerer.set_alternatives(id, id, alternatives);
     }
     if lowerer.problems.is_empty() {
         Ok(Lowered {
             nonterminals: lowerer.nonterminals,
             tokens: lowerer.tokens,
+            positions: lowerer.positions,
         })
     } else {
         Err(lowerer.problems)
@@ -101,6 +112,8 @@ struct Lowerer<'f> {
     file: &'f str,
     ids: HashMap<String, NtId>,
     nonterminals: Vec<Nonterminal>,
+    /// Parallel to `nonterminals`: where each item of each alternative is written.
+    positions: Vec<Vec<Vec<Position>>>,
     tokens: Vec<String>,
     token_ids: HashMap<String, TokenId>,
     /// Generated rules so far per user rule, for their names.
@@ -127,11 +140,18 @@ impl Lowerer<'_> {
         id
     }
 
-    fn alternative(&self, nt: NtId, owner: NtId, items: Vec<Item>) -> Alternative {
-        Alternative {
-            cost: u32::from(self.pays(nt, owner, &items)),
-            items,
-        }
+    /// Sets the alternatives of rule `nt`, written in rule `owner`, costed by the model.
+    fn set_alternatives(&mut self, nt: NtId, owner: NtId, alternatives: Vec<Vec<Located>>) {
+        let (alternatives, positions) = alternatives
+            .into_iter()
+            .map(|located| {
+                let (items, positions): (Vec<Item>, Vec<Position>) = located.into_iter().unzip();
+                let cost = u32::from(self.pays(nt, owner, &items));
+                (Alternative { cost, items }, positions)
+            })
+            .unzip();
+        self.nonterminals[nt].alternatives = alternatives;
+        self.positions[nt] = positions;
     }
 
     /// Whether items written in rule `owner` pay inside rule `nt` (the cost model).
@@ -143,14 +163,14 @@ impl Lowerer<'_> {
     }
 
     /// Appends the items of `expr`, written in rule `owner`, to `out`.
-    fn items(&mut self, owner: NtId, expr: &Expr, out: &mut Vec<Item>) {
+    fn items(&mut self, owner: NtId, expr: &Expr, out: &mut Vec<Located>) {
         match expr {
-            Expr::Token(text, _) => {
+            Expr::Token(text, position) => {
                 let id = self.token(text);
-                out.push(Item::Token(id));
+                out.push((Item::Token(id), *position));
             }
             Expr::Ref(name, position) => match self.ids.get(name) {
-                Some(&id) => out.push(Item::Child(id)),
+                Some(&id) => out.push((Item::Child(id), *position)),
                 None => {
                     let rule = &self.nonterminals[owner].name;
                     let defined = self
@@ -172,7 +192,7 @@ impl Lowerer<'_> {
                 }
             }
             Expr::Choice(branches, position) => {
-                let branch_items: Vec<Vec<Item>> = branches
+                let branch_items: Vec<Vec<Located>> = branches
                     .iter()
                     .map(|b| {
                         let mut items = Vec::new();
@@ -181,7 +201,7 @@ impl Lowerer<'_> {
                     })
                     .collect();
                 let id = self.generated(owner, *position, |_, _| branch_items);
-                out.push(Item::Child(id));
+                out.push((Item::Child(id), *position));
             }
             Expr::Repeat {
                 expr,
@@ -198,15 +218,15 @@ impl Lowerer<'_> {
                     Some(max) if max == min => {}
                     Some(max) => {
                         let id = self.bounded_repeat(owner, *position, &once, max - min);
-                        out.push(Item::Child(id));
+                        out.push((Item::Child(id), *position));
                     }
                     None => {
                         let id = self.generated(owner, *position, |this, _| {
                             let mut again = once.clone();
-                            again.push(Item::Child(this));
+                            again.push((Item::Child(this), *position));
                             vec![Vec::new(), again]
                         });
-                        out.push(Item::Child(id));
+                        out.push((Item::Child(id), *position));
                     }
                 }
             }
@@ -220,7 +240,7 @@ impl Lowerer<'_> {
         &mut self,
         owner: NtId,
         position: Position,
-        once: &[Item],
+        once: &[Located],
         extra: u32,
     ) -> NtId {
         let id = self.reserve(owner, position);
@@ -230,32 +250,38 @@ impl Lowerer<'_> {
             let chunk = self.reserve(owner, position);
             let mut items = Vec::with_capacity(1 + (CHUNK as usize) * once.len());
             if let Some(&previous) = chunks.last() {
-                items.push(Item::Child(previous));
+                items.push((Item::Child(previous), position));
             }
             for _ in 0..CHUNK {
                 items.extend_from_slice(once);
             }
+            let (items, positions) = items.into_iter().unzip();
             self.nonterminals[chunk].alternatives = vec![Alternative { cost: 0, items }];
+            self.positions[chunk] = vec![positions];
             chunks.push(chunk);
         }
-        let cost = u32::from(self.pays(id, owner, once));
-        let alternatives = (0..=extra)
+        let once_items: Vec<Item> = once.iter().map(|(item, _)| *item).collect();
+        let cost = u32::from(self.pays(id, owner, &once_items));
+        let (alternatives, positions) = (0..=extra)
             .map(|j| {
                 let (q, r) = (j / CHUNK, j % CHUNK);
                 let mut items = Vec::with_capacity(1 + (r as usize) * once.len());
                 if q > 0 {
-                    items.push(Item::Child(chunks[q as usize - 1]));
+                    items.push((Item::Child(chunks[q as usize - 1]), position));
                 }
                 for _ in 0..r {
                     items.extend_from_slice(once);
                 }
-                Alternative {
+                let (items, positions) = items.into_iter().unzip();
+                let alternative = Alternative {
                     cost: if j == 0 { 0 } else { cost },
                     items,
-                }
+                };
+                (alternative, positions)
             })
-            .collect();
+            .unzip();
         self.nonterminals[id].alternatives = alternatives;
+        self.positions[id] = positions;
         id
     }
 
@@ -280,6 +306,7 @@ impl Lowerer<'_> {
             generated_in: Some(owner),
             alternatives: Vec::new(),
         });
+        self.positions.push(Vec::new());
         id
     }
 
@@ -288,14 +315,11 @@ impl Lowerer<'_> {
         &mut self,
         owner: NtId,
         position: Position,
-        make: impl FnOnce(NtId, NtId) -> Vec<Vec<Item>>,
+        make: impl FnOnce(NtId, NtId) -> Vec<Vec<Located>>,
     ) -> NtId {
         let id = self.reserve(owner, position);
-        let alternatives = make(id, owner)
-            .into_iter()
-            .map(|items| self.alternative(id, owner, items))
-            .collect();
-        self.nonterminals[id].alternatives = alternatives;
+        let alternatives = make(id, owner);
+        self.set_alternatives(id, owner, alternatives);
         id
     }
 }

@@ -1,7 +1,7 @@
 //! One test per kind of grammar error (syntax, undefined rule, no start, empty language,
 //! zero-cost cycle, lookahead, stack operation, bounds, formulas without `check-sat`,
-//! string literals outside printable ASCII): each names the rule(s) and the line and
-//! column.
+//! string literals outside printable ASCII, scripts that pop an empty assertion stack):
+//! each names the rule(s) and the line and column.
 
 use super::*;
 
@@ -381,7 +381,7 @@ fn check_sat_counts_as_a_command_only() {
     // Only derivations that finish count: a recursion that never ends without the
     // command does not leave it out.
     let ok = format!(
-        "start = {{ decl ~ tail }}\ntail = {{ check_sat | \"(\" ~ \"push\" ~ tail ~ \")\" }}\n{DECLS}"
+        "start = {{ decl ~ tail }}\ntail = {{ check_sat | \"(\" ~ \"wrap\" ~ tail ~ \")\" }}\n{DECLS}"
     );
     assert!(Grammar::from_source("t", "t.pest", &ok, DEFAULT_START).is_ok());
 }
@@ -422,4 +422,210 @@ fn literal_and_check_sat_problems_are_reported_together() {
         "{}",
         all[1]
     );
+}
+
+fn accepted(text: &str) -> Grammar {
+    match Grammar::from_source("t", "t.pest", text, DEFAULT_START) {
+        Ok(g) => g,
+        Err(e) => panic!("refused: {e}"),
+    }
+}
+
+/// A script grammar of the built-in shape: declarations at level 0, then commands with
+/// nested scopes (split tokens), `check-sat-assuming` and `reset-assertions` at level 0.
+const SCRIPT: &str = r#"start = { decl ~ commands ~ check }
+decl = { "(" ~ "declare-const" ~ "p" ~ "Bool" ~ ")" }
+commands = { command* }
+command = { assert | check | scope | reset }
+inner = { (assert | check | scope)* }
+scope = { "(" ~ "push" ~ "1" ~ ")" ~ inner ~ "(" ~ "pop" ~ "1" ~ ")" }
+reset = { "(" ~ "reset-assertions" ~ ")" }
+assert = { "(" ~ "assert" ~ "p" ~ ")" }
+check = { "(" ~ "check-sat" ~ ")" | "(" ~ "check-sat-assuming" ~ "(" ~ "p" ~ ")" ~ ")" }
+"#;
+
+#[test]
+fn balanced_scripts_are_accepted() {
+    accepted(SCRIPT);
+    // One terminal per command; a push of two popped in two; a reset at level 2 then
+    // levels pushed again.
+    accepted(r#"start = { "(push 2)" ~ "(pop 1)" ~ "(check-sat)" ~ "(pop 1)" ~ "(check-sat)" }"#);
+    accepted(
+        r#"start = { "(push 1) (push 1)" ~ "(reset-assertions)" ~ "(push 1)" ~ "(pop 1)" ~ "(check-sat)" }"#,
+    );
+    // A recursion that pushes before it pops; a pop that only follows its own push.
+    accepted(
+        r#"start = { nest ~ "(check-sat)" }
+nest = { "(push 1)" ~ nest ~ "(pop 1)" | "(push 1)" ~ "(pop 1)" }"#,
+    );
+    accepted(r#"start = { ("(push 1)" ~ "(check-sat)" ~ "(pop 1)")+ }"#);
+    accepted(r#"start = { "(push 3)" ~ "(pop 1)"{0,3} ~ "(check-sat)" }"#);
+    // A long repetition (chunk rules nested 300 deep) is one pass, not one per chunk.
+    accepted(r#"start = { "(push 10000)" ~ "(pop 1)"{0,10000} ~ "(check-sat)" }"#);
+    let d = single(r#"start = { "(push 9999)" ~ "(pop 1)"{0,10000} ~ "(check-sat)" }"#);
+    assert!(
+        d.message
+            .contains("e.g. `(push 9999) (pop 1) (pop 1) (pop 1) (pop 1) (pop 1)"),
+        "{d}"
+    );
+    assert!(
+        d.message
+            .contains(" … (pop 1) (pop 1) (pop 1) (pop 1) (check-sat)`"),
+        "{d}"
+    );
+}
+
+#[test]
+fn a_pop_of_an_empty_stack_is_refused_at_the_pop() {
+    let d = single(r#"start = { "(pop 1)" ~ "(check-sat)" }"#);
+    at(&d, 1, 11);
+    assert_eq!(
+        d.message,
+        "scripts of rule `start` can pop more levels than they pushed: the `pop` here in rule \
+         `start` takes the assertion stack to level -1 in e.g. `(pop 1) (check-sat)`, which a \
+         solver answers with an error; pop only levels pushed before it, e.g. with a rule \
+         `scope = { \"(\" ~ \"push\" ~ \"1\" ~ \")\" ~ body ~ \"(\" ~ \"pop\" ~ \"1\" ~ \")\" }`"
+    );
+    // Through rules: the pop in the rule it is written in, with a script reaching it.
+    let d = single(
+        "start = { \"(push 1)\" ~ body ~ \"(check-sat)\" }\n\
+         body = { \"(check-sat)\" | \"(pop 1)\" ~ \"(pop 1)\" }",
+    );
+    at(&d, 2, 38);
+    assert!(
+        d.message.contains(
+            "the `pop` here in rule `body` takes the assertion stack to level -1 in e.g. \
+             `(push 1) (pop 1) (pop 1) (check-sat)`"
+        ),
+        "{d}"
+    );
+    // A bounded repetition pops as often as it may: three levels are not four.
+    let d = single(r#"start = { "(push 3)" ~ "(pop 1)"{0,4} ~ "(check-sat)" }"#);
+    at(&d, 1, 24);
+    assert!(d.message.contains("level -1"), "{d}");
+    // A reset forgets the levels pushed before it.
+    let d = single(r#"start = { "(push 1)" ~ "(reset-assertions)" ~ "(pop 1)" ~ "(check-sat)" }"#);
+    at(&d, 1, 47);
+    assert!(
+        d.message
+            .contains("e.g. `(push 1) (reset-assertions) (pop 1) (check-sat)`"),
+        "{d}"
+    );
+    let d = single(r#"start = { "(push 1)" ~ "(reset)" ~ "(pop 1)" ~ "(check-sat)" }"#);
+    at(&d, 1, 36);
+    // A reset inside a scope empties the stack under the scope's pop; nested k deep,
+    // the pops after it go k levels below 0.
+    let d = single(&SCRIPT.replace(
+        "inner = { (assert | check | scope)* }",
+        "inner = { (assert | check | scope | reset)* }",
+    ));
+    at(&d, 5, 1);
+    assert!(
+        d.message
+            .contains("without bound: rule `inner` can be derived again inside itself"),
+        "{d}"
+    );
+    let d = single(
+        "start = { scope ~ \"(check-sat)\" }\n\
+         scope = { \"(push 1)\" ~ \"(reset-assertions)\" ~ \"(pop 1)\" }",
+    );
+    at(&d, 2, 47);
+    assert!(
+        d.message
+            .contains("e.g. `(push 1) (reset-assertions) (pop 1) (check-sat)`"),
+        "{d}"
+    );
+}
+
+#[test]
+fn pops_without_bound_are_refused_at_the_rule_or_repetition() {
+    let d = single(
+        "start = { \"(push 1)\" ~ x ~ \"(check-sat)\" }\n\
+         x = { \"(pop 1)\" ~ x | \"(check-sat)\" }",
+    );
+    at(&d, 2, 1);
+    assert!(
+        d.message.starts_with(
+            "scripts of rule `start` can pop more levels than they pushed, without bound: \
+             rule `x` can be derived again inside itself, taking the assertion stack lower \
+             each time (more `pop` levels than `push` levels, or a reset under a `pop`)"
+        ),
+        "{d}"
+    );
+    // Pushes without bound do not make up for pops without bound.
+    let d = single(r#"start = { "(push 1)"* ~ "(pop 1)"* ~ "(check-sat)" }"#);
+    at(&d, 1, 34);
+    assert!(
+        d.message
+            .contains("the group or repetition here in rule `start` can be repeated"),
+        "{d}"
+    );
+    // More pops than pushes around a recursion, through two rules.
+    let d = single(
+        "start = { x ~ \"(check-sat)\" }\n\
+         x = { \"(\" ~ \"push\" ~ \"1\" ~ \")\" ~ y ~ \"(\" ~ \"pop\" ~ \"2\" ~ \")\" | \"(check-sat)\" }\n\
+         y = { x | \"(push 1)\" ~ x }",
+    );
+    at(&d, 2, 1);
+    assert!(d.message.contains("without bound"), "{d}");
+}
+
+#[test]
+fn a_level_that_is_not_a_numeral_is_refused() {
+    let all = errors(
+        "start = { \"(pop)\" ~ \"(check-sat)\" ~ \"(push x)\" }\n\
+         other = { \"(\" ~ \"pop\" ~ level ~ \")\" | \"(\" ~ \"push\" }\n\
+         level = { \"1\" }",
+    );
+    let found: Vec<(Position, &str)> = all
+        .iter()
+        .map(|d| (d.position, d.message.as_str()))
+        .collect();
+    assert_eq!(found.len(), 4, "{all:?}");
+    at(&all[0], 1, 11);
+    assert!(
+        all[0].message.starts_with(
+            "rule `start` has a `pop` whose level is not a numeral written in the grammar: \
+             the level must be a numeral in the same terminal (`\"(pop 1)\"`) or the next \
+             terminal of the same sequence (`\"(\" ~ \"pop\" ~ \"1\" ~ \")\"`)"
+        ),
+        "{}",
+        all[0]
+    );
+    at(&all[1], 1, 37);
+    assert!(all[1].message.starts_with("rule `start` has a `push`"));
+    at(&all[2], 2, 17);
+    assert!(all[2].message.starts_with("rule `other` has a `pop`"));
+    at(&all[3], 2, 45);
+    assert!(all[3].message.starts_with("rule `other` has a `push`"));
+    // A numeral with a leading zero is no numeral.
+    let d = single(r#"start = { "(push 01)" ~ "(check-sat)" }"#);
+    at(&d, 1, 11);
+}
+
+#[test]
+fn split_push_and_pop_tokens_take_the_next_terminal_as_level() {
+    let push = r#""(" ~ "push" ~ "1" ~ ")""#;
+    let pop = |n: u32| format!(r#""(" ~ "pop" ~ "{n}" ~ ")""#);
+    let check = r#""(" ~ "check-sat" ~ ")""#;
+    accepted(&format!(
+        "start = {{ {push} ~ {check} ~ {} ~ {check} }}",
+        pop(1)
+    ));
+    let d = single(&format!(
+        "start = {{ {push} ~ {check} ~ {} ~ {check} }}",
+        pop(2)
+    ));
+    at(&d, 1, 70);
+    assert!(
+        d.message.contains(
+            "takes the assertion stack to level -1 in e.g. `(push 1) (check-sat) (pop 2) \
+             (check-sat)`"
+        ),
+        "{d}"
+    );
+    // A terminal that opens the command and the level after it.
+    accepted(r#"start = { "(push" ~ "2" ~ ")" ~ "(pop" ~ "2)" ~ "(check-sat)" }"#);
+    let d = single(r#"start = { "(push" ~ "1" ~ ")" ~ "(pop" ~ "2)" ~ "(check-sat)" }"#);
+    at(&d, 1, 33);
 }

@@ -124,7 +124,7 @@ pub fn productive(nonterminals: &[Nonterminal]) -> Vec<bool> {
 /// known before it, so following these alternatives always ends). A worklist over
 /// "alternatives still waiting for n children", so the time is linear in the grammar's
 /// size however long its chains of rules are.
-fn derivable(
+pub(crate) fn derivable(
     nonterminals: &[Nonterminal],
     usable: impl Fn(&Alternative) -> bool,
 ) -> Vec<Option<usize>> {
@@ -167,7 +167,7 @@ fn derivable(
 }
 
 /// The longest example formula a diagnostic shows, in bytes.
-const EXAMPLE_LENGTH: usize = 120;
+pub(crate) const EXAMPLE_LENGTH: usize = 120;
 
 /// A formula of the grammar that can lack a `check-sat` command is refused: et appends
 /// `(get-model)` to a script, and a solver answers it with an error when nothing was
@@ -324,7 +324,7 @@ fn example(
     out
 }
 
-fn reachable(nonterminals: &[Nonterminal], start: NtId) -> Vec<bool> {
+pub(crate) fn reachable(nonterminals: &[Nonterminal], start: NtId) -> Vec<bool> {
     let mut seen = vec![false; nonterminals.len()];
     let mut stack = vec![start];
     seen[start] = true;

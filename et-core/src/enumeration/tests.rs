@@ -298,11 +298,12 @@ fn grammars_past_ets_have_their_pinned_part_sizes() {
             );
         }
     }
-    // Every built-in past ET's is pinned here.
+    // Every built-in past ET's is pinned here (the scripts' in `SCRIPTS`).
     let past: Vec<&str> = crate::builtins::BUILTINS
         .iter()
         .map(|b| b.name)
         .skip_while(|n| *n != "uf-ints")
+        .filter(|n| !n.starts_with("scripts-"))
         .collect();
     let pinned: Vec<&str> = PAST_ET.iter().map(|(n, _)| *n).collect();
     let mut sorted = pinned.clone();
@@ -310,6 +311,78 @@ fn grammars_past_ets_have_their_pinned_part_sizes() {
     let mut listed = past.clone();
     listed.sort();
     assert_eq!(listed, sorted);
+}
+
+/// The grammars of scripts (several check-sats, balanced scopes, check-sat-assuming,
+/// reset-assertions), with the smallest part and the three around the 10^5th script
+/// pinned: sizes smallest + 7, + 8, + 9.
+const SCRIPTS: &[(&str, &[(u32, u64)])] = &[
+    (
+        "scripts-ints",
+        &[(6, 1), (13, 30270), (14, 141173), (15, 659929)],
+    ),
+    (
+        "scripts-reals",
+        &[(6, 1), (13, 28291), (14, 131496), (15, 613569)],
+    ),
+    (
+        "scripts-bitvectors",
+        &[(6, 1), (13, 30270), (14, 141173), (15, 659929)],
+    ),
+    (
+        "scripts-strings",
+        &[(6, 1), (13, 15574), (14, 60046), (15, 232354)],
+    ),
+    (
+        "scripts-arrays",
+        &[(6, 1), (13, 13643), (14, 58347), (15, 267270)],
+    ),
+    (
+        "scripts-fp",
+        &[(6, 1), (13, 41415), (14, 223532), (15, 1210049)],
+    ),
+    (
+        "scripts-uf-ints",
+        &[(9, 1), (16, 44342), (17, 215475), (18, 1051023)],
+    ),
+];
+
+#[test]
+fn script_grammars_have_their_pinned_part_sizes() {
+    for (name, parts) in SCRIPTS {
+        let mut e = builtin(name);
+        assert_eq!(e.smallest_size(), parts[0].0, "{name}");
+        for &(size, card) in *parts {
+            assert_eq!(
+                e.part_cardinality(size),
+                BigUint::from(card),
+                "{name} size {size}"
+            );
+        }
+        // The smallest script: the declarations, then two check-sats.
+        let first = e.term(&BigUint::from(0u32)).unwrap();
+        let text = e.text(&first);
+        assert!(
+            text.ends_with(") (check-sat) (check-sat)"),
+            "{name}: {text}"
+        );
+        // Scripts with two scopes come among the first 10^4.
+        let two = (0u32..10_000)
+            .map(|i| {
+                let t = e.term(&BigUint::from(i)).unwrap();
+                e.text(&t)
+            })
+            .find(|t| t.matches("(push 1)").count() == 2);
+        assert!(two.is_some(), "{name}");
+    }
+    // Every built-in of scripts is pinned here.
+    let scripts: Vec<&str> = crate::builtins::BUILTINS
+        .iter()
+        .map(|b| b.name)
+        .filter(|n| n.starts_with("scripts-"))
+        .collect();
+    let pinned: Vec<&str> = SCRIPTS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(scripts, pinned);
 }
 
 #[test]
