@@ -49,7 +49,7 @@ fn an_incremental_answer_its_fresh_self_contradicts_is_found_with_no_other_solve
     let honest = rows(&s.campaign(
         &grammar,
         "225",
-        &[z3.clone()],
+        std::slice::from_ref(&z3),
         "z3",
         &["--timeout", "30", "-q"],
     ));

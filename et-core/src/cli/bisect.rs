@@ -103,7 +103,7 @@ fn expectation(args: &Args, pool: &Pool) -> anyhow::Result<Expectation> {
         (Some(Expected::Sat), _) => Expectation::Answer(Status::Sat),
         (Some(Expected::Unsat), _) => Expectation::Answer(Status::Unsat),
         (None, Some(name)) => match pool.get(name) {
-            Some(r) => Expectation::Reference(r.clone()),
+            Some(r) => Expectation::Reference(Box::new(r.clone())),
             None => {
                 return Err(BadInput(format!(
                     "--reference `{name}` is not in the pool (solvers: {})",

@@ -11,7 +11,7 @@ use et_core::enumeration::Enumeration;
 /// description: ET's eight theory grammars, each extended to five variables and up to
 /// two asserts (`<theory>-5v2a`, as in ET's bug hunt), then thirteen past ET's
 /// (quantifiers, uninterpreted functions, mixed theories, datatypes) and their
-/// extensions.
+/// extensions, then seven of scripts (several check-sats, scopes, assumptions).
 #[derive(ClapArgs)]
 #[command(after_help = "Examples:
   et grammars

@@ -27,13 +27,10 @@ impl<'a> Invocation<'a> {
         let request = with_models
             .as_ref()
             .map(|_| solver.family_info().model_request());
-        let mut script = String::with_capacity(formula.len() + 64);
-        if let Some(prelude) = solver.prelude(logic) {
-            script.push_str(&prelude);
-            script.push('\n');
-        }
-        script.push_str(&checked_by(solver, formula));
-        script.push('\n');
+        let mut script = framed(
+            solver.prelude(logic).as_deref(),
+            &checked_by(solver, formula),
+        );
         if let Some(request) = request {
             script.push_str(request);
             script.push('\n');
@@ -52,12 +49,8 @@ impl<'a> Invocation<'a> {
     /// at all).
     pub fn plain(solver: &'a SolverConfig, formula: &str, logic: Option<&str>) -> Invocation<'a> {
         // The family's prelude alone: the model preamble asks for models.
-        let mut script = solver
-            .family_info()
-            .prelude(logic)
-            .map_or(String::new(), |p| p + "\n");
-        script.push_str(&checked_by(solver, formula));
-        script.push('\n');
+        let prelude = solver.family_info().prelude(logic);
+        let script = framed(prelude.as_deref(), &checked_by(solver, formula));
         Invocation {
             solver,
             models: false,
@@ -109,6 +102,33 @@ impl<'a> Invocation<'a> {
         invocation.script.push('\n');
         invocation
     }
+}
+
+/// `prelude` (what et puts before a formula: `(set-logic ...)`, the model option) and
+/// `formula`, each on lines of their own, ending in a newline. A formula that starts
+/// with `set-option`s keeps them first: SMT-LIB takes some options only before the
+/// logic is set (yices refuses `:global-declarations` after `(set-logic ...)`), and an
+/// option set before the prelude's is overridden by nothing of et's.
+fn framed(prelude: Option<&str>, formula: &str) -> String {
+    let formula = formula.trim();
+    let mut script = String::with_capacity(formula.len() + 64);
+    let Some(prelude) = prelude else {
+        script.push_str(formula);
+        script.push('\n');
+        return script;
+    };
+    let mut rest = formula;
+    while rest.starts_with("(set-option ") {
+        let Some(end) = rest.find(')') else { break };
+        script.push_str(&rest[..=end]);
+        script.push('\n');
+        rest = rest[end + 1..].trim_start();
+    }
+    script.push_str(prelude);
+    script.push('\n');
+    script.push_str(rest);
+    script.push('\n');
+    script
 }
 
 /// `formula` as `solver` checks it: with a tactic configuration, its last

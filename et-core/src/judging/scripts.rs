@@ -99,16 +99,25 @@ pub enum ScriptError {
 /// assertion stack follows SMT-LIB 2.6 with `:global-declarations` false: `pop`
 /// removes the declarations of the levels it pops as well as their assertions, and
 /// `reset-assertions` removes every assertion and declaration (what z3 4.8.5, cvc5 and
-/// yices do; z3 4.16.0 keeps the declarations, which the standard leaves to
-/// `:global-declarations`).
+/// yices do; z3 4.16.0 keeps the declarations) — unless the script set
+/// `:global-declarations` to true, which keeps declarations and definitions through
+/// `pop` and `reset-assertions`.
 pub fn check_sats(script: &str) -> Result<Vec<CheckSat>, ScriptError> {
     let commands = commands(script).ok_or(ScriptError::Malformed)?;
     // Options and the logic (set before any level is pushed) stay in every formula.
     let mut settings: Vec<&str> = Vec::new();
     let mut levels: Vec<Vec<String>> = vec![Vec::new()];
+    // With `:global-declarations true`, declarations and definitions outlive the
+    // levels (and `reset-assertions`): they are kept apart, in order.
+    let mut global = false;
+    let mut globals: Vec<String> = Vec::new();
     let mut found = Vec::new();
     for command in commands {
         match head(command) {
+            "set-option" if words(command).eq(["set-option", ":global-declarations", "true"]) => {
+                global = true;
+                settings.push(command);
+            }
             "set-logic" | "set-option" | "set-info" => settings.push(command),
             "push" | "pop" => {
                 let level = argument(command)
@@ -128,6 +137,7 @@ pub fn check_sats(script: &str) -> Result<Vec<CheckSat>, ScriptError> {
             "reset-assertions" => levels = vec![Vec::new()],
             "check-sat" | "check-sat-assuming" => {
                 let mut alone: Vec<String> = settings.iter().map(|s| s.to_string()).collect();
+                alone.extend(globals.iter().cloned());
                 alone.extend(levels.iter().flatten().cloned());
                 if head(command) == "check-sat-assuming" {
                     alone.extend(assumptions(command).map(|a| format!("(assert {a})")));
@@ -137,6 +147,9 @@ pub fn check_sats(script: &str) -> Result<Vec<CheckSat>, ScriptError> {
                     position: found.len() + 1,
                     alone: alone.join(" "),
                 });
+            }
+            h if global && (h.starts_with("declare-") || h.starts_with("define-")) => {
+                globals.push(command.to_string());
             }
             // Declarations, definitions and assertions belong to the open level.
             h if h.starts_with("declare-") || h.starts_with("define-") || h == "assert" => {
@@ -330,6 +343,15 @@ mod tests {
             ]
         );
         assert_eq!(found[4].position, 5);
+        // Global declarations outlive their level and reset-assertions.
+        let global = "(set-option :global-declarations true) (declare-const x Int) (push 1) \
+                      (declare-const y Int) (assert (< x y)) (pop 1) (reset-assertions) \
+                      (assert (= x y)) (check-sat)";
+        assert_eq!(
+            check_sats(global).unwrap()[0].alone,
+            "(set-option :global-declarations true) (declare-const x Int) (declare-const y Int) \
+             (assert (= x y)) (check-sat)"
+        );
         assert_eq!(check_sat_count(script), 5);
         // A formula is its own single check-sat.
         let formula = "(declare-const a String) (assert (= a \"(pop 1)\")) (check-sat)";

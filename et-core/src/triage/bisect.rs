@@ -20,7 +20,7 @@ pub enum Expectation {
     /// The formula is known to be `sat` or `unsat`.
     Answer(Status),
     /// This solver's answer is the expected one.
-    Reference(SolverConfig),
+    Reference(Box<SolverConfig>),
 }
 
 /// One version's answer.
@@ -242,7 +242,7 @@ mod tests {
             &caller,
             &Formula::new("f", None),
             &pool(),
-            &Expectation::Reference(reference),
+            &Expectation::Reference(Box::new(reference)),
             LIMITS,
             &mut |_, _| {},
         )

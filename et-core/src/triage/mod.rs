@@ -647,7 +647,7 @@ impl Triaging<'_> {
                         .0
                         .configuration
                         .as_ref()
-                        .map_or_else(Vec::new, |c| c.options.clone()),
+                        .map_or_else(Vec::new, configuration_words),
                 )
             })
             .collect())
@@ -1380,6 +1380,14 @@ impl Triaging<'_> {
     }
 }
 
+/// What tells a configuration's findings apart (groups, known issues): its options,
+/// `name=value`, and a tactic configuration's `tactic=EXPRESSION`.
+fn configuration_words(c: &crate::solvers::pool::Configured) -> Vec<String> {
+    let mut words = c.options.clone();
+    words.extend(c.tactic.iter().map(|t| format!("tactic={t}")));
+    words
+}
+
 /// The releases a finding is ranged and timed on, by name: its family's (`z3`), or,
 /// for an option configuration, the family's in that configuration
 /// (`z3+tactic.default_tactic=smt sat.euf=true`: a bug of z3's new core is ranged
@@ -1387,7 +1395,10 @@ impl Triaging<'_> {
 fn lineage(solver: &SolverConfig) -> String {
     let family = solver.family.to_ascii_lowercase();
     match &solver.configuration {
-        Some(c) => format!("{family}+{}", c.options.join(" ")),
+        Some(c) => match &c.tactic {
+            Some(tactic) => format!("{family}+{} {tactic}", c.options.join(" ")),
+            None => format!("{family}+{}", c.options.join(" ")),
+        },
         None => family,
     }
 }
