@@ -26,6 +26,10 @@ use crate::solvers::pool::{Configured, SolverConfig};
 /// How long listing a release's tactics may take.
 const LISTING_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// How much of the listing is read: z3 5.4.1's `(help-tactic)` is 1.3 MB (each tactic
+/// with its parameters), more than a formula call keeps.
+const LISTING_BYTES: usize = 16 << 20;
+
 /// The tactics of `solver`'s release, read from the program.
 pub fn tactics_of(solver: &SolverConfig) -> Result<Vec<Tactic>, OptionsError> {
     let family = solver.family_info();
@@ -42,12 +46,19 @@ pub fn tactics_of(solver: &SolverConfig) -> Result<Vec<Tactic>, OptionsError> {
         command: format!("{} <<< '{script}'", command.join(" ")),
         why,
     };
-    let outcome = run_call(
-        &command,
-        Input::Stdin(script.as_bytes()),
-        &Limits::with_timeout(LISTING_TIMEOUT),
-    )
-    .map_err(|e| failed(e.to_string()))?;
+    let limits = Limits {
+        capture_bytes: LISTING_BYTES,
+        ..Limits::with_timeout(LISTING_TIMEOUT)
+    };
+    let outcome = run_call(&command, Input::Stdin(script.as_bytes()), &limits)
+        .map_err(|e| failed(e.to_string()))?;
+    // A cut listing would lose its last tactics without a word.
+    if outcome.stdout_truncated {
+        return Err(failed(format!(
+            "its listing is longer than {} MiB",
+            LISTING_BYTES >> 20
+        )));
+    }
     let tactics = family.parse_tactics(&outcome.stdout_text());
     if tactics.is_empty() {
         return Err(failed(format!(
