@@ -47,7 +47,7 @@ use super::notes::note_supervision;
   et run -g ints --n 500 --timeout 2 --solvers mysolver.toml --out ci/alone   # no reference needed
   et run -g ints --n 200 --timeout 8 --configurations z3-4.16.0:curated --out results/ints-modes
   et run --grammar strings --n 10 --timeout 2 --configurations cvc5-1.4.2:single:20,z3-4.16.0:9..40
-  et run -g ints --n 100 --timeout 8 --solvers z3-4.16.0 --configurations z3-4.16.0:tactics:20 --out results/ints-tactics
+  et run -g ints --n 100 --timeout 8 --configurations z3-4.16.0:tactics:20 --out ints-tactics
   et run --grammar reals --n 100 --timeout 8 --witness-bound 20 --out results/reals
   et run -g fp --n 100 --timeout 8 --no-models --no-witness --out results/fp   # ET's oracle alone
 
