@@ -1,0 +1,1 @@
+(declare-const a Int) (assert (= 1 a)) (check-sat)
