@@ -1,6 +1,6 @@
 //! A crashed solver: no other answer is needed to call it a bug.
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Status, Verdict};
 
 /// `crash` for a call classified as a crash; it needs no evidence.

@@ -6,7 +6,7 @@
 //! `model`, `witness`); otherwise the disagreement itself is the evidence
 //! (`reference`: the reference is the release itself).
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Status, Verdict};
 
 /// `incremental` when a script's decided answer contradicts its fresh self.

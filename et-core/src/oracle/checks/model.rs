@@ -4,7 +4,7 @@
 
 use et_eval::ModelCheck as Evaluated;
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Verdict};
 
 /// `invalid_model` with evidence `model` when the printed model falsifies the formula.

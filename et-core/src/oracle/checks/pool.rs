@@ -3,7 +3,7 @@
 //! formula with an answer nothing contradicts (a newer release of the same family that
 //! decides it is a regression fixed; an older one, a regression).
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Status, Verdict};
 
 /// `timeout`/`unknown` with evidence `pool` where another solver decided the formula.

@@ -5,7 +5,7 @@
 //! A `sat` that et proved right (its model satisfies the formula, or et has a witness)
 //! is not unsound against an `unsat` reference: the reference is the one that is wrong.
 
-use super::{sat_is_proven, CallFacts, Check, Finding};
+use super::facts::{sat_is_proven, CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Status, Verdict};
 
 /// `unsound` against a contradicting reference, `timeout`/`unknown` where it decided.

@@ -3,7 +3,7 @@
 //! unsupported, or no model read): the solver's word stands alone. A failure on a model
 //! et found valid is a false alarm ([`super::validator`], asked first).
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Verdict};
 
 /// `invalid_model` with evidence `self-check` when the solver's own check failed.

@@ -3,6 +3,7 @@ use std::cell::Cell;
 use et_eval::ModelCheck;
 
 use super::*;
+use crate::oracle::{Evidence, Status, Verdict};
 use Status::*;
 
 /// A witness fact that counts how often it was asked.

@@ -7,7 +7,7 @@
 
 use et_eval::ModelCheck as Evaluated;
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Verdict};
 
 /// `validator_false_alarm` with evidence `model` when the solver's own check failed on a

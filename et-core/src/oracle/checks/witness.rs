@@ -4,7 +4,7 @@
 //! both with evidence `witness`, with or without a reference. Timeouts are left to the
 //! reference: how long a solver may take is the reference's and the limit's business.
 
-use super::{CallFacts, Check, Finding};
+use super::facts::{CallFacts, Check, Finding};
 use crate::oracle::{Evidence, Status, Verdict};
 
 /// `unsound` for `unsat`, `unknown` for `unknown`, on a formula with a witness.
