@@ -1,0 +1,1 @@
+(assert (or true true)) (check-sat-using (then euf-completion smt))

@@ -1,0 +1,1 @@
+(declare-fun p (Int) Bool) (assert (forall ((x Int)) (p 0))) (check-sat)
