@@ -94,6 +94,20 @@ fn an_incremental_answer_its_fresh_self_contradicts_is_found_with_no_other_solve
         })
         .count();
     assert_eq!(alone, found);
+    // The report counts them in a column of their own (formula runs have none).
+    let o = s.run(&["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", show(&o));
+    let tables = common::stdout(&o);
+    let mut lines = tables
+        .lines()
+        .skip_while(|l| !l.starts_with("Bug triggers"));
+    let header: Vec<&str> = lines.nth(1).unwrap().split_whitespace().collect();
+    let liar: Vec<&str> = lines.nth(1).unwrap().split_whitespace().collect();
+    let at = header
+        .iter()
+        .position(|h| *h == "incremental")
+        .expect(&tables);
+    assert_eq!(liar[at], found.to_string(), "{tables}");
     // Triage does not take scripts yet: it says so, and writes nothing.
     let o = s.run(&["triage", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", show(&o));

@@ -160,10 +160,16 @@ fn leading_header() -> Vec<String> {
 }
 
 fn bugs_table(report: &Report) -> Table {
+    // `incremental` is a verdict on scripts: its column is there when a run has one, so
+    // the tables of formula runs read as they always have.
+    let scripts = report
+        .cells
+        .iter()
+        .any(|c| c.verdict(Verdict::Incremental) > 0);
     let verdicts: Vec<Verdict> = Verdict::ALL
         .iter()
         .copied()
-        .filter(|v| v.spoils_answer())
+        .filter(|v| v.spoils_answer() && (*v != Verdict::Incremental || scripts))
         .collect();
     let mut header = leading_header();
     header.extend(verdicts.iter().map(|v| v.label().to_string()));
