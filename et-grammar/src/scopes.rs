@@ -603,8 +603,7 @@ impl<'g> Analysis<'g> {
 }
 
 /// The strongly connected components of the rules marked in `work` (edges: to the
-/// children), children first (Tarjan's algorithm, iterative so deep grammars cannot
-/// overflow the stack).
+/// children), children first ([`crate::validate::strongly_connected`]).
 fn components(nonterminals: &[Nonterminal], work: &[bool]) -> Vec<Vec<NtId>> {
     let n = nonterminals.len();
     let edges: Vec<Vec<NtId>> = nonterminals
@@ -625,54 +624,7 @@ fn components(nonterminals: &[Nonterminal], work: &[bool]) -> Vec<Vec<NtId>> {
             next
         })
         .collect();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
-    let mut out = Vec::new();
-    for root in (0..n).filter(|&id| work[id]) {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        let mut frames: Vec<(NtId, usize)> = vec![(root, 0)];
-        while let Some(&mut (v, ref mut edge)) = frames.last_mut() {
-            if *edge == 0 && index[v] == usize::MAX {
-                index[v] = next_index;
-                low[v] = next_index;
-                next_index += 1;
-                stack.push(v);
-                on_stack[v] = true;
-            }
-            if let Some(&w) = edges[v].get(*edge) {
-                *edge += 1;
-                if index[w] == usize::MAX {
-                    frames.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(&(parent, _)) = frames.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut component = Vec::new();
-                loop {
-                    let w = stack.pop().expect("v is on the stack");
-                    on_stack[w] = false;
-                    component.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                component.sort_unstable();
-                out.push(component);
-            }
-        }
-    }
-    out
+    crate::validate::strongly_connected(&edges, (0..n).filter(|&id| work[id]))
 }
 
 /// Which rules can derive a stack command (a least fixpoint over the children).

@@ -364,18 +364,32 @@ pub fn zero_cost_edges(nonterminals: &[Nonterminal]) -> Vec<Vec<NtId>> {
         .collect()
 }
 
-/// One cycle per strongly connected component of the zero-cost graph that has one
-/// (Tarjan's algorithm, iterative so deep grammars cannot overflow the stack).
+/// One cycle per strongly connected component of the zero-cost graph that has one.
 fn zero_cost_cycles(nonterminals: &[Nonterminal]) -> Vec<Vec<NtId>> {
     let edges = zero_cost_edges(nonterminals);
-    let n = nonterminals.len();
+    let mut cycles: Vec<Vec<NtId>> = strongly_connected(&edges, 0..nonterminals.len())
+        .into_iter()
+        .filter(|c| c.len() > 1 || edges[c[0]].contains(&c[0]))
+        .collect();
+    cycles.sort();
+    cycles
+}
+
+/// The strongly connected components of the graph `edges` reachable from `roots`, each
+/// sorted, a component after every component it reaches (Tarjan's algorithm, iterative
+/// so deep grammars cannot overflow the stack).
+pub(crate) fn strongly_connected(
+    edges: &[Vec<NtId>],
+    roots: impl Iterator<Item = NtId>,
+) -> Vec<Vec<NtId>> {
+    let n = edges.len();
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on_stack = vec![false; n];
     let mut stack = Vec::new();
     let mut next_index = 0;
-    let mut cycles = Vec::new();
-    for root in 0..n {
+    let mut out = Vec::new();
+    for root in roots {
         if index[root] != usize::MAX {
             continue;
         }
@@ -411,13 +425,10 @@ fn zero_cost_cycles(nonterminals: &[Nonterminal]) -> Vec<Vec<NtId>> {
                         break;
                     }
                 }
-                if component.len() > 1 || edges[v].contains(&v) {
-                    component.sort_unstable();
-                    cycles.push(component);
-                }
+                component.sort_unstable();
+                out.push(component);
             }
         }
     }
-    cycles.sort();
-    cycles
+    out
 }
